@@ -1,0 +1,179 @@
+"""Parser throughput, one-shot and streaming, on a ~1 MB reply with 200 calls.
+
+Prints figures; asserts nothing (machines are shared and noisy). Targets on a 2-core
+machine: one-shot >= 20 MB/s; streaming with 16-character chunks >= 5 MB/s and >= 90 % of
+the prose released by feed() before close(); <= 2 us per character with 1-character
+chunks, and the per-character cost over 400 KB within 1.5x of that over 50 KB.
+
+    python3 dev.py bench parser_speed
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import statistics
+import time
+
+from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+
+TOOLS = [
+    {
+        "name": "archival_memory_insert",
+        "description": "Store a passage in archival memory.",
+        "parameters": {
+            "type": "object",
+            "properties": {"content": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}},
+            "required": ["content"],
+        },
+    },
+    {
+        "name": "memory_insert",
+        "description": "Insert text into a memory block.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "label": {"type": "string"},
+                "new_string": {"type": "string"},
+                "insert_line": {"type": "integer"},
+            },
+            "required": ["label", "new_string"],
+        },
+    },
+]
+
+WORDS = [
+    "the",
+    "a",
+    "memory",
+    "note",
+    "user",
+    "agent",
+    "remembers",
+    "likes",
+    "pizza",
+    "Tuesday",
+    "meeting",
+    "project",
+    "roadmap",
+    "Lisbon",
+    "café",
+    "naïve",
+    "東京",
+    "😀",
+    "because,",
+    "however;",
+    "which",
+    "(often)",
+    "'quoted'",
+    '"double"',
+    "{braces}",
+    "[brackets]",
+    "42",
+    "3.14",
+    "TOOL",
+    "tool",
+    "Action",
+    "Observation",
+    "<b>bold</b>",
+    "`code`",
+    "~tilde~",
+    "#hash",
+]
+
+
+def sentence(rng: random.Random, n: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+
+def make_reply(target_bytes: int, calls: int, seed: int = 7) -> str:
+    """Prose paragraphs and calls whose string arguments are a few KB of text and code."""
+    rng = random.Random(seed)
+    per_call = target_bytes // calls
+    parts = []
+    for i in range(calls):
+        prose = " ".join(sentence(rng, rng.randint(8, 20)) for _ in range(rng.randint(2, 5)))
+        body_len = max(200, per_call - len(prose) - 120)
+        lines = []
+        size = 0
+        while size < body_len:
+            line = (
+                sentence(rng, rng.randint(5, 15))
+                if rng.random() < 0.7
+                else f'    print("value: {{}}".format(x[{i}]))  # {{"k": [1, 2]}}'
+            )
+            lines.append(line)
+            size += len(line.encode()) + 1
+        args = (
+            {"content": "\n".join(lines), "tags": ["bench", f"n{i}"]}
+            if i % 2 == 0
+            else {"label": "human", "new_string": "\n".join(lines)}
+        )
+        call = json.dumps(
+            {"function": "archival_memory_insert" if i % 2 == 0 else "memory_insert", "params": args},
+            ensure_ascii=False,
+        )
+        parts.append(f"{prose}\nTOOL_CALL_START\n{call}\nTOOL_CALL_END\n")
+    parts.append("All stored. " + sentence(rng, 12))
+    return "".join(parts)
+
+
+def best_of(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def stream(text: str, size: int) -> tuple[int, int, int, int]:
+    """(prose released by feed, prose in total, calls emitted by feed, calls in total)."""
+    p = StreamingToolCallParser(TOOLS)
+    fed_text = fed_calls = 0
+    for i in range(0, len(text), size):
+        for e in p.feed(text[i : i + size]):
+            fed_text += len(e.text)
+            fed_calls += e.call is not None
+    closing = p.close()
+    total_text = fed_text + sum(len(e.text) for e in closing)
+    total_calls = fed_calls + sum(e.call is not None for e in closing)
+    return fed_text, total_text, fed_calls, total_calls
+
+
+def main() -> None:
+    reply = make_reply(1_000_000, 200)
+    mb = len(reply.encode()) / 1e6
+    check = parse_tool_calls(reply, TOOLS)
+    assert len(check.tool_calls) == 200 and not check.problems, "benchmark input must parse cleanly"
+    print(
+        f"reply: {mb:.2f} MB, {len(reply):,} characters, {len(check.tool_calls)} calls, "
+        f"mean string argument {statistics.mean(len(next(iter(c.arguments.values()))) for c in check.tool_calls):,.0f} chars"
+    )
+
+    t = best_of(lambda: parse_tool_calls(reply, TOOLS), 5)
+    print(f"one-shot:            {mb / t:7.1f} MB/s   (target >= 20)")
+
+    t16 = best_of(lambda: stream(reply, 16), 3)
+    fed_text, total_text, fed_calls, total_calls = stream(reply, 16)
+    print(f"streaming, 16 chars: {mb / t16:7.1f} MB/s   (target >= 5)")
+    print(
+        f"  released by feed() before close(): {100 * fed_text / total_text:.1f} % of the prose "
+        f"(target >= 90), {fed_calls}/{total_calls} calls"
+    )
+
+    small = make_reply(50_000, 10, seed=11)
+    large = make_reply(400_000, 80, seed=11)
+    us_small = best_of(lambda: stream(small, 1), 3) / len(small) * 1e6
+    us_large = best_of(lambda: stream(large, 1), 2) / len(large) * 1e6
+    print(
+        f"streaming, 1 char:   {us_small:5.2f} us/char over {len(small) // 1000} KB, "
+        f"{us_large:5.2f} us/char over {len(large) // 1000} KB   (target <= 2)"
+    )
+    print(f"  400 KB / 50 KB per-character cost: {us_large / us_small:.2f}x   (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+"""The framework-independent core: prompt, transcript, parsing, validation.
+
+Nothing here imports letta; any Python program can use it.
+"""
+
+from .feedback import render_feedback
+from .markers import CALL_END, CALL_START, RESULT_LABEL, neutralise
+from .parser import StreamingToolCallParser, parse_tool_calls
+from .prompt import render_tool_prompt, tool_choice_instruction
+from .results import ParseResult, Problem, StreamEvent, ToolCall
+from .tools import ToolSpec, normalize_tools
+from .transcript import render_messages, render_transcript
+
+__all__ = [
+    "CALL_END",
+    "CALL_START",
+    "RESULT_LABEL",
+    "ParseResult",
+    "Problem",
+    "StreamEvent",
+    "StreamingToolCallParser",
+    "ToolCall",
+    "ToolSpec",
+    "neutralise",
+    "normalize_tools",
+    "parse_tool_calls",
+    "render_feedback",
+    "render_messages",
+    "render_tool_prompt",
+    "render_transcript",
+    "tool_choice_instruction",
+]

@@ -1,0 +1,155 @@
+"""The system-prompt section that teaches a model without function calling to call tools."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import regex
+
+from .markers import CALL_END, CALL_START, RESULT_LABEL
+from .tools import ToolLike, ToolSpec, normalize_tools
+from .validate import describe_type
+
+ToolChoice = str | Mapping[str, Any] | None
+
+# Sections of a docstring-style description that the prompt leaves out: examples written as
+# Python calls would teach the wrong syntax, and return types are noise for the model.
+_CUT = regex.compile(r"\n\s*(?:Examples?|Returns?|Args|Arguments|Parameters|Raises|Usage)\s*:", regex.IGNORECASE)
+_SPACE = regex.compile(r"[ \t]*\n[ \t]*\n\s*|\s+")
+_SENTENCE_END = regex.compile(r"(?<=[.!?])\s")
+
+TOOL_DESCRIPTION_CHARS = 360
+PARAM_DESCRIPTION_CHARS = 150
+
+
+def render_tool_prompt(
+    tools: Iterable[ToolLike | ToolSpec] | None,
+    *,
+    tool_choice: ToolChoice = None,
+    example: Mapping[str, Any] | None = None,
+) -> str:
+    """The section to add to the system prompt: the call format, the rules, the tools.
+
+    ``example`` is a call ``{"function": ..., "params": {...}}`` to show; by default one is
+    built from the first tool with parameters. ``tool_choice`` takes OpenAI's values
+    ("auto", "none", "required", {"type": "function", "function": {"name": ...}}) or a
+    tool name.
+    """
+    specs = normalize_tools(tools)
+    if not specs:
+        return ""
+    shown = dict(example) if example else example_call(specs)
+    lines = [
+        "# Tools",
+        "You can call the tools listed below. To call one, write a block like this, outside any code block:",
+        CALL_START,
+        json.dumps(shown, ensure_ascii=False),
+        CALL_END,
+        "",
+        "Rules:",
+        '- Inside the block: one JSON object, "function" is the tool name, "params" its arguments. '
+        "Valid JSON only: double quotes, \\n for line breaks inside strings.",
+        "- For several calls, write one block per call; they run in the order written.",
+        f"- After your last block, stop. Results come back in the next message, starting with {RESULT_LABEL}. "
+        f"Never write {RESULT_LABEL} yourself.",
+        "- If a result reports an error, correct the call and try again, or explain the problem.",
+        "- When no tool is needed, answer in plain text, without any block.",
+        f"- Write {CALL_START} only to make a call; to show the syntax to someone, put it in a code block.",
+        "",
+        "Available tools (? marks an optional parameter):",
+    ]
+    for spec in specs.values():
+        lines.append("- " + signature(spec))
+        about = summarize(spec.description, TOOL_DESCRIPTION_CHARS)
+        if about:
+            lines.append("  " + about)
+        for pname, pschema in spec.properties.items():
+            pdesc = summarize(
+                pschema.get("description", "") if isinstance(pschema, Mapping) else "", PARAM_DESCRIPTION_CHARS
+            )
+            if pdesc:
+                lines.append(f"  {pname}: {pdesc}")
+    instruction = tool_choice_instruction(tool_choice, specs)
+    if instruction:
+        lines += ["", instruction]
+    return "\n".join(lines)
+
+
+def tool_choice_instruction(tool_choice: ToolChoice, tools: Mapping[str, ToolSpec] | None = None) -> str:
+    """What ``tool_choice`` asks of the model, as an instruction ("" for auto)."""
+    name = _forced_name(tool_choice)
+    if name:
+        return f"You must call the tool {name} now, in this reply, using a {CALL_START} block."
+    if tool_choice in ("required", "any"):
+        return f"You must call at least one tool now, in this reply, using a {CALL_START} block."
+    if tool_choice == "none":
+        return "Do not call any tool in this reply; answer in plain text."
+    return ""
+
+
+def _forced_name(tool_choice: ToolChoice) -> str | None:
+    if isinstance(tool_choice, Mapping):
+        fn = tool_choice.get("function")
+        if isinstance(fn, Mapping) and isinstance(fn.get("name"), str):
+            return fn["name"]
+        if isinstance(tool_choice.get("name"), str):
+            return tool_choice["name"]
+        return None
+    if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "required", "any"):
+        return tool_choice
+    return None
+
+
+def signature(spec: ToolSpec) -> str:
+    """``name(a: string, b?: integer = 3)``: compact, and familiar to any model."""
+    required = set(spec.required)
+    params = []
+    for pname, pschema in spec.properties.items():
+        text = f"{pname}{'' if pname in required else '?'}: {describe_type(pschema)}"
+        if isinstance(pschema, Mapping) and "default" in pschema:
+            text += f" = {json.dumps(pschema['default'], ensure_ascii=False)}"
+        params.append(text)
+    return f"{spec.name}({', '.join(params)})"
+
+
+def summarize(text: str, limit: int) -> str:
+    """The description's prose before any Examples/Returns section, on one line, cut at a
+    sentence end within ``limit`` characters."""
+    if not isinstance(text, str) or not text.strip():
+        return ""
+    text = _CUT.split("\n" + text, maxsplit=1)[0]
+    text = _SPACE.sub(" ", text).strip()
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    ends = [m.start() for m in _SENTENCE_END.finditer(cut)]
+    if ends and ends[-1] > limit // 3:
+        return cut[: ends[-1]].rstrip()
+    return cut.rsplit(" ", 1)[0].rstrip(",;:") + "..."
+
+
+def example_call(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
+    """A plausible call to a listed tool, for the prompt's worked example."""
+    chosen = next((s for s in specs.values() if s.required), None) or next(iter(specs.values()))
+    params: dict[str, Any] = {}
+    for pname in chosen.required or tuple(chosen.properties)[:1]:
+        params[pname] = _example_value(pname, chosen.properties.get(pname, {}))
+    return {"function": chosen.name, "params": params}
+
+
+def _example_value(name: str, schema: Any) -> Any:
+    if not isinstance(schema, Mapping):
+        return "..."
+    for key in ("examples", "enum"):
+        values = schema.get(key)
+        if isinstance(values, list) and values:
+            return values[0]
+    if "default" in schema:
+        return schema["default"]
+    t = schema.get("type")
+    t = t[0] if isinstance(t, list) and t else t
+    return {"integer": 1, "number": 1, "boolean": True, "array": [], "object": {}}.get(
+        t if isinstance(t, str) else "", name.replace("_", " ")
+    )

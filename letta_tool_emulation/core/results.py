@@ -1,0 +1,72 @@
+"""Value types shared by the parser, the prompt and the transcript renderer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Format = Literal["canonical", "hermes", "xml", "mistral", "fence", "react", "bare"]
+
+ProblemKind = Literal[
+    "truncated",  # a call was cut off before its JSON was complete
+    "invalid_json",  # a call region that could not be read even after repair
+    "malformed_call",  # call markers without a usable call inside
+    "invalid_arguments",  # arguments that do not fit the tool's schema
+    "unknown_tool",  # a tool name that is not in the tool list (the call is kept)
+    "low_confidence",  # found, but below the configured confidence threshold
+    "in_code_block",  # call markers inside a code block, not executed
+    "example",  # a call-shaped block the text marks as an example
+    "invented_result",  # a tool result the model wrote itself, dropped with what followed
+    "unclosed_reasoning",  # <think> without </think>
+    "repaired",  # a call that was accepted after a repair (informational)
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One call the model meant to make, ready to execute."""
+
+    name: str
+    arguments: dict[str, Any]
+    confidence: float
+    format: Format = "canonical"
+    # What was repaired or coerced to get here; empty for a clean canonical call.
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in a reply that was rejected, repaired or deliberately ignored.
+
+    ``rejected`` is true when the model evidently tried to call a tool and nothing was
+    executed: such problems should be reported back to the model so it can retry.
+    """
+
+    kind: ProblemKind
+    message: str
+    rejected: bool = False
+    tool_name: str | None = None
+    excerpt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEvent:
+    """One event from :class:`StreamingToolCallParser`: text, a call, reasoning or a problem."""
+
+    text: str = ""
+    call: ToolCall | None = None
+    reasoning: str = ""
+    problem: Problem | None = None
+
+
+@dataclass(slots=True)
+class ParseResult:
+    content: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    reasoning: str = ""
+
+    @property
+    def rejected(self) -> list[Problem]:
+        """Problems the model should hear about: attempted calls that did not run."""
+        return [p for p in self.problems if p.rejected]

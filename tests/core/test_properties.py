@@ -1,0 +1,159 @@
+"""Properties that must hold for any input: no exception, and streaming agrees with one-shot
+parsing whatever the chunking."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+from letta_tool_emulation.core.parser import tidy
+
+from .corpus import load_corpus, load_tools
+
+TOOLS = load_tools()
+CORPUS_TEXTS = [e.text for e in load_corpus()]
+
+# Pieces that sit on the parser's decision boundaries: markers whole and cut, quotes,
+# brackets, fences, tags, unicode that is several bytes long in UTF-8.
+FRAGMENTS = [
+    "TOOL_CALL_START",
+    "TOOL_CALL_END",
+    "TOOL_CA",
+    "LL_START",
+    "TOOL_",
+    "TOOL_RESULT",
+    "TOOL_CAT",
+    "\n",
+    "\r\n",
+    " ",
+    "  ",
+    "\t",
+    "\n\n",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "'",
+    "\\",
+    ":",
+    ",",
+    '\\"',
+    '{"function": "roll_dice", "params": {"sides": 6}}',
+    '{"name": "conversation_search", "arguments": {"query": "x"}}',
+    '{"function": "memory_insert", "params": {"label": "human", "new_string": "a}b"}}',
+    "{'function': 'roll_dice', 'params': {'sides': 3,}}",
+    '{"function": "nope"}',
+    '{"function": "set_mood", "params": {"mood": "odd"}}',
+    "```",
+    "```json\n",
+    "```tool_call\n",
+    "```python\n",
+    "~~~\n",
+    "`",
+    "``",
+    "<think>",
+    "</think>",
+    "<tool_call>",
+    "</tool_call>",
+    '<tool_call name="roll_dice" params=\'{"sides": 2}\'/>',
+    "<tool_response>",
+    "[TOOL_CALLS]",
+    "Action: roll_dice\nAction Input: ",
+    "Observation:",
+    "Action:",
+    "for example:",
+    "Sure!",
+    "hello",
+    "é",
+    "漢字",
+    "😀",
+    "👩‍👩‍👧",
+    "\u2060",
+    "null",
+    "True",
+    "12",
+]
+
+texts = st.one_of(
+    st.text(max_size=300),
+    st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=8), max_size=40).map("".join),
+    st.sampled_from(CORPUS_TEXTS),
+)
+
+
+def summary(content: str, calls, problems, reasoning: str):  # type: ignore[no-untyped-def]
+    return (
+        tidy(content),
+        [(c.name, c.arguments, c.confidence, c.format) for c in calls],
+        [(p.kind, p.rejected, p.tool_name) for p in problems],
+        reasoning.strip(),
+    )
+
+
+def one_shot(text: str, finish: str | None):  # type: ignore[no-untyped-def]
+    r = parse_tool_calls(text, TOOLS, finish_reason=finish)
+    return summary(r.content, r.tool_calls, r.problems, r.reasoning)
+
+
+def streamed(chunks: list[str] | list[bytes], finish: str | None):  # type: ignore[no-untyped-def]
+    p = StreamingToolCallParser(TOOLS)
+    events = []
+    for chunk in chunks:
+        events += p.feed(chunk)
+    events += p.close(finish)
+    content = "".join(e.text for e in events)
+    calls = [e.call for e in events if e.call is not None]
+    problems = [e.problem for e in events if e.problem is not None]
+    reasoning = "".join(e.reasoning for e in events)
+    assert tidy(content) == p.result.content, "events add up to the result"
+    return summary(content, calls, problems, reasoning)
+
+
+def split(seq, cuts):  # type: ignore[no-untyped-def]
+    points = sorted({c % (len(seq) + 1) for c in cuts})
+    bounds = [0, *points, len(seq)]
+    return [seq[a:b] for a, b in pairwise(bounds) if b > a]
+
+
+finishes = st.sampled_from([None, "stop", "length"])
+
+
+@given(st.text(max_size=2000), finishes)
+def test_never_raises_on_arbitrary_text(text: str, finish: str | None) -> None:
+    r = parse_tool_calls(text, TOOLS, finish_reason=finish)
+    assert isinstance(r.content, str)
+    for call in r.tool_calls:
+        assert isinstance(call.name, str) and isinstance(call.arguments, dict)
+
+
+@given(texts, st.lists(st.integers(min_value=0, max_value=10_000), max_size=30), finishes)
+def test_streaming_equals_one_shot_random_chunks(text: str, cuts: list[int], finish: str | None) -> None:
+    assert streamed(split(text, cuts), finish) == one_shot(text, finish)
+
+
+@given(texts, finishes)
+def test_streaming_equals_one_shot_single_characters(text: str, finish: str | None) -> None:
+    assert streamed(list(text), finish) == one_shot(text, finish)
+
+
+@given(texts, st.lists(st.integers(min_value=0, max_value=10_000), max_size=30), finishes)
+def test_streaming_bytes_split_inside_characters(text: str, cuts: list[int], finish: str | None) -> None:
+    data = text.encode("utf-8", "surrogatepass")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # a lone surrogate cannot travel as UTF-8; the str tests cover it
+    assert streamed(split(data, cuts), finish) == one_shot(text, finish)
+
+
+def test_bytes_one_at_a_time_through_emoji_and_markers() -> None:
+    text = 'Hé 😀 TOOL_CALL_START\n{"function": "roll_dice", "params": {"sides": 6, "note": "漢字👩‍👩‍👧"}}\nTOOL_CALL_END ok'
+    data = text.encode()
+    assert streamed([data[i : i + 1] for i in range(len(data))], None) == one_shot(text, None)
+    r = parse_tool_calls(text, TOOLS)
+    assert [c.arguments for c in r.tool_calls] == [{"sides": 6, "note": "漢字👩‍👩‍👧"}]
+    assert r.content == "Hé 😀  ok"  # the prose on both sides of the block, as written
