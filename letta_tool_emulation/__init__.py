@@ -7,6 +7,7 @@ installs the plugin into a Letta server process; it is called automatically by t
 
 from __future__ import annotations
 
+from .adapter.patches import activate
 from .core import (
     CALL_END,
     CALL_START,
@@ -40,6 +41,7 @@ __all__ = [
     "ToolCall",
     "ToolSpec",
     "__version__",
+    "activate",
     "neutralise",
     "normalize_tools",
     "parse_tool_calls",

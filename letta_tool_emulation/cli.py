@@ -1,10 +1,54 @@
-"""Command line: ``letta-tool-emulation``."""
+"""Command line: ``letta-tool-emulation server | stand-in-model | demo``."""
 
 from __future__ import annotations
 
+import argparse
+import logging
 import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("letta-tool-emulation: the server command is not available yet.", file=sys.stderr)
+    parser = argparse.ArgumentParser(
+        prog="letta-tool-emulation",
+        description="Letta agents with tool calling on models that have no native function calling.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    server = sub.add_parser("server", help="start a Letta server with the plugin (embedded PostgreSQL by default)")
+    server.add_argument("--host", default="127.0.0.1")
+    server.add_argument("--port", type=int, default=8283)
+    server.add_argument("--data-dir", help="where the embedded database lives (default ~/.letta-tool-emulation/pgdata)")
+
+    standin = sub.add_parser("stand-in-model", help="run the local stand-in model (no function calling, Venice-strict)")
+    standin.add_argument("--host", default="127.0.0.1")
+    standin.add_argument("--port", type=int, default=8399)
+    standin.add_argument("--sloppy", action="store_true", help="write calls the way real models drift")
+    standin.add_argument("--seed", type=int, default=0)
+
+    demo = sub.add_parser("demo", help="start everything, create an agent and watch it remember something")
+    demo.add_argument("--model", help="model handle to use (default: venice/venice-uncensored)")
+    demo.add_argument("--port", type=int, default=8283)
+    demo.add_argument("--data-dir")
+    demo.add_argument("--stream", action="store_true", help="stream the agent's reply token by token")
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    if args.command == "server":
+        from .runtime.server import main as server_main
+
+        return server_main(args.host, args.port, args.data_dir)
+    if args.command == "stand-in-model":
+        from .runtime.standin import serve
+
+        print(f"Stand-in model at http://{args.host}:{args.port}/v1 (sloppy={args.sloppy}, seed={args.seed})")
+        serve(args.port, args.host, sloppy=args.sloppy, seed=args.seed)
+        return 0
+    if args.command == "demo":
+        from .runtime.demo import main as demo_main
+
+        return demo_main(model=args.model, port=args.port, data_dir=args.data_dir, stream=args.stream)
     return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

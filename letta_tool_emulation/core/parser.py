@@ -59,6 +59,11 @@ class StreamingToolCallParser:
             return self._fail(exc, tail)
 
     @property
+    def in_call(self) -> bool:
+        """Whether the text seen so far ends inside a possible call (held back, not yet decided)."""
+        return self._broken is None and self._scanner.in_call
+
+    @property
     def result(self) -> ParseResult:
         """Everything so far; complete after :meth:`close`."""
         s = self._scanner

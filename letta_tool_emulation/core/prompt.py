@@ -79,7 +79,7 @@ def render_tool_prompt(
 
 def tool_choice_instruction(tool_choice: ToolChoice, tools: Mapping[str, ToolSpec] | None = None) -> str:
     """What ``tool_choice`` asks of the model, as an instruction ("" for auto)."""
-    name = _forced_name(tool_choice)
+    name = forced_tool_name(tool_choice)
     if name:
         return f"You must call the tool {name} now, in this reply, using a {CALL_START} block."
     if tool_choice in ("required", "any"):
@@ -89,7 +89,7 @@ def tool_choice_instruction(tool_choice: ToolChoice, tools: Mapping[str, ToolSpe
     return ""
 
 
-def _forced_name(tool_choice: ToolChoice) -> str | None:
+def forced_tool_name(tool_choice: ToolChoice) -> str | None:
     if isinstance(tool_choice, Mapping):
         fn = tool_choice.get("function")
         if isinstance(fn, Mapping) and isinstance(fn.get("name"), str):

@@ -196,6 +196,11 @@ class Scanner:
             )
         return self._take()
 
+    @property
+    def in_call(self) -> bool:
+        """Whether a possible call is being read (its text is held back)."""
+        return self._state in _CALL_STATES
+
     # -- plumbing ---------------------------------------------------------------------------
 
     def _take(self) -> list[StreamEvent]:
@@ -572,8 +577,8 @@ class Scanner:
                 )
             )
         )
-        if not hidden:  # no end marker: what followed may have been meant as prose
-            self._emit_text(raw)
+        if not hidden:  # no end marker: what followed may have been meant as prose, the marker was not
+            self._emit_text(raw[len(M.CALL_START) :] if raw.startswith(M.CALL_START) else raw)
         self._after_call = True
         self._release_hold()
         self._name = None
@@ -762,3 +767,6 @@ _HANDLER_OF: dict[int, Callable[[Scanner, bool], bool]] = {
     DROP: Scanner._s_drop,
 }
 _HANDLERS = [_HANDLER_OF[state] for state in range(len(_HANDLER_OF))]
+_CALL_STATES = frozenset(
+    {AFTER_START, MALFORMED, REGION, POST_REGION, POST_BARE, TAG, AFTER_TAG, AFTER_MISTRAL, FENCE_CALL}
+)

@@ -1,0 +1,119 @@
+"""Venice's errors as Letta's, with messages that say what to do.
+
+Only the HTTP status, Venice's own error text and the rate-limit headers are used; request
+bodies, keys and other headers never reach a message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import openai
+from letta.errors import (
+    ContextWindowExceededError,
+    ErrorCode,
+    LLMAuthenticationError,
+    LLMBadRequestError,
+    LLMConnectionError,
+    LLMInsufficientCreditsError,
+    LLMNotFoundError,
+    LLMPermissionDeniedError,
+    LLMRateLimitError,
+    LLMServerError,
+    LLMTimeoutError,
+)
+
+from .. import venice
+
+_MAX_TEXT = 300
+
+
+def map_error(exc: Exception, model: str = "the model") -> Exception | None:
+    """The Letta error for an error from a Venice-shaped endpoint, or None to let the stock
+    mapping handle it."""
+    if isinstance(exc, openai.APIStatusError):
+        return _status_error(
+            exc.status_code, _text(exc), exc.response.headers if exc.response is not None else None, model
+        )
+    if isinstance(exc, openai.APITimeoutError):
+        return LLMTimeoutError(
+            message=f"{model} did not answer in time. The provider may be busy; send the message again.",
+            code=ErrorCode.TIMEOUT,
+        )
+    if isinstance(exc, (openai.APIConnectionError, httpx.TransportError)):
+        return LLMConnectionError(
+            message=f"Could not reach the model endpoint for {model} ({type(exc).__name__}). "
+            "Check the network and the provider's base URL, then try again.",
+            code=ErrorCode.INTERNAL_SERVER_ERROR,
+        )
+    return None
+
+
+def _text(exc: openai.APIStatusError) -> str:
+    text = venice.error_text(exc.body) or exc.message or ""
+    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
+
+
+def _status_error(status: int, text: str, headers: Any, model: str) -> Exception:
+    said = f" The provider said: {text}" if text else ""
+    if status in (400, 413) and venice.is_context_overflow(text):
+        # The only error class that makes Letta summarize the conversation and retry.
+        return ContextWindowExceededError(
+            message=f"The conversation no longer fits the context window of {model}.{said}",
+            details={"status": status, "provider_error": text},
+        )
+    if status == 402:
+        return LLMInsufficientCreditsError(
+            message=f"The provider reports insufficient credit for {model} (402). Top up the account or raise its "
+            f"spend limit, then send the message again.{said}",
+            code=ErrorCode.PAYMENT_REQUIRED,
+        )
+    if status == 429:
+        hint = venice.rate_limit_hint(headers)
+        return LLMRateLimitError(
+            message=f"Rate limited by the provider for {model} (429)"
+            + (f": {hint}" if hint else "")
+            + ". Wait for the limit to reset, then send the message again; repeated bursts can earn a temporary block.",
+            code=ErrorCode.RATE_LIMIT_EXCEEDED,
+        )
+    if status == 401:
+        return LLMAuthenticationError(
+            message=f"The provider rejected the API key for {model} (401). Check VENICE_API_KEY, or the key of the "
+            f"provider this model belongs to.{said}",
+            code=ErrorCode.UNAUTHENTICATED,
+        )
+    if status == 403:
+        return LLMPermissionDeniedError(
+            message=f"The provider refused access to {model} (403); the key may lack access to it.{said}",
+            code=ErrorCode.PERMISSION_DENIED,
+        )
+    if status in (404, 410):
+        return LLMNotFoundError(
+            message=f"The provider does not know {model} ({status}); it may have been renamed or removed. "
+            f"Pick another model.{said}",
+            code=ErrorCode.NOT_FOUND,
+        )
+    if status >= 500:
+        busy = " It is at capacity right now." if status == 503 else ""
+        return LLMServerError(
+            message=f"The provider failed while answering with {model} ({status}).{busy} This is usually "
+            f"temporary: send the message again in a moment.{said}",
+            code=ErrorCode.INTERNAL_SERVER_ERROR,
+        )
+    return LLMBadRequestError(
+        message=f"The provider rejected the request for {model} ({status}).{said}",
+        code=ErrorCode.INVALID_ARGUMENT,
+    )
+
+
+def broken_stream_error(exc: BaseException, model: str, in_call: bool) -> Exception:
+    """The stream stopped before the model finished: nothing from it is executed."""
+    where = " while the model was writing a tool call" if in_call else ""
+    mapped = map_error(exc, model) if isinstance(exc, Exception) else None
+    cause = getattr(mapped, "message", None) or type(exc).__name__
+    return LLMConnectionError(
+        message=f"The reply stream from {model} broke off{where}; nothing from it was executed. "
+        f"Send the message again. ({cause})",
+        code=ErrorCode.INTERNAL_SERVER_ERROR,
+    )

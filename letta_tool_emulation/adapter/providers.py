@@ -1,0 +1,93 @@
+"""Venice models in Letta's model picker.
+
+Letta's ``OpenAIProvider`` ignores the context windows and capabilities an endpoint reports
+(everything unknown becomes 30000 tokens and ``openai-proxy/<id>``). When an endpoint
+answers ``/models`` in Venice's shape, these functions list its models instead: handles
+``<provider>/<id>``, context windows from ``availableContextTokens``, output limits from
+``maxCompletionTokens``, embedding models as embedding handles; and they fill the capability
+cache that decides emulation per request. The same code serves the ``venice`` base provider
+(``VENICE_API_KEY``) and BYOK providers created with Venice's base URL.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from letta.constants import DEFAULT_EMBEDDING_CHUNK_SIZE
+from letta.schemas.embedding_config import EmbeddingConfig
+from letta.schemas.llm_config import LLMConfig
+
+from .. import venice
+
+log = logging.getLogger("letta_tool_emulation")
+
+DEFAULT_CONTEXT_WINDOW = 32768  # for a Venice-shaped model that states none
+EMBEDDING_BATCH_SIZE = 64
+
+
+async def _key(provider: Any) -> str | None:
+    enc = getattr(provider, "api_key_enc", None)
+    key = await enc.get_plaintext_async() if enc is not None else None
+    if not key and getattr(provider, "name", None) == venice.PROVIDER_NAME:
+        key = venice.api_key()
+    return key or None
+
+
+def llm_configs(provider: Any, models: list[venice.ModelInfo]) -> list[LLMConfig]:
+    configs = []
+    for m in models:
+        if m.type != "text":
+            continue
+        configs.append(
+            LLMConfig(
+                model=m.id,
+                model_endpoint_type="openai",  # Letta's streaming and summarizer paths need this
+                model_endpoint=provider.base_url,
+                context_window=m.context_window or DEFAULT_CONTEXT_WINDOW,
+                handle=provider.get_handle(m.id),
+                max_tokens=m.max_completion_tokens,
+                provider_name=provider.name,
+                provider_category=provider.provider_category,
+            )
+        )
+    return configs
+
+
+async def list_embedding_models(provider: Any) -> list[EmbeddingConfig] | None:
+    """Venice's embedding models, or None when the endpoint is not Venice-shaped."""
+    url = provider.base_url
+    if venice.CAPABILITIES.shape(url) is False:
+        return None
+    models = await venice.fetch_models_async(url, await _key(provider), kind="embedding")
+    if models is None:
+        return None
+    venice.CAPABILITIES.store(url, models)
+    return [
+        EmbeddingConfig(
+            embedding_model=m.id,
+            embedding_endpoint_type="openai",
+            embedding_endpoint=url,
+            embedding_dim=m.embedding_dim or venice.DEFAULT_EMBEDDING_DIM,
+            embedding_chunk_size=DEFAULT_EMBEDDING_CHUNK_SIZE,
+            handle=provider.get_handle(m.id, is_embedding=True),
+            batch_size=EMBEDDING_BATCH_SIZE,
+        )
+        for m in models
+        if m.type == "embedding"
+    ]
+
+
+def max_output_tokens(provider: Any, model: str) -> int | None:
+    info = venice.CAPABILITIES.get(getattr(provider, "base_url", "") or "", model)
+    return info.max_completion_tokens if info is not None else None
+
+
+def venice_provider(provider_class: type, secret_class: type) -> Any | None:
+    """The ``venice`` base provider, when VENICE_API_KEY is set."""
+    key = venice.api_key()
+    if not key:
+        return None
+    return provider_class(
+        name=venice.PROVIDER_NAME, api_key_enc=secret_class.from_plaintext(key), base_url=venice.base_url()
+    )

@@ -1,0 +1,211 @@
+"""``letta-tool-emulation server``: a Letta server with the plugin, on an embedded PostgreSQL.
+
+The launcher owns the database and runs Letta as a child process. It stops both on Ctrl-C,
+SIGTERM or SIGHUP (uvicorn re-raises SIGTERM after its own shutdown, so a single process
+could never stop its database cleanly). Both children also get a parent-death signal, so
+even ``kill -9`` of the launcher leaves no server or database behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from .. import venice
+from .database import DatabaseError, EmbeddedPostgres, _parent_death_signal, default_data_dir
+from .letta_process import EXIT_SETUP_FAILED
+
+READY_TIMEOUT = float(os.environ.get("LETTA_TOOL_EMULATION_READY_TIMEOUT", "240"))
+STOP_TIMEOUT = 30.0
+
+
+class ServerError(RuntimeError):
+    """Something the user can act on; the message says what."""
+
+
+def check_port(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ServerError(
+                    f"port {port} on {host} is already in use (another Letta server?). Stop it, or pass --port."
+                ) from exc
+            raise ServerError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+
+
+def get_json(url: str, timeout: float = 5.0, headers: dict[str, str] | None = None) -> Any:
+    req = urllib.request.Request(url, headers=headers or {})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return json.loads(r.read().decode())
+
+
+def wait_ready(
+    base: str, child: subprocess.Popen[bytes], log: Callable[[str], None], timeout: float = READY_TIMEOUT
+) -> float:
+    start = time.monotonic()
+    next_note = start + 10
+    while True:
+        if child.poll() is not None:
+            raise ServerError(
+                f"the Letta server stopped while starting (exit code {child.returncode}); see its output above"
+            )
+        try:
+            if get_json(f"{base}/v1/health/", timeout=2).get("status") == "ok":
+                return time.monotonic() - start
+        except (urllib.error.URLError, OSError, ValueError):
+            pass
+        now = time.monotonic()
+        if now - start > timeout:
+            raise ServerError(f"the Letta server did not answer within {timeout:.0f} s")
+        if now >= next_note:
+            log(f"  ... still starting ({now - start:.0f} s; importing Letta takes a while)")
+            next_note = now + 10
+        time.sleep(0.5)
+
+
+def describe(base: str, log: Callable[[str], None]) -> None:
+    """What the server found: providers, models (emulated ones marked), what is missing."""
+    try:
+        models = get_json(f"{base}/v1/models/", timeout=30)
+        embeddings = get_json(f"{base}/v1/models/embedding", timeout=30)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        log(f"  (could not list models: {exc})")
+        return
+    from ..selection import decide
+
+    usable = [m for m in models if m.get("provider_name") != "letta"]
+    providers = sorted({m.get("provider_name") or "?" for m in usable})
+    log(f"  providers: {', '.join(providers) or 'none besides letta'}")
+    for m in usable:
+        d = decide(
+            SimpleNamespace(
+                **{k: m.get(k) for k in ("model", "handle", "provider_name", "model_endpoint", "model_wrapper")}
+            )
+        )
+        mark = "tool emulation" if d.emulate else "native tools"
+        log(f"    {m.get('handle')}  context {m.get('context_window')}  ({mark})")
+    embedding_handles = [e.get("handle") for e in embeddings if e.get("handle")]
+    if embedding_handles:
+        log(f"  embedding models: {', '.join(embedding_handles)}")
+    if not usable:
+        log(
+            "  No model provider found. Set VENICE_API_KEY to use Venice, or OPENAI_API_KEY and OPENAI_API_BASE "
+            "for any OpenAI-compatible endpoint (and LETTA_TOOL_EMULATION_MODELS=<pattern> for models without "
+            "function calling), then restart."
+        )
+
+
+def check_venice_key(log: Callable[[str], None]) -> None:
+    key = venice.api_key()
+    if not key:
+        log("  VENICE_API_KEY is not set: Venice models are not offered.")
+        return
+    url = f"{venice.base_url()}/api_keys/rate_limits"
+    try:
+        get_json(url, timeout=10, headers={"Authorization": f"Bearer {key}"})
+        log(f"  Venice: key accepted ({venice.base_url()})")
+    except urllib.error.HTTPError as exc:
+        if exc.code in (401, 403):
+            log(f"  Venice: the key in VENICE_API_KEY was rejected ({exc.code}). Check it at venice.ai/settings/api.")
+        else:
+            log(f"  Venice: could not check the key ({exc.code}).")
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        log(
+            f"  Venice: {venice.base_url()} is unreachable ({getattr(exc, 'reason', exc)}); its models will fail until it is."
+        )
+
+
+def run_server(host: str, port: int, data_dir: Path | None, log: Callable[[str], None] = print) -> int:
+    check_port(host, port)
+    db: EmbeddedPostgres | None = None
+    uri = os.environ.get("LETTA_PG_URI")
+    if uri:
+        log("Using the PostgreSQL database in LETTA_PG_URI")
+    else:
+        db = EmbeddedPostgres(data_dir or default_data_dir(), log=log)
+        t = time.monotonic()
+        db.start()
+        uri = db.uri
+        log(f"Embedded PostgreSQL ready in {time.monotonic() - t:.1f} s (data in {db.data_dir})")
+
+    workdir = (db.data_dir.parent if db else Path.home() / ".letta-tool-emulation") / "run"
+    workdir.mkdir(parents=True, exist_ok=True)  # Letta reads .env and conf.yaml from its working directory
+    env = {**os.environ, "LETTA_PG_URI": uri}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "letta_tool_emulation.runtime.letta_process", "--host", host, "--port", str(port)],
+        env=env,
+        cwd=workdir,
+        preexec_fn=_parent_death_signal(signal.SIGTERM),
+    )
+    stopping: dict[str, int | None] = {"sig": None}
+
+    def on_signal(sig: int, frame: object) -> None:
+        if stopping["sig"] is None:
+            stopping["sig"] = sig
+            log("Stopping the Letta server ...")
+            with contextlib.suppress(ProcessLookupError):
+                child.send_signal(signal.SIGTERM)
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    code = 0
+    try:
+        log("Starting Letta with tool emulation ...")
+        try:
+            took = wait_ready(base, child, log)
+        except ServerError as exc:
+            if stopping["sig"] is None:
+                log(f"letta-tool-emulation: {exc}")
+                code = child.returncode if child.returncode == EXIT_SETUP_FAILED else 1
+        else:
+            log(f"Letta server with tool emulation is ready at {base} (started in {took:.0f} s)")
+            check_venice_key(log)
+            describe(base, log)
+            log("Press Ctrl-C to stop.")
+        deadline: float | None = None
+        while child.poll() is None:
+            if stopping["sig"] is not None or code:
+                if deadline is None:
+                    child.send_signal(signal.SIGTERM)
+                    deadline = time.monotonic() + STOP_TIMEOUT
+                elif time.monotonic() > deadline:
+                    log("The Letta server did not stop in time; killing it.")
+                    child.kill()
+            time.sleep(0.2)
+        if stopping["sig"] is None and not code:
+            code = child.returncode or 1
+            log(f"The Letta server exited unexpectedly (code {child.returncode}).")
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        if db is not None:
+            db.stop()
+            log("Database stopped.")
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    return code
+
+
+def main(host: str, port: int, data_dir: str | None) -> int:
+    try:
+        return run_server(host, port, Path(data_dir) if data_dir else None)
+    except (ServerError, DatabaseError) as exc:
+        print(f"letta-tool-emulation: {exc}", file=sys.stderr)
+        return 2

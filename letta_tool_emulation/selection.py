@@ -1,0 +1,77 @@
+"""Which models get tool emulation, decided on every request.
+
+Letta rebuilds an agent's model configuration from its stored model row, so nothing set
+while models are listed survives; what does survive is the provider name, the model id, the
+endpoint URL and the agent's own ``llm_config``. The decision uses, in this order:
+
+1. the agent's ``llm_config.model_wrapper``: ``"tool-emulation"`` forces emulation on,
+   ``"native-tools"`` forces it off;
+2. the endpoint's capability data when it describes models in Venice's shape
+   (``supportsFunctionCalling: false`` means emulate), with a fallback table for Venice
+   when its /models cannot be reached;
+3. ``LETTA_TOOL_EMULATION_MODELS``: comma-separated glob patterns over model handles
+   (``provider/model``), e.g. ``ollama/*,openai-proxy/mistral-7b*``.
+
+Anything else is left to Letta as it is.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from . import venice
+
+WRAPPER_ON = "tool-emulation"
+WRAPPER_OFF = "native-tools"
+PATTERNS_ENV = "LETTA_TOOL_EMULATION_MODELS"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    emulate: bool
+    reason: str
+    # The endpoint speaks Venice's dialect (venice_parameters, its error shapes).
+    venice: bool = False
+    model: venice.ModelInfo | None = None
+
+
+def handle_of(config: Any) -> str:
+    handle = getattr(config, "handle", None)
+    if isinstance(handle, str) and handle:
+        return handle
+    return f"{getattr(config, 'provider_name', None) or 'openai'}/{getattr(config, 'model', '')}"
+
+
+def patterns() -> list[str]:
+    raw = os.environ.get(PATTERNS_ENV, "")
+    return [p.strip() for p in raw.split(",") if p.strip()]
+
+
+def decide(config: Any) -> Decision:
+    """The decision for one request, from an LLMConfig-like object."""
+    model = getattr(config, "model", None) or ""
+    url = getattr(config, "model_endpoint", None)
+    is_venice = venice.looks_like_venice(url) or getattr(config, "provider_name", None) == venice.PROVIDER_NAME
+    info = venice.lookup(url, model) if model else None
+    is_venice = is_venice or venice.CAPABILITIES.venice_shaped(url or "")
+
+    wrapper = (getattr(config, "model_wrapper", None) or "").strip().lower()
+    if wrapper == WRAPPER_ON:
+        return Decision(True, f"model_wrapper={WRAPPER_ON}", is_venice, info)
+    if wrapper == WRAPPER_OFF:
+        return Decision(False, f"model_wrapper={WRAPPER_OFF}", is_venice, info)
+
+    if info is not None and info.supports_function_calling is not None:
+        verdict = "false" if not info.supports_function_calling else "true"
+        return Decision(
+            not info.supports_function_calling, f"supportsFunctionCalling={verdict} for {model}", is_venice, info
+        )
+
+    handle = handle_of(config)
+    for pattern in patterns():
+        if fnmatch.fnmatchcase(handle, pattern):
+            return Decision(True, f"{PATTERNS_ENV} pattern {pattern!r} matches {handle}", is_venice, info)
+    return Decision(False, "no rule asks for emulation", is_venice, info)
