@@ -20,11 +20,12 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
+import httpx
 from letta.errors import LettaError
 from letta.llm_api.openai_client import OpenAIClient
 
 from .. import venice
-from ..core import parse_tool_calls, render_messages
+from ..core import ParseResult, parse_tool_calls, render_messages
 from ..core.calls import DEFAULT_THRESHOLD
 from ..selection import Decision, decide, handle_of
 from .errors import map_error
@@ -106,7 +107,9 @@ class VeniceEmulatedClient(OpenAIClient):
         self, data: dict[str, Any], messages: list[Any], llm_config: Any, tools: list[Any], decision: Decision
     ) -> dict[str, Any]:
         specs, thoughts, beats = {}, set(), set()
-        for tool in tools:
+        # The tools exactly as Letta would have sent them: it adds `thinking` (and removes
+        # `request_heartbeat` for v1 agents) while building the request, not in `tools`.
+        for tool in data.get("tools") or tools:
             if isinstance(tool, Mapping):
                 spec, has_thoughts, has_heartbeat = strip_injected(tool)
                 specs[spec.name] = spec
@@ -238,7 +241,10 @@ class VeniceEmulatedClient(OpenAIClient):
         text = message.get("content") or ""
         upstream_reasoning = message.get("reasoning_content") or message.get("reasoning") or ""
         usage.add(response.get("usage"), messages, text)
-        result = parse_tool_calls(text, plan.tools.values(), choice.get("finish_reason"), threshold=plan.threshold)
+        if plan.tools:
+            result = parse_tool_calls(text, plan.tools.values(), choice.get("finish_reason"), threshold=plan.threshold)
+        else:
+            result = ParseResult(content=text)
         return settle(plan, result, upstream_reasoning), text
 
     def _finish(
@@ -305,10 +311,10 @@ class VeniceEmulatedClient(OpenAIClient):
     # -- keys and errors ------------------------------------------------------------------------
 
     async def _prepare_client_kwargs_async(self, llm_config: Any) -> dict[str, Any]:
-        return _with_venice_key(await super()._prepare_client_kwargs_async(llm_config), llm_config)
+        return _emulation_kwargs(await super()._prepare_client_kwargs_async(llm_config), llm_config)
 
     def _prepare_client_kwargs(self, llm_config: Any) -> dict[str, Any]:
-        return _with_venice_key(super()._prepare_client_kwargs(llm_config), llm_config)
+        return _emulation_kwargs(super()._prepare_client_kwargs(llm_config), llm_config)
 
     def _prepare_client_kwargs_embedding(self, embedding_config: Any) -> dict[str, Any]:
         kwargs = super()._prepare_client_kwargs_embedding(embedding_config)
@@ -331,14 +337,22 @@ class VeniceEmulatedClient(OpenAIClient):
         return super().handle_llm_error(e, llm_config, *args, **kwargs)
 
 
-def _with_venice_key(kwargs: dict[str, Any], llm_config: Any) -> dict[str, Any]:
+def _emulation_kwargs(kwargs: dict[str, Any], llm_config: Any) -> dict[str, Any]:
+    """The OpenAI SDK options for a request: Venice's key for the venice base provider, and
+    a read timeout for emulated models."""
     # Letta's base providers authenticate with OPENAI_API_KEY; the venice base provider
     # needs VENICE_API_KEY. BYOK providers already bring their own key.
-    category = str(
-        getattr(getattr(llm_config, "provider_category", None), "value", getattr(llm_config, "provider_category", ""))
-    )
+    category = getattr(llm_config, "provider_category", None)
+    category = str(getattr(category, "value", category or ""))
     if getattr(llm_config, "provider_name", None) == venice.PROVIDER_NAME and category != "byok" and venice.api_key():
         kwargs["api_key"] = venice.api_key()
+    if "timeout" not in kwargs and decide(llm_config).emulate:
+        # Letta's OpenAI client sets no timeout (the SDK waits 600 s for each read), so a
+        # stalled model would hold an agent for ten minutes: honour Letta's own setting.
+        from letta.settings import settings
+
+        seconds = float(getattr(settings, "llm_request_timeout_seconds", 60.0))
+        kwargs["timeout"] = httpx.Timeout(seconds, connect=min(10.0, seconds))
     return kwargs
 
 
@@ -346,7 +360,9 @@ def _announce(llm_config: Any, decision: Decision) -> None:
     key = (handle_of(llm_config), decision.reason)
     if decision.emulate and key not in _ANNOUNCED:
         _ANNOUNCED.add(key)
-        log.info("letta_tool_emulation: emulating tool calls for %s (%s)", key[0], decision.reason)
+        log.info(
+            "letta_tool_emulation: emulating tool calls for %s (%s) [pid %d]", key[0], decision.reason, os.getpid()
+        )
 
 
 def _with_prose(history: list[Mapping[str, Any]], messages: list[Any]) -> list[Mapping[str, Any]]:

@@ -33,9 +33,10 @@ def map_error(exc: Exception, model: str = "the model") -> Exception | None:
     """The Letta error for an error from a Venice-shaped endpoint, or None to let the stock
     mapping handle it."""
     if isinstance(exc, openai.APIStatusError):
-        return _status_error(
-            exc.status_code, _text(exc), exc.response.headers if exc.response is not None else None, model
-        )
+        headers = exc.response.headers if exc.response is not None else None
+        # The overflow may be said in the message or only in a code field: look at all of it.
+        overflow = venice.is_context_overflow(f"{exc.body} {exc.message}")
+        return _status_error(exc.status_code, _text(exc), headers, model, overflow)
     if isinstance(exc, openai.APITimeoutError):
         return LLMTimeoutError(
             message=f"{model} did not answer in time. The provider may be busy; send the message again.",
@@ -55,9 +56,9 @@ def _text(exc: openai.APIStatusError) -> str:
     return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
 
 
-def _status_error(status: int, text: str, headers: Any, model: str) -> Exception:
+def _status_error(status: int, text: str, headers: Any, model: str, overflow: bool) -> Exception:
     said = f" The provider said: {text}" if text else ""
-    if status in (400, 413) and venice.is_context_overflow(text):
+    if status in (400, 413) and overflow:
         # The only error class that makes Letta summarize the conversation and retry.
         return ContextWindowExceededError(
             message=f"The conversation no longer fits the context window of {model}.{said}",
@@ -110,8 +111,11 @@ def _status_error(status: int, text: str, headers: Any, model: str) -> Exception
 def broken_stream_error(exc: BaseException, model: str, in_call: bool) -> Exception:
     """The stream stopped before the model finished: nothing from it is executed."""
     where = " while the model was writing a tool call" if in_call else ""
-    mapped = map_error(exc, model) if isinstance(exc, Exception) else None
-    cause = getattr(mapped, "message", None) or type(exc).__name__
+    if isinstance(exc, (httpx.TimeoutException, openai.APITimeoutError)):
+        cause = "it sent nothing for longer than LETTA_LLM_REQUEST_TIMEOUT_SECONDS"
+    else:
+        detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+        cause = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
     return LLMConnectionError(
         message=f"The reply stream from {model} broke off{where}; nothing from it was executed. "
         f"Send the message again. ({cause})",

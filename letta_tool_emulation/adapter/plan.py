@@ -125,6 +125,10 @@ class Settled:
 
 def settle(plan: Plan, result: ParseResult, upstream_reasoning: str = "") -> Settled:
     reasoning = "\n\n".join(p for p in (upstream_reasoning.strip(), result.reasoning) if p)
+    if not plan.tools:
+        # No tools were offered (Letta's summarizer, for one): the reply is plain text, even
+        # if it happens to contain call syntax.
+        return Settled(content=result.content, reasoning=reasoning)
     s = Settled(content=result.content, reasoning=reasoning, problems=[p.message for p in result.problems])
     feedback = render_feedback(result.problems)
     calls = [(c.name, dict(c.arguments)) for c in result.tool_calls]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from letta.llm_api.openai_client import OpenAIClient
 from openai.types.chat import ChatCompletionChunk
 
-from ..core import StreamingToolCallParser
+from ..core import ParseResult, StreamingToolCallParser
 from .errors import broken_stream_error
 from .plan import Plan, Usage, given_up_content, new_call_id, reask_messages, settle
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .client import VeniceEmulatedClient
 
 log = logging.getLogger("letta_tool_emulation")
+ARGUMENT_PIECE = 16  # characters of arguments per delta, about what native models send
 
 
 class EmulatedStream:
@@ -64,14 +65,29 @@ class EmulatedStream:
             }
         )
 
-    def _call_chunk(self, index: int, call: dict[str, Any]) -> ChatCompletionChunk:
-        # One delta carries the whole call: id first is what Letta needs to show it at all.
-        return self._chunk({"role": "assistant", "tool_calls": [{"index": index, **call}]})
+    def _call_chunks(self, index: int, call: dict[str, Any]) -> list[ChatCompletionChunk]:
+        """One call the way a native model streams it: id and name first (Letta shows nothing
+        of a call before its id), then the arguments in small pieces. Letta's interfaces are
+        built for that shape; the one for memgpt-style agents, for one, holds back arguments
+        that arrive together with the end of `thinking` until another piece comes."""
+        args = call["function"]["arguments"]
+        head = {
+            "index": index,
+            "id": call["id"],
+            "type": "function",
+            "function": {"name": call["function"]["name"], "arguments": ""},
+        }
+        chunks = [self._chunk({"role": "assistant", "tool_calls": [head]})]
+        for i in range(0, len(args), ARGUMENT_PIECE):
+            piece = args[i : i + ARGUMENT_PIECE]
+            chunks.append(self._chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
+        return chunks
 
     async def _chunks(self) -> AsyncIterator[ChatCompletionChunk]:
         plan = self._plan
         if plan.queued is not None:  # a further call from the previous reply: no model call
-            yield self._call_chunk(0, plan.queued)
+            for chunk in self._call_chunks(0, plan.queued):
+                yield chunk
             yield self._chunk({}, finish="tool_calls")
             yield self._chunk(usage=Usage().as_dict())
             return
@@ -103,7 +119,10 @@ class EmulatedStream:
                     if thought:
                         upstream_reasoning.append(thought)
                         yield self._chunk({"role": "assistant", "reasoning_content": thought})
-                    if delta.content:
+                    if delta.content and not plan.tools:  # nothing to parse: pass the text on
+                        reply.append(delta.content)
+                        yield self._chunk({"role": "assistant", "content": delta.content})
+                    elif delta.content:
                         reply.append(delta.content)
                         for event in parser.feed(delta.content):
                             if event.text:
@@ -121,7 +140,8 @@ class EmulatedStream:
                     yield self._chunk({"role": "assistant", "reasoning_content": event.reasoning})
             text = "".join(reply)
             usage.add(reported, messages, text)
-            settled = settle(plan, parser.result, "".join(upstream_reasoning))
+            result = parser.result if plan.tools else ParseResult(content=text)
+            settled = settle(plan, result, "".join(upstream_reasoning))
             self._client._log_reply(plan, settled, attempts)
             if settled.reask and attempts <= plan.max_reasks:
                 messages = reask_messages(messages, text, settled.reask)
@@ -136,7 +156,8 @@ class EmulatedStream:
                 sep = "\n\n" if settled.reasoning else ""
                 yield self._chunk({"role": "assistant", "reasoning_content": sep + settled.content})
             for index, call in enumerate(settled.calls):
-                yield self._call_chunk(index, call)
+                for chunk in self._call_chunks(index, call):
+                    yield chunk
             yield self._chunk({}, finish="tool_calls")
         else:
             if settled.reask and not settled.content:  # gave up: say so instead of ending silently

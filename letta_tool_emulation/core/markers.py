@@ -13,6 +13,7 @@ import regex
 CALL_START = "TOOL_CALL_START"
 CALL_END = "TOOL_CALL_END"
 RESULT_LABEL = "TOOL_RESULT"
+RESULT_END = "TOOL_RESULT_END"  # closes a result, so where it stops is never in doubt
 
 # Fence info strings. A ```tool_call fence states its intent; ```json and bare fences hold a
 # call only when the JSON names a known tool and nothing around it says "example".

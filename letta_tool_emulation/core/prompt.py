@@ -8,7 +8,7 @@ from typing import Any
 
 import regex
 
-from .markers import CALL_END, CALL_START, RESULT_LABEL
+from .markers import CALL_END, CALL_START, RESULT_END, RESULT_LABEL
 from .tools import ToolLike, ToolSpec, normalize_tools
 from .validate import describe_type
 
@@ -52,8 +52,8 @@ def render_tool_prompt(
         '- Inside the block: one JSON object, "function" is the tool name, "params" its arguments. '
         "Valid JSON only: double quotes, \\n for line breaks inside strings.",
         "- For several calls, write one block per call; they run in the order written.",
-        f"- After your last block, stop. Results come back in the next message, starting with {RESULT_LABEL}. "
-        f"Never write {RESULT_LABEL} yourself.",
+        f"- After your last block, stop. Results come back in the next message, between {RESULT_LABEL} and "
+        f"{RESULT_END}. Never write those yourself.",
         "- If a result reports an error, correct the call and try again, or explain the problem.",
         "- When no tool is needed, answer in plain text, without any block.",
         f"- Write {CALL_START} only to make a call; to show the syntax to someone, put it in a code block.",

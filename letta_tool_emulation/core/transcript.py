@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .markers import CALL_END, CALL_START, RESULT_LABEL, neutralise
+from .markers import CALL_END, CALL_START, RESULT_END, RESULT_LABEL, neutralise
 from .prompt import ToolChoice, render_tool_prompt, tool_choice_instruction
 from .tools import ToolLike, ToolSpec, normalize_tools
 
@@ -34,7 +34,9 @@ def render_call(name: str, arguments: Any) -> str:
 
 
 def render_result(name: str, content: Any, position: str = "") -> str:
-    """A tool result as the model sees it: labelled with its tool, status first."""
+    """A tool result as the model sees it: labelled with its tool, status first, and closed
+    by TOOL_RESULT_END, so that text after it (the user's next words, say) is never taken
+    for part of the result, nor the other way round."""
     text = content_text(content)
     status = ""
     try:
@@ -47,7 +49,7 @@ def render_result(name: str, content: Any, position: str = "") -> str:
         message = data["message"]
         text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
     where = f" ({position})" if position else ""
-    return f"{RESULT_LABEL} {name}{where}{status}\n{neutralise(text)}"
+    return f"{RESULT_LABEL} {name}{where}{status}\n{neutralise(text)}\n{RESULT_END}"
 
 
 def content_text(content: Any) -> str:

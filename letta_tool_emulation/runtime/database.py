@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DATABASE = "letta"
 SUPERUSER = "postgres"
@@ -76,19 +77,19 @@ class EmbeddedPostgres:
             from pgserver._commands import POSTGRES_BIN_PATH, initdb
         except ImportError as exc:  # pragma: no cover - pgserver is a dependency
             raise DatabaseError("the embedded database needs the `pgserver` package: pip install pgserver") from exc
-        user = self._prepare_directories(POSTGRES_BIN_PATH)
+        as_user = self._prepare_directories(POSTGRES_BIN_PATH)
         self._refuse_if_running()
         if not (self.data_dir / "PG_VERSION").exists():
             self.log(f"Creating a new database in {self.data_dir}")
             initdb(
                 ["--auth=trust", "--auth-local=trust", "--encoding=utf8", "-U", SUPERUSER],
                 pgdata=self.data_dir,
-                user=user,
+                **as_user,
             )
         logfile = open(self.data_dir.parent / "postgres.log", "ab")  # noqa: SIM115 - lives as long as postgres
         self.proc = subprocess.Popen(
             [str(POSTGRES_BIN_PATH / "postgres"), "-D", str(self.data_dir), "-k", str(self.socket_dir), "-h", ""],
-            user=user,
+            **as_user,
             stdout=logfile,
             stderr=subprocess.STDOUT,
             preexec_fn=_parent_death_signal(signal.SIGINT),  # SIGINT: postgres's fast shutdown
@@ -111,11 +112,14 @@ class EmbeddedPostgres:
         self._ensure_database()
         return self
 
-    def _prepare_directories(self, bin_path: Path) -> str | None:
+    def _prepare_directories(self, bin_path: Path) -> dict[str, Any]:
+        """Create the directories; as root, hand them to the postgres user and return the
+        subprocess options that run a command as that user (uid, gid, no root groups:
+        keeping the root group would make group permissions deny what others may do)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.socket_dir.mkdir(parents=True, exist_ok=True)
         if os.name != "posix" or os.geteuid() != 0:
-            return None
+            return {}
         import pwd
 
         from pgserver.utils import ensure_user_exists
@@ -127,7 +131,7 @@ class EmbeddedPostgres:
             os.chown(d, entry.pw_uid, entry.pw_gid)
             d.chmod(0o700)
         _allow_traversal(bin_path)
-        return PG_USER_WHEN_ROOT
+        return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
 
     def _refuse_if_running(self) -> None:
         pidfile = self.data_dir / "postmaster.pid"

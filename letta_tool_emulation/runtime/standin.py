@@ -44,22 +44,23 @@ EMBEDDING_DIM = 1024
 MAX_COMPLETION_TOKENS = 4096
 CONTEXT_TOKENS = 32768
 
+# The top-level keys of Venice's published ChatCompletionRequest (additionalProperties: false).
 REQUEST_KEYS = frozenset(
     {
-        "model", "messages", "temperature", "top_p", "max_completion_tokens", "max_tokens", "frequency_penalty",
-        "presence_penalty", "stop", "seed", "stream", "stream_options", "logprobs", "top_logprobs", "n",
-        "response_format", "reasoning_effort", "venice_parameters", "tools", "tool_choice", "parallel_tool_calls",
+        "model", "messages", "temperature", "top_p", "top_k", "min_p", "min_temp", "max_temp", "max_completion_tokens",
+        "max_tokens", "frequency_penalty", "presence_penalty", "repetition_penalty", "stop", "stop_token_ids", "seed",
+        "stream", "stream_options", "logprobs", "top_logprobs", "n", "response_format", "reasoning", "reasoning_effort",
+        "prompt_cache_key", "prompt_cache_retention", "user", "store", "text", "include", "metadata",
+        "venice_parameters", "tools", "tool_choice", "parallel_tool_calls",
     }
 )  # fmt: skip
 VENICE_PARAMETER_KEYS = frozenset(
     {
-        "include_venice_system_prompt",
-        "strip_thinking_response",
-        "disable_thinking",
-        "enable_web_search",
-        "character_slug",
+        "include_venice_system_prompt", "strip_thinking_response", "disable_thinking", "enable_web_search",
+        "enable_web_scraping", "enable_web_citations", "include_search_results_in_stream",
+        "return_search_results_as_documents", "character_slug",
     }
-)
+)  # fmt: skip
 
 
 def model_catalog() -> list[dict[str, Any]]:
@@ -117,6 +118,8 @@ class Scripted:
     error: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     break_after: int | None = None  # streaming: drop the connection after this many characters
+    stall_after: int | None = None  # streaming: go silent for `stall` seconds after this many characters
+    stall: float = 0.0
     delay: float = 0.0
     chunk: int = 7  # streaming chunk size in characters
 
@@ -159,6 +162,17 @@ class Invalid(Exception):
         self.message = message
 
 
+# Where Venice's schema allows null; anywhere else a null is a 400.
+NULLABLE_TOP_LEVEL = frozenset({"stop", "tools"})
+NULLABLE_IN_MESSAGE = {
+    "assistant": frozenset({"content", "name", "reasoning_content", "reasoning_details", "tool_calls"}),
+    "tool": frozenset({"name", "reasoning_content", "tool_calls"}),
+    "user": frozenset({"name"}),
+    "system": frozenset({"name"}),
+    "developer": frozenset({"name"}),
+}
+
+
 def _nulls(value: Any, path: str) -> str | None:
     if value is None:
         return path
@@ -175,13 +189,31 @@ def _nulls(value: Any, path: str) -> str | None:
     return None
 
 
+def _null_where_forbidden(body: dict[str, Any]) -> str | None:
+    for key, value in body.items():
+        if key == "messages" and isinstance(value, list):
+            for i, m in enumerate(value):
+                if not isinstance(m, dict):
+                    continue
+                allowed = NULLABLE_IN_MESSAGE.get(m.get("role"), frozenset())
+                for field_name, v in m.items():
+                    found = None if (v is None and field_name in allowed) else _nulls(v, f"messages[{i}].{field_name}")
+                    if found:
+                        return found
+        elif not (value is None and key in NULLABLE_TOP_LEVEL):
+            found = _nulls(value, key)
+            if found:
+                return found
+    return None
+
+
 def validate(body: Any) -> None:
     if not isinstance(body, dict):
         raise Invalid(400, "Invalid request: body must be a JSON object")
     unknown = sorted(set(body) - REQUEST_KEYS)
     if unknown:
         raise Invalid(400, f"Invalid request: unrecognized key(s) in object: {', '.join(map(repr, unknown))}")
-    where = _nulls(body, "body")
+    where = _null_where_forbidden(body)
     if where:
         raise Invalid(400, f"Invalid request: {where} must not be null")
     model = body.get("model")
@@ -204,14 +236,14 @@ def validate(body: Any) -> None:
         raise Invalid(400, f"Invalid request: model {model} does not support function calling (tools)")
     for i, m in enumerate(messages):
         role = m.get("role") if isinstance(m, dict) else None
-        if role not in ("system", "user", "assistant", "tool"):
+        if role not in ("system", "developer", "user", "assistant", "tool"):
             raise Invalid(400, f"Invalid request: messages[{i}].role is invalid")
         if not native and (role == "tool" or (role == "assistant" and "tool_calls" in m)):
             raise Invalid(400, f"Invalid request: messages[{i}]: model {model} does not support tool messages")
         content = m.get("content")
         if role == "assistant" and not content and not m.get("tool_calls"):
             raise Invalid(400, f"Invalid request: messages[{i}]: assistant messages need content or tool_calls")
-        if role in ("system", "user") and not content:
+        if role in ("system", "developer", "user") and not content:
             raise Invalid(400, f"Invalid request: messages[{i}].content must not be empty")
 
 
@@ -222,21 +254,53 @@ def estimate_tokens(text: str) -> int:
 # -- the rules ------------------------------------------------------------------------------
 
 _TOOL_LINE = re.compile(r"^- ([A-Za-z_][\w]*)\(", re.MULTILINE)
-_REMEMBER = re.compile(r"\bremember(?: that)?\s+(.+?)(?=(?:\s+and also\s+)|$)", re.IGNORECASE | re.DOTALL)
+_REMEMBER = re.compile(r"\bremember(?: that)?\s+(.+?)(?=(?:\s+and also\s+)|$)", re.IGNORECASE | re.MULTILINE)
 _REPLACE = re.compile(r"\b(?:replace|change)\s+['\"](.+?)['\"]\s+(?:with|to)\s+['\"](.+?)['\"]", re.IGNORECASE)
-_ARCHIVE = re.compile(r"\b(?:archive|file away)(?: that)?\s+(.+?)(?=(?:\s+and also\s+)|$)", re.IGNORECASE | re.DOTALL)
+_ARCHIVE = re.compile(r"\b(?:archive|file away) that\s+(.+?)(?=(?:\s+and also\s+)|$)", re.IGNORECASE | re.MULTILINE)
 _SEARCH_ARCHIVE = re.compile(r"\bsearch (?:the )?archive(?:s)? for\s+(.+?)(?=[.?!]?$)", re.IGNORECASE)
 _SEARCH_CHAT = re.compile(r"\bsearch (?:our|the) conversation for\s+(.+?)(?=[.?!]?$)", re.IGNORECASE)
 
 
+# What the emulation layer appends to a user message: an instruction (tool_choice) or
+# feedback about a rejected call. Neither is the user speaking.
+_INSTRUCTION = ("You must call", "Do not call any tool")
+_FEEDBACK = ("Your last reply tried to call a tool", "Write the call in your next reply")
+_EVENT_TYPES = ("login", "heartbeat", "system_alert")
+
+
+def _latest(body: Mapping[str, Any]) -> tuple[bool, str, str, bool]:
+    """(after a tool result?, that result, the user's latest words, feedback present?)."""
+    last = body["messages"][-1]
+    text = last.get("content") or ""
+    if last.get("role") == "tool":
+        return True, text, "", False
+    feedback = any(f in text for f in _FEEDBACK)
+    result = ""
+    if "TOOL_RESULT_END" in text:
+        head, _, text = text.rpartition("TOOL_RESULT_END")
+        result = head[head.rfind("TOOL_RESULT") :]
+    said = ""
+    for paragraph in reversed([p.strip() for p in text.split("\n\n") if p.strip()]):
+        if paragraph.startswith(_INSTRUCTION) or any(f in paragraph for f in _FEEDBACK):
+            continue
+        said = _user_text(paragraph)
+        if said:
+            break
+    return (bool(result) and not said), result, said, feedback
+
+
 def _user_text(content: str) -> str:
-    """Letta wraps user messages of memgpt-style agents in JSON; take the message out."""
+    """Letta wraps some user messages in JSON (events, memgpt-style messages): take the
+    message out, and nothing from events like a login or a heartbeat."""
     try:
         data = json.loads(content)
     except ValueError:
         return content
-    if isinstance(data, dict) and isinstance(data.get("message"), str):
-        return data["message"]
+    if isinstance(data, dict):
+        if isinstance(data.get("message"), str) and data.get("type") not in _EVENT_TYPES:
+            return data["message"]
+        if data.get("type") in _EVENT_TYPES:
+            return ""
     return content
 
 
@@ -247,34 +311,22 @@ def _tools_offered(body: Mapping[str, Any]) -> list[str]:
     return _TOOL_LINE.findall(system.split("# Tools", 1)[-1]) if "# Tools" in system else []
 
 
-def _last(body: Mapping[str, Any], role: str) -> str:
-    for m in reversed(body["messages"]):
-        if m.get("role") == role:
-            return m.get("content") or ""
-    return ""
-
-
 def plan_reply(body: Mapping[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]], str]:
     """(calls, text) that a helpful model would answer with."""
     tools = set(_tools_offered(body))
-    last = body["messages"][-1]
-    last_text = last.get("content") or ""
-    after_tool = last.get("role") == "tool" or last_text.startswith("TOOL_RESULT") or "\nTOOL_RESULT" in last_text
-    if "Your last reply tried to call a tool" in last_text or "You must call" in last_text:
+    after_tool, result, said, feedback = _latest(body)
+    if feedback:
         # Feedback from the emulation layer: redo the last intended call, cleanly.
         calls, _ = plan_reply({**body, "messages": _without_feedback(body["messages"])})
         if calls:
             return calls, ""
     if after_tool:
-        text = "Done."
-        failed = "status: Failed" in last_text or '"status": "Failed"' in last_text
-        if failed:
-            text = "That did not work; the tool reported an error."
+        failed = "status: Failed" in result or '"status": "Failed"' in result
+        text = "That did not work; the tool reported an error." if failed else "Done."
         if "send_message" in tools:
             return [("send_message", {"message": text})], ""
         return [], text
 
-    said = _user_text(_last(body, "user"))
     calls: list[tuple[str, dict[str, Any]]] = []
     for fact in _REMEMBER.findall(said):
         fact = fact.strip().rstrip(".")
@@ -305,23 +357,23 @@ def plan_reply(body: Mapping[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]
 
 
 def _without_feedback(messages: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The conversation as it was before the emulation layer asked again: without the
+    rejected replies and the feedback about them."""
+
+    def has_feedback(m: Mapping[str, Any]) -> bool:
+        return any(f in (m.get("content") or "") for f in _FEEDBACK)
+
     out = [dict(m) for m in messages]
-    while out and out[-1].get("role") == "assistant":
-        out.pop()
-    if out and out[-1].get("role") == "user":
-        content = out[-1]["content"]
-        for marker in ("\n\nYour last reply tried to call a tool", "\n\nYou must call"):
-            if marker in content:
-                content = content.split(marker)[0]
-        out[-1] = {**out[-1], "content": content}
-    # drop the failed attempt and its feedback pairs that came before
-    while (
-        len(out) >= 2
-        and out[-1].get("role") == "user"
-        and out[-2].get("role") == "assistant"
-        and ("Your last reply tried" in (out[-1].get("content") or ""))
-    ):
+    while len(out) >= 2 and out[-2].get("role") == "assistant" and has_feedback(out[-1]):
         out = out[:-2]
+    if out and has_feedback(out[-1]):  # feedback added to the user's own message
+        content = out[-1]["content"]
+        cut = (
+            min(content.find("\n\n" + f) for f in _FEEDBACK if ("\n\n" + f) in content)
+            if any(("\n\n" + f) in content for f in _FEEDBACK)
+            else len(content)
+        )
+        out[-1] = {**out[-1], "content": content[:cut]}
     return out
 
 
@@ -529,6 +581,8 @@ async def _sse(
         piece = s.text[i : i + s.chunk]
         if s.break_after is not None and sent + len(piece) > s.break_after:
             raise ConnectionError("stand-in: connection dropped mid-stream (scripted)")
+        if s.stall_after is not None and sent <= s.stall_after < sent + len(piece):
+            await asyncio.sleep(s.stall)
         sent += len(piece)
         yield event([{"index": 0, "delta": {"content": piece}, "finish_reason": None}])
         await asyncio.sleep(0)

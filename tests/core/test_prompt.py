@@ -43,7 +43,7 @@ def test_rules_cover_plain_answers_failures_and_invented_results() -> None:
     prompt = render_tool_prompt(TOOLS)
     assert "answer in plain text" in prompt
     assert "error" in prompt and "try again" in prompt
-    assert "Never write TOOL_RESULT yourself" in prompt
+    assert "between TOOL_RESULT and TOOL_RESULT_END. Never write those yourself." in prompt
 
 
 def test_docstring_sections_are_left_out() -> None:

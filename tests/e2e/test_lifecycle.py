@@ -1,0 +1,147 @@
+"""The server as a process: restarts, several workers, stopping, clear errors."""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from letta_tool_emulation.runtime.database import EmbeddedPostgres
+
+from .conftest import COMMAND, Server, block, leftover_processes, new_agent, say, wait_gone
+
+
+def test_data_survives_a_restart(tmp_path: Path, standin: Any) -> None:
+    first = Server(tmp_path, standin.url).start()
+    try:
+        client = first.client()
+        agent = new_agent(client)
+        say(client, agent, "Remember that I like pizza")
+        # While it runs, a second server on the same data directory is refused, clearly.
+        busy = subprocess.run(
+            [COMMAND, "server", "--port", "0", "--data-dir", str(first.data_dir)],
+            env=first.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert busy.returncode == 2 and "already in use by PostgreSQL process" in busy.stderr
+    finally:
+        assert first.stop() == 0
+    assert wait_gone(str(first.data_dir)) == []
+
+    second = Server(tmp_path, standin.url, port=first.port).start()
+    try:
+        client = second.client()
+        assert client.agents.retrieve(agent.id).name == agent.name
+        assert block(client, agent) == "Name: Ana\nI like pizza"
+        say(client, agent, "Remember that I have a cat")
+        assert block(client, agent) == "Name: Ana\nI like pizza\nI have a cat"
+        assert "Creating a new database" not in second.log().split("Database stopped.")[-1]
+    finally:
+        assert second.stop() == 0
+    assert wait_gone(str(second.data_dir)) == []
+
+
+def test_two_workers_both_emulate(tmp_path: Path, standin: Any) -> None:
+    server = Server(tmp_path, standin.url, LETTA_UVICORN_WORKERS="2").start()
+    try:
+        # One message per agent: two at once to one agent would race inside Letta's block edits.
+        agents = [new_agent(server.client()) for _ in range(12)]
+        standin.reset()
+        standin.state.latency = 0.5  # requests overlap, so both workers take some
+        errors: list[BaseException] = []
+
+        def turn(agent: Any, i: int) -> None:
+            try:
+                say(server.client(), agent, f"Remember that fact number {i} is true")
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=turn, args=(a, i)) for i, a in enumerate(agents)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(300)
+        assert errors == []
+        for i, agent in enumerate(agents):
+            assert f"fact number {i} is true" in block(server.client(), agent)
+        assert standin.requests and all("tools" not in r for r in standin.requests)
+        pids = set(re.findall(r"emulating tool calls for venice/venice-uncensored .*\[pid (\d+)\]", server.log()))
+        assert len(pids) == 2, server.tail()
+    finally:
+        standin.state.latency = 0.0
+        assert server.stop() == 0
+    assert wait_gone(str(server.data_dir)) == []
+
+
+def test_kill_9_of_the_launcher_leaves_nothing_behind(tmp_path: Path, standin: Any) -> None:
+    server = Server(tmp_path, standin.url).start()
+    assert leftover_processes(str(server.data_dir))  # postgres is running on it
+    server.stop(sig=signal.SIGKILL)
+    assert wait_gone(str(server.data_dir), timeout=60) == []
+    with socket.socket() as s:  # and the port is free again
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", server.port))
+
+
+def test_port_in_use_is_a_clear_error(tmp_path: Path, standin: Any) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        server = Server(tmp_path, standin.url, port=port)
+        started = time.monotonic()
+        result = subprocess.run(
+            [COMMAND, "server", "--port", str(port), "--data-dir", str(server.data_dir)],
+            env=server.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert result.returncode == 2
+    assert f"port {port} on 127.0.0.1 is already in use" in result.stderr and "--port" in result.stderr
+    assert time.monotonic() - started < 30  # before any database or Letta work
+    assert not server.data_dir.exists()
+
+
+def test_external_database_from_letta_pg_uri(tmp_path: Path, standin: Any) -> None:
+    with EmbeddedPostgres(tmp_path / "external", log=lambda _: None) as db:
+        server = Server(tmp_path / "srv", standin.url, LETTA_PG_URI=db.uri).start()
+        try:
+            assert "Using the PostgreSQL database in LETTA_PG_URI" in server.log()
+            client = server.client()
+            agent = new_agent(client)
+            say(client, agent, "Remember that I like pizza")
+            assert block(client, agent) == "Name: Ana\nI like pizza"
+            assert not server.data_dir.exists()  # nothing embedded was started
+        finally:
+            assert server.stop() == 0
+        import psycopg2
+
+        with psycopg2.connect(host=str(db.socket_dir), user="postgres", dbname="letta") as conn, conn.cursor() as cur:
+            cur.execute("SELECT count(*) FROM agents")
+            assert cur.fetchone()[0] == 1
+
+
+def test_unreachable_external_database_is_a_clear_error(tmp_path: Path, standin: Any) -> None:
+    server = Server(
+        tmp_path, standin.url, LETTA_PG_URI="postgresql://postgres@localhost/letta?host=/nonexistent-socket-dir"
+    )
+    result = subprocess.run(
+        [COMMAND, "server", "--port", str(server.port)],
+        env=server.env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert result.returncode == 3
+    assert "cannot reach the database at LETTA_PG_URI" in result.stdout + result.stderr
