@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per HTTP request is noise here
     if args.command == "server":
         from .runtime.server import main as server_main
 

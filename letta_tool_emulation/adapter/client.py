@@ -12,6 +12,7 @@ executor do the rest, so every Letta tool works unchanged.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import os
 import time
@@ -30,6 +31,8 @@ from ..core.calls import DEFAULT_THRESHOLD
 from ..selection import Decision, decide, handle_of
 from .errors import map_error
 from .plan import (
+    HEARTBEAT,
+    INNER_THOUGHTS,
     MARK,
     REPLY_TOOL,
     TOOL_CALL_ID_LEN,
@@ -118,7 +121,7 @@ class VeniceEmulatedClient(OpenAIClient):
                 if has_heartbeat:
                     beats.add(spec.name)
         tool_choice = data.get("tool_choice") if specs else None
-        history = _with_prose(data.get("messages") or [], messages)
+        history = _history(data.get("messages") or [], messages, thoughts, beats)
         rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=_example(specs))
         if self._feedback and specs and rendered and rendered[-1]["role"] == "user":
             rendered[-1] = {"role": "user", "content": rendered[-1]["content"] + "\n\n" + self._feedback}
@@ -151,9 +154,17 @@ class VeniceEmulatedClient(OpenAIClient):
     def _next_queued(self, history: list[Mapping[str, Any]]) -> dict[str, Any] | None:
         if not self._queue:
             return None
-        last = history[-1] if history else {}
+        # The last call in the history must be the one handed out before, and answered. (A
+        # client lives for one agent loop, so no new user turn can come in between; Letta
+        # may add its own heartbeat message after the result, for memgpt-style agents.)
         expected = (self._queue_after or "")[:TOOL_CALL_ID_LEN]
-        if last.get("role") == "tool" and last.get("tool_call_id") == expected:
+        last_call = next((m for m in reversed(history) if m.get("role") == "assistant" and m.get("tool_calls")), None)
+        answered = any(m.get("role") == "tool" and m.get("tool_call_id") == expected for m in history)
+        if (
+            last_call is not None
+            and str(last_call["tool_calls"][-1].get("id", ""))[:TOOL_CALL_ID_LEN] == expected
+            and answered
+        ):
             call = self._queue.pop(0)
             self._queue_after = call["id"]
             return call
@@ -365,18 +376,24 @@ def _announce(llm_config: Any, decision: Decision) -> None:
         )
 
 
-def _with_prose(history: list[Mapping[str, Any]], messages: list[Any]) -> list[Mapping[str, Any]]:
-    """Put back the text that accompanied earlier calls.
+def _history(
+    history: list[Mapping[str, Any]], messages: list[Any], thoughts: set[str], beats: set[str]
+) -> list[Mapping[str, Any]]:
+    """Letta's request messages, with earlier calls shown as the model wrote them.
 
-    Letta keeps it as reasoning on the stored message but leaves it out of the request dicts
-    (it scrubs text next to tool calls, and sends reasoning only for multi-part messages).
+    - The text that accompanied an earlier call is put back: Letta keeps it as reasoning on
+      the stored message but leaves it out of the request (it scrubs text next to tool
+      calls, and sends reasoning only for multi-part messages).
+    - Letta's own `thinking` and `request_heartbeat` arguments are taken out of earlier
+      calls: the model never wrote them (the prompt does not mention them), and the
+      `thinking` text is the prose already shown.
     """
     prose: dict[str, str] = {}
     for m in messages:
         calls = getattr(m, "tool_calls", None)
         if getattr(m, "role", None) != "assistant" or not calls:
             continue
-        parts = []
+        parts: list[str] = []
         for c in getattr(m, "content", None) or ():
             text = getattr(c, "reasoning", None) or getattr(c, "text", None)
             if isinstance(text, str) and text.strip() and text.strip() not in parts:
@@ -385,15 +402,34 @@ def _with_prose(history: list[Mapping[str, Any]], messages: list[Any]) -> list[M
             prose[str(calls[0].id)[:TOOL_CALL_ID_LEN]] = "\n\n".join(parts)
     out = []
     for d in history:
-        if d.get("role") == "assistant" and d.get("tool_calls") and not (d.get("content") or "").strip():
-            first = d["tool_calls"][0]
-            text = prose.get(str(first.get("id", ""))[:TOOL_CALL_ID_LEN])
-            if text:
-                d = {**d, "content": text}
+        if d.get("role") == "assistant" and d.get("tool_calls"):
+            calls = [_without_injected(tc, thoughts, beats) for tc in d["tool_calls"]]
+            d = {**d, "tool_calls": calls}
+            if not (d.get("content") or "").strip():
+                text = prose.get(str(calls[0].get("id", ""))[:TOOL_CALL_ID_LEN])
+                if text:
+                    d["content"] = text
         out.append(
             {k: v for k, v in d.items() if not k.startswith("reasoning_content") and k != "redacted_reasoning_content"}
         )
     return out
+
+
+def _without_injected(call: Mapping[str, Any], thoughts: set[str], beats: set[str]) -> Mapping[str, Any]:
+    fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+    name = fn.get("name")
+    drop = {INNER_THOUGHTS} if name in thoughts else set()
+    drop |= {HEARTBEAT} if name in beats else set()
+    if not drop:
+        return call
+    try:
+        args = json.loads(fn.get("arguments") or "{}")
+    except ValueError:
+        return call
+    if not isinstance(args, dict):
+        return call
+    cleaned = {k: v for k, v in args.items() if k not in drop}
+    return {**call, "function": {**fn, "arguments": json.dumps(cleaned, ensure_ascii=False)}}
 
 
 def _example(specs: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -130,8 +130,8 @@ def settle(plan: Plan, result: ParseResult, upstream_reasoning: str = "") -> Set
         # if it happens to contain call syntax.
         return Settled(content=result.content, reasoning=reasoning)
     s = Settled(content=result.content, reasoning=reasoning, problems=[p.message for p in result.problems])
-    feedback = render_feedback(result.problems)
     calls = [(c.name, dict(c.arguments)) for c in result.tool_calls]
+    feedback = render_feedback(result.problems, executed=len(calls))
 
     if not calls and not feedback and plan.required:
         if REPLY_TOOL in plan.tools and result.content:

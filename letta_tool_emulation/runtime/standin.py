@@ -19,6 +19,7 @@ rejected and retried), from a seeded random generator.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import math
@@ -134,6 +135,7 @@ class StandInState:
         self.lock = threading.Lock()
         self.script: list[Scripted] = []
         self.requests: list[dict[str, Any]] = []
+        self.replies: list[str] = []  # the text each answered request got, for debugging
         self.sloppy = sloppy
         self.rng = random.Random(seed)
         self.latency = latency
@@ -142,6 +144,7 @@ class StandInState:
         with self.lock:
             self.script.clear()
             self.requests.clear()
+            self.replies.clear()
             if sloppy is not None:
                 self.sloppy = sloppy
             if seed is not None:
@@ -259,12 +262,17 @@ _REPLACE = re.compile(r"\b(?:replace|change)\s+['\"](.+?)['\"]\s+(?:with|to)\s+[
 _ARCHIVE = re.compile(r"\b(?:archive|file away) that\s+(.+?)(?=(?:\s+and also\s+)|$)", re.IGNORECASE | re.MULTILINE)
 _SEARCH_ARCHIVE = re.compile(r"\bsearch (?:the )?archive(?:s)? for\s+(.+?)(?=[.?!]?$)", re.IGNORECASE)
 _SEARCH_CHAT = re.compile(r"\bsearch (?:our|the) conversation for\s+(.+?)(?=[.?!]?$)", re.IGNORECASE)
+_CALL = re.compile(r"\bcall ([A-Za-z_]\w*) with (\{.*\})", re.IGNORECASE | re.DOTALL)
 
 
 # What the emulation layer appends to a user message: an instruction (tool_choice) or
 # feedback about a rejected call. Neither is the user speaking.
 _INSTRUCTION = ("You must call", "Do not call any tool")
-_FEEDBACK = ("Your last reply tried to call a tool", "Write the call in your next reply")
+_FEEDBACK = (
+    "Your last reply tried to call a tool",
+    "Not every call in your last reply was executed",
+    "Write the call in your next reply",
+)
 _EVENT_TYPES = ("login", "heartbeat", "system_alert")
 
 
@@ -287,6 +295,29 @@ def _latest(body: Mapping[str, Any]) -> tuple[bool, str, str, bool]:
         if said:
             break
     return (bool(result) and not said), result, said, feedback
+
+
+def _up_to_user_words(messages: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The conversation up to the user's last words (what came after answers them)."""
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].get("role") == "user" and _latest({"messages": [messages[i]]})[2]:
+            return list(messages[: i + 1])
+    return list(messages)
+
+
+def _calls_since_user_spoke(messages: list[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The calls the conversation shows as made since the user's last words."""
+    from ..core import parse_tool_calls
+
+    made: list[tuple[str, dict[str, Any]]] = []
+    for m in reversed(messages):
+        if m.get("role") == "user" and _latest({"messages": [m]})[2]:
+            break
+        for tc in m.get("tool_calls") or []:  # native
+            made.append((tc["function"]["name"], json.loads(tc["function"]["arguments"] or "{}")))
+        if m.get("role") == "assistant" and m.get("content"):
+            made += [(c.name, c.arguments) for c in parse_tool_calls(m["content"], None).tool_calls]
+    return made
 
 
 def _user_text(content: str) -> str:
@@ -316,8 +347,11 @@ def plan_reply(body: Mapping[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]
     tools = set(_tools_offered(body))
     after_tool, result, said, feedback = _latest(body)
     if feedback:
-        # Feedback from the emulation layer: redo the last intended call, cleanly.
-        calls, _ = plan_reply({**body, "messages": _without_feedback(body["messages"])})
+        # Feedback from the emulation layer: redo, cleanly, what was meant and did not run.
+        earlier = _without_feedback(body["messages"])
+        calls, _ = plan_reply({**body, "messages": _up_to_user_words(earlier)})
+        ran = _calls_since_user_spoke(earlier)
+        calls = [c for c in calls if c not in ran]
         if calls:
             return calls, ""
     if after_tool:
@@ -348,6 +382,10 @@ def plan_reply(body: Mapping[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]
     m = _SEARCH_CHAT.search(said)
     if m and "conversation_search" in tools:
         calls.append(("conversation_search", {"query": m.group(1).strip()}))
+    m = _CALL.search(said)
+    if m and m.group(1) in tools:
+        with contextlib.suppress(ValueError):  # not JSON: then it was not a request to call
+            calls.append((m.group(1), json.loads(m.group(2))))
     if calls:
         return calls, "Sure, one moment."
     text = f"You said: {said.strip()[:200]}" if said.strip() else "Hello!"
@@ -363,8 +401,12 @@ def _without_feedback(messages: list[Mapping[str, Any]]) -> list[Mapping[str, An
     def has_feedback(m: Mapping[str, Any]) -> bool:
         return any(f in (m.get("content") or "") for f in _FEEDBACK)
 
+    def only_feedback(m: Mapping[str, Any]) -> bool:
+        return (m.get("content") or "").startswith(_FEEDBACK)
+
     out = [dict(m) for m in messages]
-    while len(out) >= 2 and out[-2].get("role") == "assistant" and has_feedback(out[-1]):
+    # A re-ask: the rejected reply, then a message that is nothing but feedback.
+    while len(out) >= 2 and out[-2].get("role") == "assistant" and only_feedback(out[-1]):
         out = out[:-2]
     if out and has_feedback(out[-1]):  # feedback added to the user's own message
         content = out[-1]["content"]
@@ -481,7 +523,7 @@ def create_app(state: StandInState) -> Starlette:
         native = body["model"] == NATIVE_MODEL
         if scripted is None:
             calls, text = plan_reply(body)
-            retry = "Your last reply tried to call a tool" in (body["messages"][-1].get("content") or "")
+            retry = any(f in (body["messages"][-1].get("content") or "") for f in _FEEDBACK)
             if native:
                 scripted = Scripted(
                     text=text if not calls else "", tool_calls=[{"name": n, "arguments": a} for n, a in calls]
@@ -490,7 +532,10 @@ def create_app(state: StandInState) -> Starlette:
                 with state.lock:
                     rng = state.rng if state.sloppy else None
                     scripted = Scripted(text=write_calls(calls, text, rng, retry) if calls else text)
+        # What the model reads: the messages and, for native tool calling, the tool schemas.
         prompt = sum(estimate_tokens(json.dumps(m)) for m in body["messages"])
+        if body.get("tools"):
+            prompt += estimate_tokens(json.dumps(body["tools"]))
         tool_calls = [
             {
                 "id": "call_" + uuid.uuid4().hex[:24],
@@ -502,6 +547,8 @@ def create_app(state: StandInState) -> Starlette:
         completion = estimate_tokens(scripted.text + json.dumps(tool_calls))
         usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
         finish = "tool_calls" if tool_calls else scripted.finish_reason
+        with state.lock:
+            state.replies.append(scripted.text + "".join(json.dumps(c["function"]) for c in tool_calls))
         if body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage")) and scripted.usage
             return StreamingResponse(

@@ -237,6 +237,31 @@ def test_memgpt_injected_parameters_are_hidden_from_the_model(letta: Any, base_u
     assert "thinking" not in system_text.split("# Tools", 1)[1] and "request_heartbeat" not in system_text
 
 
+def test_earlier_calls_are_shown_without_lettas_injected_arguments(letta: Any, base_url: str) -> None:
+    tools = letta_tools("send_message", "core_memory_append")
+    for tool in tools:  # as stored for memgpt-style agents
+        tool["parameters"]["properties"]["request_heartbeat"] = {"type": "boolean", "description": "Continue after."}
+        tool["parameters"]["required"].append("request_heartbeat")
+    ours, _ = clients(letta)
+    thought = fake_call(
+        "core_memory_append", {"thinking": "Saving it.", "label": "human", "content": "x", "request_heartbeat": True}
+    )
+    messages = [
+        system(),
+        user("Remember x."),
+        assistant_call(thought, "Saving it."),
+        tool_result(thought, "Name: Ana\nx"),
+        user("Thanks"),
+    ]
+    config = make_config(letta, base_url, put_inner_thoughts_in_kwargs=True)
+    data = build(ours, "memgpt_agent", messages, config, tools)
+    earlier = next(m["content"] for m in data["messages"] if m["role"] == "assistant")
+    assert (
+        earlier
+        == 'Saving it.\nTOOL_CALL_START\n{"function": "core_memory_append", "params": {"label": "human", "content": "x"}}\nTOOL_CALL_END'
+    )
+
+
 def test_venice_system_prompt_can_be_switched_on(
     letta: Any, base_url: str, tools: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:

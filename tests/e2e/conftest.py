@@ -3,114 +3,29 @@ stand-in model, driven through letta-client. Outcomes are read back from the ser
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from letta_tool_emulation.runtime.stack import COMMAND, ServerProcess, free_port
 from letta_tool_emulation.runtime.standin import StandIn
 
-COMMAND = str(Path(sys.executable).parent / "letta-tool-emulation")
-READY_TIMEOUT = 300.0
+__all__ = ["COMMAND", "Server", "free_port"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """One `letta-tool-emulation server` process (launcher, Letta, PostgreSQL)."""
+class Server(ServerProcess):
+    """The server command as the tests run it: the stand-in as Venice, a 10 s LLM timeout."""
 
     def __init__(self, root: Path, standin_url: str, port: int | None = None, **env: str) -> None:
-        self.root = root
-        self.data_dir = root / "pgdata"
-        self.port = port or free_port()
-        self.log_path = root / "server.log"
-        self.env = {
-            k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "LETTA_", "VENICE_", "ANTHROPIC_"))
+        settings = {
+            "VENICE_API_KEY": "test-key",
+            "VENICE_BASE_URL": standin_url,
+            "LETTA_LLM_REQUEST_TIMEOUT_SECONDS": "10",
         }
-        (root / "home").mkdir(parents=True, exist_ok=True)
-        self.env.update(
-            {
-                "HOME": str(root / "home"),
-                "VENICE_API_KEY": "test-key",
-                "VENICE_BASE_URL": standin_url,
-                "LETTA_LLM_REQUEST_TIMEOUT_SECONDS": "10",
-                "PYTHONUNBUFFERED": "1",
-            }
-        )
-        self.env.update(env)
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        log = open(self.log_path, "ab")  # noqa: SIM115 - the child writes to it
-        self.proc = subprocess.Popen(
-            [COMMAND, "server", "--port", str(self.port), "--data-dir", str(self.data_dir)],
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        log.close()
-        deadline = time.monotonic() + READY_TIMEOUT
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.tail()}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/v1/health/", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.kill()
-                raise RuntimeError(f"server not ready in {READY_TIMEOUT} s:\n{self.tail()}")
-            time.sleep(0.5)
-        # The launcher prints its summary right after the server answers.
-        deadline = time.monotonic() + 60
-        while "Press Ctrl-C to stop." not in self.log() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        return self
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def tail(self, n: int = 60) -> str:
-        return "\n".join(self.log().splitlines()[-n:])
-
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 90) -> int:
-        assert self.proc is not None
-        self.proc.send_signal(sig)
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            raise
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-    def client(self) -> Any:
-        from letta_client import Letta
-
-        # No retries by the SDK: a retried request could hide the very failure a test looks at.
-        return Letta(base_url=self.url, timeout=180, max_retries=0)
+        super().__init__(root, port, **{**settings, **env})
 
 
 def leftover_processes(marker: str) -> list[str]:

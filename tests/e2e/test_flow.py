@@ -47,6 +47,43 @@ def test_two_calls_in_one_reply_both_run_in_order(letta: Any, standin: Any) -> N
     history_is_consistent(letta, agent)
 
 
+def test_memgpt_agent_two_calls_in_one_reply(letta: Any, standin: Any) -> None:
+    # Letta adds a heartbeat message after each result of a memgpt-style agent: the second
+    # call must still be handed out, and the model must not be asked again in between.
+    agent = new_agent(letta, "memgpt_agent")
+    standin.script(
+        Scripted(
+            text=call("core_memory_append", label="human", content="Likes pizza.")
+            + "\n"
+            + call("core_memory_append", label="human", content="Has a dog.")
+        ),
+        Scripted(text=call("send_message", message="Saved both.")),
+    )
+    r = say(letta, agent, "Remember two things.")
+    assert tool_names(r) == ["core_memory_append", "core_memory_append"]
+    assert block(letta, agent) == "Name: Ana\nLikes pizza.\nHas a dog."
+    assert [m.content for m in of_type(r.messages, "assistant_message")] == ["Saved both."]
+    assert len(standin.requests) == 2
+
+
+def test_partly_rejected_reply_runs_the_good_call_once_and_reports_the_other(letta: Any, standin: Any) -> None:
+    agent = new_agent(letta)
+    standin.script(
+        Scripted(
+            text=call("memory_insert", label="human", new_string="Likes pizza.")
+            + '\nTOOL_CALL_START\n{"function": "memory_insert", "params": {"label": "human"}}\nTOOL_CALL_END'
+        ),
+        Scripted(text=call("memory_insert", label="human", new_string="Has a dog.")),
+        Scripted(text="Both saved."),
+    )
+    r = say(letta, agent, "Remember two things.")
+    assert block(letta, agent) == "Name: Ana\nLikes pizza.\nHas a dog."
+    feedback = standin.requests[1]["messages"][-1]["content"]
+    assert "Not every call in your last reply was executed: 1 ran" in feedback
+    assert "do not repeat the calls that ran" in feedback
+    assert tool_names(r) == ["memory_insert", "memory_insert"]
+
+
 def test_calls_in_sequence_over_several_steps(letta: Any, standin: Any) -> None:
     agent = new_agent(letta)
     standin.script(

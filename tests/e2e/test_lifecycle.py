@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import socket
@@ -145,3 +146,13 @@ def test_unreachable_external_database_is_a_clear_error(tmp_path: Path, standin:
     )
     assert result.returncode == 3
     assert "cannot reach the database at LETTA_PG_URI" in result.stdout + result.stderr
+
+
+def test_ctrl_c_in_a_terminal_stops_everything(tmp_path: Path, standin: Any) -> None:
+    # A terminal's Ctrl-C sends SIGINT to the whole foreground process group.
+    server = Server(tmp_path, standin.url).start()
+    assert server.proc is not None
+    os.killpg(server.proc.pid, signal.SIGINT)
+    assert server.proc.wait(90) == 0
+    assert "Database stopped." in server.log()
+    assert wait_gone(str(server.data_dir)) == []

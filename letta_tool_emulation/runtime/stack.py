@@ -1,0 +1,110 @@
+"""Running the whole thing from Python: a ``letta-tool-emulation server`` process (launcher,
+Letta, PostgreSQL), for the demo, the benchmarks and the end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+COMMAND = str(Path(sys.executable).parent / "letta-tool-emulation")
+READY_TIMEOUT = 300.0
+# Settings that would leak from the caller's environment into a server that should only
+# see what it is given.
+_SCRUBBED_PREFIXES = ("OPENAI_", "LETTA_", "VENICE_", "ANTHROPIC_")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """One ``letta-tool-emulation server`` with its own data directory and HOME."""
+
+    def __init__(self, root: Path, port: int | None = None, *, clean_env: bool = True, **env: str) -> None:
+        self.root = root
+        self.data_dir = root / "pgdata"
+        self.port = port or free_port()
+        self.log_path = root / "server.log"
+        base = os.environ.items()
+        self.env = {k: v for k, v in base if not (clean_env and k.startswith(_SCRUBBED_PREFIXES))}
+        (root / "home").mkdir(parents=True, exist_ok=True)
+        self.env.update({"HOME": str(root / "home"), "PYTHONUNBUFFERED": "1"})
+        self.env.update(env)
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, progress: Callable[[float], None] | None = None) -> ServerProcess:
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the server writes to it
+        self.proc = subprocess.Popen(
+            [COMMAND, "server", "--port", str(self.port), "--data-dir", str(self.data_dir)],
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+        started = time.monotonic()
+        next_note = started + 10
+        while not self._healthy():
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with code {self.proc.returncode}:\n{self.tail()}")
+            now = time.monotonic()
+            if now - started > READY_TIMEOUT:
+                self.kill()
+                raise RuntimeError(f"the server was not ready within {READY_TIMEOUT:.0f} s:\n{self.tail()}")
+            if progress is not None and now >= next_note:
+                progress(now - started)
+                next_note = now + 10
+            time.sleep(0.5)
+        deadline = time.monotonic() + 60  # the launcher prints its summary right after
+        while "Press Ctrl-C to stop." not in self.log() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        return self
+
+    def _healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"{self.url}/v1/health/", timeout=2) as r:
+                return bool(r.status == 200)
+        except OSError:
+            return False
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def tail(self, n: int = 60) -> str:
+        return "\n".join(self.log().splitlines()[-n:])
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 90) -> int:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def client(self, **options: Any) -> Any:
+        from letta_client import Letta
+
+        # No retries by the SDK unless asked: a retried request hides the failure it met.
+        options.setdefault("timeout", 180)
+        options.setdefault("max_retries", 0)
+        return Letta(base_url=self.url, **options)
