@@ -11,6 +11,7 @@ from .adapter.patches import activate
 from .core import (
     CALL_END,
     CALL_START,
+    RESULT_END,
     RESULT_LABEL,
     ParseResult,
     Problem,
@@ -33,6 +34,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CALL_END",
     "CALL_START",
+    "RESULT_END",
     "RESULT_LABEL",
     "ParseResult",
     "Problem",

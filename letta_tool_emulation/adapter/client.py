@@ -124,8 +124,9 @@ class VeniceEmulatedClient(OpenAIClient):
         history = _history(data.get("messages") or [], messages, thoughts, beats)
         rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=_example(specs))
         if self._feedback and specs and rendered and rendered[-1]["role"] == "user":
+            # Kept until a request that offers tools can carry it (not a summarizer request).
             rendered[-1] = {"role": "user", "content": rendered[-1]["content"] + "\n\n" + self._feedback}
-        self._feedback = ""
+            self._feedback = ""
         body = venice.clean_request({**data, "messages": rendered})
         limit = decision.model.max_completion_tokens if decision.model else None
         if limit and isinstance(body.get("max_completion_tokens"), int):
@@ -135,7 +136,6 @@ class VeniceEmulatedClient(OpenAIClient):
             body["venice_parameters"] = venice.venice_parameters()
         plan = Plan(
             decision=decision,
-            body=body,
             tools=specs,
             inner_thoughts=frozenset(thoughts),
             heartbeat=frozenset(beats),
@@ -189,7 +189,9 @@ class VeniceEmulatedClient(OpenAIClient):
             body["extra_body"] = {"venice_parameters": body.pop("venice_parameters")}
         return plan, body
 
-    def _after_reply(self, settled: Settled) -> None:
+    def _after_reply(self, plan: Plan, settled: Settled) -> None:
+        if not plan.tools:  # a summarizer's request: the agent's pending calls are not its business
+            return
         self._queue = list(settled.queue)
         self._queue_after = settled.calls[0]["id"] if settled.calls else None
         self._feedback = settled.feedback
@@ -261,7 +263,7 @@ class VeniceEmulatedClient(OpenAIClient):
     def _finish(
         self, plan: Plan, response: dict[str, Any], settled: Settled, usage: Usage, attempts: int
     ) -> dict[str, Any]:
-        self._after_reply(settled)
+        self._after_reply(plan, settled)
         content = settled.content
         if not settled.calls and settled.reask:
             content = given_up_content(settled, attempts)

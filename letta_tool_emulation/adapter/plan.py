@@ -32,7 +32,6 @@ class Plan:
     """What build_request_data decided for one emulated request."""
 
     decision: Decision
-    body: dict[str, Any]  # the request as it will be sent
     tools: dict[str, ToolSpec]  # as shown to the model: Letta's injected parameters removed
     inner_thoughts: frozenset[str] = frozenset()  # tools whose schema has Letta's `thinking`
     heartbeat: frozenset[str] = frozenset()  # tools whose schema has `request_heartbeat`

@@ -148,7 +148,7 @@ class EmulatedStream:
                 continue
             break
 
-        self._client._after_reply(settled)
+        self._client._after_reply(plan, settled)
         if settled.calls:
             if settled.content and not any(c["function"]["name"] in plan.inner_thoughts for c in settled.calls):
                 # Streamed text next to a call is stored as text, which Letta drops from the

@@ -4,7 +4,7 @@ Nothing here imports letta; any Python program can use it.
 """
 
 from .feedback import render_feedback
-from .markers import CALL_END, CALL_START, RESULT_LABEL, neutralise
+from .markers import CALL_END, CALL_START, RESULT_END, RESULT_LABEL, neutralise
 from .parser import StreamingToolCallParser, parse_tool_calls
 from .prompt import render_tool_prompt, tool_choice_instruction
 from .results import ParseResult, Problem, StreamEvent, ToolCall
@@ -14,6 +14,7 @@ from .transcript import render_messages, render_transcript
 __all__ = [
     "CALL_END",
     "CALL_START",
+    "RESULT_END",
     "RESULT_LABEL",
     "ParseResult",
     "Problem",

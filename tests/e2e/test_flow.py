@@ -212,3 +212,19 @@ def test_upstream_errors_are_clear_and_leave_the_conversation_consistent(
     history_is_consistent(letta, agent)
     say(letta, agent, "Remember that I like cake")  # the next turn works
     assert block(letta, agent) == "Name: Ana\nI like tea\nI like cake"
+
+
+def test_context_overflow_makes_letta_summarize_and_retry(letta: Any, standin: Any) -> None:
+    agent = new_agent(letta)
+    for i in range(3):
+        say(letta, agent, f"Remember that item {i} is in box {i}")
+    standin.reset()
+    standin.script(Scripted(status=400, error="Input exceeds the model's maximum context length of 32768 tokens"))
+    r = say(letta, agent, "Remember that the key is under the mat")
+    assert r.stop_reason.stop_reason == "end_turn"
+    assert block(letta, agent).endswith("the key is under the mat")
+    systems = [req["messages"][0]["content"] for req in standin.requests]
+    # After the overflow, Letta asked for a summary (a request without tools), then retried.
+    assert any("# Tools" not in s for s in systems[1:]), "a summarization request"
+    assert "# Tools" in systems[-1]
+    history_is_consistent(letta, agent)
