@@ -38,6 +38,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ..core import parse_tool_calls
+from ..core.markers import RESULT_END, RESULT_LABEL
+
 EMULATED_MODEL = "venice-uncensored"  # no function calling, like the real one
 NATIVE_MODEL = "stand-in-native"  # native function calling, for comparisons
 EMBEDDING_MODEL = "text-embedding-bge-m3"
@@ -284,9 +287,9 @@ def _latest(body: Mapping[str, Any]) -> tuple[bool, str, str, bool]:
         return True, text, "", False
     feedback = any(f in text for f in _FEEDBACK)
     result = ""
-    if "TOOL_RESULT_END" in text:
-        head, _, text = text.rpartition("TOOL_RESULT_END")
-        result = head[head.rfind("TOOL_RESULT") :]
+    if RESULT_END in text:
+        head, _, text = text.rpartition(RESULT_END)
+        result = head[head.rfind(RESULT_LABEL) :]
     said = ""
     for paragraph in reversed([p.strip() for p in text.split("\n\n") if p.strip()]):
         if paragraph.startswith(_INSTRUCTION) or any(f in paragraph for f in _FEEDBACK):
@@ -307,8 +310,6 @@ def _up_to_user_words(messages: list[Mapping[str, Any]]) -> list[Mapping[str, An
 
 def _calls_since_user_spoke(messages: list[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     """The calls the conversation shows as made since the user's last words."""
-    from ..core import parse_tool_calls
-
     made: list[tuple[str, dict[str, Any]]] = []
     for m in reversed(messages):
         if m.get("role") == "user" and _latest({"messages": [m]})[2]:
@@ -410,12 +411,8 @@ def _without_feedback(messages: list[Mapping[str, Any]]) -> list[Mapping[str, An
         out = out[:-2]
     if out and has_feedback(out[-1]):  # feedback added to the user's own message
         content = out[-1]["content"]
-        cut = (
-            min(content.find("\n\n" + f) for f in _FEEDBACK if ("\n\n" + f) in content)
-            if any(("\n\n" + f) in content for f in _FEEDBACK)
-            else len(content)
-        )
-        out[-1] = {**out[-1], "content": content[:cut]}
+        cuts = [i for i in (content.find("\n\n" + f) for f in _FEEDBACK) if i >= 0]
+        out[-1] = {**out[-1], "content": content[: min(cuts)] if cuts else content}
     return out
 
 
