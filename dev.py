@@ -5,7 +5,7 @@
     python3 dev.py test [ARGS]     lint, then run the whole test suite (ARGS go to pytest)
     python3 dev.py lint            ruff check and format check
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name)
-    python3 dev.py record          re-record cassettes (against Venice when VENICE_API_KEY is set)
+    python3 dev.py record [SOURCE] re-record cassettes: stand-in (default) or venice (needs VENICE_API_KEY)
     python3 dev.py setup           only create or update .venv
 
 Installation uses ``constraints.txt`` (the versions letta 0.16.8 was tested with) and is
@@ -77,7 +77,17 @@ def main(argv: list[str]) -> int:
         names = args or sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if not p.stem.startswith("_"))
         return max((run(PY, ROOT / "benchmarks" / f"{n}.py") for n in names), default=0)
     if command == "record":
-        return run(PY, "-m", "letta_tool_emulation.testing.record", *args)
+        source = args[0] if args else "stand-in"
+        if source not in ("stand-in", "venice"):
+            print("usage: python3 dev.py record [stand-in|venice]", file=sys.stderr)
+            return 2
+        if source == "venice" and not os.environ.get("VENICE_API_KEY"):
+            print("recording against Venice needs VENICE_API_KEY", file=sys.stderr)
+            return 2
+        os.environ["LETTA_TOOL_EMULATION_RECORD"] = source
+        # Real Venice answers are not scripted: only the turn scenarios make sense there.
+        target = "tests/adapter" if source == "stand-in" else "tests/adapter/test_turns.py"
+        return run(PY, "-m", "pytest", target)
     print(f"unknown command {command!r}\n{__doc__}", file=sys.stderr)
     return 2
 

@@ -3,11 +3,9 @@
 By default every test replays its cassette with the network blocked: no socket can be
 opened, so a request that is not in the cassette fails loudly.
 
-Recording (see README, "Cassettes"):
-  LETTA_TOOL_EMULATION_RECORD=stand-in  python3 dev.py test tests/adapter
-      starts the local stand-in model and records into cassettes/stand-in/
-  LETTA_TOOL_EMULATION_RECORD=venice VENICE_API_KEY=...  python3 dev.py test tests/adapter
-      records against real Venice into cassettes/venice/
+Recording (`python3 dev.py record [stand-in|venice]`, which sets LETTA_TOOL_EMULATION_RECORD):
+  stand-in: starts the local stand-in model and records into cassettes/stand-in/
+  venice:   records against real Venice (VENICE_API_KEY) into cassettes/venice/
 
 Cassettes are scrubbed before they are written: no Authorization header, no balance or
 cookie headers.
@@ -16,6 +14,7 @@ cookie headers.
 from __future__ import annotations
 
 import os
+import re
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,18 +55,34 @@ def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
     return response
 
 
+_CALL_ID = re.compile(r"call_[0-9a-f]{24}")
+
+
+def _same_body(r1: Any, r2: Any) -> None:
+    """The request sent now is the one recorded (call ids aside, they are random): a change
+    to what the client sends makes the replay fail until the cassettes are recorded again,
+    so the checks on recorded requests are always checks on the current client."""
+
+    def normal(body: Any) -> str:
+        text = body.decode() if isinstance(body, bytes) else str(body or "")
+        return _CALL_ID.sub("call_ID", text)
+
+    assert normal(r1.body) == normal(r2.body), "the request differs from the recording: run `python3 dev.py record`"
+
+
 def recorder(source: str) -> vcr.VCR:
-    return vcr.VCR(
+    v = vcr.VCR(
         cassette_library_dir=str(ROOT / source),
         record_mode="all" if source == RECORD else "none",
-        # Host and port differ between the stand-in, Venice and replays; the order of
-        # requests and their paths identify them.
-        match_on=["method", "path", "query"],
+        # Host and port differ between the stand-in, Venice and replays; the body must not.
+        match_on=["method", "path", "query", "same_body"],
         filter_headers=["authorization"],
         before_record_request=_scrub_request,
         before_record_response=_scrub_response,
         decode_compressed_response=True,
     )
+    v.register_matcher("same_body", _same_body)
+    return v
 
 
 def available(source: str, name: str) -> bool:
