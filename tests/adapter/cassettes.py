@@ -85,10 +85,6 @@ def recorder(source: str) -> vcr.VCR:
     return v
 
 
-def available(source: str, name: str) -> bool:
-    return source == RECORD or (ROOT / source / f"{name}.yaml").exists()
-
-
 def requests_made(cass: Any) -> int:
     """Requests the test has sent so far: recorded ones when recording, replayed ones else."""
     return len(cass.requests) if cass.record_mode == "all" else cass.play_count
