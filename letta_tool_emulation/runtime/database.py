@@ -35,7 +35,7 @@ def default_data_dir() -> Path:
     return Path.home() / ".letta-tool-emulation" / "pgdata"
 
 
-def _parent_death_signal(sig: int) -> Callable[[], None] | None:
+def parent_death_signal(sig: int) -> Callable[[], None] | None:
     if not sys.platform.startswith("linux"):
         return None
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -92,7 +92,7 @@ class EmbeddedPostgres:
             **as_user,
             stdout=logfile,
             stderr=subprocess.STDOUT,
-            preexec_fn=_parent_death_signal(signal.SIGINT),  # SIGINT: postgres's fast shutdown
+            preexec_fn=parent_death_signal(signal.SIGINT),  # SIGINT: postgres's fast shutdown
         )
         logfile.close()
         isready = [str(POSTGRES_BIN_PATH / "pg_isready"), "-q", "-h", str(self.socket_dir), "-U", SUPERUSER]

@@ -25,7 +25,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from .. import venice
-from .database import DatabaseError, EmbeddedPostgres, _parent_death_signal, default_data_dir
+from .database import DatabaseError, EmbeddedPostgres, default_data_dir, parent_death_signal
 from .letta_process import EXIT_SETUP_FAILED
 
 READY_TIMEOUT = float(os.environ.get("LETTA_TOOL_EMULATION_READY_TIMEOUT", "240"))
@@ -151,7 +151,7 @@ def run_server(host: str, port: int, data_dir: Path | None, log: Callable[[str],
         [sys.executable, "-m", "letta_tool_emulation.runtime.letta_process", "--host", host, "--port", str(port)],
         env=env,
         cwd=workdir,
-        preexec_fn=_parent_death_signal(signal.SIGTERM),
+        preexec_fn=parent_death_signal(signal.SIGTERM),
     )
     stopping: dict[str, int | None] = {"sig": None}
 
