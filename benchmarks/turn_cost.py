@@ -80,8 +80,8 @@ def plugin_overhead() -> None:
 
     import letta_tool_emulation
     from letta_tool_emulation import venice
-    from letta_tool_emulation.adapter import VeniceEmulatedClient
-    from letta_tool_emulation.adapter.plan import Usage
+    from letta_tool_emulation.adapter import EmulatedToolsClient, drivers
+    from letta_tool_emulation.transport import Completion
 
     sys_path = Path(__file__).resolve().parents[1]
     import sys
@@ -104,7 +104,7 @@ def plugin_overhead() -> None:
             tool_result(c, f"Name: Ana\nFact {i}."),
         ]
     history.append(user("What do you know?"))
-    ours, stock = VeniceEmulatedClient(), OpenAIClient()
+    ours, stock = EmulatedToolsClient(), OpenAIClient()
     reply = 'Saving.\nTOOL_CALL_START\n{"function": "memory_insert", "params": {"label": "human", "new_string": "Fact 21."}}\nTOOL_CALL_END'
     raw = {
         "id": "x",
@@ -137,13 +137,13 @@ def plugin_overhead() -> None:
     build_ours = timed(lambda: ours.build_request_data(AgentType.letta_v1_agent, history, emulated, tools))
     build_stock = timed(lambda: stock.build_request_data(AgentType.letta_v1_agent, history, native, tools))
     data = ours.build_request_data(AgentType.letta_v1_agent, history, emulated, tools)
-    plan, body = ours._take_plan(data)
+
+    class Canned:  # the HTTP call itself is not the plugin's work: answer at once
+        def complete_sync(self, body: Any) -> Completion:
+            return Completion(text=reply, finish_reason="stop", usage=raw["usage"], id="x", model=EMULATED_MODEL)
 
     def process() -> dict[str, Any]:  # what request_async adds to the HTTP call: parse and settle the reply
-        response = json.loads(json.dumps(raw))
-        usage = Usage()
-        settled, _ = ours._settle_response(plan, response, body["messages"], usage)
-        return ours._finish(plan, response, settled, usage, 1)
+        return drivers.complete_sync(data, Canned())[1]  # type: ignore[arg-type]
 
     processed = process()
     reply_work = timed(process)

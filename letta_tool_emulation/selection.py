@@ -36,6 +36,8 @@ class Decision:
     # The endpoint speaks Venice's dialect (venice_parameters, its error shapes).
     venice: bool = False
     model: venice.ModelInfo | None = None
+    # Prompts and replies must not reach the logs (end-to-end encrypted models).
+    private: bool = False
 
 
 def handle_of(config: Any) -> str:
@@ -51,7 +53,9 @@ def patterns() -> list[str]:
 
 
 def decide(config: Any) -> Decision:
-    """The decision for one request, from an LLMConfig-like object."""
+    """The decision for one request, from an LLMConfig-like object. Pure: it reads what is
+    already known about the endpoint (filled when models are listed, refreshed in the
+    background) and the fallback table, and never waits on the network."""
     model = getattr(config, "model", None) or ""
     url = getattr(config, "model_endpoint", None)
     is_venice = venice.looks_like_venice(url) or getattr(config, "provider_name", None) == venice.PROVIDER_NAME

@@ -176,21 +176,18 @@ class CapabilityCache:
             return None
         return hit[1].get(model)
 
-    def ensure(self, url: str, key: str | None = None, timeout: float = FETCH_TIMEOUT) -> None:
-        """Make sure something is known about the endpoint: fetch /models now if nothing
-        is, refresh in the background if what is known has grown stale."""
+    def refresh_in_background(self, url: str, key: str | None = None, timeout: float = FETCH_TIMEOUT) -> bool:
+        """Fetch /models in a background thread when nothing is known about the endpoint or
+        what is known has grown stale; never waits. Returns whether a fetch was started."""
         url = normalize_url(url)
         with self._lock:
             hit = self._by_url.get(url)
-            stale = hit is not None and time.monotonic() - hit[0] >= self.ttl
-            if stale and url not in self._refreshing:
-                self._refreshing.add(url)
-            else:
-                stale = False
-        if hit is None:
-            self.store(url, fetch_models(url, key, timeout=timeout))
-        elif stale:
-            threading.Thread(target=self._refresh, args=(url, key, timeout), daemon=True).start()
+            due = hit is None or time.monotonic() - hit[0] >= self.ttl
+            if not due or url in self._refreshing:
+                return False
+            self._refreshing.add(url)
+        threading.Thread(target=self._refresh, args=(url, key, timeout), name="venice-models", daemon=True).start()
+        return True
 
     def _refresh(self, url: str, key: str | None, timeout: float) -> None:
         try:
@@ -210,11 +207,9 @@ CAPABILITIES = CapabilityCache()
 
 
 def lookup(url: str | None, model: str) -> ModelInfo | None:
-    """Capabilities of ``model`` at ``url``: the cache (fetched on first use for Venice's
-    own endpoint), else the fallback table for Venice."""
+    """Capabilities of ``model`` at ``url``: what the cache knows, else the fallback table
+    for Venice. Never touches the network (see :meth:`CapabilityCache.refresh_in_background`)."""
     url = normalize_url(url)
-    if url and looks_like_venice(url):
-        CAPABILITIES.ensure(url, api_key())
     info = CAPABILITIES.get(url, model) if url else None
     if info is None and looks_like_venice(url):
         info = FALLBACK_MODELS.get(model)

@@ -1,8 +1,8 @@
 """The Letta adapter: every letta import of the project lives in this package.
 
 ``activate()`` installs the plugin (the ``.pth`` hook calls it module by module as letta is
-imported). Importing this package imports nothing from letta; ``VeniceEmulatedClient`` is
-loaded on first access.
+imported). Importing this package imports nothing from letta; ``EmulatedToolsClient`` (also
+known as ``VeniceEmulatedClient``) is loaded on first access.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import Any
 
 from .patches import activate, active, disabled
 
-__all__ = ["VeniceEmulatedClient", "activate", "active", "disabled"]
+__all__ = ["EmulatedToolsClient", "VeniceEmulatedClient", "activate", "active", "disabled"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "VeniceEmulatedClient":
-        from .client import VeniceEmulatedClient
+    if name in ("EmulatedToolsClient", "VeniceEmulatedClient"):
+        from . import client
 
-        return VeniceEmulatedClient
+        return getattr(client, name)
     raise AttributeError(name)

@@ -79,9 +79,9 @@ def patch_llm_client(module: ModuleType) -> None:
         from letta.llm_api.openai_client import OpenAIClient
 
         if type(client) is OpenAIClient:
-            from .client import VeniceEmulatedClient
+            from .client import EmulatedToolsClient
 
-            return VeniceEmulatedClient.adopt(client)
+            return EmulatedToolsClient.adopt(client)
         return client
 
     cls.create = staticmethod(_mark(create))

@@ -28,7 +28,7 @@ def last_line(result: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_fresh_interpreter_gets_the_plugin_without_asking() -> None:
-    assert last_line(run(CLIENT_TYPE)) == "VeniceEmulatedClient"
+    assert last_line(run(CLIENT_TYPE)) == "EmulatedToolsClient"
 
 
 def test_spawned_worker_gets_the_plugin(tmp_path: Path) -> None:
@@ -54,7 +54,7 @@ def test_spawned_worker_gets_the_plugin(tmp_path: Path) -> None:
     script = tmp_path / "spawn_probe.py"  # spawn re-imports the main module, so it must be a file
     script.write_text(code)
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False)
-    assert last_line(result) == "VeniceEmulatedClient"
+    assert last_line(result) == "EmulatedToolsClient"
 
 
 def test_disable_switch_leaves_letta_alone() -> None:
@@ -72,7 +72,7 @@ def test_letta_imported_before_the_hook_is_still_patched() -> None:
         "from letta.llm_api.llm_client import LLMClient; import _letta_tool_emulation_hook as h; h.install(); "
         + CLIENT_TYPE
     )
-    assert last_line(run(code)) == "VeniceEmulatedClient"
+    assert last_line(run(code)) == "EmulatedToolsClient"
 
 
 def test_changed_letta_gets_one_warning_and_is_left_untouched() -> None:

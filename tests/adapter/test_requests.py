@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from letta_tool_emulation import parse_tool_calls
-from letta_tool_emulation.adapter.plan import MARK
 from letta_tool_emulation.runtime.standin import EMULATED_MODEL, NATIVE_MODEL, Invalid, validate
+from letta_tool_emulation.step import EmulatedRequest
 
 from .conftest import assistant_call, letta_tools, make_config, system, tool_result, user
 
@@ -59,10 +59,10 @@ def clients(letta: Any) -> tuple[Any, Any]:
     from letta.llm_api.llm_client import LLMClient
     from letta.llm_api.openai_client import OpenAIClient
 
-    from letta_tool_emulation.adapter import VeniceEmulatedClient
+    from letta_tool_emulation.adapter import EmulatedToolsClient
 
     ours = LLMClient.create("openai")
-    assert type(ours) is VeniceEmulatedClient
+    assert type(ours) is EmulatedToolsClient
     return ours, OpenAIClient()
 
 
@@ -137,9 +137,9 @@ def _comparable(response: Any) -> dict[str, Any]:
 def emulated(letta: Any, base_url: str, kind: str, tools: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
     ours, _ = clients(letta)
     data = build(ours, kind, history(), make_config(letta, base_url), tools, **kwargs)
-    mark = data.pop(MARK)
-    assert "supportsFunctionCalling=false" in mark["reason"]
-    return data
+    assert isinstance(data, EmulatedRequest)
+    assert "supportsFunctionCalling=false" in data.step.decision.reason
+    return dict(data)
 
 
 def walk(value: Any) -> list[Any]:
@@ -278,7 +278,8 @@ def test_any_openai_compatible_endpoint_by_pattern(
     ours, _ = clients(letta)
     config = make_config(letta, "http://127.0.0.1:9/v1", "llama3", provider_name="ollama", handle="ollama/llama3")
     data = build(ours, "letta_v1_agent", history(), config, tools)
-    assert "ollama/*" in data.pop(MARK)["reason"]
+    assert "ollama/*" in data.step.decision.reason
+    data = dict(data)
     assert "tools" not in data and "venice_parameters" not in data  # Venice's dialect only for Venice
     assert data.pop("max_completion_tokens") == 16384  # the model's limit is unknown: left as Letta set it
     validate({**data, "model": EMULATED_MODEL})
@@ -296,4 +297,4 @@ def test_model_wrapper_forces_emulation_off_and_on(letta: Any, base_url: str, to
     off = make_config(letta, base_url, model_wrapper="native-tools")
     assert build(ours, "letta_v1_agent", history(), off, tools) == build(stock, "letta_v1_agent", history(), off, tools)
     on = make_config(letta, base_url, NATIVE_MODEL, model_wrapper="tool-emulation")
-    assert "model_wrapper=tool-emulation" in build(ours, "letta_v1_agent", history(), on, tools)[MARK]["reason"]
+    assert "model_wrapper=tool-emulation" in build(ours, "letta_v1_agent", history(), on, tools).step.decision.reason

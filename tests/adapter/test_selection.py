@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -74,11 +79,64 @@ def test_nothing_known_means_native() -> None:
     assert d.emulate is False and d.venice is False
 
 
-def test_venice_fallback_when_models_cannot_be_fetched(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_venice_fallback_when_nothing_is_known(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VENICE_BASE_URL", URL)  # Venice "is" at a closed port
     d = decide(cfg())
     assert d.emulate is True and d.model is not None and d.model.context_window == 32768
-    assert venice.CAPABILITIES.shape(URL) is False  # remembered: not asked on every request
+    assert venice.CAPABILITIES.shape(URL) is None  # deciding never asks the endpoint
+
+
+class Hanging:
+    """A capability endpoint that accepts connections and never answers."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.accepted: list[socket.socket] = []
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                self.accepted.append(self.sock.accept()[0])
+
+    def close(self) -> None:
+        for s in self.accepted:
+            s.close()
+        self.sock.close()
+
+
+def test_cold_cache_never_waits_on_the_network(letta: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the capability endpoint unreachable (it hangs) and nothing cached, a request is
+    built at once from the fallback table, and the capabilities are fetched in the background."""
+    from letta.llm_api.llm_client import LLMClient
+    from letta.schemas.enums import AgentType
+
+    from .conftest import letta_tools, make_config, system, user
+
+    hanging = Hanging()
+    try:
+        monkeypatch.setenv("VENICE_BASE_URL", hanging.url)
+        config = make_config(letta, hanging.url)
+        client = LLMClient.create("openai")
+        tools = letta_tools("memory_insert")
+        started = time.perf_counter()
+        data = client.build_request_data(AgentType.letta_v1_agent, [system(), user("Hi")], config, tools)
+        elapsed = time.perf_counter() - started
+        assert elapsed < 0.05, f"building took {elapsed * 1000:.0f} ms"
+        assert "tools" not in data and "venice_parameters" in data  # emulated, from the fallback table
+        deadline = time.monotonic() + 10
+        while not hanging.accepted and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert hanging.accepted, "the capabilities were fetched in the background"
+    finally:
+        hanging.close()
 
 
 def test_offline_models_are_not_listed() -> None:

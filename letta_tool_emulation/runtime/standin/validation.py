@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...adapter.plan import approx_tokens
+from ...step import approx_tokens
 from .catalog import EMULATED_MODEL, MAX_COMPLETION_TOKENS, NATIVE_MODEL
 
 REQUEST_KEYS = frozenset(

@@ -1,0 +1,197 @@
+"""The drivers: each runs the turn engine's flow over a transport and hands Letta what it
+reads, a ChatCompletion dict (blocking, sync) or a stream of ChatCompletionChunks.
+
+They only move data: every decision is the engine's (see ``engine.py``).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from openai.types.chat import ChatCompletionChunk
+
+from .. import engine
+from ..step import Attempt, EmulatedRequest, Outcome, ToolCallDict
+from ..transport import Completion, Transport
+from .errors import broken_stream_error
+
+ARGUMENT_PIECE = 16  # characters of arguments per streamed delta, about what native models send
+
+
+# -- blocking -----------------------------------------------------------------------------------
+
+
+async def complete(request: EmulatedRequest, transport: Transport) -> tuple[Outcome, dict[str, Any]]:
+    """The step's outcome, and the ChatCompletion dict Letta reads."""
+    flow = engine.run(request)
+    last: Completion | None = None
+    try:
+        attempt = next(flow)
+        while True:
+            last = await transport.complete(attempt.body)
+            _feed(attempt, last)
+            attempt = flow.send(None)
+    except StopIteration as done:
+        return done.value, completion_dict(done.value, last, request)
+
+
+def complete_sync(request: EmulatedRequest, transport: Transport) -> tuple[Outcome, dict[str, Any]]:
+    flow = engine.run(request)
+    last: Completion | None = None
+    try:
+        attempt = next(flow)
+        while True:
+            last = transport.complete_sync(attempt.body)
+            _feed(attempt, last)
+            attempt = flow.send(None)
+    except StopIteration as done:
+        return done.value, completion_dict(done.value, last, request)
+
+
+def _feed(attempt: Attempt, reply: Completion) -> None:
+    attempt.reasoning(reply.reasoning)
+    attempt.content(reply.text)
+    attempt.end(reply.finish_reason, reply.usage)
+
+
+def completion_dict(outcome: Outcome, last: Completion | None, request: EmulatedRequest) -> dict[str, Any]:
+    """What a native model's response would have been."""
+    message: dict[str, Any] = {"role": "assistant", "content": outcome.content or None}
+    if outcome.calls:
+        message["content"] = None
+        message["tool_calls"] = outcome.calls
+    # An empty reply stays None, so that Letta reports an empty response.
+    message["reasoning_content"] = outcome.reasoning or None
+    return {
+        "id": (last.id if last and last.id else "chatcmpl-" + uuid.uuid4().hex[:16]),
+        "object": "chat.completion",
+        "created": (last.created if last and last.created else int(time.time())),
+        "model": (last.model if last and last.model else str(request.get("model", ""))),
+        "choices": [{"index": 0, "message": message, "finish_reason": outcome.finish_reason}],
+        "usage": outcome.usage.as_dict(),
+    }
+
+
+# -- streaming ----------------------------------------------------------------------------------
+
+
+class StreamDriver:
+    """The stream Letta reads, usable with ``async with`` and ``async for`` like the SDK's.
+
+    Text reaches the caller as soon as the parser is sure it is not part of a call; calls
+    are sent when complete, the way a native model streams them; no call markup ever
+    reaches the stream. ``on_outcome`` receives the settled step before its calls are sent.
+    """
+
+    def __init__(self, request: EmulatedRequest, transport: Transport, on_outcome: Any = None) -> None:
+        self._request = request
+        self._transport = transport
+        self._on_outcome = on_outcome
+        self._upstream: Any = None
+        self._id = "chatcmpl-" + uuid.uuid4().hex[:24]
+        self._model = str(request.get("model", ""))
+        self._created = int(time.time())
+
+    async def __aenter__(self) -> StreamDriver:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        upstream, self._upstream = self._upstream, None
+        if upstream is not None:
+            await upstream.aclose()
+
+    def __aiter__(self) -> AsyncIterator[ChatCompletionChunk]:
+        return self._chunks()
+
+    async def _chunks(self) -> AsyncIterator[ChatCompletionChunk]:
+        flow = engine.run(self._request)
+        try:
+            attempt = next(flow)
+            while True:
+                async for chunk in self._attempt(attempt):
+                    yield chunk
+                attempt = flow.send(None)
+        except StopIteration as done:
+            outcome: Outcome = done.value
+        if self._on_outcome is not None:
+            self._on_outcome(outcome)
+        if outcome.reasoning_tail:
+            yield self._chunk({"role": "assistant", "reasoning_content": outcome.reasoning_tail})
+        for index, call in enumerate(outcome.calls):
+            for chunk in self._call_chunks(index, call):
+                yield chunk
+        if outcome.gave_up:  # its explanation was never streamed
+            yield self._chunk({"role": "assistant", "content": outcome.content})
+        yield self._chunk({}, finish=outcome.finish_reason)
+        yield self._chunk(usage=outcome.usage.as_dict())
+
+    async def _attempt(self, attempt: Attempt) -> AsyncIterator[ChatCompletionChunk]:
+        self._upstream = self._transport.stream(attempt.body)
+        started = False
+        finish: str | None = None
+        usage: Any = None
+        try:
+            async for delta in self._upstream:
+                started = True
+                if delta.usage is not None:
+                    usage = delta.usage
+                if delta.finish_reason:
+                    finish = delta.finish_reason
+                if delta.reasoning:
+                    attempt.reasoning(delta.reasoning)
+                    yield self._chunk({"role": "assistant", "reasoning_content": delta.reasoning})
+                for event in attempt.content(delta.content):
+                    chunk = self._event_chunk(event)
+                    if chunk is not None:
+                        yield chunk
+        except Exception as exc:
+            if not started:
+                raise  # nothing came: the endpoint's own error, which Letta maps
+            raise broken_stream_error(exc, self._model, in_call=attempt.in_call) from exc
+        finally:
+            await self.close()
+        for event in attempt.end(finish, usage):
+            chunk = self._event_chunk(event)
+            if chunk is not None:
+                yield chunk
+
+    def _event_chunk(self, event: Any) -> ChatCompletionChunk | None:
+        if event.text:
+            return self._chunk({"role": "assistant", "content": event.text})
+        if event.reasoning:
+            return self._chunk({"role": "assistant", "reasoning_content": event.reasoning})
+        return None
+
+    def _chunk(
+        self, delta: dict[str, Any] | None = None, finish: str | None = None, usage: dict[str, int] | None = None
+    ) -> ChatCompletionChunk:
+        return ChatCompletionChunk.model_validate(
+            {
+                "id": self._id,
+                "object": "chat.completion.chunk",
+                "created": self._created,
+                "model": self._model,
+                "choices": [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}],
+                "usage": usage,
+            }
+        )
+
+    def _call_chunks(self, index: int, call: ToolCallDict) -> list[ChatCompletionChunk]:
+        """One call the way a native model streams it: id and name first (Letta shows nothing
+        of a call before its id), then the arguments in small pieces. Letta's interfaces are
+        built for that shape; the one for memgpt-style agents, for one, holds back arguments
+        that arrive together with the end of `thinking` until another piece comes."""
+        args = call["function"]["arguments"]
+        head = {"index": index, "id": call["id"], "type": "function",
+                "function": {"name": call["function"]["name"], "arguments": ""}}  # fmt: skip
+        chunks = [self._chunk({"role": "assistant", "tool_calls": [head]})]
+        for i in range(0, len(args), ARGUMENT_PIECE):
+            piece = args[i : i + ARGUMENT_PIECE]
+            chunks.append(self._chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
+        return chunks

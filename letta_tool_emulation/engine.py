@@ -1,0 +1,349 @@
+"""The turn engine: one emulated step, from the request a framework built for a model with
+native tools to the tool calls it gets back, without any I/O.
+
+:func:`prepare` turns an OpenAI chat request (with ``tools``) into a text-only request and
+the :class:`~.step.Step` it was built for. :func:`run` is a generator in the manner of
+httpx's auth flows: it yields an :class:`~.step.Attempt` for each model request (a re-ask is
+another one), the driver performs it and resumes the generator, and the generator returns
+the :class:`~.step.Outcome`. Drivers (blocking, sync, streaming) only move bytes; every
+decision of an emulated step is made here:
+
+- the tool prompt and the history rendered as text, pending feedback added;
+- a queued call from the previous reply handed out without a model request;
+- the reply parsed, rejected calls re-asked (up to ``max_reasks``), the rest queued;
+- prose next to a call kept as reasoning, plain text when no tools were offered;
+- usage estimated where the endpoint reports none.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Generator, Iterable, Mapping
+from typing import Any
+
+from . import venice
+from .core import ParseResult, Problem, StreamingToolCallParser, ToolSpec, render_feedback, render_messages
+from .core.prompt import forced_tool_name
+from .selection import Decision
+from .step import (
+    HEARTBEAT,
+    INJECTED_PARAMS,
+    INNER_THOUGHTS,
+    REPLY_TOOL,
+    TOOL_CALL_ID_LEN,
+    Attempt,
+    EmulatedRequest,
+    Outcome,
+    Pending,
+    Settings,
+    Step,
+    ToolCallDict,
+    Usage,
+    call_arguments,
+    new_call_id,
+)
+
+log = logging.getLogger("letta_tool_emulation")
+
+Message = Mapping[str, Any]
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+
+
+# -- the request ------------------------------------------------------------------------------
+
+
+def prepare(
+    data: Mapping[str, Any],
+    *,
+    decision: Decision,
+    tools: Iterable[Mapping[str, Any]] = (),
+    prose: Mapping[str, str] | None = None,
+    pending: Pending | None = None,
+    parallel: bool = False,
+    settings: Settings | None = None,
+) -> EmulatedRequest:
+    """The text-only request for ``data``, an OpenAI chat request built for native tools.
+
+    ``tools`` are used when ``data`` has none (the caller's flat tool list). ``prose`` maps
+    an earlier call's id to the text the model wrote with it, which the caller's history may
+    have dropped. ``pending`` supplies feedback and queued calls from the previous reply.
+    """
+    specs: dict[str, ToolSpec] = {}
+    thoughts: set[str] = set()
+    beats: set[str] = set()
+    # The tools exactly as the framework would have sent them: Letta adds `thinking` (and
+    # removes `request_heartbeat` for v1 agents) while building the request, not in `tools`.
+    for tool in data.get("tools") or tools:
+        if isinstance(tool, Mapping):
+            spec, has_thoughts, has_heartbeat = strip_injected(tool)
+            specs[spec.name] = spec
+            if has_thoughts:
+                thoughts.add(spec.name)
+            if has_heartbeat:
+                beats.add(spec.name)
+    tool_choice = data.get("tool_choice") if specs else None
+    history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
+    rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=example_call(specs))
+    feedback = pending.take_feedback() if pending is not None and specs else ""
+    if feedback and rendered and rendered[-1]["role"] == "user":
+        rendered[-1] = {"role": "user", "content": rendered[-1]["content"] + "\n\n" + feedback}
+    elif feedback and pending is not None:
+        pending.feedback = feedback  # kept until a request that can carry it
+    body = venice.clean_request({**data, "messages": _sanitize(rendered)})
+    limit = decision.model.max_completion_tokens if decision.model else None
+    if limit and isinstance(body.get("max_completion_tokens"), int):
+        # Letta sends its 16384 default whatever the model's real limit.
+        body["max_completion_tokens"] = min(body["max_completion_tokens"], limit)
+    if decision.venice:
+        body["venice_parameters"] = venice.venice_parameters()
+    step = Step(
+        decision=decision,
+        tools=specs,
+        inner_thoughts=frozenset(thoughts),
+        heartbeat=frozenset(beats),
+        tool_choice=tool_choice,
+        parallel=parallel,
+        # A request without tools (Letta's summarizer) is not the agent's next step.
+        queued=pending.next_call(data.get("messages") or []) if pending is not None and specs else None,
+        settings=settings or Settings.from_env(),
+    )
+    return EmulatedRequest(body, step)
+
+
+def strip_injected(tool: Mapping[str, Any]) -> tuple[ToolSpec, bool, bool]:
+    """The tool as the model should see it, and whether Letta had added `thinking` /
+    `request_heartbeat` (memgpt-style agents): the engine fills those in itself."""
+    fn = tool.get("function") if isinstance(tool.get("function"), Mapping) else tool
+    params = dict(fn.get("parameters") or {})
+    props = dict(params.get("properties") or {})
+    has_thoughts, has_heartbeat = INNER_THOUGHTS in props, HEARTBEAT in props
+    for name in INJECTED_PARAMS:
+        props.pop(name, None)
+    params["properties"] = props
+    if isinstance(params.get("required"), list):
+        params["required"] = [r for r in params["required"] if r not in INJECTED_PARAMS]
+    spec = ToolSpec(name=str(fn.get("name")), description=str(fn.get("description") or ""), parameters=params)
+    return spec, has_thoughts, has_heartbeat
+
+
+def example_call(specs: Mapping[str, ToolSpec]) -> dict[str, Any] | None:
+    """The prompt's worked example in the agent's own terms, when it has the usual memory tools."""
+    if "memory_insert" in specs:
+        return {"function": "memory_insert", "params": {"label": "human", "new_string": "The user likes pizza."}}
+    if "core_memory_append" in specs:
+        return {"function": "core_memory_append", "params": {"label": "human", "content": "The user likes pizza."}}
+    if REPLY_TOOL in specs:
+        return {"function": REPLY_TOOL, "params": {"message": "Hi! How can I help?"}}
+    return None
+
+
+def _history(
+    history: list[Message], prose: Mapping[str, str], thoughts: set[str], beats: set[str]
+) -> list[dict[str, Any]]:
+    """The request's messages with earlier calls shown as the model wrote them: their prose
+    put back, and the framework's own `thinking` and `request_heartbeat` arguments taken out
+    (the model never wrote them; the `thinking` text is the prose already shown)."""
+    out = []
+    for m in history:
+        d = dict(m)
+        if d.get("role") == "assistant" and d.get("tool_calls"):
+            calls = [_without_injected(tc, thoughts, beats) for tc in d["tool_calls"]]
+            d["tool_calls"] = calls
+            if not (d.get("content") or "").strip():
+                text = prose.get(str(calls[0].get("id", ""))[:TOOL_CALL_ID_LEN])
+                if text:
+                    d["content"] = text
+        out.append(
+            {k: v for k, v in d.items() if not k.startswith("reasoning_content") and k != "redacted_reasoning_content"}
+        )
+    return out
+
+
+def _without_injected(call: Mapping[str, Any], thoughts: set[str], beats: set[str]) -> Mapping[str, Any]:
+    fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+    name = fn.get("name")
+    drop = ({INNER_THOUGHTS} if name in thoughts else set()) | ({HEARTBEAT} if name in beats else set())
+    args = call_arguments(call) if drop else {}
+    if not drop or not any(k in args for k in drop):
+        return call
+    cleaned = {k: v for k, v in args.items() if k not in drop}
+    return {**call, "function": {**fn, "arguments": json.dumps(cleaned, ensure_ascii=False)}}
+
+
+def _sanitize(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Lone surrogates cannot be encoded as UTF-8; the request would fail to serialise."""
+    for m in messages:
+        content = m.get("content")
+        if isinstance(content, str) and _SURROGATES.search(content):
+            m["content"] = _SURROGATES.sub("", content)
+    return messages
+
+
+# -- the step ---------------------------------------------------------------------------------
+
+
+def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
+    """Yield each model request of the step; return its outcome. See the module docstring."""
+    step = request.step
+    if step.queued is not None:
+        return Outcome(
+            calls=[step.queued], content="", reasoning="", usage=Usage(), attempts=0, finish_reason="tool_calls"
+        )
+    usage = Usage()
+    messages: list[dict[str, Any]] = request["messages"]
+    number = 0
+    while True:
+        number += 1
+        reader = StreamingToolCallParser(step.tools.values(), threshold=step.settings.threshold) if step.tools else None
+        attempt = Attempt(number, {**request, "messages": messages}, reader)
+        yield attempt
+        if not attempt.ended:  # the driver stopped feeding: nothing more to decide
+            attempt.end(None)
+        usage.add(attempt.reported_usage, messages, attempt.text)
+        settled = _settle(step, attempt.result(), attempt.upstream_reasoning)
+        _log(step, settled, number)
+        if settled.reask and number <= step.settings.max_reasks:
+            messages = reask_messages(messages, attempt.text, settled.reask)
+            continue
+        return _outcome(step, settled, usage, number, attempt.finish_reason)
+
+
+class _Settled:
+    """The decision about one reply."""
+
+    def __init__(self, content: str, reasoning: str, problems: list[Problem]) -> None:
+        self.content = content  # prose for the user
+        self.reasoning = reasoning  # <think> text and the endpoint's reasoning
+        self.problems = problems
+        self.calls: list[ToolCallDict] = []
+        self.queue: list[ToolCallDict] = []
+        self.reask = ""  # feedback to send back before giving up on this reply
+        self.feedback = ""  # feedback for the model's next request
+
+    @property
+    def prose(self) -> str:
+        return "\n\n".join(p for p in (self.reasoning, self.content) if p)
+
+
+def _settle(step: Step, result: ParseResult, upstream_reasoning: str) -> _Settled:
+    reasoning = "\n\n".join(p for p in (upstream_reasoning.strip(), result.reasoning) if p)
+    if not step.tools:
+        # No tools were offered (Letta's summarizer, for one): the reply is plain text, even
+        # if it happens to contain call syntax.
+        return _Settled(result.content, reasoning, [])
+    s = _Settled(result.content, reasoning, list(result.problems))
+    calls = [(c.name, dict(c.arguments)) for c in result.tool_calls]
+    limit = step.settings.max_calls_per_reply
+    if len(calls) > limit:
+        dropped = calls[limit:]
+        calls = calls[:limit]
+        s.problems.append(
+            Problem(
+                "malformed_call",
+                f"Only the first {limit} calls of one reply run; {len(dropped)} more were not executed "
+                f"({', '.join(n for n, _ in dropped[:5])}{', ...' if len(dropped) > 5 else ''}).",
+                rejected=True,
+            )
+        )
+    feedback = render_feedback(s.problems, executed=len(calls))
+
+    if not calls and not feedback and step.required:
+        if REPLY_TOOL in step.tools and result.content:
+            # A memgpt-style agent must answer through send_message; the model answered
+            # directly instead. That is the same message, so deliver it as one.
+            calls = [(REPLY_TOOL, {"message": result.content})]
+            s.content = ""
+        else:
+            name = forced_tool_name(step.tool_choice)
+            feedback = (
+                f"You must call the tool {name} now" if name else "You must call a tool now"
+            ) + ", in a TOOL_CALL_START block. Write the call in your next reply."
+    if not calls:
+        s.reask = feedback
+        return s
+    s.feedback = feedback  # the calls run; the model hears about the rest next time
+
+    built = [_tool_call(step, name, args, s.prose if i == 0 else "") for i, (name, args) in enumerate(calls)]
+    if step.parallel:
+        s.calls = built
+    else:
+        # One call per step, in the order written, so each gets its own result. A reply
+        # through send_message ends a memgpt-style turn, so it goes after the other calls.
+        ordered = [c for c in built if c["function"]["name"] != REPLY_TOOL] + [
+            c for c in built if c["function"]["name"] == REPLY_TOOL
+        ]
+        s.calls, s.queue = ordered[:1], ordered[1:]
+    return s
+
+
+def _tool_call(step: Step, name: str, args: dict[str, Any], prose: str) -> ToolCallDict:
+    if name in step.inner_thoughts:
+        # Letta reads the agent's inner thoughts from this argument, and streams it first.
+        args = {INNER_THOUGHTS: prose, **{k: v for k, v in args.items() if k != INNER_THOUGHTS}}
+    if name in step.heartbeat and HEARTBEAT not in args:
+        # What a native model would send: keep going after a tool, stop after replying.
+        args[HEARTBEAT] = name != REPLY_TOOL
+    return {
+        "id": new_call_id(),
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)},
+    }
+
+
+def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason: str | None) -> Outcome:
+    if not s.calls:
+        gave_up = bool(s.reask) and not s.content
+        content = s.content
+        if gave_up:  # say so instead of ending silently
+            detail = "; ".join(p.message for p in s.problems) or "no call could be read"
+            content = f"(The model tried to use a tool {attempts} time(s), but no valid call could be read: {detail})"
+        finish = finish_reason if finish_reason not in (None, "tool_calls") else "stop"
+        return Outcome(
+            calls=[], content=content, reasoning=s.reasoning, usage=usage, attempts=attempts, finish_reason=finish,
+            gave_up=gave_up,
+        )  # fmt: skip
+    # Text next to a call must travel as reasoning: Letta drops it otherwise. Where Letta
+    # takes the agent's thoughts from a `thinking` argument, it is there already.
+    in_thoughts = any(c["function"]["name"] in step.inner_thoughts for c in s.calls)
+    tail = "" if in_thoughts or not s.content else ("\n\n" if s.reasoning else "") + s.content
+    return Outcome(
+        calls=s.calls,
+        content="",
+        reasoning=s.reasoning if in_thoughts else s.prose,
+        usage=usage,
+        attempts=attempts,
+        finish_reason="tool_calls",
+        queue=s.queue,
+        feedback=s.feedback,
+        reasoning_tail=tail,
+    )
+
+
+def reask_messages(messages: list[dict[str, Any]], reply: str, feedback: str) -> list[dict[str, Any]]:
+    """The conversation with the failed reply and the feedback appended, roles alternating."""
+    out = [dict(m) for m in messages]
+    if reply.strip():
+        out.append({"role": "assistant", "content": reply})
+    if out and out[-1]["role"] == "user":
+        out[-1]["content"] = f"{out[-1]['content']}\n\n{feedback}"
+    else:
+        out.append({"role": "user", "content": feedback})
+    return out
+
+
+def _log(step: Step, s: _Settled, attempt: int) -> None:
+    """Problem kinds only at WARNING: their messages can quote what the model wrote, and a
+    private model's replies must not reach the logs."""
+    names = [c["function"]["name"] for c in s.calls]
+    kinds = ", ".join(sorted({p.kind for p in s.problems if p.rejected})) or "none"
+    if s.reask:
+        more = "asking again" if attempt <= step.settings.max_reasks else "giving up"
+        log.warning("letta_tool_emulation: no usable call in reply %d (%s); %s.", attempt, kinds, more)
+    elif s.feedback:
+        log.warning("letta_tool_emulation: calling %s; rejected: %s", names, kinds)
+    else:
+        log.debug("letta_tool_emulation: reply %d -> calls %s, queued %d", attempt, names, len(s.queue))
+    if s.problems and not step.decision.private:
+        log.debug("letta_tool_emulation: problems: %s", "; ".join(p.message for p in s.problems))
