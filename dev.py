@@ -9,7 +9,7 @@
     python3 dev.py setup           only create or update .venv
 
 Installation uses ``constraints.txt`` (the versions letta 0.16.8 was tested with) and is
-repeated only when pyproject.toml or constraints.txt change.
+repeated only when pyproject.toml, constraints.txt or the start-up hook change.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ def check(*cmd: str | Path) -> None:
 def setup() -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on whatever python3 the machine has
         sys.exit(f"Python 3.11 or newer is needed (this is {sys.version.split()[0]}).")
-    wanted = hashlib.sha256(
-        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()
-    ).hexdigest()
+    # The start-up hook is copied into site-packages even by an editable install.
+    inputs = ("pyproject.toml", "constraints.txt", "hook/letta_tool_emulation.pth")
+    wanted = hashlib.sha256(b"".join((ROOT / name).read_bytes() for name in inputs)).hexdigest()
     if PY.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     if not PY.exists():

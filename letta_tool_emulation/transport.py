@@ -74,26 +74,25 @@ class OpenAITransport:
         self._kwargs_sync = client_kwargs_sync
 
     async def complete(self, body: Mapping[str, Any]) -> Completion:
-        client = AsyncOpenAI(**await self._kwargs())
-        response = await client.chat.completions.create(**sdk_arguments(body))
-        return _completion(response)
+        async with AsyncOpenAI(**await self._kwargs()) as client:
+            return _completion(await client.chat.completions.create(**sdk_arguments(body)))
 
     def complete_sync(self, body: Mapping[str, Any]) -> Completion:
         if self._kwargs_sync is None:
             raise RuntimeError("this transport has no synchronous client")
-        response = OpenAI(**self._kwargs_sync()).chat.completions.create(**sdk_arguments(body))
-        return _completion(response)
+        with OpenAI(**self._kwargs_sync()) as client:
+            return _completion(client.chat.completions.create(**sdk_arguments(body)))
 
     async def stream(self, body: Mapping[str, Any]) -> AsyncIterator[Delta]:
-        client = AsyncOpenAI(**await self._kwargs())
         args = sdk_arguments({**body, "stream": True, "stream_options": {"include_usage": True}})
-        upstream = await client.chat.completions.create(**args)
-        try:
-            async for chunk in upstream:
-                for delta in deltas_of(chunk):
-                    yield delta
-        finally:
-            await upstream.close()
+        async with AsyncOpenAI(**await self._kwargs()) as client:
+            upstream = await client.chat.completions.create(**args)
+            try:
+                async for chunk in upstream:
+                    for delta in deltas_of(chunk):
+                        yield delta
+            finally:
+                await upstream.close()
 
 
 def deltas_of(chunk: Any) -> list[Delta]:

@@ -17,8 +17,6 @@ import os
 from typing import Any
 
 import httpx
-from letta.errors import LettaError
-from letta.llm_api.openai_client import OpenAIClient
 
 from .. import engine, venice
 from ..selection import Decision, decide, handle_of
@@ -26,6 +24,7 @@ from ..step import TOOL_CALL_ID_LEN, EmulatedRequest, Outcome, Pending
 from ..transport import OpenAITransport
 from . import drivers
 from .errors import map_error
+from .letta_api import LettaError, OpenAIClient, settings
 
 log = logging.getLogger("letta_tool_emulation")
 
@@ -149,8 +148,6 @@ def _emulation_kwargs(kwargs: dict[str, Any], llm_config: Any) -> dict[str, Any]
     if "timeout" not in kwargs and decide(llm_config).emulate:
         # Letta's OpenAI client sets no timeout (the SDK waits 600 s for each read), so a
         # stalled model would hold an agent for ten minutes: honour Letta's own setting.
-        from letta.settings import settings
-
         seconds = float(getattr(settings, "llm_request_timeout_seconds", 60.0))
         kwargs["timeout"] = httpx.Timeout(seconds, connect=min(10.0, seconds))
     return kwargs

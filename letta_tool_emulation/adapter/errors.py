@@ -10,9 +10,10 @@ from typing import Any
 
 import httpx
 import openai
-from letta.errors import (
+
+from .. import venice
+from .letta_api import (
     ContextWindowExceededError,
-    ErrorCode,
     LLMAuthenticationError,
     LLMBadRequestError,
     LLMConnectionError,
@@ -22,9 +23,8 @@ from letta.errors import (
     LLMRateLimitError,
     LLMServerError,
     LLMTimeoutError,
+    error_code,
 )
-
-from .. import venice
 
 _MAX_TEXT = 300
 
@@ -40,13 +40,13 @@ def map_error(exc: Exception, model: str = "the model") -> Exception | None:
     if isinstance(exc, openai.APITimeoutError):
         return LLMTimeoutError(
             message=f"{model} did not answer in time. The provider may be busy; send the message again.",
-            code=ErrorCode.TIMEOUT,
+            code=error_code("TIMEOUT"),
         )
     if isinstance(exc, (openai.APIConnectionError, httpx.TransportError)):
         return LLMConnectionError(
             message=f"Could not reach the model endpoint for {model} ({type(exc).__name__}). "
             "Check the network and the provider's base URL, then try again.",
-            code=ErrorCode.INTERNAL_SERVER_ERROR,
+            code=error_code("INTERNAL_SERVER_ERROR"),
         )
     return None
 
@@ -68,7 +68,7 @@ def _status_error(status: int, text: str, headers: Any, model: str, overflow: bo
         return LLMInsufficientCreditsError(
             message=f"The provider reports insufficient credit for {model} (402). Top up the account or raise its "
             f"spend limit, then send the message again.{said}",
-            code=ErrorCode.PAYMENT_REQUIRED,
+            code=error_code("PAYMENT_REQUIRED"),
         )
     if status == 429:
         hint = venice.rate_limit_hint(headers)
@@ -76,35 +76,35 @@ def _status_error(status: int, text: str, headers: Any, model: str, overflow: bo
             message=f"Rate limited by the provider for {model} (429)"
             + (f": {hint}" if hint else "")
             + ". Wait for the limit to reset, then send the message again; repeated bursts can earn a temporary block.",
-            code=ErrorCode.RATE_LIMIT_EXCEEDED,
+            code=error_code("RATE_LIMIT_EXCEEDED"),
         )
     if status == 401:
         return LLMAuthenticationError(
             message=f"The provider rejected the API key for {model} (401). Check VENICE_API_KEY, or the key of the "
             f"provider this model belongs to.{said}",
-            code=ErrorCode.UNAUTHENTICATED,
+            code=error_code("UNAUTHENTICATED"),
         )
     if status == 403:
         return LLMPermissionDeniedError(
             message=f"The provider refused access to {model} (403); the key may lack access to it.{said}",
-            code=ErrorCode.PERMISSION_DENIED,
+            code=error_code("PERMISSION_DENIED"),
         )
     if status in (404, 410):
         return LLMNotFoundError(
             message=f"The provider does not know {model} ({status}); it may have been renamed or removed. "
             f"Pick another model.{said}",
-            code=ErrorCode.NOT_FOUND,
+            code=error_code("NOT_FOUND"),
         )
     if status >= 500:
         busy = " It is at capacity right now." if status == 503 else ""
         return LLMServerError(
             message=f"The provider failed while answering with {model} ({status}).{busy} This is usually "
             f"temporary: send the message again in a moment.{said}",
-            code=ErrorCode.INTERNAL_SERVER_ERROR,
+            code=error_code("INTERNAL_SERVER_ERROR"),
         )
     return LLMBadRequestError(
         message=f"The provider rejected the request for {model} ({status}).{said}",
-        code=ErrorCode.INVALID_ARGUMENT,
+        code=error_code("INVALID_ARGUMENT"),
     )
 
 
@@ -119,5 +119,5 @@ def broken_stream_error(exc: BaseException, model: str, in_call: bool) -> Except
     return LLMConnectionError(
         message=f"The reply stream from {model} broke off{where}; nothing from it was executed. "
         f"Send the message again. ({cause})",
-        code=ErrorCode.INTERNAL_SERVER_ERROR,
+        code=error_code("INTERNAL_SERVER_ERROR"),
     )

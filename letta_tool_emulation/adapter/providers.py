@@ -14,11 +14,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from letta.constants import DEFAULT_EMBEDDING_CHUNK_SIZE
-from letta.schemas.embedding_config import EmbeddingConfig
-from letta.schemas.llm_config import LLMConfig
-
 from .. import venice
+from .letta_api import DEFAULT_EMBEDDING_CHUNK_SIZE, EmbeddingConfig, LLMConfig
 
 log = logging.getLogger("letta_tool_emulation")
 

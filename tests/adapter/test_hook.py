@@ -61,15 +61,15 @@ def test_disable_switch_leaves_letta_alone() -> None:
     assert last_line(run(CLIENT_TYPE, LETTA_TOOL_EMULATION_DISABLE="1")) == "OpenAIClient"
 
 
-def test_start_up_imports_neither_letta_nor_the_package() -> None:
-    code = "import sys; print(sorted(m for m in sys.modules if m.startswith(('letta', '_letta_tool'))))"
-    assert last_line(run(code)) == "['_letta_tool_emulation_hook']"
+def test_start_up_imports_neither_letta_nor_the_plugin() -> None:
+    code = "import sys; print(sorted(m for m in sys.modules if m.startswith('letta')))"
+    assert last_line(run(code)) == "['letta_tool_emulation', 'letta_tool_emulation._hook']"
 
 
 def test_letta_imported_before_the_hook_is_still_patched() -> None:
     code = (
         "import sys; sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != 'LettaToolEmulationFinder']; "
-        "from letta.llm_api.llm_client import LLMClient; import _letta_tool_emulation_hook as h; h.install(); "
+        "from letta.llm_api.llm_client import LLMClient; import letta_tool_emulation._hook as h; h.install(); "
         + CLIENT_TYPE
     )
     assert last_line(run(code)) == "EmulatedToolsClient"
@@ -93,13 +93,14 @@ def test_changed_letta_gets_one_warning_and_is_left_untouched() -> None:
     out = result.stdout
     assert result.returncode == 0, result.stderr[-2000:]
     assert out.count("letta_tool_emulation is NOT active") == 1
-    assert "supports letta 0.16.x" in out
+    assert "LLMClient.create is missing or not a staticmethod" in out and "the plugin supports letta 0.16" in out
     assert "active: False False" in out and "untouched: classmethod" in out
 
 
 def test_activate_is_idempotent() -> None:
     code = (
         "import letta_tool_emulation as m; from letta.llm_api.llm_client import LLMClient; "
-        "first = LLMClient.__dict__['create']; print(m.activate(), m.activate(), LLMClient.__dict__['create'] is first)"
+        "a = m.activate(); first = LLMClient.__dict__['create']; "
+        "print(a, m.activate(), LLMClient.__dict__['create'] is first)"
     )
     assert last_line(run(code)) == "True True True"

@@ -204,6 +204,27 @@ async def test_rejected_call_is_reported_and_retried(
         assert json.loads(response.choices[0].message.tool_calls[0].function.arguments) == PIZZA
 
 
+def test_sync_request_reasks_like_the_others(
+    source: str, script: Any, config: Any, tools: list[dict[str, Any]]
+) -> None:
+    """Letta's synchronous request() goes through the same engine: a rejected call is re-asked."""
+    script(
+        Scripted(text='TOOL_CALL_START\n{"function": "memory_insert", "params": {"label": "human"}}\nTOOL_CALL_END'),
+        Scripted(text=call_block("memory_insert", PIZZA)),
+    )
+    messages = [system(), user("Remember that I like pizza.")]
+    with cassette(source, "sync_rejected_then_retried") as cass:
+        c = client()
+        raw = c.request(c.build_request_data(agent_type(), messages, config, tools), config)
+    check_requests(cass)
+    calls = raw["choices"][0]["message"]["tool_calls"]
+    assert len(calls) == 1 and raw["choices"][0]["finish_reason"] == "tool_calls"
+    if exact(source):
+        assert len(cass.requests) == 2
+        assert "missing required parameter 'new_string'" in json.loads(cass.requests[1].body)["messages"][-1]["content"]
+        assert json.loads(calls[0]["function"]["arguments"]) == PIZZA
+
+
 async def test_failed_tool_is_shown_and_the_model_retries(
     source: str, script: Any, config: Any, tools: list[dict[str, Any]]
 ) -> None:

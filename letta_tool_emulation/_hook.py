@@ -1,0 +1,82 @@
+"""Start-up hook, run by ``letta_tool_emulation.pth`` in every Python process of the
+environment the plugin is installed in.
+
+It imports nothing but ``os`` and ``sys`` (both loaded at start-up already; the package's
+``__init__`` is lazy) and only adds an import finder that waits for the letta modules in
+:data:`TARGETS`. As each of them finishes loading, the plugin puts a trigger on it: the
+first call through a trigger activates the plugin (see ``adapter/patches.py``), when all of
+letta is importable and can be checked. A process that never imports letta pays a few
+microseconds. ``LETTA_TOOL_EMULATION_DISABLE=1`` turns it off.
+"""
+
+import os
+import sys
+
+# The letta modules the plugin patches. adapter/patches.py installs exactly these.
+TARGETS = (
+    "letta.llm_api.llm_client",
+    "letta.schemas.providers.openai",
+    "letta.server.server",
+    "letta.services.provider_manager",
+)
+DISABLE_ENV = "LETTA_TOOL_EMULATION_DISABLE"
+
+
+def disabled():
+    return os.environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+def _loaded(name, module):
+    try:
+        from letta_tool_emulation.adapter.patches import on_import
+
+        on_import(name, module)
+    except Exception as exc:  # noqa: BLE001 - never break the import of letta
+        sys.stderr.write(f"letta_tool_emulation: not active ({type(exc).__name__}: {exc})\n")
+
+
+class _Loader:
+    def __init__(self, loader, name):
+        self._loader = loader
+        self._name = name
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        _loaded(self._name, module)
+
+    def __getattr__(self, attr):
+        return getattr(self._loader, attr)
+
+
+class LettaToolEmulationFinder:
+    def find_spec(self, name, path=None, target=None):
+        if name not in TARGETS:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            spec.loader = _Loader(spec.loader, name)
+        return spec
+
+
+def install():
+    if disabled():
+        return
+    if any(type(f).__name__ == "LettaToolEmulationFinder" for f in sys.meta_path):
+        return
+    sys.meta_path.insert(0, LettaToolEmulationFinder())
+    for name in TARGETS:  # letta imported before the hook: put the triggers on what is there
+        if name in sys.modules:
+            _loaded(name, sys.modules[name])
+
+
+install()

@@ -1,0 +1,174 @@
+"""The turn engine on its own: no letta, no network. A fake driver feeds replies to the flow
+the way the real drivers do."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from letta_tool_emulation import engine
+from letta_tool_emulation.selection import Decision
+from letta_tool_emulation.step import Attempt, EmulatedRequest, Outcome, Pending, Settings
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "memory_insert",
+            "description": "Insert text into a memory block.",
+            "parameters": {
+                "type": "object",
+                "properties": {"label": {"type": "string"}, "new_string": {"type": "string"}},
+                "required": ["label", "new_string"],
+            },
+        },
+    }
+]
+EMULATE = Decision(True, "test")
+
+
+def block(args: dict[str, Any], name: str = "memory_insert") -> str:
+    return f"TOOL_CALL_START\n{json.dumps({'function': name, 'params': args})}\nTOOL_CALL_END"
+
+
+def request(messages: list[dict[str, Any]] | None = None, *, pending: Pending | None = None, **settings: Any) -> Any:
+    data = {
+        "model": "m",
+        "messages": messages or [{"role": "system", "content": "You are Sam."}, {"role": "user", "content": "Hi"}],
+        "tools": TOOLS,
+        "tool_choice": "auto",
+    }
+    return engine.prepare(data, decision=EMULATE, pending=pending, settings=Settings(**settings))
+
+
+def drive(req: EmulatedRequest, replies: Iterator[str] | list[str]) -> tuple[Outcome, list[Attempt]]:
+    """What every driver does: perform each attempt, feed the reply in, resume the flow."""
+    replies = iter(replies)
+    attempts = []
+    flow = engine.run(req)
+    try:
+        attempt = next(flow)
+        while True:
+            attempts.append(attempt)
+            attempt.content(next(replies))
+            attempt.end("stop", None)
+            attempt = flow.send(None)
+    except StopIteration as done:
+        return done.value, attempts
+
+
+PIZZA = {"label": "human", "new_string": "Likes pizza."}
+DOG = {"label": "human", "new_string": "Has a dog."}
+
+
+def test_request_is_text_only_and_carries_its_step() -> None:
+    req = request()
+    assert isinstance(req, EmulatedRequest) and "tools" not in req and "tool_choice" not in req
+    assert "# Tools" in req["messages"][0]["content"]
+    assert set(req.step.tools) == {"memory_insert"}
+
+
+def test_a_call_is_settled_with_its_prose_as_reasoning() -> None:
+    outcome, attempts = drive(request(), ["Saving it.\n" + block(PIZZA)])
+    assert len(attempts) == 1
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
+    assert outcome.reasoning == "Saving it." and outcome.reasoning_tail == "Saving it."
+    assert (
+        outcome.finish_reason == "tool_calls"
+        and outcome.usage.as_dict()["total_tokens"] > 0
+        and outcome.usage.estimated
+    )
+
+
+def test_a_rejected_call_is_reasked_with_the_reason() -> None:
+    outcome, attempts = drive(request(), [block({"label": "human"}), block(PIZZA)])
+    assert len(attempts) == 2 and outcome.attempts == 2
+    second = attempts[1].messages
+    assert second[-2] == {"role": "assistant", "content": block({"label": "human"})}
+    assert "new_string" in second[-1]["content"] and "nothing was executed" in second[-1]["content"]
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
+
+
+def test_giving_up_says_so() -> None:
+    outcome, attempts = drive(request(max_reasks=1), [block({"label": "human"})] * 2)
+    assert len(attempts) == 2 and outcome.calls == [] and outcome.gave_up
+    assert outcome.content.startswith("(The model tried to use a tool 2 time(s)")
+
+
+def test_no_tools_means_plain_text() -> None:
+    data = {"model": "m", "messages": [{"role": "user", "content": "Summarise."}]}
+    req = engine.prepare(data, decision=EMULATE)
+    outcome, _ = drive(req, ["Summary: " + block(PIZZA)])
+    assert outcome.calls == [] and "TOOL_CALL_START" in outcome.content  # quoted, never run
+
+
+def answered(call: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {"role": "system", "content": "You are Sam."},
+        {"role": "user", "content": "Remember two things."},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": call["id"], "content": '{"status": "OK", "message": "done"}'},
+    ]
+
+
+def test_further_calls_are_handed_out_one_per_step_without_a_model_request() -> None:
+    pending = Pending()
+    outcome, _ = drive(request(pending=pending), [block(PIZZA) + "\n" + block(DOG)])
+    pending.keep(outcome)
+    assert len(outcome.calls) == 1 and len(outcome.queue) == 1
+    nxt, attempts = drive(request(answered(outcome.calls[0]), pending=pending), [])
+    assert attempts == [] and nxt.attempts == 0
+    assert [json.loads(c["function"]["arguments"]) for c in nxt.calls] == [DOG]
+
+
+def test_an_abandoned_turn_drops_its_queue(caplog: pytest.LogCaptureFixture) -> None:
+    """The user spoke before the queued call's turn: the call is not run later, and the model
+    is asked afresh."""
+    pending = Pending()
+    outcome, _ = drive(request(pending=pending), [block(PIZZA) + "\n" + block(DOG)])
+    pending.keep(outcome)
+    moved_on = [{"role": "system", "content": "You are Sam."}, {"role": "user", "content": "Never mind."}]
+    with caplog.at_level(logging.WARNING, logger="letta_tool_emulation"):
+        req = request(moved_on, pending=pending)
+    assert req.step.queued is None and pending.queue == []
+    assert "were not run: the conversation moved on" in caplog.text
+    nxt, attempts = drive(req, ["OK."])
+    assert len(attempts) == 1 and nxt.content == "OK."
+
+
+def test_calls_per_reply_are_bounded_and_the_rest_reported() -> None:
+    pending = Pending()
+    many = "\n".join(block({"label": "human", "new_string": f"Fact {i}."}) for i in range(5))
+    outcome, _ = drive(request(pending=pending, max_calls_per_reply=3), [many])
+    assert len(outcome.calls) + len(outcome.queue) == 3
+    assert "Only the first 3 calls of one reply run; 2 more were not executed" in outcome.feedback
+    pending.keep(outcome)
+    assert pending.feedback == outcome.feedback
+
+
+def test_feedback_reaches_the_next_request_that_can_carry_it() -> None:
+    pending = Pending()
+    outcome, _ = drive(request(pending=pending), [block(PIZZA) + "\n" + block({"label": "human"})])
+    pending.keep(outcome)
+    assert outcome.feedback and len(outcome.calls) == 1
+    summary = engine.prepare({"model": "m", "messages": [{"role": "user", "content": "Sum up."}]},
+                             decision=EMULATE, pending=pending)  # fmt: skip
+    assert outcome.feedback not in summary["messages"][-1]["content"]  # not a summarizer's business
+    nxt = request(answered(outcome.calls[0]), pending=pending)
+    assert nxt["messages"][-1]["content"].endswith(outcome.feedback)
+    assert pending.feedback == ""
+
+
+def test_usage_reported_by_the_endpoint_is_used() -> None:
+    flow = engine.run(request())
+    attempt = next(flow)
+    attempt.content("Hello!")
+    attempt.end("stop", {"prompt_tokens": 900, "completion_tokens": 3})
+    with pytest.raises(StopIteration) as done:
+        flow.send(None)
+    usage = done.value.value.usage
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.estimated) == (900, 3, False)
