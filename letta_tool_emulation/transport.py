@@ -16,6 +16,8 @@ from typing import Any, Protocol
 from openai import AsyncOpenAI, OpenAI
 from openai.resources.chat.completions import AsyncCompletions
 
+from . import retry
+
 # Body keys the SDK's create() has no parameter for (venice_parameters, a server's own
 # schema option): they travel in extra_body, which the SDK merges into the JSON as is.
 _SDK_PARAMS = frozenset(inspect.signature(AsyncCompletions.create).parameters) - {"self"}
@@ -62,7 +64,8 @@ class OpenAITransport:
     """Any OpenAI-compatible chat completions endpoint, through the official SDK.
 
     ``client_kwargs`` gives the SDK client's options (key, base URL, timeout) for each
-    request: Letta decides them per request (BYOK keys can change).
+    request: Letta decides them per request (BYOK keys can change). Retries are not the
+    SDK's but :mod:`retry`'s, within the budget of the key and host.
     """
 
     def __init__(
@@ -74,25 +77,39 @@ class OpenAITransport:
         self._kwargs_sync = client_kwargs_sync
 
     async def complete(self, body: Mapping[str, Any]) -> Completion:
-        async with AsyncOpenAI(**await self._kwargs()) as client:
-            return _completion(await client.chat.completions.create(**sdk_arguments(body)))
+        kwargs = _no_sdk_retries(await self._kwargs())
+        async with AsyncOpenAI(**kwargs) as client:
+            response = await retry.call(_budget(kwargs), lambda: client.chat.completions.create(**sdk_arguments(body)))
+            return _completion(response)
 
     def complete_sync(self, body: Mapping[str, Any]) -> Completion:
         if self._kwargs_sync is None:
             raise RuntimeError("this transport has no synchronous client")
-        with OpenAI(**self._kwargs_sync()) as client:
-            return _completion(client.chat.completions.create(**sdk_arguments(body)))
+        kwargs = _no_sdk_retries(self._kwargs_sync())
+        with OpenAI(**kwargs) as client:
+            response = retry.call_sync(_budget(kwargs), lambda: client.chat.completions.create(**sdk_arguments(body)))
+            return _completion(response)
 
     async def stream(self, body: Mapping[str, Any]) -> AsyncIterator[Delta]:
         args = sdk_arguments({**body, "stream": True, "stream_options": {"include_usage": True}})
-        async with AsyncOpenAI(**await self._kwargs()) as client:
-            upstream = await client.chat.completions.create(**args)
+        kwargs = _no_sdk_retries(await self._kwargs())
+        async with AsyncOpenAI(**kwargs) as client:
+            # Retried only until the reply starts: what streamed cannot be taken back.
+            upstream = await retry.call(_budget(kwargs), lambda: client.chat.completions.create(**args))
             try:
                 async for chunk in upstream:
                     for delta in deltas_of(chunk):
                         yield delta
             finally:
                 await upstream.close()
+
+
+def _no_sdk_retries(kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {**kwargs, "max_retries": 0}
+
+
+def _budget(kwargs: Mapping[str, Any]) -> retry.Budget:
+    return retry.budget_for(kwargs.get("api_key"), str(kwargs.get("base_url") or ""))
 
 
 def deltas_of(chunk: Any) -> list[Delta]:

@@ -56,6 +56,25 @@ def normalize_url(url: str | None) -> str:
     return (url or "").rstrip("/")
 
 
+def _origin(url: str | None) -> tuple[str, str, int | None]:
+    parts = urlsplit(normalize_url(url))
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port or {"https": 443, "http": 80}.get(parts.scheme)
+
+
+def same_origin(a: str | None, b: str | None) -> bool:
+    return bool(a) and bool(b) and _origin(a) == _origin(b)
+
+
+def is_key_host(url: str | None) -> bool:
+    """Whether ``url`` is at the host VENICE_API_KEY belongs to (VENICE_BASE_URL's), the only
+    place that key is ever sent."""
+    return same_origin(url, base_url())
+
+
 def looks_like_venice(url: str | None) -> bool:
     """Whether ``url`` is Venice's API (or the endpoint VENICE_BASE_URL names)."""
     url = normalize_url(url)

@@ -11,6 +11,7 @@ rest, and every Letta tool works unchanged.
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import logging
 import os
@@ -24,11 +25,13 @@ from ..step import TOOL_CALL_ID_LEN, EmulatedRequest, Outcome, Pending
 from ..transport import OpenAITransport
 from . import drivers
 from .errors import map_error
-from .letta_api import LettaError, OpenAIClient, settings
+from .letta_api import LettaError, OpenAIClient, ProviderManager, settings
 
 log = logging.getLogger("letta_tool_emulation")
 
 _BUILD = inspect.signature(OpenAIClient.build_request_data)
+# A BYOK provider's key for the embedding request under way (set in request_embeddings).
+_BYOK_EMBEDDING_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("byok_embedding_key", default=None)
 _ANNOUNCED: set[tuple[str, str]] = set()
 
 
@@ -58,8 +61,9 @@ class EmulatedToolsClient(OpenAIClient):
         llm_config = arguments.get("llm_config")
         decision = decide(llm_config)
         _announce(llm_config, decision)
-        if venice.looks_like_venice(getattr(llm_config, "model_endpoint", None)):
-            venice.CAPABILITIES.refresh_in_background(llm_config.model_endpoint, venice.api_key())
+        url = getattr(llm_config, "model_endpoint", None)
+        if venice.looks_like_venice(url):
+            venice.CAPABILITIES.refresh_in_background(url, venice.api_key() if venice.is_key_host(url) else None)
         if not decision.emulate:
             return data
         return engine.prepare(
@@ -114,10 +118,37 @@ class EmulatedToolsClient(OpenAIClient):
 
     def _prepare_client_kwargs_embedding(self, embedding_config: Any) -> dict[str, Any]:
         kwargs = super()._prepare_client_kwargs_embedding(embedding_config)
-        handle = getattr(embedding_config, "handle", None) or ""
-        if handle.startswith(venice.PROVIDER_NAME + "/") and venice.api_key():
-            kwargs["api_key"] = venice.api_key()
+        byok = _BYOK_EMBEDDING_KEY.get()
+        if byok is not None:
+            kwargs["api_key"] = byok
+        elif _provider_of(embedding_config) == venice.PROVIDER_NAME:
+            url = str(getattr(embedding_config, "embedding_endpoint", "") or "")
+            kwargs["api_key"] = key_for(kwargs.get("api_key"), url, venice.PROVIDER_NAME, "base")
         return kwargs
+
+    async def request_embeddings(self, inputs: Any, embedding_config: Any, *args: Any, **kwargs: Any) -> Any:
+        # Letta sends OPENAI_API_KEY for every embedding model, BYOK ones included: a BYOK
+        # provider's embeddings get that provider's key, and only at that provider's host.
+        token = _BYOK_EMBEDDING_KEY.set(await self._byok_embedding_key(embedding_config))
+        try:
+            return await super().request_embeddings(inputs, embedding_config, *args, **kwargs)
+        finally:
+            _BYOK_EMBEDDING_KEY.reset(token)
+
+    async def _byok_embedding_key(self, embedding_config: Any) -> str | None:
+        name = _provider_of(embedding_config)
+        if not name or name == venice.PROVIDER_NAME or self.actor is None:
+            return None
+        providers = await ProviderManager().list_providers_async(name=name, actor=self.actor)
+        provider = next((p for p in providers if _category(p) == "byok"), None)
+        if provider is None:
+            return None
+        url = str(getattr(embedding_config, "embedding_endpoint", "") or "")
+        if venice.same_origin(url, getattr(provider, "base_url", None)):
+            enc = getattr(provider, "api_key_enc", None)
+            key = await enc.get_plaintext_async() if enc is not None else None
+            return key or NO_KEY
+        return NO_KEY
 
     def handle_llm_error(self, e: Exception, llm_config: Any = None, *args: Any, **kwargs: Any) -> Exception:
         if isinstance(e, LettaError):
@@ -136,21 +167,44 @@ class EmulatedToolsClient(OpenAIClient):
 VeniceEmulatedClient = EmulatedToolsClient  # the name the design card uses
 
 
+NO_KEY = "no-key"  # the SDK wants a string; no real key goes where it does not belong
+
+
 def _emulation_kwargs(kwargs: dict[str, Any], llm_config: Any) -> dict[str, Any]:
-    """The OpenAI SDK options for a request: Venice's key for the venice base provider, and
-    a read timeout for emulated models."""
-    # Letta's base providers authenticate with OPENAI_API_KEY; the venice base provider
-    # needs VENICE_API_KEY. BYOK providers already bring their own key.
-    category = getattr(llm_config, "provider_category", None)
-    category = str(getattr(category, "value", category or ""))
-    if getattr(llm_config, "provider_name", None) == venice.PROVIDER_NAME and category != "byok" and venice.api_key():
-        kwargs["api_key"] = venice.api_key()
+    """The OpenAI SDK options for a request: the right key for its host, and a read timeout
+    for emulated models."""
+    kwargs["api_key"] = key_for(
+        kwargs.get("api_key"),
+        str(kwargs.get("base_url") or getattr(llm_config, "model_endpoint", "") or ""),
+        getattr(llm_config, "provider_name", None),
+        _category(llm_config),
+    )
     if "timeout" not in kwargs and decide(llm_config).emulate:
         # Letta's OpenAI client sets no timeout (the SDK waits 600 s for each read), so a
         # stalled model would hold an agent for ten minutes: honour Letta's own setting.
         seconds = float(getattr(settings, "llm_request_timeout_seconds", 60.0))
         kwargs["timeout"] = httpx.Timeout(seconds, connect=min(10.0, seconds))
     return kwargs
+
+
+def key_for(letta_key: str | None, url: str, provider: str | None, category: str) -> str | None:
+    """Keys follow hosts, not names: VENICE_API_KEY goes to VENICE_BASE_URL's host and nowhere
+    else. Letta gives the venice base provider OPENAI_API_KEY (base providers all use it); that
+    key is not its own, so it gets Venice's key at Venice's host and none anywhere else. BYOK
+    providers and other base providers keep the key Letta chose for them."""
+    if provider == venice.PROVIDER_NAME and category != "byok":
+        return (venice.api_key() or NO_KEY) if venice.is_key_host(url) else NO_KEY
+    return letta_key
+
+
+def _provider_of(embedding_config: Any) -> str:
+    handle = getattr(embedding_config, "handle", None) or ""
+    return handle.split("/", 1)[0] if "/" in handle else ""
+
+
+def _category(config: Any) -> str:
+    category = getattr(config, "provider_category", None)
+    return str(getattr(category, "value", category or ""))
 
 
 def _announce(llm_config: Any, decision: Decision) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import openai
 
-from .. import venice
+from .. import retry, venice
 from .letta_api import (
     ContextWindowExceededError,
     LLMAuthenticationError,
@@ -32,6 +32,10 @@ _MAX_TEXT = 300
 def map_error(exc: Exception, model: str = "the model") -> Exception | None:
     """The Letta error for an error from a Venice-shaped endpoint, or None to let the stock
     mapping handle it."""
+    if isinstance(exc, retry.UpstreamWait):  # the provider's own answer, with its reset time
+        return map_error(exc.cause, model)
+    if isinstance(exc, (retry.BudgetSpent, retry.BudgetBusy)):
+        return LLMRateLimitError(message=f"Not sent to {model}: {exc}", code=error_code("RATE_LIMIT_EXCEEDED"))
     if isinstance(exc, openai.APIStatusError):
         headers = exc.response.headers if exc.response is not None else None
         # The overflow may be said in the message or only in a code field: look at all of it.

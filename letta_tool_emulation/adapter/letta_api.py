@@ -105,6 +105,7 @@ METHODS: list[tuple[str, str, tuple[str, ...]]] = [
     ("OpenAIClient", "_prepare_client_kwargs", ("llm_config",)),
     ("OpenAIClient", "_prepare_client_kwargs_async", ("llm_config",)),
     ("OpenAIClient", "_prepare_client_kwargs_embedding", ("embedding_config",)),
+    ("OpenAIClient", "request_embeddings", ("inputs", "embedding_config")),
     ("OpenAIProvider", "list_llm_models_async", ()),
     ("OpenAIProvider", "list_embedding_models_async", ()),
     ("OpenAIProvider", "_get_models_async", ()),

@@ -24,10 +24,13 @@ EMBEDDING_BATCH_SIZE = 64
 
 
 async def _key(provider: Any) -> str | None:
+    """The provider's own key; for the venice base provider VENICE_API_KEY, and only at
+    VENICE_BASE_URL's host (a stored provider can still point at an older URL)."""
+    category = getattr(provider, "provider_category", None)
+    if getattr(provider, "name", None) == venice.PROVIDER_NAME and str(getattr(category, "value", category)) != "byok":
+        return venice.api_key() if venice.is_key_host(provider.base_url) else None
     enc = getattr(provider, "api_key_enc", None)
     key = await enc.get_plaintext_async() if enc is not None else None
-    if not key and getattr(provider, "name", None) == venice.PROVIDER_NAME:
-        key = venice.api_key()
     return key or None
 
 

@@ -16,11 +16,13 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .catalog import EMBEDDING_DIM, NATIVE_MODEL, model_catalog
+from .lockout import Keys, KeysMiddleware
 from .rules import _FEEDBACK, plan_reply, write_calls
 from .validation import Invalid, estimate_tokens, validate
 
@@ -60,8 +62,10 @@ class StandInState:
         self.sloppy = sloppy
         self.rng = random.Random(seed)
         self.latency = latency
+        self.keys = Keys()
 
     def reset(self, *, sloppy: bool | None = None, seed: int | None = None) -> None:
+        self.keys.reset()
         with self.lock:
             self.script.clear()
             self.requests.clear()
@@ -213,7 +217,8 @@ def create_app(state: StandInState) -> Starlette:
             Route("/_control/script", script, methods=["POST"]),
             Route("/_control/requests", requests),
             Route("/_control/reset", reset, methods=["POST"]),
-        ]
+        ],
+        middleware=[Middleware(KeysMiddleware, keys=state.keys)],
     )
 
 

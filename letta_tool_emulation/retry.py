@@ -1,0 +1,338 @@
+"""Retries for emulated models, decided in one place, within a budget the upstream can bear.
+
+Venice blocks a key for 30 s after more than 20 failed requests in 30 s, and Letta's own
+clients would multiply retries (the OpenAI SDK retries inside Letta, letta-client retries
+the whole turn). So for emulated models the SDK does not retry; this module does:
+
+- A :class:`Budget` per API key and host, shared by every agent and every server worker on
+  the machine through a small locked file: at most ``limit`` requests may be in flight or
+  have failed within ``window`` seconds. While the upstream is healthy that is only a cap
+  on concurrent requests per key; once requests fail, it is what stops a burst of failures
+  from earning a lockout. When failures alone fill it, new requests fail at once with the
+  time the budget frees up (:class:`BudgetSpent`), without reaching the upstream.
+- :func:`retry_wait` reads when to try again: ``retry-after`` (seconds or an HTTP date),
+  ``x-ratelimit-reset-requests`` (a Unix time at Venice) and ``x-ratelimit-reset-tokens``
+  (seconds). A 429, a 5xx or a refused connection is retried (``max_retries`` times) when
+  the wait is short; a longer wait fails at once with the reset time.
+
+The budget file holds only timestamps and random ids, under a directory only this user can
+read (``LETTA_TOOL_EMULATION_STATE_DIR``, else ``$XDG_RUNTIME_DIR`` or the temp directory);
+its name is a hash of the key and host, never the key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import email.utils
+import fcntl
+import hashlib
+import logging
+import os
+import secrets
+import stat
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+log = logging.getLogger("letta_tool_emulation")
+
+T = TypeVar("T")
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        log.warning("letta_tool_emulation: %s is not a number; using %s", name, default)
+        return default
+
+
+@dataclass(frozen=True, slots=True)
+class RetrySettings:
+    limit: int = 15  # requests in flight or failed per window and key: under Venice's 20
+    window: float = 30.0
+    max_retries: int = 2
+    max_wait: float = 20.0  # a longer wait fails at once, with the reset time
+    backoff: float = 1.0  # first wait when the upstream says nothing, doubled each time
+    queue_timeout: float = 120.0  # how long a request waits for a free slot while others are in flight
+
+    @classmethod
+    def from_env(cls) -> RetrySettings:
+        return cls(
+            limit=max(1, int(_env_float("LETTA_TOOL_EMULATION_RETRY_BUDGET", 15))),
+            window=max(1.0, _env_float("LETTA_TOOL_EMULATION_RETRY_WINDOW", 30.0)),
+            max_retries=max(0, int(_env_float("LETTA_TOOL_EMULATION_UPSTREAM_RETRIES", 2))),
+            max_wait=max(0.0, _env_float("LETTA_TOOL_EMULATION_RETRY_MAX_WAIT", 20.0)),
+        )
+
+
+class BudgetSpent(Exception):
+    """Too many recent failures for this key: the request was not sent."""
+
+    def __init__(self, host: str, failures: int, window: float, reset_at: float) -> None:
+        self.host, self.failures, self.window, self.reset_at = host, failures, window, reset_at
+        wait = max(0, round(reset_at - time.time()))
+        when = time.strftime("%H:%M:%S UTC", time.gmtime(reset_at))
+        super().__init__(
+            f"{failures} requests to {host} failed in the last {window:.0f} s, so new ones wait until {when} "
+            f"(in {wait} s) rather than risk the provider blocking the key. Send the message again then."
+        )
+
+
+class BudgetBusy(Exception):
+    """Every slot of the budget stayed taken by requests in flight for too long."""
+
+    def __init__(self, host: str, limit: int, waited: float) -> None:
+        super().__init__(
+            f"{limit} requests to {host} were already in flight and none finished within {waited:.0f} s. "
+            "The provider is slow or stalled; send the message again later."
+        )
+
+
+class UpstreamWait(Exception):
+    """The upstream asked for a longer wait than retrying within this request allows."""
+
+    def __init__(self, cause: Exception, wait: float) -> None:
+        self.cause, self.wait = cause, wait
+        super().__init__(f"the provider asked to wait {wait:.0f} s")
+
+
+# -- the shared budget ----------------------------------------------------------------------------
+
+
+def state_dir() -> Path | None:
+    """A directory only this user can use, or None when none can be had safely."""
+    configured = os.environ.get("LETTA_TOOL_EMULATION_STATE_DIR")
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if configured:
+        path = Path(configured)
+    elif runtime:
+        path = Path(runtime) / "letta-tool-emulation"
+    else:
+        path = Path(tempfile.gettempdir()) / f"letta-tool-emulation-{os.getuid()}"
+    with contextlib.suppress(FileExistsError):
+        path.mkdir(mode=0o700, parents=bool(configured))
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    # Somebody else's directory, a symlink, or one others can write: not ours to trust.
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        log.warning("letta_tool_emulation: %s is not a private directory; the retry budget is per process", path)
+        return None
+    return path
+
+
+class Budget:
+    """See the module docstring. ``path`` None keeps the ledger in this process only."""
+
+    def __init__(self, key_id: str, host: str, settings: RetrySettings, path: Path | None) -> None:
+        self.key_id, self.host, self.settings = key_id, host, settings
+        self._path = path
+        self._lock = threading.Lock()
+        self._memory: list[str] = []
+
+    @contextlib.contextmanager
+    def _ledger(self) -> Any:
+        """The ledger's lines, locked for this process and, through the file, for others."""
+        with self._lock:
+            if self._path is None:
+                yield self._memory
+                return
+            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+            fd = os.open(self._path, flags, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                with os.fdopen(os.dup(fd), "r+") as f:
+                    lines = f.read().split()
+                    before = list(lines)
+                    yield lines
+                    if lines != before:
+                        f.seek(0)
+                        f.truncate()
+                        f.write("\n".join(lines))
+            finally:
+                os.close(fd)
+
+    def _prune(self, lines: list[str], now: float) -> tuple[list[float], int]:
+        cutoff = now - self.settings.window
+        kept = [e for e in lines if _when(e) >= cutoff]
+        lines[:] = kept[-1000:]
+        failures = sorted(_when(e) for e in lines if e.startswith("F"))
+        return failures, sum(1 for e in lines if e.startswith("R"))
+
+    def try_acquire(self) -> str:
+        """A slot id; "" when none is free right now. Raises BudgetSpent when failures alone
+        fill the budget."""
+        now = time.time()
+        with self._ledger() as lines:
+            failures, in_flight = self._prune(lines, now)
+            if len(failures) >= self.settings.limit:
+                raise BudgetSpent(self.host, len(failures), self.settings.window, failures[0] + self.settings.window)
+            if len(failures) + in_flight >= self.settings.limit:
+                return ""
+            slot = secrets.token_hex(6)
+            lines.append(f"R{now:.3f}:{slot}")
+            return slot
+
+    def release(self, slot: str, failed: bool) -> None:
+        now = time.time()
+        with self._ledger() as lines:
+            lines[:] = [e for e in lines if not e.endswith(":" + slot)]
+            if failed:
+                lines.append(f"F{now:.3f}:{secrets.token_hex(6)}")
+
+    def _waits(self) -> Any:
+        """Delays between tries for a slot, until the queue timeout."""
+        deadline = time.monotonic() + self.settings.queue_timeout
+        delay = 0.02
+        while time.monotonic() <= deadline:
+            yield delay
+            delay = min(delay * 2, 0.5)
+        raise BudgetBusy(self.host, self.settings.limit, self.settings.queue_timeout)
+
+    async def acquire(self) -> str:
+        for delay in self._waits():
+            if slot := self.try_acquire():
+                return slot
+            await asyncio.sleep(delay)
+        raise AssertionError("unreachable")
+
+    def acquire_sync(self) -> str:
+        for delay in self._waits():
+            if slot := self.try_acquire():
+                return slot
+            time.sleep(delay)
+        raise AssertionError("unreachable")
+
+
+def _when(entry: str) -> float:
+    try:
+        return float(entry[1:].split(":", 1)[0])
+    except ValueError:
+        return 0.0
+
+
+_BUDGETS: dict[str, Budget] = {}
+_BUDGETS_LOCK = threading.Lock()
+
+
+def budget_for(api_key: str | None, base_url: str, settings: RetrySettings | None = None) -> Budget:
+    """The budget of one key at one host, shared with every process that uses them."""
+    from urllib.parse import urlsplit
+
+    host = urlsplit(base_url or "").netloc or "the model endpoint"
+    key_id = hashlib.sha256(f"{api_key or ''}\n{host}".encode()).hexdigest()[:24]
+    with _BUDGETS_LOCK:
+        budget = _BUDGETS.get(key_id)
+        if budget is None:
+            directory = state_dir()
+            settings = settings or RetrySettings.from_env()
+            path = directory / f"budget-{key_id}" if directory is not None else None
+            budget = _BUDGETS[key_id] = Budget(key_id, host, settings, path)
+        return budget
+
+
+# -- deciding to retry ------------------------------------------------------------------------------
+
+
+def retry_wait(headers: Mapping[str, str] | None, now: float | None = None) -> float | None:
+    """Seconds the upstream asks to wait before the next request, or None if it does not say."""
+    if not headers:
+        return None
+    now = time.time() if now is None else now
+    waits = []
+    after = headers.get("retry-after")
+    if after:
+        try:
+            waits.append(float(after))
+        except ValueError:
+            with contextlib.suppress(TypeError, ValueError):
+                waits.append(email.utils.parsedate_to_datetime(after).timestamp() - now)
+    for name in ("x-ratelimit-reset-requests", "x-ratelimit-reset-tokens"):
+        value = headers.get(name)
+        try:
+            number = float(value) if value else None
+        except ValueError:
+            continue
+        if number is None:
+            continue
+        # Venice sends a Unix time for requests and seconds for tokens; tell them apart by size.
+        waits.append(number - now if number > 1e9 else number)
+    return max(0.0, max(waits)) if waits else None
+
+
+def is_retryable(exc: BaseException) -> bool:
+    import openai
+
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code in RETRY_STATUSES
+    # A connection refused or reset before the request was taken; not a read timeout (a stalled
+    # model would make the user wait twice).
+    return isinstance(exc, openai.APIConnectionError) and not isinstance(exc, openai.APITimeoutError)
+
+
+def _headers(exc: BaseException) -> Mapping[str, str] | None:
+    response = getattr(exc, "response", None)
+    return getattr(response, "headers", None)
+
+
+def _after_failure(budget: Budget, slot: str, exc: BaseException, attempt: int) -> float:
+    """Release the slot; the seconds to wait before retrying, or re-raise."""
+    failed = is_retryable(exc)
+    budget.release(slot, failed)
+    if not failed or attempt >= budget.settings.max_retries:
+        raise exc
+    wait = retry_wait(_headers(exc))
+    wait = budget.settings.backoff * 2**attempt if wait is None else wait
+    if wait > budget.settings.max_wait:
+        raise UpstreamWait(exc, wait) from exc
+    log.info("letta_tool_emulation: %s failed (%s); retry %d in %.1f s", budget.host, _what(exc), attempt + 1, wait)
+    return wait
+
+
+async def call(budget: Budget, send: Callable[[], Awaitable[T]]) -> T:
+    """``send()`` within the budget, retried as the module docstring says."""
+    attempt = 0
+    while True:
+        slot = await budget.acquire()
+        try:
+            result = await send()
+        except Exception as exc:  # noqa: BLE001 - decided and re-raised in _after_failure
+            await asyncio.sleep(_after_failure(budget, slot, exc, attempt))
+            attempt += 1
+            continue
+        except BaseException:  # cancelled: the request did not fail upstream
+            budget.release(slot, False)
+            raise
+        budget.release(slot, False)
+        return result
+
+
+def call_sync(budget: Budget, send: Callable[[], T]) -> T:
+    """:func:`call` for synchronous callers."""
+    attempt = 0
+    while True:
+        slot = budget.acquire_sync()
+        try:
+            result = send()
+        except Exception as exc:  # noqa: BLE001 - decided and re-raised in _after_failure
+            time.sleep(_after_failure(budget, slot, exc, attempt))
+            attempt += 1
+            continue
+        except BaseException:
+            budget.release(slot, False)
+            raise
+        budget.release(slot, False)
+        return result
+
+
+def _what(exc: BaseException) -> str:
+    status = getattr(exc, "status_code", None)
+    return f"HTTP {status}" if status else type(exc).__name__
