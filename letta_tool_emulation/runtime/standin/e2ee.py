@@ -120,7 +120,7 @@ def _checksum_address(address: str) -> str:
     """EIP-55 mixed case, as some servers write addresses."""
     digits = address[2:].lower()
     digest = keccak256(digits.encode()).hex()
-    return "0x" + "".join(c.upper() if int(h, 16) >= 8 else c for c, h in zip(digits, digest, strict=True))
+    return "0x" + "".join(c.upper() if int(h, 16) >= 8 else c for c, h in zip(digits, digest[:40], strict=True))
 
 
 def synthetic_quote(report_data: bytes, *, debug: bool = False) -> bytes:
@@ -236,12 +236,12 @@ def _decrypt_messages(messages: Any, keys: KeyPair) -> list[Any]:
         m = dict(m)
         content = m.get("content")
         if isinstance(content, list):  # decrypted part by part, like the enclave proxy does
-            parts = []
+            texts = []
             for j, part in enumerate(content):
                 if not isinstance(part, Mapping) or part.get("type") != "text":
                     raise _bad(f"Invalid request: messages[{i}].content[{j}]: only text parts can be encrypted")
-                parts.append({**part, "text": _open_field(part.get("text"), keys)})
-            m["content"] = parts
+                texts.append(_open_field(part.get("text"), keys))
+            m["content"] = "\n".join(texts)  # what the model reads (the rules read strings)
         elif content is not None:
             m["content"] = _open_field(content, keys)
         for name in ENCRYPTED_FIELDS[1:]:
