@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from letta_tool_emulation.e2ee import AttestationError, KeyPair, new_nonce, verify_attestation
 from letta_tool_emulation.runtime.standin.e2ee import FORMATS, MODEL_SECRET, attestation_payload, synthetic_quote
@@ -162,3 +164,30 @@ def test_messages_say_what_to_do_and_hold_no_quote() -> None:
     message = err.value.message
     assert "debug" in message and MODEL in message and "Choose another model" in message
     assert data["intel_quote"][:64] not in message
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=15,
+)
+VALID = payload()
+FIELDS = ["verified", "nonce", "request_nonce", "model", "signing_algo", "signing_key", "signing_public_key",
+          "signing_address", "intel_quote", "quote", "attestation", "debug"]  # fmt: skip
+
+
+@given(st.dictionaries(st.sampled_from(FIELDS), json_values))
+def test_any_change_to_a_valid_answer_verifies_or_fails_by_name(changes: dict[str, Any]) -> None:
+    data = {**VALID, **changes}
+    try:
+        att = verify_attestation(data, model=MODEL, nonce=NONCE)
+    except AttestationError as exc:
+        assert exc.check and exc.message
+    else:  # only changes that keep every binding intact can pass
+        assert att.model_public_key == KEYS.public_hex and att.nonce == NONCE
+
+
+@given(json_values)
+def test_any_json_fails_by_name(data: Any) -> None:
+    with pytest.raises(AttestationError):
+        verify_attestation(data, model=MODEL, nonce=NONCE)
