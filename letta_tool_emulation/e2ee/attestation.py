@@ -66,6 +66,12 @@ _DONT_TRUST = (
 )
 
 
+def _shown(value: Any, limit: int = 80) -> str:
+    """A value from the answer, for a message: quoted and short (the server chooses it)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _hex_text(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
@@ -108,7 +114,9 @@ def verify_attestation(payload: Any, *, model: str, nonce: str, status: int = 20
         raise _fail(
             "model",
             model,
-            f"the answer attests {said!r}, not {model!r}." if isinstance(said, str) else "the answer names no model.",
+            f"the answer attests {_shown(said)}, not {model!r}."
+            if isinstance(said, str)
+            else "the answer names no model.",
             _DONT_TRUST,
         )
     algo = payload.get("signing_algo")
@@ -116,7 +124,7 @@ def verify_attestation(payload: Any, *, model: str, nonce: str, status: int = 20
         raise _fail(
             "signing_algo",
             model,
-            f"the enclave's key uses {algo!r}; only 'ecdsa' (secp256k1) is supported.",
+            f"the enclave's key uses {_shown(algo)}; only 'ecdsa' (secp256k1) is supported.",
             "Update the plugin, or choose another model.",
         )
 
@@ -149,7 +157,7 @@ def verify_attestation(payload: Any, *, model: str, nonce: str, status: int = 20
         raise _fail(
             "signing_address",
             model,
-            f"the signing address {claimed!r} is not the Keccak-256 address of the signing key ({address}).",
+            f"the signing address {_shown(claimed)} is not the Keccak-256 address of the signing key ({address}).",
             _DONT_TRUST,
         )
 

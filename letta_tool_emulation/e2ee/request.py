@@ -44,6 +44,11 @@ ROLES = frozenset({"system", "user", "assistant", "tool"})
 EMPTY_CONTENT = " "
 
 
+def _shown(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _fail(check: str, what: str) -> RequestError:
     return RequestError(check, f"{what} Nothing was sent.")
 
@@ -66,7 +71,7 @@ def flatten_content(content: Any, index: int) -> str:
             kind = part.get("type") if isinstance(part, Mapping) else type(part).__name__
             raise _fail(
                 "content_part",
-                f"messages[{index}].content[{j}] is a {kind!r} part; end-to-end encrypted models accept text only "
+                f"messages[{index}].content[{j}] is a {_shown(kind)} part; end-to-end encrypted models accept text only "
                 "(no images, audio or files). Remove the attachment, or use a model without end-to-end encryption.",
             )
     return "\n".join(texts)
@@ -78,7 +83,7 @@ def _message(m: Any, index: int, session: Session) -> dict[str, Any]:
     role = m.get("role")
     role = "system" if role == "developer" else role  # Venice knows no developer role
     if role not in ROLES:
-        raise _fail("role", f"messages[{index}] has the role {role!r}; expected system, user, assistant or tool.")
+        raise _fail("role", f"messages[{index}] has the role {_shown(role)}; expected system, user, assistant or tool.")
     if m.get("tool_calls") or m.get("function_call"):
         raise _fail(
             "tool_calls",
@@ -105,7 +110,7 @@ def encrypt_request(body: Mapping[str, Any], session: Session) -> tuple[dict[str
     if body.get("model") != session.model:
         raise _fail(
             "model",
-            f"The request is for {body.get('model')!r} but the session was attested for {session.model!r}.",
+            f"The request is for {_shown(body.get('model'), 80)} but the session was attested for {session.model!r}.",
         )
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
