@@ -22,6 +22,7 @@ from .errors import (
     StreamErrorObject,
     error_text,
     rejection_error,
+    stream_error,
 )
 from .request import EMPTY_CONTENT, encrypt_request, flatten_content
 from .response import decrypt_chunk, decrypt_event
@@ -53,5 +54,6 @@ __all__ = [
     "new_nonce",
     "new_session",
     "rejection_error",
+    "stream_error",
     "verify_attestation",
 ]
