@@ -54,7 +54,12 @@ def test_stand_in_model_command(tmp_path: Path) -> None:
                 assert time.monotonic() < deadline and proc.poll() is None
                 time.sleep(0.3)
         caps = {m["id"]: m["model_spec"]["capabilities"]["supportsFunctionCalling"] for m in models}
-        assert caps == {"venice-uncensored": False, "stand-in-native": True}
+        assert caps == {
+            "venice-uncensored": False,
+            "stand-in-native": True,
+            "e2ee-qwen3-6-35b-a3b-uncensored-p": False,
+            "e2ee-glm-5-2-p": True,
+        }
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/v1/chat/completions",
             data=json.dumps(

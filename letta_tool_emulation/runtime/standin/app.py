@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from . import e2ee
 from .catalog import EMBEDDING_DIM, NATIVE_MODEL, model_catalog
 from .lockout import Keys, KeysMiddleware
 from .rules import _FEEDBACK, plan_reply, write_calls
@@ -63,6 +64,7 @@ class StandInState:
         self.rng = random.Random(seed)
         self.latency = latency
         self.keys = Keys()
+        self.e2ee = e2ee.E2EEState()
 
     def reset(self, *, sloppy: bool | None = None, seed: int | None = None) -> None:
         self.keys.reset()
@@ -74,6 +76,7 @@ class StandInState:
                 self.sloppy = sloppy
             if seed is not None:
                 self.rng = random.Random(seed)
+        self.e2ee.reset()
 
     def next_scripted(self) -> Scripted | None:
         with self.lock:
@@ -127,9 +130,13 @@ def create_app(state: StandInState) -> Starlette:
         with state.lock:
             state.requests.append(body)
         try:
-            validate(body)
+            tee = e2ee.admit(state.e2ee, request.headers, body)  # TEE models: decrypted, validated
+            if tee is None:
+                validate(body)
         except Invalid as exc:
             return _error(exc.status, exc.message)
+        if tee is not None:
+            body = tee.body
         scripted = state.next_scripted()
         if state.latency:
             await asyncio.sleep(state.latency)
@@ -137,7 +144,7 @@ def create_app(state: StandInState) -> Starlette:
             await asyncio.sleep(scripted.delay)
         if scripted is not None and scripted.status != 200:
             return _error(scripted.status, scripted.error or "Inference failed", scripted.headers)
-        native = body["model"] == NATIVE_MODEL
+        native = body["model"] == NATIVE_MODEL if tee is None else tee.native
         if scripted is None:
             calls, text = plan_reply(body)
             retry = any(f in (body["messages"][-1].get("content") or "") for f in _FEEDBACK)
@@ -168,9 +175,11 @@ def create_app(state: StandInState) -> Starlette:
             state.replies.append(scripted.text + "".join(json.dumps(c["function"]) for c in tool_calls))
         if body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage")) and scripted.usage
+            events = _sse(body["model"], scripted, tool_calls, finish, usage if include_usage else None)
             return StreamingResponse(
-                _sse(body["model"], scripted, tool_calls, finish, usage if include_usage else None),
+                events if tee is None else tee.seal(events),
                 media_type="text/event-stream",
+                headers=None if tee is None else tee.headers,
             )
         message: dict[str, Any] = {"role": "assistant", "content": scripted.text or (None if tool_calls else "")}
         if tool_calls:
@@ -217,6 +226,7 @@ def create_app(state: StandInState) -> Starlette:
             Route("/_control/script", script, methods=["POST"]),
             Route("/_control/requests", requests),
             Route("/_control/reset", reset, methods=["POST"]),
+            *e2ee.routes(state.e2ee),
         ],
         middleware=[Middleware(KeysMiddleware, keys=state.keys)],
     )
