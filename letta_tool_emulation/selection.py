@@ -1,15 +1,19 @@
-"""Which models get tool emulation, decided on every request.
+"""Which models get tool emulation, and how, decided on every request.
 
 Letta rebuilds an agent's model configuration from its stored model row, so nothing set
 while models are listed survives; what does survive is the provider name, the model id, the
 endpoint URL and the agent's own ``llm_config``. The decision uses, in this order:
 
-1. the agent's ``llm_config.model_wrapper``: ``"tool-emulation"`` forces emulation on,
-   ``"native-tools"`` forces it off;
-2. the endpoint's capability data when it describes models in Venice's shape
+1. end-to-end encryption: a model whose capabilities say ``supportsE2EE`` (at Venice, every
+   ``e2ee-*`` model) is end-to-end encrypted and always emulated (Venice drops ``tools`` in
+   that mode), unless the agent's switches say ``tee-only`` or
+   ``LETTA_TOOL_EMULATION_E2EE=off``, which choose TEE-only plaintext mode;
+2. the agent's switches, ``llm_config.model_wrapper``: ``"tool-emulation"`` forces emulation
+   on, ``"native-tools"`` forces it off (switches are comma-separated: ``"tee-only,native-tools"``);
+3. the endpoint's capability data when it describes models in Venice's shape
    (``supportsFunctionCalling: false`` means emulate), with a fallback table for Venice
-   when its /models cannot be reached;
-3. ``LETTA_TOOL_EMULATION_MODELS``: comma-separated glob patterns over model handles
+   when nothing is known yet;
+4. ``LETTA_TOOL_EMULATION_MODELS``: comma-separated glob patterns over model handles
    (``provider/model``), e.g. ``ollama/*,openai-proxy/mistral-7b*``.
 
 Anything else is left to Letta as it is.
@@ -26,7 +30,10 @@ from . import venice
 
 WRAPPER_ON = "tool-emulation"
 WRAPPER_OFF = "native-tools"
+WRAPPER_E2EE = "e2ee"
+WRAPPER_TEE_ONLY = "tee-only"
 PATTERNS_ENV = "LETTA_TOOL_EMULATION_MODELS"
+E2EE_ENV = "LETTA_TOOL_EMULATION_E2EE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +45,8 @@ class Decision:
     model: venice.ModelInfo | None = None
     # Prompts and replies must not reach the logs (end-to-end encrypted models).
     private: bool = False
+    # Sent end-to-end encrypted to an attested enclave (implies emulate and private).
+    e2ee: bool = False
 
 
 def handle_of(config: Any) -> str:
@@ -45,6 +54,16 @@ def handle_of(config: Any) -> str:
     if isinstance(handle, str) and handle:
         return handle
     return f"{getattr(config, 'provider_name', None) or 'openai'}/{getattr(config, 'model', '')}"
+
+
+def switches(config: Any) -> frozenset[str]:
+    """The agent's switches: ``llm_config.model_wrapper``, comma-separated."""
+    raw = getattr(config, "model_wrapper", None)
+    return frozenset(p.strip().lower() for p in raw.split(",") if p.strip()) if isinstance(raw, str) else frozenset()
+
+
+def e2ee_globally_on() -> bool:
+    return os.environ.get(E2EE_ENV, "on").strip().lower() not in ("0", "off", "false", "no")
 
 
 def patterns() -> list[str]:
@@ -62,10 +81,13 @@ def decide(config: Any) -> Decision:
     info = venice.lookup(url, model) if model else None
     is_venice = is_venice or venice.CAPABILITIES.venice_shaped(url or "")
 
-    wrapper = (getattr(config, "model_wrapper", None) or "").strip().lower()
-    if wrapper == WRAPPER_ON:
+    wanted = switches(config)
+    e2ee_capable = info is not None and bool(info.supports_e2ee) and is_venice
+    if e2ee_capable and (WRAPPER_E2EE in wanted or (WRAPPER_TEE_ONLY not in wanted and e2ee_globally_on())):
+        return Decision(True, f"end-to-end encrypted ({model} supports E2EE)", True, info, private=True, e2ee=True)
+    if WRAPPER_ON in wanted:
         return Decision(True, f"model_wrapper={WRAPPER_ON}", is_venice, info)
-    if wrapper == WRAPPER_OFF:
+    if WRAPPER_OFF in wanted:
         return Decision(False, f"model_wrapper={WRAPPER_OFF}", is_venice, info)
 
     if info is not None and info.supports_function_calling is not None:

@@ -33,12 +33,15 @@ class ModelInfo:
     max_completion_tokens: int | None = None
     supports_reasoning: bool | None = None
     embedding_dim: int | None = None
+    supports_e2ee: bool | None = None  # end-to-end encrypted chat (a TEE model)
+    supports_response_schema: bool | None = None
 
 
 # Used only when /models cannot be reached: models known to lack function calling.
 FALLBACK_MODELS: dict[str, ModelInfo] = {
     "venice-uncensored": ModelInfo("venice-uncensored", supports_function_calling=False, context_window=32768),
 }
+E2EE_PREFIX = "e2ee-"
 # Venice's /models does not state embedding dimensions.
 EMBEDDING_DIMS = {"text-embedding-bge-m3": 1024}
 DEFAULT_EMBEDDING_DIM = 1024
@@ -109,6 +112,8 @@ def parse_models(payload: Any) -> list[ModelInfo] | None:
                 context_window=_int(spec.get("availableContextTokens")) or _int(m.get("context_length")),
                 max_completion_tokens=_int(spec.get("maxCompletionTokens")),
                 supports_reasoning=_bool(caps.get("supportsReasoning")),
+                supports_e2ee=_bool(caps.get("supportsE2EE")),
+                supports_response_schema=_bool(caps.get("supportsResponseSchema")),
                 embedding_dim=EMBEDDING_DIMS.get(m["id"], DEFAULT_EMBEDDING_DIM) if kind == "embedding" else None,
             )
         )
@@ -232,6 +237,8 @@ def lookup(url: str | None, model: str) -> ModelInfo | None:
     info = CAPABILITIES.get(url, model) if url else None
     if info is None and looks_like_venice(url):
         info = FALLBACK_MODELS.get(model)
+        if info is None and model.startswith(E2EE_PREFIX):  # Venice names every TEE model so
+            info = ModelInfo(model, supports_e2ee=True)
     return info
 
 

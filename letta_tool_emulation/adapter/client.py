@@ -20,9 +20,10 @@ from typing import Any
 import httpx
 
 from .. import engine, venice
+from ..e2ee.transport import E2EETransport
 from ..selection import Decision, decide, handle_of
 from ..step import TOOL_CALL_ID_LEN, EmulatedRequest, Outcome, Pending
-from ..transport import OpenAITransport
+from ..transport import OpenAITransport, Transport
 from . import drivers
 from .errors import map_error
 from .letta_api import LettaError, OpenAIClient, ProviderManager, settings
@@ -80,14 +81,14 @@ class EmulatedToolsClient(OpenAIClient):
     ) -> dict[str, Any]:
         if not isinstance(request_data, EmulatedRequest):
             return await super().request_async(request_data, llm_config, *args, **kwargs)
-        outcome, response = await drivers.complete(request_data, self._transport(llm_config))
+        outcome, response = await drivers.complete(request_data, self._transport(llm_config, request_data))
         self._keep(request_data, outcome)
         return response
 
     def request(self, request_data: dict[str, Any], llm_config: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         if not isinstance(request_data, EmulatedRequest):
             return super().request(request_data, llm_config, *args, **kwargs)
-        outcome, response = drivers.complete_sync(request_data, self._transport(llm_config))
+        outcome, response = drivers.complete_sync(request_data, self._transport(llm_config, request_data))
         self._keep(request_data, outcome)
         return response
 
@@ -96,10 +97,12 @@ class EmulatedToolsClient(OpenAIClient):
             return await super().stream_async(request_data, llm_config, *args, **kwargs)
         # The Responses-API websocket options do not apply to chat completions; they are ignored.
         return drivers.StreamDriver(
-            request_data, self._transport(llm_config), on_outcome=lambda o: self._keep(request_data, o)
+            request_data, self._transport(llm_config, request_data), on_outcome=lambda o: self._keep(request_data, o)
         )
 
-    def _transport(self, llm_config: Any) -> OpenAITransport:
+    def _transport(self, llm_config: Any, request: EmulatedRequest) -> Transport:
+        if request.step.decision.e2ee:
+            return E2EETransport(lambda: self._prepare_client_kwargs_async(llm_config), str(request.get("model")))
         return OpenAITransport(
             lambda: self._prepare_client_kwargs_async(llm_config), lambda: self._prepare_client_kwargs(llm_config)
         )

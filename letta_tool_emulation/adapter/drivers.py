@@ -14,6 +14,7 @@ from typing import Any
 from openai.types.chat import ChatCompletionChunk
 
 from .. import engine
+from ..e2ee import E2EEError
 from ..step import Attempt, EmulatedRequest, Outcome, ToolCallDict
 from ..transport import Completion, Transport
 from .errors import broken_stream_error
@@ -151,8 +152,8 @@ class StreamDriver:
                     if chunk is not None:
                         yield chunk
         except Exception as exc:
-            if not started:
-                raise  # nothing came: the endpoint's own error, which Letta maps
+            if not started or isinstance(exc, E2EEError):
+                raise  # the endpoint's own error, or what encryption found: each says it best
             raise broken_stream_error(exc, self._model, in_call=attempt.in_call) from exc
         finally:
             await self.close()

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import openai
 
-from .. import retry, venice
+from .. import e2ee, retry, venice
 from .letta_api import (
     ContextWindowExceededError,
     LLMAuthenticationError,
@@ -32,6 +32,8 @@ _MAX_TEXT = 300
 def map_error(exc: Exception, model: str = "the model") -> Exception | None:
     """The Letta error for an error from a Venice-shaped endpoint, or None to let the stock
     mapping handle it."""
+    if isinstance(exc, e2ee.E2EEError):
+        return _e2ee_error(exc, model)
     if isinstance(exc, retry.UpstreamWait):  # the provider's own answer, with its reset time
         return map_error(exc.cause, model)
     if isinstance(exc, (retry.BudgetSpent, retry.BudgetBusy)):
@@ -125,3 +127,24 @@ def broken_stream_error(exc: BaseException, model: str, in_call: bool) -> Except
         f"Send the message again. ({cause})",
         code=error_code("INTERNAL_SERVER_ERROR"),
     )
+
+
+# An attestation that could not be had is temporary; one that was had and failed a check is a
+# refusal on security grounds, never retried into plaintext.
+_E2EE_TEMPORARY = frozenset({"transport", "unavailable", "http_status", "stream_error"})
+
+
+def _e2ee_error(exc: e2ee.E2EEError, model: str) -> Exception:
+    """End-to-end encryption failures as Letta errors; the message (which never holds keys or
+    plaintext) already says what happened and what to do."""
+    message = f"{model} (end-to-end encrypted): {exc.message}"
+    details = {"e2ee_check": exc.check}
+    if isinstance(exc, e2ee.AttestationError):
+        if exc.check in _E2EE_TEMPORARY:
+            return LLMServerError(message=message, code=error_code("INTERNAL_SERVER_ERROR"), details=details)
+        if exc.check == "unsupported_model":
+            return LLMBadRequestError(message=message, code=error_code("INVALID_ARGUMENT"), details=details)
+        return LLMPermissionDeniedError(message=message, code=error_code("PERMISSION_DENIED"), details=details)
+    if isinstance(exc, e2ee.RequestError):
+        return LLMBadRequestError(message=message, code=error_code("INVALID_ARGUMENT"), details=details)
+    return LLMServerError(message=message, code=error_code("INTERNAL_SERVER_ERROR"), details=details)
