@@ -298,15 +298,22 @@ def _after_failure(budget: Budget, slot: str, exc: BaseException, attempt: int) 
 
 
 async def call(budget: Budget, send: Callable[[], Awaitable[T]]) -> T:
-    """``send()`` within the budget, retried as the module docstring says."""
+    """``send()`` within the budget, retried as the module docstring says. When the budget
+    runs out between retries, the upstream's own last answer is what the caller gets."""
     attempt = 0
+    last: Exception | None = None
     while True:
-        slot = await budget.acquire()
+        try:
+            slot = await budget.acquire()
+        except (BudgetSpent, BudgetBusy):
+            if last is not None:
+                raise last from None
+            raise
         try:
             result = await send()
         except Exception as exc:  # noqa: BLE001 - decided and re-raised in _after_failure
             await asyncio.sleep(_after_failure(budget, slot, exc, attempt))
-            attempt += 1
+            attempt, last = attempt + 1, exc
             continue
         except BaseException:  # cancelled: the request did not fail upstream
             budget.release(slot, False)
@@ -318,13 +325,19 @@ async def call(budget: Budget, send: Callable[[], Awaitable[T]]) -> T:
 def call_sync(budget: Budget, send: Callable[[], T]) -> T:
     """:func:`call` for synchronous callers."""
     attempt = 0
+    last: Exception | None = None
     while True:
-        slot = budget.acquire_sync()
+        try:
+            slot = budget.acquire_sync()
+        except (BudgetSpent, BudgetBusy):
+            if last is not None:
+                raise last from None
+            raise
         try:
             result = send()
         except Exception as exc:  # noqa: BLE001 - decided and re-raised in _after_failure
             time.sleep(_after_failure(budget, slot, exc, attempt))
-            attempt += 1
+            attempt, last = attempt + 1, exc
             continue
         except BaseException:
             budget.release(slot, False)

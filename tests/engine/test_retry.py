@@ -80,6 +80,17 @@ def test_retries_follow_the_upstream_and_succeed(tmp_path: Path) -> None:
     assert budget.try_acquire()  # the successes freed their slots
 
 
+def test_a_budget_spent_between_retries_gives_the_upstreams_answer(tmp_path: Path) -> None:
+    budget = retry.Budget("k", "upstream", settings(limit=1, max_retries=2), tmp_path / "b")
+
+    async def send() -> None:
+        raise status_error(503)
+
+    with pytest.raises(openai.APIStatusError) as info:
+        asyncio.run(retry.call(budget, send))
+    assert info.value.status_code == 503  # not BudgetSpent: the one request sent failed with this
+
+
 def test_a_long_wait_fails_at_once_with_the_providers_answer(tmp_path: Path) -> None:
     budget = retry.Budget("k", "upstream", settings(limit=10), tmp_path / "b")
 
