@@ -13,7 +13,8 @@ from letta_client import APIStatusError
 
 from letta_tool_emulation.runtime.standin import Scripted, StandIn
 
-from .conftest import Server, new_agent, of_type, say, wait_gone
+from .conftest import Server, block, new_agent, of_type, say, stream, wait_gone
+from .faults import Fault, FaultProxy
 
 VENICE_KEY = "venice-key-for-a-only"
 BYOK_KEY = "byok-key-for-b-only"
@@ -33,10 +34,17 @@ def elsewhere() -> Iterator[StandIn]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, venice_side: StandIn) -> Iterator[Server]:
+def proxy(venice_side: StandIn) -> Iterator[FaultProxy]:
+    p = FaultProxy(venice_side.port)
+    yield p
+    p.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, proxy: FaultProxy) -> Iterator[Server]:
     srv = Server(
         tmp_path_factory.mktemp("upstream"),
-        venice_side.url,
+        proxy.url,  # the stand-in, behind a proxy that can break connections
         VENICE_API_KEY=VENICE_KEY,
         OPENAI_API_KEY=OPENAI_KEY,  # Letta's base providers' key: it must reach neither stand-in
     ).start()
@@ -79,6 +87,99 @@ def test_keys_follow_hosts(server: Server, venice_side: StandIn, elsewhere: Stan
     assert OPENAI_KEY not in server.log()
 
 
+# -- connections that break ------------------------------------------------------------------------
+
+PROSE = "Let me think about where this belongs. " * 80  # about 3 KB before the call
+LONG = "a fact worth keeping " * 150  # about 3 KB inside the call
+
+
+def reply() -> Scripted:
+    return Scripted(
+        text=PROSE + "\nTOOL_CALL_START\n"
+        + json.dumps({"function": "memory_insert", "params": {"label": "human", "new_string": LONG.strip()}})
+        + "\nTOOL_CALL_END"
+    )  # fmt: skip
+
+
+# Where the response is cut, in bytes: a streamed reply is ~200 bytes per 7 characters of text,
+# a blocking one is the JSON once (the headers take ~150 bytes).
+CUTS = {
+    ("streamed", "prose"): 20_000,
+    ("streamed", "call"): 130_000,
+    ("blocking", "prose"): 400,
+    ("blocking", "call"): 5_000,
+}
+
+
+def turn(client: Any, agent: Any, mode: str, text: str) -> None:
+    if mode == "streamed":
+        stream(client, agent, text)
+    else:
+        say(client, agent, text)
+
+
+@pytest.mark.parametrize("mode", ["blocking", "streamed"])
+def test_reset_before_any_response_is_retried_and_the_turn_completes(
+    server: Server, venice_side: StandIn, proxy: FaultProxy, mode: str
+) -> None:
+    client = server.client()
+    agent = new_agent(client)
+    venice_side.reset()
+    venice_side.script(reply(), Scripted(text="Saved."))
+    proxy.next_chat(Fault("reset", after=0))
+    turn(client, agent, mode, "Remember this")
+    assert proxy.applied[-1] == "reset:0"
+    assert block(client, agent) == "Name: Ana\n" + LONG.strip()  # applied exactly once
+
+
+@pytest.mark.parametrize("where", ["prose", "call"])
+@pytest.mark.parametrize("mode", ["blocking", "streamed"])
+def test_reset_mid_reply_completes_or_fails_clearly_never_half_applied(
+    server: Server, venice_side: StandIn, proxy: FaultProxy, mode: str, where: str
+) -> None:
+    client = server.client()
+    agent = new_agent(client)
+    venice_side.reset()
+    venice_side.script(reply(), reply(), Scripted(text="Saved."))
+    proxy.next_chat(Fault("reset", after=CUTS[(mode, where)]))
+    if mode == "blocking":  # nothing reached the user yet: the request is retried whole
+        turn(client, agent, mode, "Remember this")
+        assert block(client, agent) == "Name: Ana\n" + LONG.strip()
+    else:  # part of the reply was streamed already: it cannot be taken back, so the turn fails
+        with pytest.raises(APIStatusError) as raised:
+            turn(client, agent, mode, "Remember this")
+        assert "broke off" in json.dumps(raised.value.body) and "nothing from it was executed" in json.dumps(
+            raised.value.body
+        )
+        assert block(client, agent) == "Name: Ana"
+        venice_side.script(Scripted(text="Saved."))
+        turn(client, agent, mode, "Remember this")  # the next turn works
+        assert block(client, agent) == "Name: Ana\n" + LONG.strip()
+    assert proxy.applied[-1].startswith("reset:")
+
+
+@pytest.mark.parametrize("mode", ["blocking", "streamed"])
+def test_a_stalled_upstream_ends_the_turn_with_a_clear_error(
+    server: Server, venice_side: StandIn, proxy: FaultProxy, mode: str
+) -> None:
+    client = server.client()
+    agent = new_agent(client)
+    venice_side.reset()
+    venice_side.script(reply(), reply(), Scripted(text="Saved."))
+    # Silent for longer than LETTA_LLM_REQUEST_TIMEOUT_SECONDS (10 s in these tests).
+    proxy.next_chat(Fault("stall", after=CUTS[(mode, "prose")], seconds=25))
+    with pytest.raises(APIStatusError) as raised:
+        turn(client, agent, mode, "Remember this")
+    detail = json.dumps(raised.value.body)
+    assert "did not answer in time" in detail or "LETTA_LLM_REQUEST_TIMEOUT_SECONDS" in detail, detail
+    assert block(client, agent) == "Name: Ana"
+    venice_side.reset()
+    venice_side.script(reply(), Scripted(text="Saved."))
+    turn(client, agent, mode, "Remember this")
+    assert block(client, agent) == "Name: Ana\n" + LONG.strip()
+
+
+# Last in this module: it spends the key's failure budget for the next 30 s.
 def test_fifty_failing_turns_at_once_never_get_the_key_locked(server: Server, venice_side: StandIn) -> None:
     client = server.client()
     agents: list[Any] = [None] * 50
