@@ -3,6 +3,7 @@ stand-in model, driven through letta-client. Outcomes are read back from the ser
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +30,8 @@ class Server(ServerProcess):
 
 
 def leftover_processes(marker: str) -> list[str]:
-    """Processes whose command line mentions ``marker`` (a data directory), besides zombies."""
+    """Processes whose command line mentions ``marker`` (a data directory) or that run inside it
+    (PostgreSQL is given its directory as a descriptor), besides zombies."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -37,9 +39,11 @@ def leftover_processes(marker: str) -> list[str]:
         try:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
             state = (entry / "stat").read_text().split(") ", 1)[1][0]
+            cwd = os.readlink(entry / "cwd")
         except OSError:
             continue
-        if marker in cmdline and state != "Z":
+        inside = cwd == marker or cwd.startswith(marker.rstrip("/") + "/")
+        if (marker in cmdline or inside) and state != "Z":
             found.append(f"{entry.name}: {cmdline.strip()}")
     return found
 
