@@ -79,7 +79,9 @@ def hba_conf(os_user: str) -> tuple[str, str]:
 
 
 class EmbeddedPostgres:
-    def __init__(self, data_dir: Path | str | None = None, log: Callable[[str], None] = print) -> None:
+    def __init__(
+        self, data_dir: Path | str | None = None, log: Callable[[str], None] = print, programs: Path | None = None
+    ) -> None:
         self.data_dir = Path(os.path.abspath(Path(data_dir or default_data_dir()).expanduser()))
         self.home = self.data_dir.parent
         self.log_path = self.home / LOG_NAME
@@ -88,7 +90,9 @@ class EmbeddedPostgres:
         self.socket_dir: Path | None = None
         self._fds: dict[str, int] = {}
         self._as_user: dict[str, Any] = {}
+        self._programs = programs
         self._bin = Path()
+        self._copied_programs: Path | None = None
 
     @property
     def uri(self) -> str:
@@ -102,7 +106,7 @@ class EmbeddedPostgres:
             from pgserver._commands import POSTGRES_BIN_PATH
         except ImportError as exc:  # pragma: no cover - pgserver is a dependency
             raise DatabaseError("the embedded database needs the `pgserver` package: pip install pgserver") from exc
-        self._bin = POSTGRES_BIN_PATH
+        self._bin = self._programs or POSTGRES_BIN_PATH
         try:
             self._prepare()
             self._refuse_if_running()
@@ -170,6 +174,7 @@ class EmbeddedPostgres:
                 raise DatabaseError("as root the embedded database needs Linux; run the server as a normal user")
             pg_uid, pg_gid = _service_user()
             self._as_user = {"user": pg_uid, "group": pg_gid, "extra_groups": []}
+            self._bin = self._reachable_programs()
         self._fds["home"] = open_dir(self.home, create=True)
         if self.home == default_home():
             _tighten(self._fds["home"], 0o700)  # the launcher's own folder
@@ -185,6 +190,36 @@ class EmbeddedPostgres:
         if pg_uid is not None:
             os.fchown(self._fds["socket"], pg_uid, pg_gid)  # type: ignore[arg-type]
         os.close(self._log_fd())  # made now, so a problem with it shows before anything starts
+
+    def _reachable_programs(self) -> Path:
+        """The PostgreSQL programs, where the postgres user can run them. Installed where it
+        cannot (a virtualenv inside root's home), a copy in a fresh temporary directory is run
+        instead of opening up the directories above the installation."""
+        if self._runs(self._bin):
+            return self._bin
+        copy = Path(tempfile.mkdtemp(prefix="lte-pgbin-"))
+        self._copied_programs = copy
+        install = self._bin.parent  # .../pgserver/pginstall
+        shutil.copytree(install, copy / "pgserver" / "pginstall", symlinks=True)
+        libs = install.parent.parent / "pgserver.libs"  # the wheel's bundled libraries, found by RPATH
+        if libs.is_dir():
+            shutil.copytree(libs, copy / "pgserver.libs", symlinks=True)
+        os.chmod(copy, 0o755)  # our own new directory; the programs in it are public anyway
+        self.log(f"User {PG_USER_WHEN_ROOT} cannot reach the PostgreSQL programs in {self._bin}; running a copy in {copy}")
+        programs = copy / "pgserver" / "pginstall" / "bin"
+        if not self._runs(programs):
+            raise DatabaseError(
+                f"user {PG_USER_WHEN_ROOT} cannot run PostgreSQL from {self._bin}, nor from a copy in {copy}. "
+                "Install the package where other users can read it, or run the server as a normal user."
+            )
+        return programs
+
+    def _runs(self, programs: Path) -> bool:
+        try:
+            subprocess.run([str(programs / "postgres"), "--version"], **self._as_user, capture_output=True, check=True)
+            return True
+        except (PermissionError, subprocess.CalledProcessError):
+            return False
 
     def _log_fd(self) -> int:
         return open_file(self._fds["home"], LOG_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -207,6 +242,9 @@ class EmbeddedPostgres:
             if fd is not None:
                 os.close(fd)
         self._fds.clear()
+        if self._copied_programs is not None:
+            shutil.rmtree(self._copied_programs, ignore_errors=True)
+            self._copied_programs = None
 
     # -- postgres -------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ a path. Nothing here ever makes a mode looser.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from pathlib import Path
@@ -97,6 +98,8 @@ def open_dir(path: Path | str, *, create: bool = False, mode: int = 0o700, owner
         return fd
     except OSError as exc:
         os.close(fd)
+        if exc.errno == errno.ELOOP:  # became a link between the check and the open
+            raise UnsafePath(f"{path} was replaced by a symbolic link while the server opened it") from exc
         if isinstance(exc, PermissionError | FileNotFoundError | NotADirectoryError | FileExistsError):
             raise UnsafePath(f"cannot open {path}: {exc.strerror} ({here})") from exc
         raise
@@ -126,7 +129,20 @@ def _check_dir(st: os.stat_result, where: Path, owners: tuple[int, ...]) -> None
 def open_file(dir_fd: int, name: str, flags: int, mode: int = 0o600) -> int:
     """Open ``name`` in the directory ``dir_fd``: never through a link, only a regular file of
     this user (or root) with one name, made private when it is ours."""
-    fd = os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dir_fd)
+    try:
+        fd = os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dir_fd)
+    except OSError as exc:
+        # A link gives ELOOP, or EACCES in a sticky directory (fs.protected_* settings).
+        with contextlib.suppress(OSError):
+            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            if stat.S_ISLNK(st.st_mode):
+                raise UnsafePath(
+                    f"{name} is a symbolic link (it belongs to {user_name(st.st_uid)}); the server does not write "
+                    "through links. Remove it."
+                ) from exc
+            if not _trusted_owner(st.st_uid):
+                raise UnsafePath(f"{name} belongs to {user_name(st.st_uid)}; remove it") from exc
+        raise
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
