@@ -205,7 +205,9 @@ class EmbeddedPostgres:
         if libs.is_dir():
             shutil.copytree(libs, copy / "pgserver.libs", symlinks=True)
         os.chmod(copy, 0o755)  # our own new directory; the programs in it are public anyway
-        self.log(f"User {PG_USER_WHEN_ROOT} cannot reach the PostgreSQL programs in {self._bin}; running a copy in {copy}")
+        self.log(
+            f"User {PG_USER_WHEN_ROOT} cannot reach the PostgreSQL programs in {self._bin}; running a copy in {copy}"
+        )
         programs = copy / "pgserver" / "pginstall" / "bin"
         if not self._runs(programs):
             raise DatabaseError(

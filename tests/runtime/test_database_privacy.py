@@ -308,13 +308,13 @@ def test_links_planted_by_an_outsider_do_not_redirect_the_launcher(
     # A link where the log file goes.
     second = sticky()
     as_user(outsider, os.symlink, str(victim / "keep"), str(second / "postgres.log"))
-    with pytest.raises(DatabaseError, match="postgres.log is a symbolic link"):
+    with pytest.raises(DatabaseError, match=r"postgres\.log is a symbolic link"):
         EmbeddedPostgres(second / "pgdata", log=lambda _: None).start()
 
     # A file of the outsider's where the log goes.
     fourth = sticky()
     as_user(outsider, lambda p: Path(p).write_text("mine\n"), str(fourth / "postgres.log"))
-    with pytest.raises(DatabaseError, match=f"postgres.log belongs to {outsider.name}"):
+    with pytest.raises(DatabaseError, match=rf"postgres\.log belongs to {outsider.name}"):
         EmbeddedPostgres(fourth / "pgdata", log=lambda _: None).start()
     assert (fourth / "postgres.log").read_text() == "mine\n"
 
