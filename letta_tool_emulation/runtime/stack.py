@@ -28,11 +28,14 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """One ``letta-tool-emulation server`` with its own data directory and HOME."""
+    """One ``letta-tool-emulation server`` with its own data directory (``root/pgdata`` unless
+    given) and HOME."""
 
-    def __init__(self, root: Path, port: int | None = None, *, clean_env: bool = True, **env: str) -> None:
+    def __init__(
+        self, root: Path, port: int | None = None, *, clean_env: bool = True, data_dir: Path | None = None, **env: str
+    ) -> None:
         self.root = root
-        self.data_dir = root / "pgdata"
+        self.data_dir = data_dir or root / "pgdata"
         self.port = port or free_port()
         self.log_path = root / "server.log"
         base = os.environ.items()
