@@ -404,13 +404,20 @@ def _service_user() -> tuple[int, int]:
                 f"create one (useradd --system {PG_USER_WHEN_ROOT}), or run the server as a normal user"
             ) from None
         shell = shutil.which("nologin") or "/bin/false"
-        subprocess.run(
+        made = subprocess.run(
             [
                 *(useradd, "--system", "--user-group", "--no-create-home"),
                 *("--home-dir", "/nonexistent", "--shell", shell, PG_USER_WHEN_ROOT),
             ],
-            check=True,
             capture_output=True,
+            text=True,
+            check=False,
         )
+        if made.returncode != 0:
+            raise DatabaseError(
+                f"PostgreSQL cannot run as root, and creating the system user {PG_USER_WHEN_ROOT!r} to run it as "
+                f"failed: {made.stderr.strip() or made.returncode}. Create it yourself, or run the server as a "
+                "normal user."
+            ) from None
         entry = pwd.getpwnam(PG_USER_WHEN_ROOT)
     return entry.pw_uid, entry.pw_gid

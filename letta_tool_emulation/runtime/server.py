@@ -139,9 +139,14 @@ def check_venice_key(log: Callable[[str], None]) -> None:
         )
 
 
-def run_server(host: str, port: int, data_dir: Path | None, log: Callable[[str], None] = print) -> int:
+def run_server(
+    host: str, port: int, data_dir: Path | None, log: Callable[[str], None] = print, database_only: bool = False
+) -> int:
     os.umask(0o077)
-    check_port(host, port)
+    if database_only and os.environ.get("LETTA_PG_URI"):
+        raise ServerError("--database-only starts the embedded database, but LETTA_PG_URI names another one; unset it")
+    if not database_only:
+        check_port(host, port)
     db: EmbeddedPostgres | None = None
     uri = os.environ.get("LETTA_PG_URI")
     if uri:
@@ -152,14 +157,38 @@ def run_server(host: str, port: int, data_dir: Path | None, log: Callable[[str],
         db.start()
         uri = db.uri
         log(
-            f"Embedded PostgreSQL ready in {time.monotonic() - t:.1f} s (data in {db.data_dir}, socket in {db.socket_dir})"
+            f"Embedded PostgreSQL ready in {time.monotonic() - t:.1f} s "
+            f"(data in {db.data_dir}, socket in {db.socket_dir})"
         )
     try:
+        if db is not None and database_only:
+            return _run_database_only(db, log)
         return _run_letta(host, port, uri, db, log)
     finally:
         if db is not None:
             db.stop()
             log("Database stopped.")
+
+
+def _run_database_only(db: EmbeddedPostgres, log: Callable[[str], None]) -> int:
+    """PostgreSQL alone, for restores and maintenance, until Ctrl-C or SIGTERM."""
+    stopping: list[int] = []
+    previous = {s: signal.signal(s, lambda sig, _: stopping.append(sig)) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        log(
+            f"PostgreSQL is running without Letta. Connect as this OS user with psql, pg_dump or pg_restore: "
+            f"-h {db.socket_dir} -U postgres letta. Press Ctrl-C to stop."
+        )
+        while not stopping:
+            status = db.crashed()
+            if status is not None:
+                log(f"letta-tool-emulation: PostgreSQL stopped unexpectedly (exit code {status}); see {db.log_path}")
+                return EXIT_DATABASE_LOST
+            time.sleep(0.2)
+        return 0
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def _workdir(db: EmbeddedPostgres | None) -> Path:
@@ -252,9 +281,9 @@ def _recover_database(db: EmbeddedPostgres, crashes: list[float], log: Callable[
     return 0
 
 
-def main(host: str, port: int, data_dir: str | None) -> int:
+def main(host: str, port: int, data_dir: str | None, database_only: bool = False) -> int:
     try:
-        return run_server(host, port, Path(data_dir) if data_dir else None)
+        return run_server(host, port, Path(data_dir) if data_dir else None, database_only=database_only)
     except (ServerError, DatabaseError) as exc:
         print(f"letta-tool-emulation: {exc}", file=sys.stderr)
         return 2

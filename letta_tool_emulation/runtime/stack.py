@@ -50,7 +50,8 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, progress: Callable[[float], None] | None = None) -> ServerProcess:
-        log = open(self.log_path, "ab")  # noqa: SIM115 - the server writes to it
+        # The server writes to it; private, like everything the server writes.
+        log = os.fdopen(os.open(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600), "ab")
         self.proc = subprocess.Popen(
             [COMMAND, "server", "--port", str(self.port), "--data-dir", str(self.data_dir)],
             env=self.env,

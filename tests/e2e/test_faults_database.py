@@ -173,6 +173,23 @@ def test_sigterm_during_a_turn_finishes_it_then_stops(faulty: Server, standin: A
             assert client.agents.blocks.retrieve("human", agent_id=agent_id).value == value
         say(client, agent, "Remember that I like owls")
         assert block(client, agent) == "Name: Ana\nI like cats\nI like owls"
+
+        # Finally, a PostgreSQL that keeps dying: started again three times, then a clear stop.
+        seen = len(again.log())  # the log file is shared with the server before
+
+        def restarts() -> int:
+            return again.log()[seen:].count("PostgreSQL is running again")
+
+        for n in range(1, 5):
+            postmaster = int((again.data_dir / "postmaster.pid").read_text().split("\n", 1)[0])
+            os.kill(postmaster, signal.SIGKILL)
+            if n <= 3:
+                wait_for(lambda n=n: restarts() == n, what=f"restart {n}")
+        assert again.proc is not None and again.proc.wait(120) == 4
+        log = again.log()[seen:]
+        assert "PostgreSQL stopped unexpectedly (killed by signal 9) for the 4th time in 5 minutes" in log
+        assert "every committed change is kept" in log and "Database stopped." in log
     finally:
-        assert again.stop() == 0
+        if again.proc is not None and again.proc.poll() is None:
+            again.kill()
     assert wait_gone(str(faulty.data_dir)) == []

@@ -357,3 +357,18 @@ def test_programs_out_of_the_postgres_users_reach_are_run_from_a_copy(tmp_path: 
         assert Path(copy).is_dir()
     assert mode(private) == 0o700 and mode(tmp_path) == 0o700
     assert not Path(copy).exists()
+
+
+def test_a_database_with_trust_authentication_is_closed_at_the_next_start(outsider: User, tmp_path: Path) -> None:
+    data = tmp_path / "pgdata"
+    EmbeddedPostgres(data, log=lambda _: None).start().stop()
+    (data / "pg_hba.conf").write_text("local all all trust\n")  # as earlier versions had it
+    with EmbeddedPostgres(data, log=lambda _: None) as db:
+        assert db.socket_dir is not None
+        sock = db.socket_dir / ".s.PGSQL.5432"
+        os.chmod(db.socket_dir, 0o711)  # opened up, to reach the authentication itself
+        os.chmod(sock, 0o777)
+        answer = as_user(outsider, pg_login, str(sock))
+        assert answer.startswith("refused: ") and "authentication failed" in answer, answer
+    hba = (data / "pg_hba.conf").read_text()
+    assert "trust" not in hba and "peer map=lte" in " ".join(hba.split())
