@@ -259,6 +259,9 @@ class EmbeddedPostgres:
                 cwd=self._path("data"),
                 pass_fds=tuple(self._fds[k] for k in ("data", "socket")) if _FD_PATHS else (),
                 stdin=subprocess.DEVNULL,
+                # Its own session: a terminal's Ctrl-C goes to the launcher and Letta, which
+                # finish their requests before the launcher stops the database.
+                start_new_session=True,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 **kw,
