@@ -234,10 +234,11 @@ class EmbeddedPostgres:
 
     def _close(self) -> None:
         sock = self._fds.pop("socket", None)
-        if sock is not None and self.socket_dir is not None:
+        if sock is not None:
             for entry in os.listdir(sock):  # a socket and lock left behind by a crash
                 with contextlib.suppress(OSError):
                     os.unlink(entry, dir_fd=sock)
+        if self.socket_dir is not None:
             with contextlib.suppress(OSError):
                 os.rmdir(self.socket_dir)
         for fd in [sock, *self._fds.values()]:

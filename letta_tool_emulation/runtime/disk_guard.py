@@ -15,7 +15,6 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 MIN_FREE_ENV = "LETTA_TOOL_EMULATION_MIN_FREE_MB"
-DATA_DIR_ENV = "LETTA_TOOL_EMULATION_DATA_DIR"
 DEFAULT_MIN_FREE_MB = 200
 _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # POST endpoints of Letta's API that only read.
@@ -95,11 +94,3 @@ async def _answer(send: Send, status: int, detail: str) -> None:
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
-
-
-def create_app() -> ASGIApp:
-    """The app the server command runs: Letta's, behind the guard when the database is embedded."""
-    from letta.server.rest_api.app import app
-
-    data_dir = os.environ.get(DATA_DIR_ENV)
-    return DiskGuard(app, data_dir) if data_dir else app

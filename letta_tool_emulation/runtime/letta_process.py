@@ -2,9 +2,9 @@
 
 Run as ``python -m letta_tool_emulation.runtime.letta_process --host H --port P [--data-dir D]``
 with LETTA_PG_URI set; with ``--data-dir`` (the embedded database's) changes are refused while
-its disk is full (``disk_guard``). With LETTA_UVICORN_WORKERS=N uvicorn spawns N fresh worker processes; the
-plugin's ``.pth`` hook activates it in each of them, and this process does not import the
-app itself (that would cost ~20 s for nothing).
+its disk is full (see ``app``). With LETTA_UVICORN_WORKERS=N uvicorn spawns N fresh worker
+processes; the plugin's ``.pth`` hook activates it in each of them, and this process does not
+import the app itself (that would cost ~20 s for nothing).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from .disk_guard import DATA_DIR_ENV
+from .app import DATA_DIR_ENV
 
 EXIT_SETUP_FAILED = 3
 
@@ -48,7 +48,7 @@ def main(argv: list[str]) -> int:
     from letta.settings import settings
 
     uvicorn.run(
-        "letta_tool_emulation.runtime.disk_guard:create_app",
+        "letta_tool_emulation.runtime.app:create_app",
         factory=True,
         host=args.host,
         port=args.port,

@@ -64,6 +64,7 @@ def open_dir(path: Path | str, *, create: bool = False, mode: int = 0o700, owner
             if name == "..":  # only from a link's target, resolved like the kernel does
                 fd = _swap(fd, os.open("..", _DIR_FLAGS, dir_fd=fd))
                 here = here.parent
+                _check_dir(os.fstat(fd), here, ())
                 continue
             target = here / name
             try:

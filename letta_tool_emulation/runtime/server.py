@@ -29,6 +29,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from .. import venice
+from .app import READY_DIR_ENV
 from .database import DatabaseError, EmbeddedPostgres, default_data_dir, default_home, parent_death_signal
 from .letta_process import EXIT_SETUP_FAILED
 from .private_dirs import UnsafePath, open_dir
@@ -64,7 +65,11 @@ def get_json(url: str, timeout: float = 5.0, headers: dict[str, str] | None = No
 
 
 def wait_ready(
-    base: str, child: subprocess.Popen[bytes], log: Callable[[str], None], timeout: float = READY_TIMEOUT
+    base: str,
+    child: subprocess.Popen[bytes],
+    log: Callable[[str], None],
+    timeout: float = READY_TIMEOUT,
+    workers_ready: Callable[[], bool] = lambda: True,
 ) -> float:
     start = time.monotonic()
     next_note = start + 10
@@ -74,7 +79,7 @@ def wait_ready(
                 f"the Letta server stopped while starting (exit code {child.returncode}); see its output above"
             )
         try:
-            if get_json(f"{base}/v1/health/", timeout=2).get("status") == "ok":
+            if workers_ready() and get_json(f"{base}/v1/health/", timeout=2).get("status") == "ok":
                 return time.monotonic() - start
         except (urllib.error.URLError, OSError, ValueError):
             pass
@@ -192,21 +197,41 @@ def _run_database_only(db: EmbeddedPostgres, log: Callable[[str], None]) -> int:
 
 
 def _workdir(db: EmbeddedPostgres | None) -> Path:
-    """Letta's working directory (it reads .env and conf.yaml from there), private."""
-    home = db.home if db else default_home()
+    """Letta's working directory (it reads .env and conf.yaml from there), private, with an
+    empty ``workers`` directory in which each worker reports that it has started."""
+    run = (db.home if db else default_home()) / "run"
     try:
-        os.close(open_dir(home / "run", create=True))
+        os.close(open_dir(run, create=True))
+        workers = open_dir(run / "workers", create=True)
     except UnsafePath as exc:
         raise ServerError(str(exc)) from exc
-    return home / "run"
+    try:
+        for name in os.listdir(workers):
+            os.unlink(name, dir_fd=workers)
+    finally:
+        os.close(workers)
+    return run
+
+
+def _worker_count() -> int:
+    try:
+        return max(1, int(os.environ.get("LETTA_UVICORN_WORKERS", "1")))
+    except ValueError:
+        return 1
 
 
 def _run_letta(host: str, port: int, uri: str, db: EmbeddedPostgres | None, log: Callable[[str], None]) -> int:
-    env = {**os.environ, "LETTA_PG_URI": uri}
+    workdir = _workdir(db)
+    env = {**os.environ, "LETTA_PG_URI": uri, READY_DIR_ENV: str(workdir / "workers")}
     command = [sys.executable, "-m", "letta_tool_emulation.runtime.letta_process", "--host", host, "--port", str(port)]
     if db is not None:
         command += ["--data-dir", str(db.data_dir)]
-    child = subprocess.Popen(command, env=env, cwd=_workdir(db), preexec_fn=parent_death_signal(signal.SIGTERM))
+    child = subprocess.Popen(command, env=env, cwd=workdir, preexec_fn=parent_death_signal(signal.SIGTERM))
+    workers = _worker_count()
+
+    def workers_ready() -> bool:
+        return len(os.listdir(workdir / "workers")) >= workers
+
     stopping: dict[str, int | None] = {"sig": None}
 
     def on_signal(sig: int, frame: object) -> None:
@@ -223,7 +248,7 @@ def _run_letta(host: str, port: int, uri: str, db: EmbeddedPostgres | None, log:
     try:
         log("Starting Letta with tool emulation ...")
         try:
-            took = wait_ready(base, child, log)
+            took = wait_ready(base, child, log, workers_ready=workers_ready)
         except ServerError as exc:
             if stopping["sig"] is None:
                 log(f"letta-tool-emulation: {exc}")

@@ -53,6 +53,9 @@ def test_data_survives_a_restart(tmp_path: Path, standin: Any) -> None:
 def test_two_workers_both_emulate(tmp_path: Path, standin: Any) -> None:
     server = Server(tmp_path, standin.url, LETTA_UVICORN_WORKERS="2").start()
     try:
+        # Ready means both workers have started: one still starting can deadlock with an agent
+        # being created (in Letta's base-tool upsert).
+        assert len(os.listdir(tmp_path / "run" / "workers")) == 2
         standin.reset()
         standin.state.latency = 0.5  # requests overlap, so both workers take some
         # Which worker accepts a connection is the kernel's choice: one may take a whole burst.
