@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .private_dirs import UnsafePath, open_dir, open_file, user_name, write_file
+from .private_dirs import UnsafePath, open_dir, open_file, tighten, user_name, write_file
 
 DATABASE = "letta"
 SUPERUSER = "postgres"
@@ -177,14 +177,14 @@ class EmbeddedPostgres:
             self._bin = self._reachable_programs()
         self._fds["home"] = open_dir(self.home, create=True)
         if self.home == default_home():
-            _tighten(self._fds["home"], 0o700)  # the launcher's own folder
+            tighten(self._fds["home"], 0o700)  # the launcher's own folder
         self._fds["data"] = open_dir(self.data_dir, create=True, owners=(pg_uid,) if pg_uid is not None else ())
         owner = os.fstat(self._fds["data"]).st_uid
         if os.geteuid() != 0 and owner != os.geteuid():
             raise UnsafePath(f"{self.data_dir} belongs to {user_name(owner)}, not to you")
         if pg_uid is not None:
             os.fchown(self._fds["data"], pg_uid, pg_gid)  # type: ignore[arg-type]
-        _tighten(self._fds["data"], 0o700)
+        tighten(self._fds["data"], 0o700)
         self.socket_dir = Path(tempfile.mkdtemp(prefix="lte-pg-", dir=_socket_parent()))
         self._fds["socket"] = open_dir(self.socket_dir, owners=(pg_uid,) if pg_uid is not None else ())
         if pg_uid is not None:
@@ -361,12 +361,6 @@ class EmbeddedPostgres:
                     cur.execute(f"CREATE DATABASE {DATABASE}")
         finally:
             conn.close()
-
-
-def _tighten(fd: int, mode: int) -> None:
-    current = stat.S_IMODE(os.fstat(fd).st_mode)
-    if current & ~mode:
-        os.fchmod(fd, current & mode)
 
 
 def _socket_parent() -> str:

@@ -127,6 +127,13 @@ def _check_dir(st: os.stat_result, where: Path, owners: tuple[int, ...]) -> None
         )
 
 
+def tighten(fd: int, mode: int) -> None:
+    """Take away what ``mode`` does not allow; never add anything."""
+    current = stat.S_IMODE(os.fstat(fd).st_mode)
+    if current & ~mode:
+        os.fchmod(fd, current & mode)
+
+
 def open_file(dir_fd: int, name: str, flags: int, mode: int = 0o600) -> int:
     """Open ``name`` in the directory ``dir_fd``: never through a link, only a regular file of
     this user (or root) with one name, made private when it is ours."""

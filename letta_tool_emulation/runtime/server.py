@@ -32,7 +32,7 @@ from .. import venice
 from .app import READY_DIR_ENV
 from .database import DatabaseError, EmbeddedPostgres, default_data_dir, default_home, parent_death_signal
 from .letta_process import EXIT_SETUP_FAILED
-from .private_dirs import UnsafePath, open_dir
+from .private_dirs import UnsafePath, open_dir, tighten
 
 READY_TIMEOUT = float(os.environ.get("LETTA_TOOL_EMULATION_READY_TIMEOUT", "240"))
 STOP_TIMEOUT = 30.0
@@ -201,11 +201,14 @@ def _workdir(db: EmbeddedPostgres | None) -> Path:
     empty ``workers`` directory in which each worker reports that it has started."""
     run = (db.home if db else default_home()) / "run"
     try:
-        os.close(open_dir(run, create=True))
+        fd = open_dir(run, create=True)
+        tighten(fd, 0o700)  # the launcher's own
+        os.close(fd)
         workers = open_dir(run / "workers", create=True)
     except UnsafePath as exc:
         raise ServerError(str(exc)) from exc
     try:
+        tighten(workers, 0o700)
         for name in os.listdir(workers):
             os.unlink(name, dir_fd=workers)
     finally:
