@@ -18,6 +18,11 @@ def main(argv: list[str] | None = None) -> int:
     server.add_argument("--host", default="127.0.0.1")
     server.add_argument("--port", type=int, default=8283)
     server.add_argument("--data-dir", help="where the embedded database lives (default ~/.letta-tool-emulation/pgdata)")
+    server.add_argument(
+        "--database-only",
+        action="store_true",
+        help="start only the embedded PostgreSQL, without Letta (to restore a backup, or for maintenance)",
+    )
 
     standin = sub.add_parser("stand-in-model", help="run the local stand-in model (no function calling, Venice-strict)")
     standin.add_argument("--host", default="127.0.0.1")
@@ -37,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "server":
         from .runtime.server import main as server_main
 
-        return server_main(args.host, args.port, args.data_dir)
+        return server_main(args.host, args.port, args.data_dir, database_only=args.database_only)
     if args.command == "stand-in-model":
         from .runtime.standin import serve
 

@@ -1,15 +1,19 @@
 """The Letta server process the launcher starts: schema first, then Letta with the plugin.
 
-Run as ``python -m letta_tool_emulation.runtime.letta_process --host H --port P`` with
-LETTA_PG_URI set. With LETTA_UVICORN_WORKERS=N uvicorn spawns N fresh worker processes; the
-plugin's ``.pth`` hook activates it in each of them, and this process does not import the
-app itself (that would cost ~20 s for nothing).
+Run as ``python -m letta_tool_emulation.runtime.letta_process --host H --port P [--data-dir D]``
+with LETTA_PG_URI set; with ``--data-dir`` (the embedded database's) changes are refused while
+its disk is full (see ``app``). With LETTA_UVICORN_WORKERS=N uvicorn spawns N fresh worker
+processes; the plugin's ``.pth`` hook activates it in each of them, and this process does not
+import the app itself (that would cost ~20 s for nothing).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+from .app import DATA_DIR_ENV
 
 EXIT_SETUP_FAILED = 3
 
@@ -18,7 +22,10 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="letta_process")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8283)
+    parser.add_argument("--data-dir", help="the embedded database's directory, watched for a full disk")
     args = parser.parse_args(argv)
+    if args.data_dir:
+        os.environ[DATA_DIR_ENV] = args.data_dir  # read by the app factory, in every worker
 
     # Letta writes its OpenAPI schema into the working directory unless told not to; the
     # flag reaches spawned workers too, as they inherit sys.argv.
@@ -41,7 +48,8 @@ def main(argv: list[str]) -> int:
     from letta.settings import settings
 
     uvicorn.run(
-        "letta.server.rest_api.app:app",
+        "letta_tool_emulation.runtime.app:create_app",
+        factory=True,
         host=args.host,
         port=args.port,
         workers=settings.uvicorn_workers,

@@ -2,8 +2,12 @@
 
 The launcher owns the database and runs Letta as a child process. It stops both on Ctrl-C,
 SIGTERM or SIGHUP (uvicorn re-raises SIGTERM after its own shutdown, so a single process
-could never stop its database cleanly). Both children also get a parent-death signal, so
-even ``kill -9`` of the launcher leaves no server or database behind.
+could never stop its database cleanly); Letta finishes the requests in progress first. Both
+children also get a parent-death signal, so even ``kill -9`` of the launcher leaves no server
+or database behind. If PostgreSQL stops on its own, the launcher starts it again (its crash
+recovery keeps every committed change); after repeated failures it stops Letta and exits.
+
+Everything runs with umask 077: what the server and Letta create is private to their user.
 """
 
 from __future__ import annotations
@@ -25,11 +29,16 @@ from types import SimpleNamespace
 from typing import Any
 
 from .. import venice
-from .database import DatabaseError, EmbeddedPostgres, default_data_dir, parent_death_signal
+from .app import READY_DIR_ENV
+from .database import DatabaseError, EmbeddedPostgres, default_data_dir, default_home, parent_death_signal
 from .letta_process import EXIT_SETUP_FAILED
+from .private_dirs import UnsafePath, open_dir, tighten
 
 READY_TIMEOUT = float(os.environ.get("LETTA_TOOL_EMULATION_READY_TIMEOUT", "240"))
 STOP_TIMEOUT = 30.0
+EXIT_DATABASE_LOST = 4
+# PostgreSQL is restarted after a crash, but not endlessly: this many within the window.
+DB_RESTARTS, DB_RESTART_WINDOW = 3, 300.0
 
 
 class ServerError(RuntimeError):
@@ -56,7 +65,11 @@ def get_json(url: str, timeout: float = 5.0, headers: dict[str, str] | None = No
 
 
 def wait_ready(
-    base: str, child: subprocess.Popen[bytes], log: Callable[[str], None], timeout: float = READY_TIMEOUT
+    base: str,
+    child: subprocess.Popen[bytes],
+    log: Callable[[str], None],
+    timeout: float = READY_TIMEOUT,
+    workers_ready: Callable[[], bool] = lambda: True,
 ) -> float:
     start = time.monotonic()
     next_note = start + 10
@@ -66,7 +79,7 @@ def wait_ready(
                 f"the Letta server stopped while starting (exit code {child.returncode}); see its output above"
             )
         try:
-            if get_json(f"{base}/v1/health/", timeout=2).get("status") == "ok":
+            if workers_ready() and get_json(f"{base}/v1/health/", timeout=2).get("status") == "ok":
                 return time.monotonic() - start
         except (urllib.error.URLError, OSError, ValueError):
             pass
@@ -131,8 +144,14 @@ def check_venice_key(log: Callable[[str], None]) -> None:
         )
 
 
-def run_server(host: str, port: int, data_dir: Path | None, log: Callable[[str], None] = print) -> int:
-    check_port(host, port)
+def run_server(
+    host: str, port: int, data_dir: Path | None, log: Callable[[str], None] = print, database_only: bool = False
+) -> int:
+    os.umask(0o077)
+    if database_only and os.environ.get("LETTA_PG_URI"):
+        raise ServerError("--database-only starts the embedded database, but LETTA_PG_URI names another one; unset it")
+    if not database_only:
+        check_port(host, port)
     db: EmbeddedPostgres | None = None
     uri = os.environ.get("LETTA_PG_URI")
     if uri:
@@ -142,33 +161,97 @@ def run_server(host: str, port: int, data_dir: Path | None, log: Callable[[str],
         t = time.monotonic()
         db.start()
         uri = db.uri
-        log(f"Embedded PostgreSQL ready in {time.monotonic() - t:.1f} s (data in {db.data_dir})")
+        log(
+            f"Embedded PostgreSQL ready in {time.monotonic() - t:.1f} s "
+            f"(data in {db.data_dir}, socket in {db.socket_dir})"
+        )
+    try:
+        if db is not None and database_only:
+            return _run_database_only(db, log)
+        return _run_letta(host, port, uri, db, log)
+    finally:
+        if db is not None:
+            db.stop()
+            log("Database stopped.")
 
-    workdir = (db.data_dir.parent if db else Path.home() / ".letta-tool-emulation") / "run"
-    workdir.mkdir(parents=True, exist_ok=True)  # Letta reads .env and conf.yaml from its working directory
-    env = {**os.environ, "LETTA_PG_URI": uri}
-    child = subprocess.Popen(
-        [sys.executable, "-m", "letta_tool_emulation.runtime.letta_process", "--host", host, "--port", str(port)],
-        env=env,
-        cwd=workdir,
-        preexec_fn=parent_death_signal(signal.SIGTERM),
-    )
+
+def _run_database_only(db: EmbeddedPostgres, log: Callable[[str], None]) -> int:
+    """PostgreSQL alone, for restores and maintenance, until Ctrl-C or SIGTERM."""
+    stopping: list[int] = []
+    previous = {s: signal.signal(s, lambda sig, _: stopping.append(sig)) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        log(
+            f"PostgreSQL is running without Letta. Connect as this OS user with psql, pg_dump or pg_restore: "
+            f"-h {db.socket_dir} -U postgres letta. Press Ctrl-C to stop."
+        )
+        while not stopping:
+            status = db.crashed()
+            if status is not None:
+                log(f"letta-tool-emulation: PostgreSQL stopped unexpectedly (exit code {status}); see {db.log_path}")
+                return EXIT_DATABASE_LOST
+            time.sleep(0.2)
+        return 0
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _workdir(db: EmbeddedPostgres | None) -> Path:
+    """Letta's working directory (it reads .env and conf.yaml from there), private, with an
+    empty ``workers`` directory in which each worker reports that it has started."""
+    run = (db.home if db else default_home()) / "run"
+    try:
+        fd = open_dir(run, create=True)
+        tighten(fd, 0o700)  # the launcher's own
+        os.close(fd)
+        workers = open_dir(run / "workers", create=True)
+    except UnsafePath as exc:
+        raise ServerError(str(exc)) from exc
+    try:
+        tighten(workers, 0o700)
+        for name in os.listdir(workers):
+            os.unlink(name, dir_fd=workers)
+    finally:
+        os.close(workers)
+    return run
+
+
+def _worker_count() -> int:
+    try:
+        return max(1, int(os.environ.get("LETTA_UVICORN_WORKERS", "1")))
+    except ValueError:
+        return 1
+
+
+def _run_letta(host: str, port: int, uri: str, db: EmbeddedPostgres | None, log: Callable[[str], None]) -> int:
+    workdir = _workdir(db)
+    env = {**os.environ, "LETTA_PG_URI": uri, READY_DIR_ENV: str(workdir / "workers")}
+    command = [sys.executable, "-m", "letta_tool_emulation.runtime.letta_process", "--host", host, "--port", str(port)]
+    if db is not None:
+        command += ["--data-dir", str(db.data_dir)]
+    child = subprocess.Popen(command, env=env, cwd=workdir, preexec_fn=parent_death_signal(signal.SIGTERM))
+    workers = _worker_count()
+
+    def workers_ready() -> bool:
+        return len(os.listdir(workdir / "workers")) >= workers
+
     stopping: dict[str, int | None] = {"sig": None}
 
     def on_signal(sig: int, frame: object) -> None:
         if stopping["sig"] is None:
             stopping["sig"] = sig
-            log("Stopping the Letta server ...")
+            log("Stopping the Letta server (requests in progress finish first) ...")
             with contextlib.suppress(ProcessLookupError):
                 child.send_signal(signal.SIGTERM)
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
     base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     code = 0
+    crashes: list[float] = []
     try:
         log("Starting Letta with tool emulation ...")
         try:
-            took = wait_ready(base, child, log)
+            took = wait_ready(base, child, log, workers_ready=workers_ready)
         except ServerError as exc:
             if stopping["sig"] is None:
                 log(f"letta-tool-emulation: {exc}")
@@ -180,6 +263,8 @@ def run_server(host: str, port: int, data_dir: Path | None, log: Callable[[str],
             log("Press Ctrl-C to stop.")
         deadline: float | None = None
         while child.poll() is None:
+            if db is not None and stopping["sig"] is None and not code and db.crashed() is not None:
+                code = _recover_database(db, crashes, log)
             if stopping["sig"] is not None or code:
                 if deadline is None:
                     child.send_signal(signal.SIGTERM)
@@ -195,17 +280,38 @@ def run_server(host: str, port: int, data_dir: Path | None, log: Callable[[str],
         if child.poll() is None:
             child.kill()
             child.wait()
-        if db is not None:
-            db.stop()
-            log("Database stopped.")
         for s, handler in previous.items():
             signal.signal(s, handler)
     return code
 
 
-def main(host: str, port: int, data_dir: str | None) -> int:
+def _recover_database(db: EmbeddedPostgres, crashes: list[float], log: Callable[[str], None]) -> int:
+    """Start PostgreSQL again after it stopped on its own; the exit code for the launcher when
+    it cannot be (0 while all is well)."""
+    status = db.crashed()
+    how = f"killed by signal {-status}" if status is not None and status < 0 else f"exit code {status}"
+    now = time.monotonic()
+    crashes[:] = [t for t in crashes if now - t < DB_RESTART_WINDOW] + [now]
+    if len(crashes) > DB_RESTARTS:
+        log(
+            f"letta-tool-emulation: PostgreSQL stopped unexpectedly ({how}) for the {len(crashes)}th time in "
+            f"{DB_RESTART_WINDOW / 60:.0f} minutes; stopping the Letta server. See {db.log_path} for why, then "
+            "start the server again: every committed change is kept."
+        )
+        return EXIT_DATABASE_LOST
+    log(f"PostgreSQL stopped unexpectedly ({how}); starting it again (see {db.log_path}) ...")
     try:
-        return run_server(host, port, Path(data_dir) if data_dir else None)
+        db.restart()
+    except DatabaseError as exc:
+        log(f"letta-tool-emulation: PostgreSQL could not be started again: {exc}. Stopping the Letta server.")
+        return EXIT_DATABASE_LOST
+    log("PostgreSQL is running again; every committed change is kept (a turn in progress may have failed).")
+    return 0
+
+
+def main(host: str, port: int, data_dir: str | None, database_only: bool = False) -> int:
+    try:
+        return run_server(host, port, Path(data_dir) if data_dir else None, database_only=database_only)
     except (ServerError, DatabaseError) as exc:
         print(f"letta-tool-emulation: {exc}", file=sys.stderr)
         return 2

@@ -28,11 +28,14 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """One ``letta-tool-emulation server`` with its own data directory and HOME."""
+    """One ``letta-tool-emulation server`` with its own data directory (``root/pgdata`` unless
+    given) and HOME."""
 
-    def __init__(self, root: Path, port: int | None = None, *, clean_env: bool = True, **env: str) -> None:
+    def __init__(
+        self, root: Path, port: int | None = None, *, clean_env: bool = True, data_dir: Path | None = None, **env: str
+    ) -> None:
         self.root = root
-        self.data_dir = root / "pgdata"
+        self.data_dir = data_dir or root / "pgdata"
         self.port = port or free_port()
         self.log_path = root / "server.log"
         base = os.environ.items()
@@ -47,7 +50,8 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, progress: Callable[[float], None] | None = None) -> ServerProcess:
-        log = open(self.log_path, "ab")  # noqa: SIM115 - the server writes to it
+        # The server writes to it; private, like everything the server writes.
+        log = os.fdopen(os.open(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600), "ab")
         self.proc = subprocess.Popen(
             [COMMAND, "server", "--port", str(self.port), "--data-dir", str(self.data_dir)],
             env=self.env,
