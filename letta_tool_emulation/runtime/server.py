@@ -103,6 +103,10 @@ def describe(base: str, log: Callable[[str], None]) -> None:
     from ..selection import decide
 
     usable = [m for m in models if m.get("provider_name") != "letta"]
+    # The server process knows each endpoint's capabilities; this one asks for itself.
+    for url in {m.get("model_endpoint") for m in usable if venice.looks_like_venice(m.get("model_endpoint"))}:
+        key = venice.api_key() if venice.is_key_host(url) else None
+        venice.CAPABILITIES.store(url, venice.fetch_models(url, key))
     providers = sorted({m.get("provider_name") or "?" for m in usable})
     log(f"  providers: {', '.join(providers) or 'none besides letta'}")
     for m in usable:
@@ -111,7 +115,7 @@ def describe(base: str, log: Callable[[str], None]) -> None:
                 **{k: m.get(k) for k in ("model", "handle", "provider_name", "model_endpoint", "model_wrapper")}
             )
         )
-        mark = "tool emulation" if d.emulate else "native tools"
+        mark = "end-to-end encrypted, tool emulation" if d.e2ee else "tool emulation" if d.emulate else "native tools"
         log(f"    {m.get('handle')}  context {m.get('context_window')}  ({mark})")
     embedding_handles = [e.get("handle") for e in embeddings if e.get("handle")]
     if embedding_handles:

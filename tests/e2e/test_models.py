@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from letta_tool_emulation.runtime.standin import CONTEXT_TOKENS, MAX_COMPLETION_TOKENS
+from letta_tool_emulation.runtime.standin.catalog import E2EE_CONTEXT_TOKENS, E2EE_MODEL
 
 from .conftest import MODEL, NATIVE, Server, block, new_agent, say
 
@@ -27,6 +28,8 @@ def test_launcher_reports_what_it_found(server: Server) -> None:
     assert "Venice: key accepted" in log
     assert f"{MODEL}  context {CONTEXT_TOKENS}  (tool emulation)" in log
     assert f"{NATIVE}  context {CONTEXT_TOKENS}  (native tools)" in log
+    e2ee = f"venice/{E2EE_MODEL}  context {E2EE_CONTEXT_TOKENS}  (end-to-end encrypted, tool emulation)"
+    assert e2ee in log
 
 
 def test_agent_gets_the_models_real_output_limit(letta: Any) -> None:
