@@ -43,6 +43,7 @@ from .step import (
     Usage,
     call_arguments,
     new_call_id,
+    prompt_tokens,
 )
 
 log = logging.getLogger("letta_tool_emulation")
@@ -63,6 +64,7 @@ def prepare(
     pending: Pending | None = None,
     parallel: bool = False,
     settings: Settings | None = None,
+    context_window: int | None = None,
 ) -> EmulatedRequest:
     """The text-only request for ``data``, an OpenAI chat request built for native tools.
 
@@ -92,10 +94,8 @@ def prepare(
     elif feedback and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
     body = venice.clean_request({**data, "messages": _sanitize(rendered)})
-    limit = decision.model.max_completion_tokens if decision.model else None
-    if limit and isinstance(body.get("max_completion_tokens"), int):
-        # Letta sends its 16384 default whatever the model's real limit.
-        body["max_completion_tokens"] = min(body["max_completion_tokens"], limit)
+    settings = settings or Settings.from_env()
+    _bound_output(body, decision, settings, context_window, specs)
     if decision.venice:
         body["venice_parameters"] = venice.venice_parameters()
     step = Step(
@@ -107,9 +107,46 @@ def prepare(
         parallel=parallel,
         # A request without tools (Letta's summarizer) is not the agent's next step.
         queued=pending.next_call(data.get("messages") or []) if pending is not None and specs else None,
-        settings=settings or Settings.from_env(),
+        settings=settings,
+        output_limit=body.get("max_completion_tokens"),
     )
     return EmulatedRequest(body, step)
+
+
+# Where an invented tool result would start: the model is done with its calls by then, and
+# stopping there saves writing what would be thrown away. Only this exact line start, so
+# that mentioning the marker in a sentence does not cut a reply.
+INVENTED_RESULT_STOP = "\nTOOL_RESULT "
+MAX_STOP_SEQUENCES = 4  # what OpenAI-compatible servers commonly accept
+
+
+def output_limit(decision: Decision, settings: Settings, context_window: int | None, prompt: int, asked: Any) -> int:
+    """The most the model may write: its own limit where known, else the settings' cap;
+    never more than the context leaves after the prompt, nor more than the caller asked."""
+    known = decision.model.max_completion_tokens if decision.model else None
+    limit = known or settings.max_output_tokens
+    if context_window:
+        limit = min(limit, max(256, context_window - prompt - 64))
+    if isinstance(asked, int) and not isinstance(asked, bool) and asked > 0:
+        limit = min(limit, asked)
+    return limit
+
+
+def _bound_output(
+    body: dict[str, Any], decision: Decision, settings: Settings, context_window: int | None, specs: Mapping[str, Any]
+) -> None:
+    """A rambling model ends its reply at a limit (finish_reason "length"), never at a timeout."""
+    asked = body.get("max_completion_tokens", body.get("max_tokens"))
+    limit = output_limit(decision, settings, context_window, prompt_tokens(body["messages"]), asked)
+    body["max_completion_tokens"] = limit
+    if "max_tokens" in body or not decision.venice:
+        # Local servers know max_tokens; some ignore max_completion_tokens and would never stop.
+        body["max_tokens"] = limit
+    if specs and not decision.e2ee:
+        stops = body.get("stop")
+        stops = [stops] if isinstance(stops, str) else list(stops or [])
+        if INVENTED_RESULT_STOP not in stops and len(stops) < MAX_STOP_SEQUENCES:
+            body["stop"] = [*stops, INVENTED_RESULT_STOP]
 
 
 def strip_injected(tool: Mapping[str, Any]) -> tuple[ToolSpec, bool, bool]:
@@ -300,6 +337,9 @@ def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason
             detail = "; ".join(p.message for p in s.problems) or "no call could be read"
             content = f"(The model tried to use a tool {attempts} time(s), but no valid call could be read: {detail})"
         finish = finish_reason if finish_reason not in (None, "tool_calls") else "stop"
+        if finish == "length" and not gave_up:  # the user should know why the answer stops mid-way
+            limit = f" of {step.output_limit} tokens" if step.output_limit else ""
+            content = f"{content}\n\n(The reply reached the output limit{limit} and was cut off here.)".strip()
         return Outcome(
             calls=[], content=content, reasoning=s.reasoning, usage=usage, attempts=attempts, finish_reason=finish,
             gave_up=gave_up,

@@ -55,6 +55,8 @@ class Settings:
     threshold: float = DEFAULT_THRESHOLD
     # One reply may hold more calls than any agent needs; the rest are reported back.
     max_calls_per_reply: int = 16
+    # The output limit where the model's own is unknown (a rambling model must end its reply).
+    max_output_tokens: int = 2048
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -62,6 +64,7 @@ class Settings:
             max_reasks=max(0, _env_number("LETTA_TOOL_EMULATION_MAX_RETRIES", 2)),
             threshold=_env_number("LETTA_TOOL_EMULATION_THRESHOLD", DEFAULT_THRESHOLD, float),
             max_calls_per_reply=max(1, _env_number("LETTA_TOOL_EMULATION_MAX_CALLS", 16)),
+            max_output_tokens=max(16, _env_number("LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
         )
 
 
@@ -88,6 +91,7 @@ class Step:
     parallel: bool = False  # Letta runs several calls of one reply itself
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
     settings: Settings = field(default_factory=Settings)
+    output_limit: int | None = None  # max_completion_tokens of the request
 
     @property
     def required(self) -> bool:

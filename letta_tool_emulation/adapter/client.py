@@ -74,6 +74,7 @@ class EmulatedToolsClient(OpenAIClient):
             prose=_prose(arguments.get("messages") or []),
             pending=self._pending,
             parallel=bool(getattr(llm_config, "parallel_tool_calls", False)),
+            context_window=getattr(llm_config, "context_window", None),
         )
 
     async def request_async(

@@ -151,6 +151,8 @@ class StreamDriver:
                     chunk = self._event_chunk(event)
                     if chunk is not None:
                         yield chunk
+            if finish is None:  # the connection ended cleanly, but the reply did not
+                raise ConnectionError("the stream ended without a finish reason")
         except Exception as exc:
             if not started or isinstance(exc, E2EEError):
                 raise  # the endpoint's own error, or what encryption found: each says it best

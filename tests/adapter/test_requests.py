@@ -281,8 +281,25 @@ def test_any_openai_compatible_endpoint_by_pattern(
     assert "ollama/*" in data.step.decision.reason
     data = dict(data)
     assert "tools" not in data and "venice_parameters" not in data  # Venice's dialect only for Venice
-    assert data.pop("max_completion_tokens") == 16384  # the model's limit is unknown: left as Letta set it
+    # The model's limit is unknown: the default cap, in both spellings (some local servers know only one).
+    assert data.pop("max_completion_tokens") == data.pop("max_tokens") == 2048
+    assert data["stop"] == ["\nTOOL_RESULT "]  # where an invented tool result would begin
     validate({**data, "model": EMULATED_MODEL})
+
+
+def test_output_fits_what_the_context_leaves(
+    letta: Any, tools: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "ollama/*")
+    ours, _ = clients(letta)
+    small = make_config(letta, "http://127.0.0.1:9/v1", "llama3", provider_name="ollama", handle="ollama/llama3",
+                        context_window=3000)  # fmt: skip
+    data = build(ours, "letta_v1_agent", history(), small, tools)
+    prompt = sum(len(str(m["content"]).encode()) / 4 + 4 for m in data["messages"])
+    assert 256 <= data["max_completion_tokens"] <= 3000 - prompt
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", "300")
+    assert build(ours, "letta_v1_agent", history(), make_config(letta, "http://127.0.0.1:9/v1", "llama3",
+                 provider_name="ollama", handle="ollama/llama3"), tools)["max_tokens"] == 300  # fmt: skip
 
 
 def test_summarizer_requests_without_tools_get_no_prompt(letta: Any, base_url: str) -> None:

@@ -172,3 +172,32 @@ def test_usage_reported_by_the_endpoint_is_used() -> None:
         flow.send(None)
     usage = done.value.value.usage
     assert (usage.prompt_tokens, usage.completion_tokens, usage.estimated) == (900, 3, False)
+
+
+def test_a_reply_cut_by_the_output_limit_says_so() -> None:
+    req = request()
+    flow = engine.run(req)
+    attempt = next(flow)
+    attempt.content("Here is a very long answer that goes on and")
+    attempt.end("length", None)
+    with pytest.raises(StopIteration) as done:
+        flow.send(None)
+    outcome = done.value.value
+    assert outcome.finish_reason == "length"
+    assert outcome.content.endswith(
+        f"(The reply reached the output limit of {req.step.output_limit} tokens and was cut off here.)"
+    )
+
+
+def test_output_is_bounded_and_stops_where_an_invented_result_would_begin() -> None:
+    data = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "Hi"}],
+        "tools": TOOLS,
+        "max_completion_tokens": 16384,
+    }
+    req = engine.prepare(data, decision=EMULATE, settings=Settings(max_output_tokens=512), context_window=100_000)
+    assert req["max_completion_tokens"] == req["max_tokens"] == 512 == req.step.output_limit
+    assert req["stop"] == [engine.INVENTED_RESULT_STOP]
+    tight = engine.prepare(data, decision=EMULATE, settings=Settings(max_output_tokens=4096), context_window=1500)
+    assert 256 <= tight["max_completion_tokens"] < 1500

@@ -7,10 +7,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Mapping
 
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 FAILURES_ALLOWED = 20
 WINDOW = 30.0
@@ -43,7 +44,7 @@ class Keys:
         now = time.monotonic()
         with self._lock:
             self.seen.append((path, key))
-            if self._until.get(key, 0.0) > now:
+            if path in COUNTED and self._until.get(key, 0.0) > now:
                 self.blocked.append((now, key))
                 return False
             return True
@@ -59,25 +60,35 @@ class Keys:
                 self._until[key] = now + BLOCK
 
 
-def bearer(request: Request) -> str:
-    auth = request.headers.get("authorization", "")
+def bearer(headers: Mapping[str, str]) -> str:
+    auth = headers.get("authorization", "")
     return auth[7:] if auth.lower().startswith("bearer ") else ""
 
 
-class KeysMiddleware(BaseHTTPMiddleware):
-    def __init__(self, app: object, keys: Keys) -> None:
-        super().__init__(app)  # type: ignore[arg-type]
+class KeysMiddleware:
+    """Plain ASGI, so that a connection the app drops mid-stream is dropped for the client too
+    (Starlette's BaseHTTPMiddleware would end such a stream cleanly)."""
+
+    def __init__(self, app: ASGIApp, keys: Keys) -> None:
+        self.app = app
         self.keys = keys
 
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        key = bearer(request)
-        counted = request.url.path in COUNTED
-        if counted and not self.keys.arrive(request.url.path, key):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        key = bearer(Headers(scope=scope))
+        counted = path in COUNTED
+        if not self.keys.arrive(path, key) and counted:
             self.keys.failed(key)
-            return JSONResponse({"error": "Too many failed requests: this API key is blocked for 30 seconds."}, 429)
-        if not counted:
-            self.keys.arrive(request.url.path, key)
-        response = await call_next(request)
-        if counted and response.status_code >= 400:
-            self.keys.failed(key)
-        return response
+            response = JSONResponse({"error": "Too many failed requests: this API key is blocked for 30 seconds."}, 429)
+            await response(scope, receive, send)
+            return
+
+        async def watch(message: Message) -> None:
+            if counted and message["type"] == "http.response.start" and message["status"] >= 400:
+                self.keys.failed(key)
+            await send(message)
+
+        await self.app(scope, receive, watch)
