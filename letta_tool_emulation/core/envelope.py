@@ -20,6 +20,7 @@ from typing import Any
 import regex
 
 from .calls import DEFAULT_THRESHOLD
+from .markers import neutralise
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
     PARAM_DESCRIPTION_CHARS,
@@ -217,6 +218,31 @@ def _ref(ref: str, ctx: _Context) -> dict[str, Any]:
         if ref.startswith(base) and ref[len(base) :] in ctx.renames:
             return {"$ref": f"#/$defs/{ctx.renames[ref[len(base) :]]}"}
     return dict(_ANY)  # a reference the envelope cannot carry: leave that value unconstrained
+
+
+def render_envelope_feedback(problems: Iterable[Problem], *, executed: int = 0) -> str:
+    """:func:`render_feedback` for a constrained model: the same report, and the envelope's form to use."""
+    rejected = [p for p in problems if p.rejected]
+    if not rejected:
+        return ""
+    if executed:
+        lines = [
+            f"Not every call in your last reply was executed: {executed} ran (see their results), "
+            f"{len(rejected)} did not:"
+        ]
+    else:
+        lines = ["Your last reply tried to call a tool, but nothing was executed:"]
+    for p in rejected:
+        # Neutralised as in free-text feedback: a quoted attempt must never read as a new call.
+        lines.append(f"- {p.message}" + (f"\n  You wrote: {neutralise(p.excerpt)}" if p.excerpt else ""))
+    form = f'{{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{...}}}}]}}'
+    if executed:
+        lines.append(
+            f"Reply with only the calls that did not run, corrected, as {form}; do not repeat the calls that ran."
+        )
+    else:
+        lines.append(f'Reply with the corrected call as {form}, or with {{"{REPLY_KEY}": "..."}} if no tool is needed.')
+    return "\n".join(lines)
 
 
 # -- the parser ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from letta_tool_emulation.core.envelope import (
     EnvelopeParser,
     envelope_instruction,
     envelope_schema,
+    render_envelope_feedback,
 )
 from letta_tool_emulation.core.markers import CALL_END, CALL_START
 from letta_tool_emulation.core.parser import StreamingToolCallParser, tidy
@@ -510,3 +511,14 @@ def test_matches_free_text_parser_surface() -> None:
     public = {n for n in dir(StreamingToolCallParser) if not n.startswith("_")} - {"tools"}
     assert public <= {n for n in dir(EnvelopeParser) if not n.startswith("_")}
     assert set(NAMES) <= set(EnvelopeParser(TOOLS).tools)
+
+
+def test_feedback_names_the_envelope_form() -> None:
+    result, _ = parse(envelope(calls=[call("roll_dice", sides="many")]))
+    text = render_envelope_feedback(result.problems)
+    assert text.startswith("Your last reply tried to call a tool, but nothing was executed:")
+    assert result.problems[0].message in text
+    assert '{"calls": [{"function": "<tool name>", "params": {...}}]}' in text and CALL_START not in text
+    ran = render_envelope_feedback(result.problems, executed=1)
+    assert "1 ran" in ran and "do not repeat the calls that ran" in ran
+    assert render_envelope_feedback([p for p in result.problems if not p.rejected]) == ""
