@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -255,7 +256,11 @@ _ITEM_OR_END, _ITEM, _ARR_NEXT = range(5, 8)
 _ROLE_ENVELOPE, _ROLE_CALLS, _ROLE_OTHER = range(3)
 
 _WS = " \t\r\n"
+_WS_RUN = re.compile(r"[ \t\r\n]+")
 _STRING_SPECIAL = regex.compile(r'["\\]')
+# String content the json module decodes as it stands: plain characters and valid escapes.
+_STRING_BODY = re.compile(r'(?:[^"\\]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
+_HIGH_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 _SCALAR_CHARS = frozenset("0123456789+-.eEtruefalsn")
 _SCALAR = regex.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -476,8 +481,9 @@ class EnvelopeParser:
             return self._scalar_run(text, i)
         c = text[i]
         if c in _WS:
-            self._keep(c)
-            return i + 1
+            end = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+            self._keep(text[i:end])
+            return end
         frame = self._stack[-1]
         state = frame.state
         if state in (_OBJ_VALUE, _ITEM, _ITEM_OR_END):
@@ -588,31 +594,58 @@ class EnvelopeParser:
         return self._value_done(i)
 
     def _string_run(self, text: str, i: int) -> int:
+        """A run of string content: plain characters and valid escapes at once, decoded by the
+        json module; an escape cut by the chunk's end, or an invalid one, goes one character at a
+        time through :meth:`_escape_char`."""
+        if self._escape or self._high is not None:
+            return self._string_char(text, i)
         role = self._string
         n = len(text)
+        end = _STRING_BODY.match(text, i).end()  # type: ignore[union-attr]
+        closed = end < n and text[end] == '"'
+        stop = end
+        if not closed and role != "other" and _ends_with_high_surrogate(text, i, end):
+            stop = end - 6  # its low half may come in the next chunk
+        if stop > i:
+            run = text[i:stop]
+            self._keep(run)
+            if role != "other":
+                self._out(json.loads('"' + run + '"', strict=False), role)
+        if closed:
+            self._keep('"')
+            return self._close_string(stop + 1)
+        if stop < n:
+            return self._string_char(text, stop)
+        return n
+
+    def _string_char(self, text: str, i: int) -> int:
+        """One step through a string the slow way: an escape character, or up to the next special one."""
         if self._escape:
             return self._escape_char(text, i)
-        m = _STRING_SPECIAL.search(text, i)
-        end = m.start() if m else n
-        if end > i:
-            run = text[i:end]
-            self._keep(run)
-            self._out(run, role)
-        if end == n:
-            return n
-        c = text[end]
-        self._keep(c)
+        role = self._string
+        c = text[i]
         if c == "\\":
+            self._keep(c)
             self._escape = "\\"
-            return end + 1
-        # The closing quote.
+            return i + 1
+        if c == '"':
+            self._keep(c)
+            return self._close_string(i + 1)
+        m = _STRING_SPECIAL.search(text, i)
+        end = m.start() if m else len(text)
+        self._keep(text[i:end])
+        self._out(text[i:end], role)
+        return end
+
+    def _close_string(self, i: int) -> int:
+        role = self._string
         self._string = None
         self._settle_surrogate(role)
         if role == "key":
             if not self._stack[-1].array:
                 self._stack[-1].state = _COLON
-            return end + 1
-        return self._value_done(end + 1)
+            return i
+        return self._value_done(i)
 
     def _escape_char(self, text: str, i: int) -> int:
         c = text[i]
@@ -813,6 +846,18 @@ class EnvelopeParser:
             if event.text:
                 self._texts.append(event.text)
             self._events.append(event)
+
+
+def _ends_with_high_surrogate(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` ends with an escape of a high surrogate (not an escaped backslash + u)."""
+    if end - start < 6 or not _HIGH_ESCAPE.fullmatch(text, end - 6, end):
+        return False
+    slashes = 0
+    k = end - 6
+    while k >= start and text[k] == "\\":
+        slashes += 1
+        k -= 1
+    return slashes % 2 == 1
 
 
 def _read_call(value: Any) -> tuple[str, dict[str, Any], list[str], list[str]] | str:
