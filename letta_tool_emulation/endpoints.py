@@ -8,6 +8,7 @@
   comma-separated, glob patterns over model handles), for servers that do not tell.
 - :func:`schema_request_fields` gives the request fields each server kind needs to enforce a
   JSON schema, and :func:`schema_rejected` recognises its answer when it refuses one.
+- :func:`context_from_error` reads the context window a server names when a prompt overflows it.
 
 Probing is meant for the moment models are listed, never for a request's path: it is async,
 every request has a short timeout, it never raises, and it returns whatever it could read.
@@ -405,3 +406,30 @@ def schema_rejected(status: int, body: str | bytes | None) -> bool:
     if "context" in text.lower() and ("length" in text.lower() or "window" in text.lower()):
         return False  # an overflow message can mention the format of the prompt; never the schema's fault
     return _SCHEMA_WORDS.search(text) is not None
+
+
+# -- learning the context window from an overflow -------------------------------------------------
+
+_OVERFLOW = (
+    # OpenAI's wording, which vLLM and llama-cpp-python's server use too.
+    re.compile(r"maximum context length is (\d+) tokens", re.IGNORECASE),
+    # llama.cpp's llama-server (tools/server/server-context.cpp).
+    re.compile(r"exceeds the available context size \((\d+) tokens\)", re.IGNORECASE),
+    # LM Studio.
+    re.compile(r"loaded with context length of only (\d+) tokens", re.IGNORECASE),
+)
+
+
+def context_from_error(body: str | bytes | None) -> int | None:
+    """The context window a server names in its answer to a prompt that did not fit, or None.
+
+    A server that reports its context nowhere else (llama-cpp-python's) still states it here, so
+    a context overflow that happens anyway can correct what the model was listed with.
+    """
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    for pattern in _OVERFLOW:
+        match = pattern.search(body or "")
+        if match:
+            return _count(match.group(1))
+    return None

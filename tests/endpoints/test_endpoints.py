@@ -20,6 +20,7 @@ from letta_tool_emulation.endpoints import (
     LOCAL_KINDS,
     ContextOverride,
     ServerInfo,
+    context_from_error,
     context_override,
     parse_context_overrides,
     probe_server,
@@ -479,3 +480,25 @@ def test_every_local_kind_has_fields() -> None:
 )  # fmt: skip
 def test_schema_rejected(status: int, body: Any, expected: bool) -> None:
     assert schema_rejected(status, body) is expected
+
+
+@pytest.mark.parametrize(
+    ("body", "tokens"),
+    [
+        # llama-cpp-python 0.3.36, llama_cpp/server/errors.py context_length_exceeded
+        ('{"error":{"message":"This model\'s maximum context length is 8192 tokens, however you requested 9013 '
+         'tokens (9013 in your prompt; 0 for the completion). Please reduce your prompt; or completion length.",'
+         '"type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}', 8192),
+        # vLLM (serving_engine.py _validate_input)
+        ('{"object":"error","message":"This model\'s maximum context length is 32768 tokens. However, you requested '
+         '40000 tokens in the messages, Please reduce the length of the messages.","type":"BadRequestError"}', 32768),
+        # llama.cpp tools/server/server-context.cpp
+        ('{"error":{"code":400,"message":"request (5000 tokens) exceeds the available context size (4096 tokens), '
+         'try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}', 4096),
+        (b'{"error":"The model is loaded with context length of only 4096 tokens, which is not enough."}', 4096),
+        ('{"error": "model runner has unexpectedly stopped"}', None),
+        (None, None),
+    ],
+)  # fmt: skip
+def test_context_from_error(body: Any, tokens: int | None) -> None:
+    assert context_from_error(body) == tokens
