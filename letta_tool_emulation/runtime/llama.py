@@ -76,7 +76,9 @@ class LlamaServer:
         self.alias = alias
         self.host = host
         self.port = port
-        self.n_threads = n_threads or os.cpu_count() or 1  # its default is half the cores
+        # One core left free: whoever sends the requests (Letta, a test) runs beside it, and
+        # llama.cpp's threads spin while they wait, so oversubscribing slows every token down.
+        self.n_threads = n_threads or max(1, (os.cpu_count() or 2) - 1)
         self.seed = seed
         self.extra_args = extra_args
         self._process: subprocess.Popen[bytes] | None = None
