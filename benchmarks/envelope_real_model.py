@@ -99,7 +99,7 @@ def turn(server: LlamaServer, tools: list[dict[str, Any]], fact: str, constraine
     envelope = True
     if constrained:
         try:
-            envelope = isinstance(json.loads(text), dict)
+            envelope = isinstance(json.loads(text, strict=False), dict)
         except ValueError:
             envelope = False
     return {

@@ -24,7 +24,6 @@ from .calls import DEFAULT_THRESHOLD
 from .markers import neutralise
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
-    PARAM_DESCRIPTION_CHARS,
     TOOL_DESCRIPTION_CHARS,
     ToolChoice,
     example_call,
@@ -88,46 +87,50 @@ def envelope_schema(tools: Iterable[ToolLike | ToolSpec] | None, *, required: bo
     return schema
 
 
-def envelope_instruction(tools: Iterable[ToolLike | ToolSpec] | None, *, tool_choice: ToolChoice = None) -> str:
+def envelope_instruction(
+    tools: Iterable[ToolLike | ToolSpec] | None,
+    *,
+    tool_choice: ToolChoice = None,
+    example: Mapping[str, Any] | None = None,
+) -> str:
     """The system-prompt section for a constrained reply: the envelope's two forms, the tools.
 
-    Used instead of :func:`render_tool_prompt` when the request carries :func:`envelope_schema`;
-    the server enforces the form, this tells the model what each part means.
+    Used instead of :func:`render_tool_prompt` when the request carries :func:`envelope_schema`:
+    the server enforces the form, this tells the model what each part is for. ``example`` is a
+    call ``{"function": ..., "params": {...}}`` to show (by default one built from the first tool
+    with parameters); realistic values help small models most.
+
+    Kept short on purpose: the schema already carries every parameter's name and type, and on a
+    135M-parameter model the parameter descriptions cut the share of turns that call a tool
+    (41.7 % against 75 % in a 12-turn sample).
     """
     specs = normalize_tools(tools)
     if not specs:
         return ""
-    shown = example_call(specs)
-    call_form = f'{{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{<arguments>}}}}]}}'
+    shown = dict(example) if example else example_call(specs)
     lines = [
         "# Reply format",
-        "Every reply is one JSON object, in one of two forms.",
-        f"- To call tools: {call_form}, optionally followed by "
-        f'"{REPLY_KEY}": "<a short note for the user>". Several calls run in the order written; their results '
-        "come back in the next message.",
-        f'- To answer without a tool: {{"{REPLY_KEY}": "<your answer>"}}.',
-        "Example of a call: " + json.dumps({CALLS_KEY: [shown]}, ensure_ascii=False),
+        "Every reply is one JSON object.",
+        f'To call tools: {{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{<arguments>}}}}], '
+        f'"{REPLY_KEY}": "<short text for the user>"}}',
+        f'To answer without a tool: {{"{REPLY_KEY}": "<your answer>"}}',
+        "Example: " + json.dumps({CALLS_KEY: [shown], REPLY_KEY: "Noted."}, ensure_ascii=False),
+        "Calls run in the order written; their results come back in the next message.",
         "",
-        "Available tools (? marks an optional parameter):",
+        "Tools (? marks an optional parameter):",
     ]
     for spec in specs.values():
         lines.append("- " + signature(spec))
         about = summarize(spec.description, TOOL_DESCRIPTION_CHARS)
         if about:
             lines.append("  " + about)
-        for pname, pschema in spec.properties.items():
-            pdesc = summarize(
-                pschema.get("description", "") if isinstance(pschema, Mapping) else "", PARAM_DESCRIPTION_CHARS
-            )
-            if pdesc:
-                lines.append(f"  {pname}: {pdesc}")
     name = forced_tool_name(tool_choice)
     if name:
-        lines += ["", f'You must call the tool {name} now: reply in the form with "{CALLS_KEY}".']
+        lines += ["", f'You must call the tool {name} now: reply with "{CALLS_KEY}".']
     elif tool_choice in ("required", "any"):
-        lines += ["", f'You must call at least one tool now: reply in the form with "{CALLS_KEY}".']
+        lines += ["", f'You must call at least one tool now: reply with "{CALLS_KEY}".']
     elif tool_choice == "none":
-        lines += ["", f'Do not call any tool in this reply; answer in the form with "{REPLY_KEY}".']
+        lines += ["", f'Do not call any tool in this reply; answer with "{REPLY_KEY}" only.']
     return "\n".join(lines)
 
 
@@ -758,7 +761,8 @@ class EnvelopeParser:
 
     def _finish_call(self, raw: str) -> None:
         try:
-            value = json.loads(raw)
+            # strict=False: llama.cpp's grammars let raw control characters (a newline) into strings.
+            value = json.loads(raw, strict=False)
         except (ValueError, RecursionError):
             self._problem(
                 "invalid_json",
@@ -877,7 +881,7 @@ def _read_call(value: Any) -> tuple[str, dict[str, Any], list[str], list[str]] |
     arguments = value.get(arg_key) if arg_key else {}
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments = json.loads(arguments, strict=False) if arguments.strip() else {}
         except ValueError:
             return f"The parameters of '{name}' were a string that is not JSON; nothing was called."
         notes.append("arguments given as a JSON string")

@@ -147,13 +147,20 @@ def test_schema_hoists_each_tools_definitions_without_clashes() -> None:
 
 def test_instruction_names_both_forms_and_the_forced_tool() -> None:
     text = envelope_instruction(TOOLS, tool_choice={"type": "function", "function": {"name": "roll_dice"}})
-    assert '{"calls": [{"function": "<tool name>", "params": {<arguments>}}]}' in text
+    assert (
+        '{"calls": [{"function": "<tool name>", "params": {<arguments>}}], "reply": "<short text for the user>"}'
+        in text
+    )
     assert '{"reply": "<your answer>"}' in text
     assert "roll_dice(sides: integer, count?: integer = 1, exact?: boolean, note?: string)" in text
-    assert text.endswith('You must call the tool roll_dice now: reply in the form with "calls".')
-    example = json.loads(text.split("Example of a call: ", 1)[1].split("\n", 1)[0])
+    assert text.endswith('You must call the tool roll_dice now: reply with "calls".')
+    example = json.loads(text.split("Example: ", 1)[1].split("\n", 1)[0])
     assert jsonschema.Draft202012Validator(envelope_schema(TOOLS, required=True)).is_valid(example)
     assert envelope_instruction([]) == ""
+    chosen = call("memory_insert", label="human", new_string="Likes tea.")
+    assert f'Example: {{"calls": [{json.dumps(chosen)}], "reply": "Noted."}}' in envelope_instruction(
+        TOOLS, example=chosen
+    )
 
 
 # -- the parser: envelopes ------------------------------------------------------------------------
@@ -192,6 +199,15 @@ def test_pretty_printed_and_unicode_escaped() -> None:
     assert result.content == 'Café 😀 "quoted" \\ back\nslash\t{not json}'
     assert "".join(e.text for e in events) == result.content
     assert [c.arguments for c in result.tool_calls] == [{"mood": "happy"}]
+
+
+def test_raw_control_characters_inside_strings_are_text() -> None:
+    # llama.cpp's grammar for a JSON string allows them (any character but a quote or a backslash).
+    text = '{"calls": [{"function": "run_python", "params": {"code": "a\n\tb"}}], "reply": "line one\nline two"}'
+    assert "\n" in text and "\\n" not in text, "raw characters, not escapes"
+    result, _ = parse(text)
+    assert [c.arguments for c in result.tool_calls] == [{"code": "a\n\tb"}]
+    assert result.content == "line one\nline two" and result.problems == []
 
 
 def test_lone_surrogates_become_replacement_characters() -> None:
