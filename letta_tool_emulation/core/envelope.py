@@ -1,0 +1,906 @@
+"""Constrained replies: one JSON envelope that the endpoint enforces, and its streaming parser.
+
+Where an endpoint can constrain decoding to a JSON schema, the model's whole reply is
+
+    {"reply": "text for the user", "calls": [{"function": "<tool>", "params": {...}}, ...]}
+
+with ``calls`` left out when no tool is called. The schema is built from the offered tools,
+so a well-formed call naming a real tool with arguments of the right shape is a property of
+decoding. The parser still validates every call exactly as the free-text parser does: a
+server may enforce the schema loosely, or not at all.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import regex
+
+from .calls import DEFAULT_THRESHOLD
+from .markers import neutralise
+from .parser import StreamingToolCallParser, tidy
+from .prompt import (
+    TOOL_DESCRIPTION_CHARS,
+    ToolChoice,
+    example_call,
+    forced_tool_name,
+    signature,
+    summarize,
+)
+from .results import ParseResult, Problem, StreamEvent, ToolCall
+from .tools import ToolLike, ToolSpec, normalize_tools
+from .validate import DEFAULT_IGNORED_PARAMS, validate_arguments
+
+REPLY_KEY = "reply"
+CALLS_KEY = "calls"
+NAME_KEY = "function"
+ARGUMENTS_KEY = "params"
+ENVELOPE_KEYS = (REPLY_KEY, CALLS_KEY)
+
+# -- the schema ---------------------------------------------------------------------------------
+
+# Keywords every target's schema-to-grammar converter handles (llama.cpp and the servers built on
+# it, vLLM's backends, LM Studio). Everything else is dropped: the grammar gets looser, never
+# stricter, and the validator still checks each call against the tool's full schema.
+_ANY = {"type": ["string", "number", "boolean", "object", "array", "null"]}
+_TYPES = frozenset(("string", "number", "integer", "boolean", "object", "array", "null"))
+_MAX_DEPTH = 32
+_RULE_NAME = regex.compile(r"[^A-Za-z0-9]+")
+
+
+def envelope_schema(tools: Iterable[ToolLike | ToolSpec] | None, *, required: bool) -> dict[str, Any]:
+    """The JSON schema of a reply: the reply text alone, or one or more calls with optional text.
+
+    Each call is ``{"function": <one offered tool's name>, "params": <that tool's arguments>}``.
+    With ``required`` (the agent framework forces a tool) only the form with calls is allowed.
+    Without any tool, only the text is.
+
+    The form with calls opens with ``"calls"``: grammar-based servers write properties in
+    schema order, so a model chooses between calling and answering at the first key, instead
+    of writing an answer first and then closing the object (which small models measurably do).
+    """
+    specs = normalize_tools(tools)
+    defs: dict[str, Any] = {}
+    variants = [_call_schema(spec, defs) for spec in specs.values()]
+    text_only: dict[str, Any] = {
+        "type": "object",
+        "properties": {REPLY_KEY: {"type": "string"}},
+        "required": [REPLY_KEY],
+        "additionalProperties": False,
+    }
+    if not variants:
+        return text_only
+    item = variants[0] if len(variants) == 1 else {"anyOf": variants}
+    with_calls: dict[str, Any] = {
+        "type": "object",
+        "properties": {CALLS_KEY: {"type": "array", "items": item, "minItems": 1}, REPLY_KEY: {"type": "string"}},
+        "required": [CALLS_KEY],
+        "additionalProperties": False,
+    }
+    schema: dict[str, Any] = with_calls if required else {"anyOf": [with_calls, text_only]}
+    if defs:
+        schema["$defs"] = defs
+    return schema
+
+
+def envelope_instruction(
+    tools: Iterable[ToolLike | ToolSpec] | None,
+    *,
+    tool_choice: ToolChoice = None,
+    example: Mapping[str, Any] | None = None,
+) -> str:
+    """The system-prompt section for a constrained reply: the envelope's two forms, the tools.
+
+    Used instead of :func:`render_tool_prompt` when the request carries :func:`envelope_schema`:
+    the server enforces the form, this tells the model what each part is for. ``example`` is a
+    call ``{"function": ..., "params": {...}}`` to show (by default one built from the first tool
+    with parameters); realistic values help small models most.
+
+    Kept short on purpose: the schema already carries every parameter's name and type, and on a
+    135M-parameter model the parameter descriptions cut the share of turns that call a tool
+    (41.7 % against 75 % in a 12-turn sample).
+    """
+    specs = normalize_tools(tools)
+    if not specs:
+        return ""
+    shown = dict(example) if example else example_call(specs)
+    lines = [
+        "# Reply format",
+        "Every reply is one JSON object.",
+        f'To call tools: {{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{<arguments>}}}}], '
+        f'"{REPLY_KEY}": "<short text for the user>"}}',
+        f'To answer without a tool: {{"{REPLY_KEY}": "<your answer>"}}',
+        "Example: " + json.dumps({CALLS_KEY: [shown], REPLY_KEY: "Noted."}, ensure_ascii=False),
+        "Calls run in the order written; their results come back in the next message.",
+        "",
+        "Tools (? marks an optional parameter):",
+    ]
+    for spec in specs.values():
+        lines.append("- " + signature(spec))
+        about = summarize(spec.description, TOOL_DESCRIPTION_CHARS)
+        if about:
+            lines.append("  " + about)
+    name = forced_tool_name(tool_choice)
+    if name:
+        lines += ["", f'You must call the tool {name} now: reply with "{CALLS_KEY}".']
+    elif tool_choice in ("required", "any"):
+        lines += ["", f'You must call at least one tool now: reply with "{CALLS_KEY}".']
+    elif tool_choice == "none":
+        lines += ["", f'Do not call any tool in this reply; answer with "{REPLY_KEY}" only.']
+    return "\n".join(lines)
+
+
+def _call_schema(spec: ToolSpec, defs: dict[str, Any]) -> dict[str, Any]:
+    prefix = _RULE_NAME.sub("-", spec.name).strip("-") or "tool"
+    local = spec.parameters.get("$defs") or spec.parameters.get("definitions")
+    renames: dict[str, str] = {}
+    if isinstance(local, Mapping):
+        renames = {str(k): f"{prefix}-{_RULE_NAME.sub('-', str(k)).strip('-')}" for k in local}
+    context = _Context(renames, f"{prefix}-params")
+    params = _portable(spec.parameters, context, 0, top=True)
+    if isinstance(local, Mapping):
+        for name, sub in local.items():
+            defs[renames[str(name)]] = _portable(sub, context, 0)
+    if context.root_used:
+        defs[context.root] = params
+    return {
+        "type": "object",
+        "properties": {NAME_KEY: {"type": "string", "const": spec.name}, ARGUMENTS_KEY: params},
+        "required": [NAME_KEY, ARGUMENTS_KEY],
+        "additionalProperties": False,
+    }
+
+
+class _Context:
+    __slots__ = ("renames", "root", "root_used")
+
+    def __init__(self, renames: dict[str, str], root: str) -> None:
+        self.renames = renames
+        self.root = root
+        self.root_used = False
+
+
+def _portable(schema: Any, ctx: _Context, depth: int, *, top: bool = False) -> dict[str, Any]:
+    """``schema`` reduced to keywords all converters accept, references made envelope-wide."""
+    if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
+        return dict(_ANY)
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        return _ref(ref, ctx)
+    if isinstance(schema.get("allOf"), list) and len(schema["allOf"]) == 1 and len(schema) <= 3:
+        return _portable(schema["allOf"][0], ctx, depth + 1)  # pydantic's wrapper around one $ref
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if isinstance(options, list) and options:
+            # oneOf's exclusivity cannot be enforced by a grammar anyway.
+            return {"anyOf": [_portable(o, ctx, depth + 1) for o in options]}
+    out: dict[str, Any] = {}
+    if "const" in schema:
+        out["const"] = schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        out["enum"] = list(schema["enum"])
+    types = schema.get("type")
+    if isinstance(types, str) and types in _TYPES:
+        out["type"] = types
+    elif isinstance(types, list) and types and all(t in _TYPES for t in types):
+        out["type"] = list(dict.fromkeys(types))
+    elif top or "properties" in schema:
+        out["type"] = "object"
+    if out.get("type") == "object" or (isinstance(out.get("type"), list) and "object" in out["type"]):
+        props = schema.get("properties")
+        if isinstance(props, Mapping) or top:
+            props = props if isinstance(props, Mapping) else {}
+            out["properties"] = {str(k): _portable(v, ctx, depth + 1) for k, v in props.items()}
+            req = schema.get("required")
+            if isinstance(req, list):
+                out["required"] = [r for r in req if isinstance(r, str) and r in props]
+            extra = schema.get("additionalProperties", False)
+            # The validator rejects parameters a tool does not declare unless it allows them.
+            if isinstance(extra, Mapping):
+                out["additionalProperties"] = _portable(extra, ctx, depth + 1)
+            else:
+                out["additionalProperties"] = extra is True
+    if out.get("type") == "array" or (isinstance(out.get("type"), list) and "array" in out["type"]):
+        items = schema.get("items")
+        if isinstance(items, Mapping):
+            out["items"] = _portable(items, ctx, depth + 1)
+        for key in ("minItems", "maxItems"):
+            if isinstance(schema.get(key), int) and not isinstance(schema.get(key), bool) and schema[key] >= 0:
+                out[key] = schema[key]
+    return out or dict(_ANY)
+
+
+def _ref(ref: str, ctx: _Context) -> dict[str, Any]:
+    if ref == "#":
+        ctx.root_used = True
+        return {"$ref": f"#/$defs/{ctx.root}"}
+    for base in ("#/$defs/", "#/definitions/"):
+        if ref.startswith(base) and ref[len(base) :] in ctx.renames:
+            return {"$ref": f"#/$defs/{ctx.renames[ref[len(base) :]]}"}
+    return dict(_ANY)  # a reference the envelope cannot carry: leave that value unconstrained
+
+
+def render_envelope_feedback(problems: Iterable[Problem], *, executed: int = 0) -> str:
+    """:func:`render_feedback` for a constrained model: the same report, and the envelope's form to use."""
+    rejected = [p for p in problems if p.rejected]
+    if not rejected:
+        return ""
+    if executed:
+        lines = [
+            f"Not every call in your last reply was executed: {executed} ran (see their results), "
+            f"{len(rejected)} did not:"
+        ]
+    else:
+        lines = ["Your last reply tried to call a tool, but nothing was executed:"]
+    for p in rejected:
+        # Neutralised as in free-text feedback: a quoted attempt must never read as a new call.
+        lines.append(f"- {p.message}" + (f"\n  You wrote: {neutralise(p.excerpt)}" if p.excerpt else ""))
+    form = f'{{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{...}}}}]}}'
+    if executed:
+        lines.append(
+            f"Reply with only the calls that did not run, corrected, as {form}; do not repeat the calls that ran."
+        )
+    else:
+        lines.append(f'Reply with the corrected call as {form}, or with {{"{REPLY_KEY}": "..."}} if no tool is needed.')
+    return "\n".join(lines)
+
+
+# -- the parser ---------------------------------------------------------------------------------
+
+_UNDECIDED, _ENVELOPE, _DONE, _FALLBACK, _BROKEN = range(5)
+# Object states, then array states.
+_KEY_OR_END, _KEY, _COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
+_ITEM_OR_END, _ITEM, _ARR_NEXT = range(5, 8)
+# What a container or string is to the envelope.
+_ROLE_ENVELOPE, _ROLE_CALLS, _ROLE_OTHER = range(3)
+
+_WS = " \t\r\n"
+_WS_RUN = re.compile(r"[ \t\r\n]+")
+_STRING_SPECIAL = regex.compile(r'["\\]')
+# String content the json module decodes as it stands: plain characters and valid escapes.
+_STRING_BODY = re.compile(r'(?:[^"\\]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
+_HIGH_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
+_SCALAR_CHARS = frozenset("0123456789+-.eEtruefalsn")
+_SCALAR = regex.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_HEX = frozenset("0123456789abcdefABCDEF")
+_SURROGATE = regex.compile(r"[\ud800-\udfff]")
+_REPLACEMENT = "\ufffd"
+_EXCERPT = 160
+# Confidence of an envelope call, and what each mended detail costs (as in the free-text parser).
+_PENALTY = {"key_variant": 0.97, "arguments_as_string": 0.97, "coerced": 0.95}
+
+
+class _Frame:
+    __slots__ = ("array", "key", "role", "state")
+
+    def __init__(self, array: bool, role: int) -> None:
+        self.array = array
+        self.role = role
+        self.state = _ITEM_OR_END if array else _KEY_OR_END
+        self.key = ""  # the current key, kept for the envelope's own object only
+
+
+class EnvelopeParser:
+    """Parse a constrained reply chunk by chunk; the same surface as ``StreamingToolCallParser``.
+
+    The reply text streams out as ``StreamEvent(text=...)`` while its JSON string is decoded
+    (escapes split across chunks included); each call is emitted once its object is complete,
+    after the same validation as a free-text call. No JSON syntax ever reaches a text event.
+    A reply that does not open as the envelope is handed to the free-text parser as a whole, as
+    soon as that is certain (within the first key). A cut-off envelope never yields a partial
+    call: it is reported as truncated. Never raises; linear in the input; the events add up to the
+    same result whatever the chunking.
+
+    ``required`` says that the request forced a tool: a cut-off envelope without any complete
+    call then counts as a rejected attempt, so the model is asked again.
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[ToolLike | ToolSpec] | None,
+        *,
+        threshold: float = DEFAULT_THRESHOLD,
+        ignored_params: frozenset[str] = DEFAULT_IGNORED_PARAMS,
+        required: bool = False,
+    ) -> None:
+        self.tools = normalize_tools(tools)
+        self.threshold = threshold
+        self.ignored_params = ignored_params
+        self.required = required
+        self._decoder: codecs.IncrementalDecoder | None = None
+        self._mode = _UNDECIDED
+        self._held: list[str] = []  # the reply so far while undecided
+        self._fallback: StreamingToolCallParser | None = None  # a reply that is not the envelope
+        self._tail: StreamingToolCallParser | None = None  # text after a closed envelope
+        self._stack: list[_Frame] = []
+        # The string being read: None, or the role of its text (key, reply text, other).
+        self._string: str | None = None
+        self._escape = ""  # "" outside an escape; "\\" after a backslash; "\\u12" while reading hex
+        self._high: int | None = None  # a high surrogate waiting for its low half
+        self._scalar: list[str] | None = None
+        self._capture: list[str] | None = None  # the raw JSON of the call being read
+        self._capture_depth = 0
+        self._calls_open = False  # inside the calls array (or a lone call object)
+        self._texts: list[str] = []
+        self._pending: list[str] = []  # reply text not yet handed out
+        self._events: list[StreamEvent] = []
+        self._calls: list[ToolCall] = []
+        self._problems: list[Problem] = []
+        self._reasoning = ""
+
+    # -- public surface ----------------------------------------------------------------------
+
+    def feed(self, chunk: str | bytes) -> list[StreamEvent]:
+        if chunk.__class__ is not str:
+            if self._decoder is None:
+                self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            try:
+                chunk = self._decoder.decode(chunk)  # type: ignore[arg-type]
+            except Exception:  # noqa: BLE001 - not bytes at all: nothing to read
+                chunk = ""
+        try:
+            return self._feed(chunk)  # type: ignore[arg-type]
+        except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
+            return self._fail(exc)
+
+    def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
+        tail = self._decoder.decode(b"", final=True) if self._decoder is not None else ""
+        try:
+            events = self._feed(tail) if tail else []
+            return events + self._close(finish_reason)
+        except Exception as exc:  # noqa: BLE001
+            return self._fail(exc)
+
+    @property
+    def in_call(self) -> bool:
+        """Whether the reply so far ends inside a possible call (held back, not yet decided)."""
+        if self._mode == _FALLBACK:
+            return self._fallback is not None and self._fallback.in_call
+        if self._mode == _UNDECIDED:
+            return any(part.strip() for part in self._held)
+        if self._mode == _DONE:
+            return self._tail is not None and self._tail.in_call
+        return self._mode == _ENVELOPE and self._calls_open
+
+    @property
+    def result(self) -> ParseResult:
+        """Everything so far; complete after :meth:`close`."""
+        if self._mode == _FALLBACK and self._fallback is not None:
+            fallback = self._fallback.result
+            fallback.problems = self._problems + fallback.problems
+            return fallback
+        calls = list(self._calls)
+        problems = list(self._problems)
+        reasoning = self._reasoning
+        if self._tail is not None:
+            tail = self._tail.result
+            calls += tail.tool_calls
+            problems += tail.problems
+            reasoning = tail.reasoning
+        return ParseResult(content=tidy("".join(self._texts)), tool_calls=calls, problems=problems, reasoning=reasoning)
+
+    # -- driving -----------------------------------------------------------------------------
+
+    def _feed(self, text: str) -> list[StreamEvent]:
+        if self._mode == _FALLBACK:
+            return self._fallback.feed(text) if text else []  # type: ignore[union-attr]
+        if self._mode == _BROKEN or not text:
+            return []
+        self._events = []
+        i = 0
+        n = len(text)
+        while i < n and self._mode in (_UNDECIDED, _ENVELOPE):
+            i = self._undecided(text, i) if self._mode == _UNDECIDED else self._step(text, i)
+        if i < n and self._mode == _DONE:
+            self._after(text[i:])
+        elif i < n and self._mode == _FALLBACK:
+            self._events += self._fallback.feed(text[i:])  # type: ignore[union-attr]
+        self._flush()
+        return self._events
+
+    def _close(self, finish_reason: str | None) -> list[StreamEvent]:
+        self._events = []
+        if self._mode == _UNDECIDED:
+            self._fall_back()
+        if self._mode == _FALLBACK:
+            self._events += self._fallback.close(finish_reason)  # type: ignore[union-attr]
+        elif self._mode == _DONE:
+            if self._tail is not None:
+                self._emit_all(self._tail.close(finish_reason))
+        elif self._mode == _ENVELOPE:
+            self._cut(finish_reason)
+        self._flush()
+        return self._events
+
+    def _fail(self, exc: Exception) -> list[StreamEvent]:
+        # Never expected. If it happens, nothing more is executed and no JSON reaches the text:
+        # the rest of the reply is dropped, and the problem says so.
+        problem = Problem(
+            "invalid_json",
+            f"Internal parser error ({type(exc).__name__}); the rest of the reply was not read.",
+            rejected=False,
+        )
+        self._mode = _BROKEN
+        self._problems.append(problem)
+        return [StreamEvent(problem=problem)]
+
+    # -- deciding: envelope or free text -----------------------------------------------------
+
+    def _undecided(self, text: str, i: int) -> int:
+        """Read while the reply may still be the envelope; the decision falls within its first key."""
+        c = text[i]
+        self._held.append(c)
+        stack = self._stack
+        if self._string is None:
+            if c in _WS:
+                return i + 1
+            if not stack and c == "{":
+                stack.append(_Frame(array=False, role=_ROLE_ENVELOPE))
+                return i + 1
+            if stack and c == '"':
+                self._string = "key"
+                return i + 1
+            return self._fall_back(text, i + 1)
+        frame = stack[0]
+        if c == '"':
+            self._string = None
+            if frame.key in ENVELOPE_KEYS:
+                frame.state = _COLON
+                self._held = []
+                self._mode = _ENVELOPE
+                return i + 1
+            return self._fall_back(text, i + 1)
+        frame.key += c
+        if c == "\\" or not any(k.startswith(frame.key) for k in ENVELOPE_KEYS):
+            return self._fall_back(text, i + 1)
+        return i + 1
+
+    def _fall_back(self, text: str = "", rest: int = 0) -> int:
+        """Not the envelope: the whole reply goes through the free-text parser."""
+        self._mode = _FALLBACK
+        self._stack = []
+        self._string = None
+        self._fallback = StreamingToolCallParser(
+            self.tools.values(), threshold=self.threshold, ignored_params=self.ignored_params
+        )
+        held = "".join(self._held)
+        self._held = []
+        if held:
+            self._events += self._fallback.feed(held)
+        return rest
+
+    # -- the envelope ------------------------------------------------------------------------
+
+    def _step(self, text: str, i: int) -> int:
+        """Consume one token (or one run of string characters) of the envelope from ``i``."""
+        if self._string is not None:
+            return self._string_run(text, i)
+        if self._scalar is not None:
+            return self._scalar_run(text, i)
+        c = text[i]
+        if c in _WS:
+            end = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+            self._keep(text[i:end])
+            return end
+        frame = self._stack[-1]
+        state = frame.state
+        if state in (_OBJ_VALUE, _ITEM, _ITEM_OR_END):
+            if c == "]" and state == _ITEM_OR_END:
+                self._keep(c)
+                return self._pop(i + 1)
+            return self._value(text, i, c, frame)
+        if state in (_KEY_OR_END, _KEY):
+            if c == '"':
+                self._keep(c)
+                frame.key = ""
+                self._string = "key"
+                return i + 1
+            if c == "}" and state == _KEY_OR_END:
+                self._keep(c)
+                return self._pop(i + 1)
+            return self._syntax(c)
+        if state == _COLON:
+            if c != ":":
+                return self._syntax(c)
+            self._keep(c)
+            frame.state = _OBJ_VALUE
+            return i + 1
+        # _OBJ_NEXT or _ARR_NEXT
+        if c == ",":
+            self._keep(c)
+            frame.state = _ITEM if frame.array else _KEY
+            return i + 1
+        if c == ("]" if frame.array else "}"):
+            self._keep(c)
+            return self._pop(i + 1)
+        return self._syntax(c)
+
+    def _value(self, text: str, i: int, c: str, frame: _Frame) -> int:
+        """A value starts at ``text[i]``; what it is to the envelope depends on where it is."""
+        role = _ROLE_OTHER
+        top = frame.role == _ROLE_ENVELOPE
+        if top and frame.key == CALLS_KEY:
+            if c == "[":
+                role = _ROLE_CALLS
+                self._calls_open = True
+            elif c == "{":
+                self._start_capture()  # a lone call object instead of a list of them
+            elif c != "n":  # null: no calls
+                self._problem(
+                    "malformed_call",
+                    f'"{CALLS_KEY}" must be a list of calls, each {{"{NAME_KEY}": "<tool name>", '
+                    f'"{ARGUMENTS_KEY}": {{...}}}}; nothing was called.',
+                    rejected=True,
+                )
+        elif frame.role == _ROLE_CALLS:
+            self._start_capture()
+        self._keep(c)
+        if c == "{" or c == "[":
+            self._stack.append(_Frame(array=c == "[", role=role))
+            return i + 1
+        if c == '"':
+            self._string = "reply" if top and frame.key == REPLY_KEY else "other"
+            return i + 1
+        if c in _SCALAR_CHARS:
+            self._scalar = [c]
+            return i + 1
+        return self._syntax(c)
+
+    def _pop(self, i: int) -> int:
+        frame = self._stack.pop()
+        if frame.role == _ROLE_CALLS:
+            self._calls_open = False
+        return self._value_done(i)
+
+    def _value_done(self, i: int) -> int:
+        if self._capture is not None and len(self._stack) == self._capture_depth:
+            raw = "".join(self._capture)
+            self._capture = None
+            if self._stack and self._stack[-1].role == _ROLE_ENVELOPE:
+                self._calls_open = False
+            self._finish_call(raw)
+        if not self._stack:
+            self._mode = _DONE
+            return i
+        frame = self._stack[-1]
+        frame.state = _ARR_NEXT if frame.array else _OBJ_NEXT
+        return i
+
+    def _start_capture(self) -> None:
+        self._capture = []
+        self._capture_depth = len(self._stack)
+        if self._stack[-1].role == _ROLE_ENVELOPE:
+            self._calls_open = True
+
+    def _keep(self, piece: str) -> None:
+        if self._capture is not None:
+            self._capture.append(piece)
+
+    def _scalar_run(self, text: str, i: int) -> int:
+        n = len(text)
+        start = i
+        while i < n and text[i] in _SCALAR_CHARS:
+            i += 1
+        self._scalar.append(text[start:i])  # type: ignore[union-attr]
+        self._keep(text[start:i])
+        if i == n:
+            return i  # the number or literal may go on in the next chunk
+        token = "".join(self._scalar)  # type: ignore[arg-type]
+        self._scalar = None
+        if not _SCALAR.fullmatch(token):
+            return self._syntax(token)
+        return self._value_done(i)
+
+    def _string_run(self, text: str, i: int) -> int:
+        """A run of string content: plain characters and valid escapes at once, decoded by the
+        json module; an escape cut by the chunk's end, or an invalid one, goes one character at a
+        time through :meth:`_escape_char`."""
+        if self._escape or self._high is not None:
+            return self._string_char(text, i)
+        role = self._string
+        n = len(text)
+        end = _STRING_BODY.match(text, i).end()  # type: ignore[union-attr]
+        closed = end < n and text[end] == '"'
+        stop = end
+        if not closed and role != "other" and _ends_with_high_surrogate(text, i, end):
+            stop = end - 6  # its low half may come in the next chunk
+        if stop > i:
+            run = text[i:stop]
+            self._keep(run)
+            if role != "other":
+                self._out(json.loads('"' + run + '"', strict=False), role)
+        if closed:
+            self._keep('"')
+            return self._close_string(stop + 1)
+        if stop < n:
+            return self._string_char(text, stop)
+        return n
+
+    def _string_char(self, text: str, i: int) -> int:
+        """One step through a string the slow way: an escape character, or up to the next special one."""
+        if self._escape:
+            return self._escape_char(text, i)
+        role = self._string
+        c = text[i]
+        if c == "\\":
+            self._keep(c)
+            self._escape = "\\"
+            return i + 1
+        if c == '"':
+            self._keep(c)
+            return self._close_string(i + 1)
+        m = _STRING_SPECIAL.search(text, i)
+        end = m.start() if m else len(text)
+        self._keep(text[i:end])
+        self._out(text[i:end], role)
+        return end
+
+    def _close_string(self, i: int) -> int:
+        role = self._string
+        self._string = None
+        self._settle_surrogate(role)
+        if role == "key":
+            if not self._stack[-1].array:
+                self._stack[-1].state = _COLON
+            return i
+        return self._value_done(i)
+
+    def _escape_char(self, text: str, i: int) -> int:
+        c = text[i]
+        role = self._string
+        self._keep(c)
+        if self._escape == "\\":
+            if c == "u":
+                self._escape = "\\u"
+                return i + 1
+            self._escape = ""
+            # Lenient: an unknown escape stands for the character itself.
+            self._out(_ESCAPES.get(c, c), role)
+            return i + 1
+        if c not in _HEX:
+            # A broken \u escape: mark it, and read this character afresh.
+            self._escape = ""
+            self._out(_REPLACEMENT, role)
+            if self._capture is not None:
+                self._capture.pop()
+            return i
+        self._escape += c
+        if len(self._escape) < 6:
+            return i + 1
+        code = int(self._escape[2:], 16)
+        self._escape = ""
+        if role in ("reply", "key"):
+            self._code_point(code, role)
+        return i + 1
+
+    def _code_point(self, code: int, role: str) -> None:
+        if 0xD800 <= code <= 0xDBFF:
+            self._settle_surrogate(role)
+            self._high = code
+        elif 0xDC00 <= code <= 0xDFFF:
+            if self._high is None:
+                self._out(_REPLACEMENT, role)
+            else:
+                pair = 0x10000 + ((self._high - 0xD800) << 10) + (code - 0xDC00)
+                self._high = None
+                self._out(chr(pair), role)
+        else:
+            self._out(chr(code), role)
+
+    def _settle_surrogate(self, role: str | None) -> None:
+        if self._high is not None:
+            self._high = None
+            self._out_plain(_REPLACEMENT, role)
+
+    def _out(self, piece: str, role: str | None) -> None:
+        if role == "other" or not piece:
+            return
+        self._settle_surrogate(role)
+        self._out_plain(piece, role)
+
+    def _out_plain(self, piece: str, role: str | None) -> None:
+        if role == "reply":
+            if _SURROGATE.search(piece):  # written raw into the reply: no UTF-8 store accepts them
+                piece = _SURROGATE.sub(_REPLACEMENT, piece)
+            self._pending.append(piece)
+        elif role == "key":
+            self._stack[-1].key += piece
+
+    def _syntax(self, found: str) -> int:
+        """The reply stopped being JSON: nothing after this point is used."""
+        self._mode = _BROKEN
+        where = "while writing a call" if self._calls_open else "in its JSON"
+        shown = found if len(found) <= 20 else found[:17] + "..."
+        self._problem(
+            "invalid_json",
+            f"The reply broke off {where} at {json.dumps(shown)}; the rest of it was not used.",
+            rejected=self._calls_open,
+            excerpt="".join(self._capture or ()),
+        )
+        return 1 << 62  # past the end of any chunk
+
+    def _after(self, text: str) -> None:
+        """Whatever follows the closed envelope: whitespace, or free text (an unconstrained server)."""
+        if self._tail is None:
+            text = text.lstrip(_WS)
+            if not text:
+                return
+            self._tail = StreamingToolCallParser(
+                self.tools.values(), threshold=self.threshold, ignored_params=self.ignored_params
+            )
+            self._pending.append("\n\n")
+        self._flush()
+        self._emit_all(self._tail.feed(text))
+
+    def _cut(self, finish_reason: str | None) -> None:
+        """The reply ended inside the envelope."""
+        self._settle_surrogate(self._string)
+        why = " (the reply hit its length limit)" if finish_reason == "length" else ""
+        if self._calls_open:
+            self._problem(
+                "truncated",
+                f"The call was cut off before its JSON was complete{why}, so nothing was called. "
+                "Write the whole call again; keep long texts shorter if needed.",
+                rejected=True,
+                excerpt="".join(self._capture or ()),
+            )
+        else:
+            self._problem(
+                "truncated",
+                f"The reply was cut off before it was complete{why}.",
+                rejected=self.required and not self._calls,
+            )
+        self._mode = _BROKEN
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def _finish_call(self, raw: str) -> None:
+        try:
+            # strict=False: llama.cpp's grammars let raw control characters (a newline) into strings.
+            value = json.loads(raw, strict=False)
+        except (ValueError, RecursionError):
+            self._problem(
+                "invalid_json",
+                "The call's JSON could not be read, so nothing was called. Write valid JSON.",
+                rejected=True,
+                excerpt=raw,
+            )
+            return
+        if _SURROGATE.search(raw) or "\\u" in raw:
+            value = _clean_surrogates(value)
+        read = _read_call(value)
+        if isinstance(read, str):
+            self._problem("malformed_call", read, rejected=True, excerpt=raw)
+            return
+        name, arguments, notes, penalties = read
+        spec = self.tools.get(name)
+        if spec is None:
+            # As in free text: the exact name goes on, so the framework can list the valid tools.
+            self._problem(
+                "unknown_tool",
+                f"'{name}' is not an available tool. Available tools: {', '.join(self.tools) or 'none'}.",
+                tool=name,
+                excerpt=raw,
+            )
+        else:
+            checked = validate_arguments(spec, arguments, self.ignored_params)
+            if checked.errors:
+                self._problem(
+                    "invalid_arguments",
+                    f"The call to '{name}' was not executed: " + "; ".join(checked.errors) + ".",
+                    rejected=True,
+                    tool=name,
+                    excerpt=raw,
+                )
+                return
+            arguments = checked.arguments
+            notes += checked.notes
+            if any("->" in n for n in checked.notes):
+                penalties.append("coerced")
+        confidence = 1.0
+        for p in penalties:
+            confidence *= _PENALTY[p]
+        confidence = round(confidence, 3)
+        if confidence < self.threshold:
+            self._problem(
+                "low_confidence",
+                f"A call to '{name}' was found but not executed because it needed too much guessing "
+                f'({", ".join(notes)}). Write it again as {{"{NAME_KEY}": "{name}", "{ARGUMENTS_KEY}": {{...}}}}.',
+                rejected=True,
+                tool=name,
+                excerpt=raw,
+            )
+            return
+        if notes:
+            self._problem(
+                "repaired", f"The call to '{name}' was accepted after: {', '.join(notes)}.", tool=name, excerpt=raw
+            )
+        call = ToolCall(name, arguments, confidence, "envelope", tuple(notes))  # type: ignore[arg-type]
+        self._calls.append(call)
+        self._flush()
+        self._events.append(StreamEvent(call=call))
+
+    # -- events ------------------------------------------------------------------------------
+
+    def _problem(
+        self, kind: Any, message: str, *, rejected: bool = False, tool: str | None = None, excerpt: str = ""
+    ) -> None:
+        excerpt = excerpt.strip()
+        if len(excerpt) > _EXCERPT:
+            excerpt = excerpt[: _EXCERPT - 3] + "..."
+        problem = Problem(kind, message, rejected=rejected, tool_name=tool, excerpt=excerpt)
+        self._problems.append(problem)
+        self._flush()
+        self._events.append(StreamEvent(problem=problem))
+
+    def _flush(self) -> None:
+        if self._pending:
+            text = "".join(self._pending)
+            self._pending = []
+            self._texts.append(text)
+            self._events.append(StreamEvent(text=text))
+
+    def _emit_all(self, events: list[StreamEvent]) -> None:
+        for event in events:
+            if event.text:
+                self._texts.append(event.text)
+            self._events.append(event)
+
+
+def _ends_with_high_surrogate(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` ends with an escape of a high surrogate (not an escaped backslash + u)."""
+    if end - start < 6 or not _HIGH_ESCAPE.fullmatch(text, end - 6, end):
+        return False
+    slashes = 0
+    k = end - 6
+    while k >= start and text[k] == "\\":
+        slashes += 1
+        k -= 1
+    return slashes % 2 == 1
+
+
+def _read_call(value: Any) -> tuple[str, dict[str, Any], list[str], list[str]] | str:
+    """(name, arguments, notes, penalties) from one envelope call, or why it is not one."""
+    usage = f'A call must be {{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{...}}}}; nothing was called.'
+    if not isinstance(value, dict):
+        return usage
+    notes: list[str] = []
+    penalties: list[str] = []
+    name_key = next((k for k in (NAME_KEY, "name") if isinstance(value.get(k), str) and value[k].strip()), None)
+    if name_key is None:
+        return usage
+    name = value[name_key].strip()
+    arg_key = next((k for k in (ARGUMENTS_KEY, "arguments", "parameters") if k in value), None)
+    if name_key != NAME_KEY or arg_key not in (None, ARGUMENTS_KEY):
+        penalties.append("key_variant")
+    arguments = value.get(arg_key) if arg_key else {}
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments, strict=False) if arguments.strip() else {}
+        except ValueError:
+            return f"The parameters of '{name}' were a string that is not JSON; nothing was called."
+        notes.append("arguments given as a JSON string")
+        penalties.append("arguments_as_string")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        return f"The parameters of '{name}' must be a JSON object of named values."
+    return name, arguments, notes, penalties
+
+
+def _clean_surrogates(value: Any) -> Any:
+    """Replace lone surrogates (from escapes like \\ud83d) that no UTF-8 store accepts."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if isinstance(value, list):
+        return [_clean_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_clean_surrogates(k): _clean_surrogates(v) for k, v in value.items()}
+    return value
