@@ -16,6 +16,7 @@ import sys
 TARGETS = (
     "letta.llm_api.llm_client",
     "letta.schemas.providers.openai",
+    "letta.schemas.providers.ollama",
     "letta.server.server",
     "letta.services.provider_manager",
 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -433,3 +434,47 @@ def context_from_error(body: str | bytes | None) -> int | None:
         if match:
             return _count(match.group(1))
     return None
+
+
+# -- what is known, for deciding requests -------------------------------------------------------
+
+
+def _key(url: str | None) -> str:
+    return _roots(url or "")[1]
+
+
+class Known:
+    """What the probes found, by endpoint, and which models refused a schema. Filled when models
+    are listed; read, never fetched, when a request is decided. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._servers: dict[str, ServerInfo] = {}
+        self._refused: set[tuple[str, str]] = set()
+
+    def store(self, info: ServerInfo) -> None:
+        with self._lock:
+            self._servers[_key(info.base_url)] = info
+
+    def server(self, url: str | None) -> ServerInfo | None:
+        with self._lock:
+            return self._servers.get(_key(url))
+
+    def refuse_schema(self, url: str | None, model: str) -> bool:
+        """Remember that ``model`` at ``url`` refused a schema; True the first time."""
+        with self._lock:
+            new = (_key(url), model) not in self._refused
+            self._refused.add((_key(url), model))
+            return new
+
+    def refused_schema(self, url: str | None, model: str) -> bool:
+        with self._lock:
+            return (_key(url), model) in self._refused
+
+    def clear(self) -> None:
+        with self._lock:
+            self._servers.clear()
+            self._refused.clear()
+
+
+KNOWN = Known()

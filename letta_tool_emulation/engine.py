@@ -23,8 +23,9 @@ import re
 from collections.abc import Generator, Iterable, Mapping
 from typing import Any
 
-from . import venice
+from . import endpoints, venice
 from .core import ParseResult, Problem, StreamingToolCallParser, ToolSpec, render_feedback, render_messages
+from .core.envelope import CALLS_KEY, EnvelopeParser, envelope_instruction, envelope_schema, render_envelope_feedback
 from .core.prompt import forced_tool_name
 from .selection import Decision
 from .step import (
@@ -37,6 +38,7 @@ from .step import (
     EmulatedRequest,
     Outcome,
     Pending,
+    Reader,
     Settings,
     Step,
     ToolCallDict,
@@ -65,6 +67,7 @@ def prepare(
     parallel: bool = False,
     settings: Settings | None = None,
     context_window: int | None = None,
+    endpoint: str | None = None,
 ) -> EmulatedRequest:
     """The text-only request for ``data``, an OpenAI chat request built for native tools.
 
@@ -77,9 +80,12 @@ def prepare(
     beats: set[str] = set()
     # The tools exactly as the framework would have sent them: Letta adds `thinking` (and
     # removes `request_heartbeat` for v1 agents) while building the request, not in `tools`.
+    # Which parameters are required comes from the tools as given: letta < 0.16.4 makes every
+    # parameter required in the request (OpenAI's strict form).
+    given = {t.get("name"): t for t in tools if isinstance(t, Mapping) and isinstance(t.get("name"), str)}
     for tool in data.get("tools") or tools:
         if isinstance(tool, Mapping):
-            spec, has_thoughts, has_heartbeat = strip_injected(tool)
+            spec, has_thoughts, has_heartbeat = strip_injected(tool, given)
             specs[spec.name] = spec
             if has_thoughts:
                 thoughts.add(spec.name)
@@ -87,17 +93,23 @@ def prepare(
                 beats.add(spec.name)
     tool_choice = data.get("tool_choice") if specs else None
     history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
-    rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=example_call(specs))
     feedback = pending.take_feedback() if pending is not None and specs else ""
-    if feedback and rendered and rendered[-1]["role"] == "user":
-        rendered[-1] = {"role": "user", "content": rendered[-1]["content"] + "\n\n" + feedback}
-    elif feedback and pending is not None:
+    rendered = _rendered(history, specs, tool_choice, feedback, constrained=False)
+    if feedback and rendered[-1]["role"] != "user" and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
     body = venice.clean_request({**data, "messages": _sanitize(rendered)})
     settings = settings or Settings.from_env()
     _bound_output(body, decision, settings, context_window, specs)
     if decision.venice:
         body["venice_parameters"] = venice.venice_parameters()
+    shape = decision.constrained if specs else None
+    free_text = body
+    if shape:
+        required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
+        schema = envelope_schema(_forced(specs, tool_choice), required=required)
+        body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
+        body["messages"] = _sanitize(_rendered(history, specs, tool_choice, feedback, constrained=True))
+        body.update(endpoints.schema_request_fields(shape, schema))  # type: ignore[arg-type]
     step = Step(
         decision=decision,
         tools=specs,
@@ -109,8 +121,36 @@ def prepare(
         queued=pending.next_call(data.get("messages") or []) if pending is not None and specs else None,
         settings=settings,
         output_limit=body.get("max_completion_tokens"),
+        constrained=shape,
+        endpoint=endpoint,
     )
-    return EmulatedRequest(body, step)
+    return EmulatedRequest(body, step, fallback=free_text if shape else None)
+
+
+def _rendered(
+    history: list[dict[str, Any]], specs: Mapping[str, ToolSpec], tool_choice: Any, feedback: str, *, constrained: bool
+) -> list[dict[str, Any]]:
+    """The messages for the model: the transcript as text, and what the tools are and how to
+    call them, as call blocks in free text or as the reply envelope when replies are constrained."""
+    example = example_call(specs)
+    if not constrained:
+        rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=example)
+    else:
+        rendered = render_messages(history, ())
+        section = envelope_instruction(specs.values(), tool_choice=tool_choice, example=example)
+        if rendered and rendered[0]["role"] == "system":
+            rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + section}
+        else:
+            rendered.insert(0, {"role": "system", "content": section})
+    if feedback and rendered and rendered[-1]["role"] == "user":
+        rendered[-1] = {"role": "user", "content": rendered[-1]["content"] + "\n\n" + feedback}
+    return rendered
+
+
+def _forced(specs: Mapping[str, ToolSpec], tool_choice: Any) -> list[ToolSpec]:
+    """The tools a reply may call: only the forced one when Letta forces one."""
+    name = forced_tool_name(tool_choice)
+    return [specs[name]] if name in specs else list(specs.values())
 
 
 # Where an invented tool result would start: the model is done with its calls by then, and
@@ -149,11 +189,19 @@ def _bound_output(
             body["stop"] = [*stops, INVENTED_RESULT_STOP]
 
 
-def strip_injected(tool: Mapping[str, Any]) -> tuple[ToolSpec, bool, bool]:
+def strip_injected(
+    tool: Mapping[str, Any], given: Mapping[str, Mapping[str, Any]] | None = None
+) -> tuple[ToolSpec, bool, bool]:
     """The tool as the model should see it, and whether Letta had added `thinking` /
-    `request_heartbeat` (memgpt-style agents): the engine fills those in itself."""
+    `request_heartbeat` (memgpt-style agents): the engine fills those in itself. ``given``:
+    the tools as the caller gave them, by name, whose `required` lists are the true ones."""
     fn = tool.get("function") if isinstance(tool.get("function"), Mapping) else tool
     params = dict(fn.get("parameters") or {})
+    original = (given or {}).get(str(fn.get("name")))
+    original_params = original.get("parameters") if isinstance(original, Mapping) else None
+    if isinstance(original_params, Mapping) and isinstance(original_params.get("required"), list):
+        injected = [r for r in params.get("required") or [] if r in INJECTED_PARAMS]
+        params["required"] = [*original_params["required"], *injected]
     props = dict(params.get("properties") or {})
     has_thoughts, has_heartbeat = INNER_THOUGHTS in props, HEARTBEAT in props
     for name in INJECTED_PARAMS:
@@ -166,13 +214,13 @@ def strip_injected(tool: Mapping[str, Any]) -> tuple[ToolSpec, bool, bool]:
 
 
 def example_call(specs: Mapping[str, ToolSpec]) -> dict[str, Any] | None:
-    """The prompt's worked example in the agent's own terms, when it has the usual memory tools."""
-    if "memory_insert" in specs:
-        return {"function": "memory_insert", "params": {"label": "human", "new_string": "The user likes pizza."}}
-    if "core_memory_append" in specs:
-        return {"function": "core_memory_append", "params": {"label": "human", "content": "The user likes pizza."}}
-    if REPLY_TOOL in specs:
-        return {"function": REPLY_TOOL, "params": {"message": "Hi! How can I help?"}}
+    """The prompt's worked example in the agent's own terms, when it has the usual memory tools,
+    with the parameter names of its own schema (letta renamed them between versions)."""
+    for name, text in (("memory_insert", "The user likes pizza."), ("core_memory_append", "The user likes pizza."),
+                       (REPLY_TOOL, "Hi! How can I help?")):  # fmt: skip
+        spec = specs.get(name)
+        if spec is not None and spec.required:
+            return {"function": name, "params": {p: "human" if p == "label" else text for p in spec.required}}
     return None
 
 
@@ -229,22 +277,53 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
             calls=[step.queued], content="", reasoning="", usage=Usage(), attempts=0, finish_reason="tool_calls"
         )
     usage = Usage()
-    messages: list[dict[str, Any]] = request["messages"]
+    body: dict[str, Any] = dict(request)
+    messages: list[dict[str, Any]] = body["messages"]
+    shape = step.constrained
     number = 0
     while True:
         number += 1
-        reader = StreamingToolCallParser(step.tools.values(), threshold=step.settings.threshold) if step.tools else None
-        attempt = Attempt(number, {**request, "messages": messages}, reader)
-        yield attempt
+        attempt = Attempt(number, {**body, "messages": messages}, _reader(step, shape), constrained=bool(shape))
+        try:
+            yield attempt
+        except SchemaRefused as refused:
+            # The endpoint cannot enforce the envelope: this model gets free text from now on,
+            # and this very step is asked again that way.
+            if endpoints.KNOWN.refuse_schema(step.endpoint, str(body.get("model"))):
+                log.warning(
+                    "letta_tool_emulation: %s refused the reply schema (HTTP %s); free-text replies from now on.",
+                    body.get("model"),
+                    refused.status,
+                )
+            assert request.fallback is not None
+            body, shape, number = dict(request.fallback), None, number - 1
+            messages = body["messages"]
+            continue
         if not attempt.ended:  # the driver stopped feeding: nothing more to decide
             attempt.end(None)
         usage.add(attempt.reported_usage, messages, attempt.text)
-        settled = _settle(step, attempt.result(), attempt.upstream_reasoning)
+        settled = _settle(step, attempt.result(), attempt.upstream_reasoning, constrained=bool(shape))
         _log(step, settled, number)
         if settled.reask and number <= step.settings.max_reasks:
             messages = reask_messages(messages, attempt.text, settled.reask)
             continue
         return _outcome(step, settled, usage, number, attempt.finish_reason)
+
+
+class SchemaRefused(Exception):
+    """Thrown into :func:`run` by a driver when the endpoint refused the reply schema."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"the endpoint refused the reply schema (HTTP {status})")
+        self.status = status
+
+
+def _reader(step: Step, shape: str | None) -> Reader | None:
+    if not step.tools:
+        return None  # nothing offered: the reply is plain text
+    if shape:
+        return EnvelopeParser(step.tools.values(), threshold=step.settings.threshold, required=step.required)
+    return StreamingToolCallParser(step.tools.values(), threshold=step.settings.threshold)
 
 
 class _Settled:
@@ -264,7 +343,7 @@ class _Settled:
         return "\n\n".join(p for p in (self.reasoning, self.content) if p)
 
 
-def _settle(step: Step, result: ParseResult, upstream_reasoning: str) -> _Settled:
+def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constrained: bool = False) -> _Settled:
     reasoning = "\n\n".join(p for p in (upstream_reasoning.strip(), result.reasoning) if p)
     if not step.tools:
         # No tools were offered (Letta's summarizer, for one): the reply is plain text, even
@@ -284,7 +363,7 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str) -> _Settle
                 rejected=True,
             )
         )
-    feedback = render_feedback(s.problems, executed=len(calls))
+    feedback = (render_envelope_feedback if constrained else render_feedback)(s.problems, executed=len(calls))
 
     if not calls and not feedback and step.required:
         if REPLY_TOOL in step.tools and result.content:
@@ -294,9 +373,10 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str) -> _Settle
             s.content = ""
         else:
             name = forced_tool_name(step.tool_choice)
+            how = f'with "{CALLS_KEY}" in your reply' if constrained else "in a TOOL_CALL_START block"
             feedback = (
                 f"You must call the tool {name} now" if name else "You must call a tool now"
-            ) + ", in a TOOL_CALL_START block. Write the call in your next reply."
+            ) + f", {how}. Write the call in your next reply."
     if not calls:
         s.reask = feedback
         return s

@@ -23,17 +23,21 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from . import venice
+from . import endpoints, venice
 
 WRAPPER_ON = "tool-emulation"
 WRAPPER_OFF = "native-tools"
 WRAPPER_E2EE = "e2ee"
 WRAPPER_TEE_ONLY = "tee-only"
+WRAPPER_CONSTRAINED = "constrained"  # also "constrained=<server kind>", to force a request shape
+WRAPPER_FREE_TEXT = "free-text"
 PATTERNS_ENV = "LETTA_TOOL_EMULATION_MODELS"
 E2EE_ENV = "LETTA_TOOL_EMULATION_E2EE"
+CONSTRAINED_ENV = "LETTA_TOOL_EMULATION_CONSTRAINED"
+SHAPES = ("llama.cpp", "llama-cpp-python", "ollama", "ollama-native", "lmstudio", "vllm", "openai")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +51,9 @@ class Decision:
     private: bool = False
     # Sent end-to-end encrypted to an attested enclave (implies emulate and private).
     e2ee: bool = False
+    # Replies constrained to the envelope schema, in the request shape of this server kind
+    # (see endpoints.schema_request_fields); None: free text.
+    constrained: str | None = None
 
 
 def handle_of(config: Any) -> str:
@@ -75,6 +82,14 @@ def decide(config: Any) -> Decision:
     """The decision for one request, from an LLMConfig-like object. Pure: it reads what is
     already known about the endpoint (filled when models are listed, refreshed in the
     background) and the fallback table, and never waits on the network."""
+    decision = _emulation(config)
+    if not decision.emulate or decision.e2ee:
+        return decision  # Venice accepts no response_format in E2EE mode
+    shape = constrained_shape(config, decision)
+    return replace(decision, constrained=shape) if shape else decision
+
+
+def _emulation(config: Any) -> Decision:
     model = getattr(config, "model", None) or ""
     url = getattr(config, "model_endpoint", None)
     is_venice = venice.looks_like_venice(url) or getattr(config, "provider_name", None) == venice.PROVIDER_NAME
@@ -96,8 +111,41 @@ def decide(config: Any) -> Decision:
             not info.supports_function_calling, f"supportsFunctionCalling={verdict} for {model}", is_venice, info
         )
 
+    server = endpoints.KNOWN.server(url)
+    limits = server.limits(model) if server is not None else None
+    if limits is not None and limits.capabilities and "tools" not in limits.capabilities:
+        return Decision(True, f"{server.kind} lists no tools capability for {model}", is_venice, info)  # type: ignore[union-attr]
+
     handle = handle_of(config)
     for pattern in patterns():
         if fnmatch.fnmatchcase(handle, pattern):
             return Decision(True, f"{PATTERNS_ENV} pattern {pattern!r} matches {handle}", is_venice, info)
     return Decision(False, "no rule asks for emulation", is_venice, info)
+
+
+def constrained_shape(config: Any, decision: Decision) -> str | None:
+    """The request shape for constrained replies, or None for free text. In this order: the
+    agent's switches (``free-text``, ``constrained``, ``constrained=<kind>``); a schema the
+    model refused before; ``LETTA_TOOL_EMULATION_CONSTRAINED`` patterns (``handle`` or
+    ``handle=<kind>``); a Venice model with ``supportsResponseSchema``; a local server whose
+    kind the plugin knows (they all enforce schemas)."""
+    model = getattr(config, "model", None) or ""
+    url = getattr(config, "model_endpoint", None)
+    server = endpoints.KNOWN.server(url)
+    kind = server.kind if server is not None else None
+    for switch in switches(config):
+        name, _, forced = switch.partition("=")
+        if name == WRAPPER_FREE_TEXT:
+            return None
+        if name == WRAPPER_CONSTRAINED:
+            return forced if forced in SHAPES else kind or "openai"
+    if endpoints.KNOWN.refused_schema(url, model):
+        return None
+    handle = handle_of(config)
+    for rule in [p.strip() for p in os.environ.get(CONSTRAINED_ENV, "").split(",") if p.strip()]:
+        pattern, _, forced = rule.partition("=")
+        if fnmatch.fnmatchcase(handle, pattern.strip()):
+            return forced.strip() if forced.strip() in SHAPES else kind or "openai"
+    if decision.venice and decision.model is not None and decision.model.supports_response_schema:
+        return "openai"
+    return kind if kind in endpoints.LOCAL_KINDS else None

@@ -92,6 +92,8 @@ class Step:
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
+    constrained: str | None = None  # the request shape of the reply schema; None: free text
+    endpoint: str | None = None  # the model endpoint's URL (what a refused schema is remembered for)
 
     @property
     def required(self) -> bool:
@@ -103,10 +105,12 @@ class EmulatedRequest(dict[str, Any]):
     provider traces included) carrying the :class:`Step` it was built for."""
 
     step: Step
+    fallback: dict[str, Any] | None  # the same request in free text, for an endpoint that refuses the schema
 
-    def __init__(self, body: Mapping[str, Any], step: Step) -> None:
+    def __init__(self, body: Mapping[str, Any], step: Step, fallback: dict[str, Any] | None = None) -> None:
         super().__init__(body)
         self.step = step
+        self.fallback = fallback
 
 
 def approx_tokens(text: str) -> int:
@@ -154,10 +158,11 @@ class Attempt:
     into :meth:`content` / :meth:`reasoning` as it arrives, then calls :meth:`end`; the
     events these return are what a streaming caller may show at once."""
 
-    def __init__(self, number: int, body: dict[str, Any], reader: Reader | None) -> None:
+    def __init__(self, number: int, body: dict[str, Any], reader: Reader | None, constrained: bool = False) -> None:
         self.number = number
         self.body = body
         self.reader = reader  # None: no tools were offered, the reply is plain text
+        self.constrained = constrained  # the request carries the reply schema
         self._text: list[str] = []
         self._reasoning: list[str] = []
         self.finish_reason: str | None = None

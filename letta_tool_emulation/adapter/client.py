@@ -31,6 +31,7 @@ from .letta_api import LettaError, OpenAIClient, ProviderManager, settings
 log = logging.getLogger("letta_tool_emulation")
 
 _BUILD = inspect.signature(OpenAIClient.build_request_data)
+_HANDLE_TAKES_CONFIG = "llm_config" in inspect.signature(OpenAIClient.handle_llm_error).parameters
 # A BYOK provider's key for the embedding request under way (set in request_embeddings).
 _BYOK_EMBEDDING_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar("byok_embedding_key", default=None)
 _ANNOUNCED: set[tuple[str, str]] = set()
@@ -75,6 +76,7 @@ class EmulatedToolsClient(OpenAIClient):
             pending=self._pending,
             parallel=bool(getattr(llm_config, "parallel_tool_calls", False)),
             context_window=getattr(llm_config, "context_window", None),
+            endpoint=url,
         )
 
     async def request_async(
@@ -82,14 +84,20 @@ class EmulatedToolsClient(OpenAIClient):
     ) -> dict[str, Any]:
         if not isinstance(request_data, EmulatedRequest):
             return await super().request_async(request_data, llm_config, *args, **kwargs)
-        outcome, response = await drivers.complete(request_data, self._transport(llm_config, request_data))
+        try:
+            outcome, response = await drivers.complete(request_data, self._transport(llm_config, request_data))
+        except Exception as exc:
+            raise letta_error(exc, llm_config) from exc
         self._keep(request_data, outcome)
         return response
 
     def request(self, request_data: dict[str, Any], llm_config: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         if not isinstance(request_data, EmulatedRequest):
             return super().request(request_data, llm_config, *args, **kwargs)
-        outcome, response = drivers.complete_sync(request_data, self._transport(llm_config, request_data))
+        try:
+            outcome, response = drivers.complete_sync(request_data, self._transport(llm_config, request_data))
+        except Exception as exc:
+            raise letta_error(exc, llm_config) from exc
         self._keep(request_data, outcome)
         return response
 
@@ -98,7 +106,10 @@ class EmulatedToolsClient(OpenAIClient):
             return await super().stream_async(request_data, llm_config, *args, **kwargs)
         # The Responses-API websocket options do not apply to chat completions; they are ignored.
         return drivers.StreamDriver(
-            request_data, self._transport(llm_config, request_data), on_outcome=lambda o: self._keep(request_data, o)
+            request_data,
+            self._transport(llm_config, request_data),
+            on_outcome=lambda o: self._keep(request_data, o),
+            errors=lambda exc: letta_error(exc, llm_config),
         )
 
     def _transport(self, llm_config: Any, request: EmulatedRequest) -> Transport:
@@ -159,19 +170,27 @@ class EmulatedToolsClient(OpenAIClient):
             # Already a Letta error (raised by this client): keep it, so that a context
             # overflow still makes Letta summarize and retry.
             return e
-        if llm_config is not None:
-            decision = decide(llm_config)
-            if decision.emulate or decision.venice:
-                mapped = map_error(e, handle_of(llm_config))
-                if mapped is not None:
-                    return mapped
-        return super().handle_llm_error(e, llm_config, *args, **kwargs)
+        if llm_config is not None and decide(llm_config).venice:  # Venice's native models' errors too
+            mapped = map_error(e, handle_of(llm_config))
+            if mapped is not None:
+                return mapped
+        if _HANDLE_TAKES_CONFIG:
+            return super().handle_llm_error(e, llm_config, *args, **kwargs)
+        return super().handle_llm_error(e, *args, **kwargs)  # letta < 0.16.5 passes no llm_config
 
 
 VeniceEmulatedClient = EmulatedToolsClient  # the name the design card uses
 
 
 NO_KEY = "no-key"  # the SDK wants a string; no real key goes where it does not belong
+
+
+def letta_error(exc: Exception, llm_config: Any) -> Exception:
+    """An emulated request's failure as the Letta error that says what to do (it is mapped here,
+    where the model is known: letta < 0.16.5 calls handle_llm_error without llm_config)."""
+    if isinstance(exc, LettaError):
+        return exc
+    return map_error(exc, handle_of(llm_config)) or exc
 
 
 def _emulation_kwargs(kwargs: dict[str, Any], llm_config: Any) -> dict[str, Any]:

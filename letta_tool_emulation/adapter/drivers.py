@@ -6,14 +6,16 @@ They only move data: every decision is the engine's (see ``engine.py``).
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import openai
 from openai.types.chat import ChatCompletionChunk
 
-from .. import engine
+from .. import endpoints, engine
 from ..e2ee import E2EEError
 from ..step import Attempt, EmulatedRequest, Outcome, ToolCallDict
 from ..transport import Completion, Transport
@@ -32,7 +34,11 @@ async def complete(request: EmulatedRequest, transport: Transport) -> tuple[Outc
     try:
         attempt = next(flow)
         while True:
-            last = await transport.complete(attempt.body)
+            try:
+                last = await transport.complete(attempt.body)
+            except openai.APIStatusError as exc:
+                attempt = flow.throw(_schema_refused(attempt, exc))
+                continue
             _feed(attempt, last)
             attempt = flow.send(None)
     except StopIteration as done:
@@ -45,11 +51,24 @@ def complete_sync(request: EmulatedRequest, transport: Transport) -> tuple[Outco
     try:
         attempt = next(flow)
         while True:
-            last = transport.complete_sync(attempt.body)
+            try:
+                last = transport.complete_sync(attempt.body)
+            except openai.APIStatusError as exc:
+                attempt = flow.throw(_schema_refused(attempt, exc))
+                continue
             _feed(attempt, last)
             attempt = flow.send(None)
     except StopIteration as done:
         return done.value, completion_dict(done.value, last, request)
+
+
+def _schema_refused(attempt: Attempt, exc: openai.APIStatusError) -> Exception:
+    """What to throw into the flow: SchemaRefused when the endpoint refused the reply schema
+    (the engine then asks again in free text), else the error itself, which ends the step."""
+    said = f"{exc.message} {json.dumps(exc.body, default=str)}"
+    if attempt.constrained and endpoints.schema_rejected(exc.status_code, said):
+        return engine.SchemaRefused(exc.status_code)
+    return exc
 
 
 def _feed(attempt: Attempt, reply: Completion) -> None:
@@ -87,10 +106,17 @@ class StreamDriver:
     reaches the stream. ``on_outcome`` receives the settled step before its calls are sent.
     """
 
-    def __init__(self, request: EmulatedRequest, transport: Transport, on_outcome: Any = None) -> None:
+    def __init__(
+        self,
+        request: EmulatedRequest,
+        transport: Transport,
+        on_outcome: Callable[[Outcome], None] | None = None,
+        errors: Callable[[Exception], Exception] | None = None,
+    ) -> None:
         self._request = request
         self._transport = transport
         self._on_outcome = on_outcome
+        self._errors = errors or (lambda exc: exc)
         self._upstream: Any = None
         self._id = "chatcmpl-" + uuid.uuid4().hex[:24]
         self._model = str(request.get("model", ""))
@@ -108,15 +134,29 @@ class StreamDriver:
             await upstream.aclose()
 
     def __aiter__(self) -> AsyncIterator[ChatCompletionChunk]:
-        return self._chunks()
+        return self._mapped()
+
+    async def _mapped(self) -> AsyncIterator[ChatCompletionChunk]:
+        try:
+            async for chunk in self._chunks():
+                yield chunk
+        except Exception as exc:
+            mapped = self._errors(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
 
     async def _chunks(self) -> AsyncIterator[ChatCompletionChunk]:
         flow = engine.run(self._request)
         try:
             attempt = next(flow)
             while True:
-                async for chunk in self._attempt(attempt):
-                    yield chunk
+                try:
+                    async for chunk in self._attempt(attempt):
+                        yield chunk
+                except openai.APIStatusError as exc:  # raised before anything was streamed
+                    attempt = flow.throw(_schema_refused(attempt, exc))
+                    continue
                 attempt = flow.send(None)
         except StopIteration as done:
             outcome: Outcome = done.value

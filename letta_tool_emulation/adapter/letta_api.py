@@ -82,6 +82,7 @@ settings = _get("letta.settings", "settings")
 LLMClient = _get("letta.llm_api.llm_client", "LLMClient")
 OpenAIClient = _get("letta.llm_api.openai_client", "OpenAIClient")
 OpenAIProvider = _get("letta.schemas.providers.openai", "OpenAIProvider")
+OllamaProvider = _get("letta.schemas.providers.ollama", "OllamaProvider")
 SyncServer = _get("letta.server.server", "SyncServer")
 ProviderManager = _get("letta.services.provider_manager", "ProviderManager")
 
@@ -112,6 +113,8 @@ METHODS: list[tuple[str, str, tuple[str, ...]]] = [
     ("OpenAIProvider", "_list_llm_models", ("data",)),
     ("OpenAIProvider", "get_default_max_output_tokens", ("model_name",)),
     ("OpenAIProvider", "get_handle", ("model_name",)),
+    ("OllamaProvider", "list_llm_models_async", ()),
+    ("OllamaProvider", "get_handle", ("model_name",)),
     ("SyncServer", "__init__", ()),
     ("ProviderManager", "sync_base_providers", ("base_providers", "actor")),
     ("ProviderManager", "list_providers_async", ()),
@@ -122,6 +125,8 @@ METHODS: list[tuple[str, str, tuple[str, ...]]] = [
 OPTIONAL_METHODS: list[tuple[str, str, tuple[str, ...]]] = [
     ("OpenAIProvider", "get_default_max_output_tokens_async", ("model_name",)),
 ]
+# Properties and other attributes read from letta's classes.
+ATTRIBUTES: list[tuple[str, str]] = [("OllamaProvider", "openai_compat_base_url")]
 FIELDS: list[tuple[str, tuple[str, ...]]] = [
     ("LLMConfig", ("model", "model_endpoint_type", "model_endpoint", "context_window", "handle", "max_tokens",
                  "provider_name", "provider_category", "model_wrapper", "parallel_tool_calls")),
@@ -187,6 +192,10 @@ def problems() -> list[str]:
             problem = _signature_problem(cls, method, params)
             if problem:
                 found.append(problem)
+    for owner, attribute in ATTRIBUTES:
+        cls = _current(owner)
+        if not isinstance(cls, _Absent) and not hasattr(cls, attribute):
+            found.append(f"{cls.__module__}.{cls.__qualname__}.{attribute} is missing")
     for owner, fields in FIELDS:
         model = _current(owner)
         if not isinstance(model, _Absent):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import logging
 import sys
 import threading
@@ -104,7 +105,7 @@ def patch_openai_provider(module: ModuleType) -> None:
     """Venice-shaped endpoints list their models with real context windows and limits."""
     from .. import venice
     from .letta_api import has_method
-    from .providers import list_embedding_models, llm_configs, max_output_tokens
+    from .providers import apply_limits, list_embedding_models, llm_configs, max_output_tokens, probe
 
     cls = module.OpenAIProvider
     list_embedding = _original(cls, "list_embedding_models_async")
@@ -115,8 +116,11 @@ def patch_openai_provider(module: ModuleType) -> None:
         data = await self._get_models_async()
         models = venice.parse_models(data)
         venice.CAPABILITIES.store(self.base_url, models)
-        if models is None:
-            return await self._list_llm_models(data)  # exactly what letta does
+        if models is None:  # what letta lists, with the real context windows of a local server
+            listed = self._list_llm_models(data)
+            if inspect.isawaitable(listed):  # async from letta 0.16.2 on
+                listed = await listed
+            return apply_limits(listed, await probe(self, self.base_url))
         return llm_configs(self, models)
 
     @functools.wraps(list_embedding)
@@ -195,9 +199,25 @@ def patch_provider_manager(module: ModuleType) -> None:
     _install(cls, "sync_base_providers", _mark(sync_base_providers))
 
 
+def patch_ollama_provider(module: ModuleType) -> None:
+    """Ollama's models without the "tools" capability are listed too (Letta hides them), with
+    the context window each is loaded with."""
+    from .providers import ollama_models
+
+    cls = module.OllamaProvider
+    original = _original(cls, "list_llm_models_async")
+
+    @functools.wraps(original)
+    async def list_llm_models_async(self: Any) -> Any:
+        return await ollama_models(self, await original(self))
+
+    _install(cls, "list_llm_models_async", _mark(list_llm_models_async))
+
+
 PATCHES: dict[str, Callable[[ModuleType], None]] = {
     "letta.llm_api.llm_client": patch_llm_client,
     "letta.schemas.providers.openai": patch_openai_provider,
+    "letta.schemas.providers.ollama": patch_ollama_provider,
     "letta.server.server": patch_sync_server,
     "letta.services.provider_manager": patch_provider_manager,
 }
@@ -205,6 +225,7 @@ PATCHES: dict[str, Callable[[ModuleType], None]] = {
 ENTRY_POINTS: dict[str, tuple[str, str]] = {
     "letta.llm_api.llm_client": ("LLMClient", "create"),
     "letta.schemas.providers.openai": ("OpenAIProvider", "list_llm_models_async"),
+    "letta.schemas.providers.ollama": ("OllamaProvider", "list_llm_models_async"),
     "letta.server.server": ("SyncServer", "__init__"),
     "letta.services.provider_manager": ("ProviderManager", "sync_base_providers"),
 }
@@ -217,6 +238,8 @@ PLUGIN_MODULES = (
     "letta_tool_emulation.adapter.client",
     "letta_tool_emulation.engine",
     "letta_tool_emulation.transport",
+    "letta_tool_emulation.endpoints",
+    "letta_tool_emulation.e2ee.transport",
 )
 assert tuple(PATCHES) == TARGETS == tuple(ENTRY_POINTS), "one list of target modules"
 

@@ -12,9 +12,11 @@ cache that decides emulation per request. The same code serves the ``venice`` ba
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
+from urllib.parse import urlsplit
 
-from .. import venice
+from .. import endpoints, venice
 from .letta_api import DEFAULT_EMBEDDING_CHUNK_SIZE, EmbeddingConfig, LLMConfig
 
 log = logging.getLogger("letta_tool_emulation")
@@ -91,3 +93,76 @@ def venice_provider(provider_class: type, secret_class: type) -> Any | None:
     return provider_class(
         name=venice.PROVIDER_NAME, api_key_enc=secret_class.from_plaintext(key), base_url=venice.base_url()
     )
+
+
+# -- local servers -------------------------------------------------------------------------------
+
+# Hosted APIs that say nothing about context windows in a way the probe reads, and that should
+# not be sent probes for local servers' endpoints.
+_HOSTED = ("api.openai.com", "openrouter.ai", "venice.ai", "api.together.xyz", "api.groq.com", "api.deepseek.com")
+_override_errors_logged = False
+
+
+def _hosted(url: str) -> bool:
+    host = (urlsplit(url).hostname or "").lower()
+    return any(host == h or host.endswith("." + h) for h in _HOSTED)
+
+
+def _overrides() -> list[endpoints.ContextOverride]:
+    global _override_errors_logged
+    rules, errors = endpoints.parse_context_overrides(os.environ.get(endpoints.CONTEXT_ENV))
+    if errors and not _override_errors_logged:
+        _override_errors_logged = True
+        log.warning("letta_tool_emulation: %s: %s", endpoints.CONTEXT_ENV, "; ".join(errors))
+    return rules
+
+
+async def probe(provider: Any, url: str) -> endpoints.ServerInfo | None:
+    """What the server at ``url`` says about its models (remembered for deciding requests)."""
+    if _hosted(url):
+        return None
+    info = await endpoints.probe_server(url, api_key=await _key(provider))
+    endpoints.KNOWN.store(info)
+    if info.kind is not None:
+        log.info(
+            "letta_tool_emulation: %s is %s%s", url, info.kind, f" ({'; '.join(info.notes)})" if info.notes else ""
+        )
+    return info
+
+
+def apply_limits(configs: list[Any], info: endpoints.ServerInfo | None) -> list[Any]:
+    """Each model's real context window (and output limit) where the server states it, else
+    LETTA_TOOL_EMULATION_CONTEXT's; Letta's own guess (30,000) only where neither says."""
+    rules = _overrides()
+    for config in configs:
+        limits = info.limits(config.model) if info is not None else None
+        context = (limits.context_window if limits else None) or endpoints.context_override(config.handle or "", rules)
+        if context:
+            config.context_window = context
+        if limits is not None and limits.max_output_tokens:
+            config.max_tokens = limits.max_output_tokens
+    return configs
+
+
+async def ollama_models(provider: Any, listed: list[Any]) -> list[Any]:
+    """Letta's Ollama provider lists only models whose capabilities include "tools": exactly
+    the models this plugin is for. The others join the list, to be emulated."""
+    info = await probe(provider, provider.openai_compat_base_url)
+    configs = list(listed)
+    known = {c.model for c in configs}
+    for model, limits in info.models.items() if info is not None else ():
+        if model in known or "completion" not in limits.capabilities:  # embedding-only models stay out
+            continue
+        configs.append(
+            LLMConfig(
+                model=model,
+                model_endpoint_type="openai",
+                model_endpoint=provider.openai_compat_base_url,
+                context_window=limits.context_window or limits.trained_context or DEFAULT_CONTEXT_WINDOW,
+                handle=provider.get_handle(model),
+                max_tokens=limits.max_output_tokens,
+                provider_name=provider.name,
+                provider_category=provider.provider_category,
+            )
+        )
+    return apply_limits(configs, info)

@@ -32,6 +32,7 @@ def _removals() -> list[tuple[str, str, str]]:
     for owner, method, _ in letta_api.METHODS + letta_api.OPTIONAL_METHODS:
         out.append((owners[owner], owner, method))
     out.append(("letta.llm_api.llm_client", "LLMClient", "create"))
+    out += [(owners[owner], owner, attribute) for owner, attribute in letta_api.ATTRIBUTES]
     out += [("letta.errors", "ErrorCode", code) for code in letta_api.ERROR_CODES]
     return sorted(set(out))
 
@@ -172,7 +173,7 @@ def test_activation_applies_every_patch(pristine: dict[tuple[str, str], Any]) ->
     now = letta_objects()
     changed = {k for k in pristine if now[k] is not pristine[k]}
     assert {("LLMClient", "create"), ("SyncServer", "__init__"), ("ProviderManager", "sync_base_providers"),
-            ("OpenAIProvider", "list_llm_models_async")} <= changed  # fmt: skip
+            ("OpenAIProvider", "list_llm_models_async"), ("OllamaProvider", "list_llm_models_async")} <= changed  # fmt: skip
 
 
 def test_hook_and_activation_share_one_target_list() -> None:

@@ -84,10 +84,14 @@ async def test_venice_errors_map_to_letta_errors(
 ) -> None:
     script(request, *replies)
     c = client()
-    with cassette("stand-in", f"error_{name}") as cass, pytest.raises(openai.APIStatusError) as raised:
+    from letta.errors import LettaError
+
+    with cassette("stand-in", f"error_{name}") as cass, pytest.raises(LettaError) as raised:
         await blocking(c, config, [system(), user("Hello")], tools)
-    assert len(cass.requests) == len(replies)  # the SDK's own retries, nothing more
-    mapped = c.handle_llm_error(raised.value, config)
+    assert len(cass.requests) == len(replies)  # the plugin's own retries, nothing more
+    mapped = raised.value  # mapped where the model is known; Letta keeps it as it is
+    assert c.handle_llm_error(mapped, config) is mapped
+    assert isinstance(mapped.__cause__, openai.APIStatusError)
     assert type(mapped).__name__ == error_class
     text = str(mapped)
     for fragment in fragments:
