@@ -6,6 +6,8 @@
     python3 dev.py lint            ruff check and format check
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name)
     python3 dev.py record [SOURCE] re-record cassettes: stand-in (default) or venice (needs VENICE_API_KEY)
+    python3 dev.py compat [VERSIONS] the letta version matrix (compat/): every release, or those named;
+                                   --ends: the oldest and newest supported (as `test` does)
     python3 dev.py setup           only create or update .venv
 
 Installation uses ``constraints.txt`` (the versions letta 0.16.8 was tested with) and is
@@ -71,6 +73,8 @@ def main(argv: list[str]) -> int:
         if code:
             return code
         return run(PY, "-m", "pytest", *args)
+    if command == "compat":
+        return run(sys.executable, ROOT / "compat" / "matrix.py", *args)
     if command == "server":
         return run(BIN / "letta-tool-emulation", "server", *args)
     if command == "bench":
