@@ -214,6 +214,15 @@ def new_agent(client: Any, model: str, **options: Any) -> Any:
     )
 
 
+def embedding_for(model: str, embeddings: list[str]) -> dict[str, str]:
+    """An embedding model for a new agent on ``model``, preferably from the same provider: letta
+    up to 0.16.1 refuses to create an agent without one; later releases do not need it."""
+    provider = model.split("/", 1)[0]
+    same = [e for e in embeddings if e.split("/", 1)[0] == provider]
+    chosen = same or embeddings
+    return {"embedding": chosen[0]} if chosen else {}
+
+
 def human_block(client: Any, agent: Any) -> str:
     return str(client.agents.blocks.retrieve("human", agent_id=agent.id).value)
 
@@ -294,13 +303,19 @@ def smoke(result: Result, workdir: Path) -> None:
             client = Letta(base_url=server.url, timeout=REQUEST_TIMEOUT, max_retries=0)
 
             listed: list[Any] = []
+            embeddings: list[str] = []
 
             def models() -> str:
                 listed.extend(m for m in client.models.list() if m.handle)
+                embeddings.extend(sorted(e.handle for e in client.models.embeddings.list() if e.handle))
                 handles = sorted(m.handle for m in listed)
                 result.active = f"venice/{EMULATED_MODEL}" in handles
                 assert result.active, f"no venice/{EMULATED_MODEL} among the models: {handles}"
                 return ", ".join(handles)
+
+            def turn(model: str, fact: str, native: bool, stream: bool = False, **options: Any) -> str:
+                options.update(embedding_for(model, embeddings))
+                return remembers(client, standin, model, fact, native=native, stream=stream, **options)
 
             def openai_native() -> str:
                 handle = next(
@@ -310,45 +325,18 @@ def smoke(result: Result, workdir: Path) -> None:
                 # Letta asks for 16384 output tokens unless told; the stand-in, like Venice, refuses more
                 # than the model's limit. The plugin clamps that for its own provider, letta does not.
                 fact = "my favourite river is the Tagus"
-                return f"{handle}: " + remembers(
-                    client, standin, handle, fact, native=True, stream=False, max_tokens=MAX_COMPLETION_TOKENS
-                )
+                return f"{handle}: " + turn(handle, fact, native=True, max_tokens=MAX_COMPLETION_TOKENS)
 
+            emulated, native = f"venice/{EMULATED_MODEL}", f"venice/{NATIVE_MODEL}"
             run_check(result, server, "models", models)
             run_check(result, server, "openai-native", openai_native)
-            run_check(
-                result,
-                server,
-                "memory",
-                lambda: remembers(
-                    client,
-                    standin,
-                    f"venice/{EMULATED_MODEL}",
-                    "my favourite colour is teal",
-                    native=False,
-                    stream=False,
-                ),
-            )
-            run_check(
-                result,
-                server,
-                "native",
-                lambda: remembers(
-                    client, standin, f"venice/{NATIVE_MODEL}", "my favourite city is Lisbon", native=True, stream=False
-                ),
-            )
+            run_check(result, server, "memory", lambda: turn(emulated, "my favourite colour is teal", native=False))
+            run_check(result, server, "native", lambda: turn(native, "my favourite city is Lisbon", native=True))
             run_check(
                 result,
                 server,
                 "stream",
-                lambda: remembers(
-                    client,
-                    standin,
-                    f"venice/{EMULATED_MODEL}",
-                    "my favourite tree is the oak",
-                    native=False,
-                    stream=True,
-                ),
+                lambda: turn(emulated, "my favourite tree is the oak", native=False, stream=True),
             )
         finally:
             result.stop_code = server.stop()
