@@ -105,7 +105,7 @@ def patch_openai_provider(module: ModuleType) -> None:
     """Venice-shaped endpoints list their models with real context windows and limits."""
     from .. import venice
     from .letta_api import has_method
-    from .providers import apply_limits, list_embedding_models, llm_configs, max_output_tokens, probe
+    from .providers import apply_limits, byok_handles, list_embedding_models, llm_configs, max_output_tokens, probe
 
     cls = module.OpenAIProvider
     list_embedding = _original(cls, "list_embedding_models_async")
@@ -120,7 +120,7 @@ def patch_openai_provider(module: ModuleType) -> None:
             listed = self._list_llm_models(data)
             if inspect.isawaitable(listed):  # async from letta 0.16.2 on
                 listed = await listed
-            return apply_limits(listed, await probe(self, self.base_url))
+            return apply_limits(byok_handles(self, listed), await probe(self, self.base_url))
         return llm_configs(self, models)
 
     @functools.wraps(list_embedding)

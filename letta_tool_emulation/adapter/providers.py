@@ -130,6 +130,19 @@ async def probe(provider: Any, url: str) -> endpoints.ServerInfo | None:
     return info
 
 
+def byok_handles(provider: Any, configs: list[Any]) -> list[Any]:
+    """A BYOK provider's models under its own name. Letta names every model of an OpenAI-type
+    provider at a non-OpenAI URL ``openai-proxy/<model>``, so two local servers added as BYOK
+    providers would list the same handles, and one would hide the other."""
+    category = getattr(provider, "provider_category", None)
+    if str(getattr(category, "value", category)) != "byok":
+        return configs
+    for config in configs:
+        if (config.handle or "").startswith("openai-proxy/"):
+            config.handle = provider.get_handle(config.model)
+    return configs
+
+
 def apply_limits(configs: list[Any], info: endpoints.ServerInfo | None) -> list[Any]:
     """Each model's real context window (and output limit) where the server states it, else
     LETTA_TOOL_EMULATION_CONTEXT's; Letta's own guess (30,000) only where neither says."""

@@ -148,3 +148,52 @@ def test_offline_models_are_not_listed() -> None:
 def test_not_venice_shaped() -> None:
     assert venice.parse_models({"data": [{"id": "gpt-4o", "object": "model"}]}) is None
     assert venice.parse_models({"oops": 1}) is None
+
+
+def test_constrained_replies_where_the_endpoint_can_enforce_a_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    from letta_tool_emulation import endpoints
+
+    endpoints.KNOWN.clear()
+    local = "http://127.0.0.1:8080/v1"
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "openai-proxy/*")
+    config = cfg(model="m", model_endpoint=local, provider_name="openai", handle="openai-proxy/m")
+    assert decide(config).emulate and decide(config).constrained is None  # nothing known about the server
+    endpoints.KNOWN.store(endpoints.ServerInfo("llama.cpp", local, {"m": endpoints.ModelLimits("m", 8192)}))
+    assert decide(config).constrained == "llama.cpp"
+    assert decide(cfg(**{**vars(config), "model_wrapper": "free-text"})).constrained is None
+    assert decide(cfg(**{**vars(config), "model_wrapper": "constrained=llama-cpp-python"})).constrained == (
+        "llama-cpp-python"
+    )
+    endpoints.KNOWN.refuse_schema(local, "m")
+    assert decide(config).constrained is None  # it refused the schema once: free text from then on
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_CONSTRAINED", "openai-proxy/*=openai")
+    assert decide(config).constrained is None  # a refusal outranks the pattern
+    endpoints.KNOWN.clear()
+    assert decide(config).constrained == "openai"
+
+
+def test_a_local_model_without_the_tools_capability_is_emulated() -> None:
+    from letta_tool_emulation import endpoints
+
+    url = "http://127.0.0.1:11434/v1"
+    endpoints.KNOWN.store(
+        endpoints.ServerInfo(
+            "ollama",
+            url,
+            {
+                "qwen": endpoints.ModelLimits("qwen", 4096, capabilities=("completion",)),
+                "llama": endpoints.ModelLimits("llama", 4096, capabilities=("completion", "tools")),
+            },
+        )
+    )
+    plain = decide(cfg(model="qwen", model_endpoint=url, provider_name="ollama", handle="ollama/qwen"))
+    assert plain.emulate and plain.constrained == "ollama"
+    assert not decide(cfg(model="llama", model_endpoint=url, provider_name="ollama", handle="ollama/llama")).emulate
+    endpoints.KNOWN.clear()
+
+
+def test_e2ee_is_never_constrained(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_CONSTRAINED", "venice/*")
+    monkeypatch.setenv("VENICE_BASE_URL", URL)
+    d = decide(cfg(model="e2ee-some-model", handle="venice/e2ee-some-model"))
+    assert d.e2ee and d.constrained is None

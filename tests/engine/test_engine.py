@@ -201,3 +201,58 @@ def test_output_is_bounded_and_stops_where_an_invented_result_would_begin() -> N
     assert req["stop"] == [engine.INVENTED_RESULT_STOP]
     tight = engine.prepare(data, decision=EMULATE, settings=Settings(max_output_tokens=4096), context_window=1500)
     assert 256 <= tight["max_completion_tokens"] < 1500
+
+
+# -- constrained replies ------------------------------------------------------------------------------
+
+CONSTRAINED = Decision(True, "test", constrained="llama.cpp")
+
+
+def constrained_request(**kw: Any) -> Any:
+    data = {
+        "model": "m",
+        "messages": [{"role": "system", "content": "You are Sam."}, {"role": "user", "content": "Hi"}],
+        "tools": TOOLS,
+        "tool_choice": "auto",
+        **kw,
+    }
+    return engine.prepare(data, decision=CONSTRAINED, endpoint="http://127.0.0.1:9/v1")
+
+
+def test_a_constrained_request_carries_the_envelope_schema_in_the_servers_shape() -> None:
+    req = constrained_request()
+    fmt = req["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["schema"]
+    assert "stop" not in req  # JSON replies: no stop sequences
+    assert "# Reply format" in req["messages"][0]["content"] and "TOOL_CALL_START" not in req["messages"][0]["content"]
+    assert req.fallback is not None and "response_format" not in req.fallback  # free text, if refused
+    assert "TOOL_CALL_START" in req.fallback["messages"][0]["content"]
+    forced = constrained_request(tool_choice={"type": "function", "function": {"name": "memory_insert"}})
+    assert "reply" not in json.dumps(forced["response_format"]["json_schema"]["schema"].get("anyOf", []))
+
+
+def test_an_envelope_reply_becomes_calls() -> None:
+    envelope = json.dumps({"calls": [{"function": "memory_insert", "params": PIZZA}], "reply": "Noted."})
+    outcome, attempts = drive(constrained_request(), [envelope])
+    assert attempts[0].constrained
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
+    assert outcome.reasoning == "Noted."
+
+
+def test_a_refused_schema_is_asked_again_in_free_text_and_remembered() -> None:
+    from letta_tool_emulation import endpoints
+
+    endpoints.KNOWN.clear()
+    req = constrained_request()
+    flow = engine.run(req)
+    first = next(flow)
+    assert first.constrained and "response_format" in first.body
+    second = flow.throw(engine.SchemaRefused(400))
+    assert not second.constrained and "response_format" not in second.body and second.number == 1
+    second.content(block(PIZZA))
+    second.end("stop")
+    with pytest.raises(StopIteration) as done:
+        flow.send(None)
+    assert [json.loads(c["function"]["arguments"]) for c in done.value.value.calls] == [PIZZA]
+    assert endpoints.KNOWN.refused_schema("http://127.0.0.1:9/v1", "m")
+    endpoints.KNOWN.clear()

@@ -1,0 +1,206 @@
+"""Free text against constrained replies on a real small model, through Letta: the real
+server command, llama-cpp-python's server serving SmolLM2-135M-Instruct (8,192-token
+context), and a recording proxy between them that keeps every model request and reply.
+
+N "Remember that ..." turns per mode, each on a fresh letta_v1_agent (free text: the agent
+switch ``free-text``; constrained: the default, since the server kind is known). Per mode:
+
+- % of turns in which Letta executed a memory call (memory_insert / memory_replace) whose
+  arguments pass the tool's JSON schema, and the number of executed memory calls that did not;
+- % of turns in which a reply had a problem and the model was asked again;
+- constrained replies: how many parse as the envelope, and how many the output limit cut;
+- median turn latency.
+
+    python3 dev.py bench real_model        (TURNS=12 MAX_OUTPUT=256)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from letta_tool_emulation.core.envelope import CALLS_KEY, REPLY_KEY  # noqa: E402
+from letta_tool_emulation.runtime.llama import LlamaServer, find_model  # noqa: E402
+from letta_tool_emulation.runtime.stack import ServerProcess, free_port  # noqa: E402
+
+TURNS = int(os.environ.get("TURNS", "12"))
+MAX_OUTPUT = os.environ.get("MAX_OUTPUT", "256")
+N_CTX = 8192
+MEMORY = ("memory_insert", "memory_replace")
+FACTS = [
+    "I like pizza", "my sister is called Anna", "I live in Lyon", "my favourite colour is green",
+    "I work as a nurse", "I have two cats", "my birthday is on May 3", "I am allergic to peanuts",
+    "I play the violin", "I drive a red car", "I was born in Canada", "my dog is named Rex",
+]  # fmt: skip
+# Openings of the feedback the engine adds when it asks again (free text and envelope wording).
+REASK = ("Your last reply tried to call a tool", "Not every call in your last reply", "You must call")
+
+
+class Recorder:
+    """A reverse proxy that keeps each chat request and its reply (blocking requests only)."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream.rstrip("/")
+        self.exchanges: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        self.lock = threading.Lock()
+        self.port = free_port()
+
+        async def forward(request: Request) -> Response:
+            body = await request.body()
+            async with httpx.AsyncClient(timeout=600) as client:
+                upstream = await client.request(
+                    request.method,
+                    f"{self.upstream}/{request.path_params['path']}",
+                    content=body,
+                    headers={k: v for k, v in request.headers.items() if k.lower() not in ("host", "content-length")},
+                    params=request.query_params,
+                )
+            if request.path_params["path"].endswith("chat/completions") and body:
+                try:
+                    with self.lock:
+                        self.exchanges.append((json.loads(body), upstream.json()))
+                except ValueError:
+                    pass
+            return Response(upstream.content, upstream.status_code, media_type=upstream.headers.get("content-type"))
+
+        app = Starlette(routes=[Route("/{path:path}", forward, methods=["GET", "POST"])])
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        threading.Thread(target=self.server.run, daemon=True).start()
+        while not self.server.started:
+            time.sleep(0.05)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def since(self, n: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        with self.lock:
+            return list(self.exchanges[n:])
+
+
+def memory_calls(messages: list[Any], schemas: dict[str, Any]) -> tuple[int, int]:
+    """(schema-valid executed memory calls, invalid ones) in a turn's messages."""
+    returned = {m.tool_call_id for m in messages if m.message_type == "tool_return_message"}
+    valid = invalid = 0
+    for m in messages:
+        if m.message_type != "tool_call_message" or m.tool_call.name not in MEMORY:
+            continue
+        if m.tool_call.tool_call_id not in returned:
+            continue
+        try:
+            jsonschema.validate(json.loads(m.tool_call.arguments), schemas[m.tool_call.name])
+            valid += 1
+        except (ValueError, jsonschema.ValidationError):
+            invalid += 1
+    return valid, invalid
+
+
+def envelope_of(reply: dict[str, Any]) -> tuple[bool, bool]:
+    """(the reply parses as the envelope, the output limit cut it)."""
+    choice = (reply.get("choices") or [{}])[0]
+    cut = choice.get("finish_reason") == "length"
+    try:
+        value = json.loads((choice.get("message") or {}).get("content") or "")
+    except ValueError:
+        return False, cut
+    return isinstance(value, dict) and (REPLY_KEY in value or CALLS_KEY in value), cut
+
+
+def main() -> None:
+    python = Path(
+        subprocess.run([sys.executable, str(ROOT / "dev.py"), "llama"], cwd=ROOT, capture_output=True, text=True,
+                       check=True).stdout.strip().splitlines()[-1]
+    )  # fmt: skip
+    with LlamaServer(python, find_model(python), n_ctx=N_CTX, seed=7, n_threads=1) as llama:
+        recorder = Recorder(llama.url)
+        handle = f"openai-proxy/{llama.alias}"
+        server = ServerProcess(
+            Path(tempfile.mkdtemp(prefix="bench-real-")),
+            OPENAI_API_KEY="unused",
+            OPENAI_API_BASE=recorder.url,
+            LETTA_TOOL_EMULATION_MODELS=handle,
+            LETTA_TOOL_EMULATION_CONTEXT=f"{handle}={N_CTX}",
+            LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS=MAX_OUTPUT,
+            LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
+        ).start()
+        try:
+            client = server.client(timeout=900)
+            print(
+                f"{TURNS} 'Remember that ...' turns per mode, SmolLM2-135M-Instruct, output limit {MAX_OUTPUT} tokens"
+            )
+            for mode in ("free-text", "constrained"):
+                executed = invalid = reasked = errors = envelopes = cut = replies = 0
+                seconds: list[float] = []
+                for i in range(TURNS):
+                    agent = client.agents.create(
+                        model=handle,
+                        memory_blocks=[
+                            {"label": "human", "value": "Name: Ana"},
+                            {"label": "persona", "value": "I am Sam."},
+                        ],
+                    )
+                    if mode == "free-text":
+                        config = {**agent.llm_config.model_dump(), "model_wrapper": "free-text"}
+                        agent = client.agents.update(agent.id, llm_config=config)
+                    schemas = {t.name: t.json_schema["parameters"] for t in client.agents.tools.list(agent_id=agent.id)}
+                    before = len(recorder.exchanges)
+                    started = time.perf_counter()
+                    try:
+                        r = client.agents.messages.create(
+                            agent_id=agent.id,
+                            messages=[{"role": "user", "content": f"Remember that {FACTS[i % len(FACTS)]}."}],
+                        )
+                    except Exception as exc:  # noqa: BLE001 - counted
+                        errors += 1
+                        print(f"  {mode} turn {i}: {type(exc).__name__}: {str(exc)[:160]}")
+                        continue
+                    seconds.append(time.perf_counter() - started)
+                    valid, bad = memory_calls(list(r.messages), schemas)
+                    executed += valid > 0
+                    invalid += bad
+                    exchanges = recorder.since(before)
+                    reasked += any(
+                        any(f in str(req["messages"][-1].get("content", "")) for f in REASK) for req, _ in exchanges
+                    )
+                    for req, reply in exchanges:
+                        if "response_format" in req:
+                            replies += 1
+                            is_envelope, was_cut = envelope_of(reply)
+                            envelopes += is_envelope
+                            cut += was_cut and not is_envelope
+                n = max(1, TURNS - errors)
+                line = (
+                    f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
+                    f"invalid executed memory calls {invalid}; re-asked in {100 * reasked / n:.0f} % of turns; "
+                    f"median turn {statistics.median(seconds) if seconds else 0:.1f} s; errors {errors}"
+                )
+                if mode == "constrained":
+                    line += f"; replies: {envelopes}/{replies} the envelope, {cut} cut by the output limit"
+                print(line)
+        finally:
+            server.stop()
+            recorder.server.should_exit = True
+
+
+if __name__ == "__main__":
+    main()

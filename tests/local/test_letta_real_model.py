@@ -1,0 +1,117 @@
+"""Letta agents on a real small model (SmolLM2-135M-Instruct) served by llama-cpp-python's
+server, through the real server command: free text and constrained replies, blocking and
+streamed, and a schema the server refuses. The model is tiny, so what it writes into memory is
+its own business; that every call it makes is schema-valid and executed by Letta is not."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import pytest
+
+from letta_tool_emulation.runtime.llama import LlamaServer
+
+from ..e2e.conftest import Server, new_agent, of_type, say, stream, wait_gone
+
+N_CTX = 8192
+HANDLE_PREFIX = "openai-proxy/"
+MEMORY_TOOLS = ("memory_insert", "memory_replace")
+
+
+@pytest.fixture(scope="module")
+def letta_server(tmp_path_factory: pytest.TempPathFactory, llama_server: LlamaServer) -> Iterator[Server]:
+    handle = HANDLE_PREFIX + llama_server.alias
+    srv = Server(
+        tmp_path_factory.mktemp("real-model"),
+        "http://127.0.0.1:9/v1",  # no Venice here
+        OPENAI_API_KEY="unused",
+        OPENAI_API_BASE=llama_server.url,
+        LETTA_TOOL_EMULATION_MODELS=handle,
+        # llama-cpp-python's server does not report its context size: say it.
+        LETTA_TOOL_EMULATION_CONTEXT=f"{handle}={N_CTX}",
+        LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS="256",
+        # One thread of a 135M model writes 256 tokens in well under this.
+        LETTA_LLM_REQUEST_TIMEOUT_SECONDS="120",
+    ).start()
+    yield srv
+    assert srv.stop() == 0, srv.tail()
+    assert wait_gone(str(srv.data_dir)) == []
+
+
+def agent_on(server: Server, llama: LlamaServer, switches: str | None = None) -> Any:
+    client = server.client(timeout=600)
+    agent = new_agent(client, model=HANDLE_PREFIX + llama.alias)
+    if switches:
+        agent = client.agents.update(agent.id, llm_config={**agent.llm_config.model_dump(), "model_wrapper": switches})
+    return client, agent
+
+
+def memory_calls(messages: list[Any], tool_schemas: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The memory calls Letta executed in a turn; each must fit its tool's schema."""
+    calls = []
+    returned = {m.tool_call_id for m in of_type(messages, "tool_return_message")}
+    assembled: dict[str, list[str]] = {}  # a streamed call arrives in pieces; its id comes first
+    current = ""
+    for m in of_type(messages, "tool_call_message"):
+        current = m.tool_call.tool_call_id or current
+        piece = assembled.setdefault(current, ["", ""])
+        piece[0] += m.tool_call.name or ""
+        piece[1] += m.tool_call.arguments or ""
+    for call_id, (name, arguments) in assembled.items():
+        if name in MEMORY_TOOLS:
+            args = json.loads(arguments)
+            jsonschema.validate(args, tool_schemas[name])
+            assert call_id in returned, "executed: its result is in the turn"
+            calls.append((name, args))
+    return calls
+
+
+def schemas_of(client: Any, agent: Any) -> dict[str, dict[str, Any]]:
+    return {t.name: t.json_schema["parameters"] for t in client.agents.tools.list(agent_id=agent.id)}
+
+
+def test_the_picker_has_the_context_window_it_was_told(letta_server: Server, llama_server: LlamaServer) -> None:
+    models = {m.handle: m for m in letta_server.client().models.list()}
+    assert models[HANDLE_PREFIX + llama_server.alias].context_window == N_CTX
+
+
+def test_free_text_turns_complete(letta_server: Server, llama_server: LlamaServer) -> None:
+    client, agent = agent_on(letta_server, llama_server, "free-text")
+    for text in ("Hi! Who are you?", "Remember that I like pizza."):
+        r = say(client, agent, text)
+        assert r.stop_reason.stop_reason in ("end_turn", "max_steps"), r.stop_reason
+        memory_calls(r.messages, schemas_of(client, agent))  # any call it made was valid
+
+
+def test_constrained_remember_is_an_executed_memory_call(letta_server: Server, llama_server: LlamaServer) -> None:
+    executed: list[tuple[str, dict[str, Any]]] = []
+    for i, fact in enumerate(("I like pizza", "my dog is called Rex", "I live in Lisbon", "I play the cello")):
+        client, agent = agent_on(letta_server, llama_server)  # constrained: the server kind is known
+        r = say(client, agent, f"Remember that {fact}.")
+        assert r.stop_reason.stop_reason in ("end_turn", "max_steps"), r.stop_reason
+        executed += memory_calls(r.messages, schemas_of(client, agent))
+        if executed and i >= 1:
+            break
+    assert executed, "no turn made a memory call"
+    assert "refused the reply schema" not in letta_server.log()  # the server enforced the envelope
+
+
+def test_streamed_turns_work(letta_server: Server, llama_server: LlamaServer) -> None:
+    client, agent = agent_on(letta_server, llama_server)
+    events = stream(client, agent, "Remember that I like tea.")
+    assert events and not any(getattr(e, "message_type", "") == "error_message" for e in events)
+    shown = "".join(getattr(e, "content", "") or "" for e in of_type(events, "assistant_message"))
+    assert '"calls"' not in shown and '"reply"' not in shown  # no JSON syntax reaches the user
+    memory_calls(events, schemas_of(client, agent))
+
+
+def test_a_schema_the_server_refuses_falls_back_to_free_text(letta_server: Server, llama_server: LlamaServer) -> None:
+    # OpenAI's json_schema shape, which llama-cpp-python's server answers with HTTP 500.
+    client, agent = agent_on(letta_server, llama_server, "constrained=openai")
+    r = say(client, agent, "Hi there.")
+    assert r.stop_reason.stop_reason in ("end_turn", "max_steps"), r.stop_reason
+    say(client, agent, "How are you?")
+    assert letta_server.log().count("refused the reply schema") == 1
