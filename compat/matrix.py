@@ -2,7 +2,8 @@
 working tree, through the smoke in ``smoke.py``.
 
     python3 dev.py compat [VERSIONS...]      every release in versions.toml, or the ones named
-    python3 dev.py compat --ends             the oldest and the newest supported release
+    python3 dev.py compat --ends             the oldest and the newest supported release, and the release
+                                             below the floor (which pip must refuse)
 
 Each version gets ``.venv-compat/<version>``, installed with ``constraints.txt`` (which pins
 everything but letta) and ``letta[server,postgres]==<version>``, and kept for the next run;
@@ -56,6 +57,12 @@ class Versions:
     @property
     def newest(self) -> str:
         return self.supported[-1]
+
+    @property
+    def below_floor(self) -> str | None:
+        """The published release just below the floor, which pip must refuse with the plugin."""
+        older = [v for v in self.releases[: self.releases.index(self.floor)] if v not in self.unpublished]
+        return older[-1] if older else None
 
 
 def load_versions(path: Path = VERSIONS_FILE) -> Versions:
@@ -274,11 +281,14 @@ def details(rows: list[Row]) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="dev.py compat", description="the letta version matrix")
     parser.add_argument("versions", nargs="*", help="letta versions (default: every release in versions.toml)")
-    parser.add_argument("--ends", action="store_true", help="only the oldest and the newest supported release")
+    parser.add_argument(
+        "--ends", action="store_true", help="the oldest and the newest supported release, and the one below the floor"
+    )
     parser.add_argument("--builder", default=str(ROOT / ".venv" / BIN / "python"), help="Python that builds the wheel")
     args = parser.parse_args(argv)
     versions = load_versions()
-    wanted = args.versions or ([versions.floor, versions.newest] if args.ends else versions.releases)
+    ends = [v for v in (versions.below_floor, versions.floor, versions.newest) if v]
+    wanted = args.versions or (ends if args.ends else versions.releases)
     started = time.monotonic()
     (HOME / "logs").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="compat-wheel-") as tmp:
@@ -290,13 +300,18 @@ def main(argv: list[str]) -> int:
     if notes:
         print("\n" + notes)
     failed = [r.version for r in rows if r.version in versions.supported and not r.passed]
+    # Below the floor, pip must refuse the plugin (else the claimed range would be untrue).
+    failed += [r.version for r in rows if r.version == versions.below_floor and r.install != REFUSED]
     took = time.monotonic() - started
     (HOME / "last-run.json").write_text(
         json.dumps([{**r.__dict__, "passed": r.passed} for r in rows], indent=1, default=str)
     )
     print(f"\n{len(rows)} version(s) in {took:.0f} s; logs in {(HOME / 'logs').relative_to(ROOT)}/")
     if failed:
-        print(f"FAILED: supported letta release(s) {', '.join(failed)} did not pass.", flush=True)
+        print(
+            f"FAILED: {', '.join(failed)}: a supported release that did not pass, or one below the floor that pip accepted.",
+            flush=True,
+        )
     passed = sum(r.passed for r in rows)
     # Releases not claimed that did not pass (not on the index, refused, or failing) are "skipped".
     print(f"compat: {passed} passed, {len(failed)} failed, {len(rows) - passed - len(failed)} skipped")
