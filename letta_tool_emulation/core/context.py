@@ -1,0 +1,152 @@
+"""Whether a call-shaped block was performed or only shown: one rule for every format.
+
+A block counts as a call only where the reply performs it. It is shown, and never executed,
+when it sits in reasoning, in a quote (a blockquote, "earlier I ran", recited instructions),
+under an example or format introduction (the paragraph before it, or the section heading),
+in a list item, inside a sentence (prose right before it on its line, or after it), or
+when the reply proposes it and asks for permission. The scanner records what surrounds each
+block; this module decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+# Words that present what follows as an illustration.
+EXAMPLE = regex.compile(
+    r"\b(?:for\s+(?:example|instance)|e\.g\.|examples?|such\s+as|like\s+(?:this|that|so)|looks?\s+like|"
+    r"would\s+look|how\s+(?:\w+\s+){0,4}looks?|(?:the|this|my|our|call|tool)\s+format|format\s+(?:is|looks|would)|"
+    r"format\s*:|syntax|samples?|"
+    r"templates?|schemas?|placeholders?|illustrat\w*|how\s+to\s+(?:call|write|use)|"
+    r"you\s+(?:can|could|would|should|may)\s+write)\b",
+    regex.IGNORECASE,
+)
+# A heading that opens a section of examples.
+HEADING_EXAMPLE = regex.compile(
+    r"\b(?:examples?|formats?|syntax|samples?|usage|illustrat\w*|demo\w*|templates?|reference)\b", regex.IGNORECASE
+)
+# Words that present what follows as a quotation of something said or done before.
+QUOTED = regex.compile(
+    r"\b(?:earlier|previously|last\s+time)\b[^.!?\n]{0,60}\b(?:ran|called|executed|sent|made\s+(?:this|that|the))\b|"
+    r"\b(?:I|we)\s+(?:have\s+|had\s+|already\s+|previously\s+|just\s+)?(?:ran|called|executed|invoked|issued)\b|"
+    r"\b(?:earlier|previous|last)\s+(?:call|request)\b|"
+    r"\bwhat\s+(?:I|you)\s+(?:sent|wrote|ran|called|pasted)\b|\byou\s+(?:pasted|quoted)\b|"
+    r"\b(?:my|the|your)\s+(?:instructions|system\s+prompt|prompt)\s+(?:say|said|are|were|read|is|was)\b|"
+    r"\bhere\s+(?:are|is)\s+(?:my|the)\s+(?:instructions|system\s+prompt|prompt)\b|"
+    r"\b(?:quoting|verbatim|recit(?:e|ed|ing|ation))\b|\b(?:to|I['’]ll|let\s+me)\s+quote\b|"
+    r"\bquoted\s+(?:below|here|above)\b",
+    regex.IGNORECASE,
+)
+# Words that present what follows as a call not yet made.
+PROPOSED = regex.compile(
+    r"\b(?:I|we)\s+(?:would|could|might)\s+(?:\w+\s+){0,2}?(?:make|run|call|use|send|issue|execute)\b|"
+    r"\b(?:I|we)['’]d\s+(?:\w+\s+){0,2}?(?:make|run|call|use|send|issue|execute)\b|"
+    r"\bthe\s+call\s+would\s+be\b|\b(?:shall|should)\s+I\b|\b(?:want|like)\s+me\s+to\b|\bpropos(?:e|ed|al)\b|"
+    r"\bif\s+you\s+(?:want|like|agree|confirm|approve)\b|\bonce\s+you\s+(?:confirm|approve|agree)\b|"
+    r"\bwith\s+your\s+(?:permission|approval|ok)\b",
+    regex.IGNORECASE,
+)
+# Words that present what follows as a list of the tools rather than calls to them.
+LISTING = regex.compile(
+    r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\btools?\s+(?:I\s+(?:have|can\s+use)|available|at\s+my\s+disposal)\b|"
+    r"\ball\s+(?:of\s+)?(?:my|the)\s+tools\b|\b(?:here|these)\s+are\s+(?:my|the)\s+(?:\w+\s+)?tools\b|"
+    r"\blist\s+of\s+(?:\w+\s+)?tools\b|\btypical\s+arguments\b|\beach\s+tool\b",
+    regex.IGNORECASE,
+)
+# The line after a call asking whether to go ahead with it.
+PERMISSION = regex.compile(
+    r"\b(?:shall|should|may|can)\s+I\s+(?:go\s+ahead|proceed|run|do|make|send|execute|save|store|call|submit)\b|"
+    r"\b(?:want|like)\s+me\s+to\s+(?:go\s+ahead|proceed|run|do|make|send|execute|save|store|call|submit)\b|"
+    r"\b(?:go\s+ahead|proceed)\b|\bok(?:ay)?\s+to\s+(?:proceed|run|send|save)\b",
+    regex.IGNORECASE,
+)
+LIST_ITEM = regex.compile(r"[ \t]{0,3}(?:[-*+•]|\d{1,3}[.)])[ \t]+")
+BLOCKQUOTE = regex.compile(r"[ \t]{0,3}>")
+HEADING = regex.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+_PARAGRAPH_BREAK = regex.compile(r"\n[ \t\r]*\n")
+# Prose that runs straight into an opener: the opener is a word in that sentence.
+_SENTENCE_CHARS = frozenset(",;'\"‘“(-–—/&=+")
+
+PARAGRAPH_CHARS = 240
+PERMISSION_CHARS = 240
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What surrounds the opener of a call-shaped block, in the prose released before it."""
+
+    line_head: str = ""  # the prose before the opener on its line (its first characters)
+    line_last: str = ""  # the last non-blank character of that prose, "" if none
+    region_on_line: bool = False  # another block already stands on this line before it
+    paragraph: str = ""  # the end of the paragraph the opener belongs to, or of the one before
+    section_example: bool = False  # the nearest heading above presents examples
+
+
+# (problem kind, why) for each way a block can be shown rather than performed.
+Shown = tuple[str, str]
+
+
+# Words one of which each phrase above contains: a paragraph without any needs no closer look.
+_KEYWORDS = {
+    "example": frozenset(
+        "example examples instance e such like looks look format syntax sample samples template templates schema "
+        "schemas placeholder placeholders write illustrate illustrates illustrated illustrating illustration".split()
+    ),
+    "quoted": frozenset(
+        "earlier previously last ran called executed invoked issued previous what pasted quoted instructions prompt "
+        "quoting quote verbatim recite recited reciting recitation".split()
+    ),
+    "proposed": frozenset(
+        "would could might i'd we'd i’d we’d call shall should want like propose proposed proposal if once with".split()
+    ),
+    "listing": frozenset("available following tools tool typical list each all".split()),
+}
+_TOKENS = regex.compile(r"[a-z]+(?:['’][a-z]+)?")
+_ANY_KEYWORD = frozenset().union(*_KEYWORDS.values())
+
+
+def shown_before(ctx: Context) -> Shown | None:
+    """Why what precedes the opener makes the block something shown, or None."""
+    if BLOCKQUOTE.match(ctx.line_head):
+        return ("quoted", "it is in a blockquote")
+    if LIST_ITEM.match(ctx.line_head):
+        return ("example", "it is a list item")
+    if not ctx.region_on_line and ctx.line_last and (ctx.line_last.isalnum() or ctx.line_last in _SENTENCE_CHARS):
+        return ("in_sentence", "it is part of a sentence")
+    if ctx.section_example:
+        return ("example", "it is under an example heading")
+    text = ctx.paragraph
+    words = set(_TOKENS.findall(text.lower()))
+    if words.isdisjoint(_ANY_KEYWORD):
+        return None
+    if not words.isdisjoint(_KEYWORDS["quoted"]) and QUOTED.search(text):
+        return ("quoted", "the text before it quotes something earlier")
+    if not words.isdisjoint(_KEYWORDS["proposed"]) and PROPOSED.search(text):
+        return ("proposed", "the text before it proposes the call instead of making it")
+    if not words.isdisjoint(_KEYWORDS["listing"]) and LISTING.search(text):
+        return ("example", "the text before it lists the tools")
+    if not words.isdisjoint(_KEYWORDS["example"]) and EXAMPLE.search(text):
+        return ("example", "the text before it introduces an example")
+    return None
+
+
+def asks_permission(after: str) -> bool:
+    """Whether the first line written after a call asks whether to go ahead with it."""
+    line = after.lstrip().split("\n", 1)[0][:PERMISSION_CHARS]
+    return "?" in line and PERMISSION.search(line) is not None
+
+
+def last_paragraph(recent: str) -> str:
+    """The paragraph that ``recent`` ends in, or the one before if it ends with a blank line."""
+    text = recent.rstrip()
+    parts = _PARAGRAPH_BREAK.split(text[-4 * PARAGRAPH_CHARS :])
+    return parts[-1][-PARAGRAPH_CHARS:] if parts else ""
+
+
+def heading_is_example(line: str) -> bool | None:
+    """For a heading line, whether it introduces examples; None when the line is no heading."""
+    if not HEADING.match(line):
+        return None
+    return HEADING_EXAMPLE.search(line) is not None
