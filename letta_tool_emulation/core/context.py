@@ -91,17 +91,81 @@ Shown = tuple[str, str]
 # Words one of which each phrase above contains: a paragraph without any needs no closer look.
 _KEYWORDS = {
     "example": frozenset(
-        "example examples instance e such like looks look format syntax sample samples template templates schema "
-        "schemas placeholder placeholders write illustrate illustrates illustrated illustrating illustration".split()
+        [
+            "example",
+            "examples",
+            "instance",
+            "e",
+            "such",
+            "like",
+            "looks",
+            "look",
+            "format",
+            "syntax",
+            "sample",
+            "samples",
+            "template",
+            "templates",
+            "schema",
+            "schemas",
+            "placeholder",
+            "placeholders",
+            "write",
+            "illustrate",
+            "illustrates",
+            "illustrated",
+            "illustrating",
+            "illustration",
+        ]
     ),
     "quoted": frozenset(
-        "earlier previously last ran called executed invoked issued previous what pasted quoted instructions prompt "
-        "quoting quote verbatim recite recited reciting recitation".split()
+        [
+            "earlier",
+            "previously",
+            "last",
+            "ran",
+            "called",
+            "executed",
+            "invoked",
+            "issued",
+            "previous",
+            "what",
+            "pasted",
+            "quoted",
+            "instructions",
+            "prompt",
+            "quoting",
+            "quote",
+            "verbatim",
+            "recite",
+            "recited",
+            "reciting",
+            "recitation",
+        ]
     ),
     "proposed": frozenset(
-        "would could might i'd we'd i’d we’d call shall should want like propose proposed proposal if once with".split()
+        [
+            "would",
+            "could",
+            "might",
+            "i'd",
+            "we'd",
+            "i’d",
+            "we’d",
+            "call",
+            "shall",
+            "should",
+            "want",
+            "like",
+            "propose",
+            "proposed",
+            "proposal",
+            "if",
+            "once",
+            "with",
+        ]
     ),
-    "listing": frozenset("available following tools tool typical list each all".split()),
+    "listing": frozenset(["available", "following", "tools", "tool", "typical", "list", "each", "all"]),
 }
 _TOKENS = regex.compile(r"[a-z]+(?:['’][a-z]+)?")
 _ANY_KEYWORD = frozenset().union(*_KEYWORDS.values())

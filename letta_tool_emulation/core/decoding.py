@@ -260,7 +260,7 @@ class _Reader:
             c = s[i]
             if c in " \t\r\n":
                 i += 1
-            elif c == "/" and s.startswith("//", i) or c == "#":
+            elif (c == "/" and s.startswith("//", i)) or c == "#":
                 j = s.find("\n", i)
                 i = n if j < 0 else j + 1
             elif c == "/" and s.startswith("/*", i):
