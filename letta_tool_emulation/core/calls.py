@@ -156,7 +156,8 @@ class Interpreter:
         )
         decoded = self._decode(inner)
         if isinstance(decoded, Problem):
-            return Outcome(events=[_event(decoded)])
+            # A ```tool_call block was an attempt; a ```json block that is not JSON is code.
+            return Outcome(events=[_event(decoded)]) if tool_fence else Outcome(call_attempt=False)
         reads = [_read_call(item, self.budget) for item in _call_items(decoded.value)]
         if not tool_fence:
             judged = self._judge_json_only(reads)
@@ -199,6 +200,18 @@ class Interpreter:
         if not region.complete:
             if region.finish_reason == "length" or not text or (region.in_string and not region.end_marker):
                 return _truncated(region)
+            if region.in_string:
+                # An end marker came while a string was open: either the string was never
+                # closed, or it holds the marker on a line of its own. Either way, guessing
+                # where it ends could change it.
+                return _problem(
+                    "invalid_json",
+                    "A string in the call was still open where its end marker stood (a quote missing, or the "
+                    "marker alone on a line inside the text), so nothing was called. Close every string, and "
+                    "write line breaks inside strings as \\n.",
+                    region,
+                    rejected=True,
+                )
             if not region.in_string:
                 last = _LAST_SIGNIFICANT.search(text)
                 if last is None or last.group() in ",:{[":

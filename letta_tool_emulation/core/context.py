@@ -57,9 +57,13 @@ LISTING = regex.compile(
 )
 # The line after a call asking whether to go ahead with it.
 PERMISSION = regex.compile(
-    r"\b(?:shall|should|may|can)\s+I\s+(?:go\s+ahead|proceed|run|do|make|send|execute|save|store|call|submit)\b|"
-    r"\b(?:want|like)\s+me\s+to\s+(?:go\s+ahead|proceed|run|do|make|send|execute|save|store|call|submit)\b|"
-    r"\b(?:go\s+ahead|proceed)\b|\bok(?:ay)?\s+to\s+(?:proceed|run|send|save)\b",
+    r"\b(?:go\s+ahead|proceed)\b|"
+    r"\b(?:shall|should|may|can)\s+I\s*\?|"
+    r"\b(?:shall|should|may|can)\s+I\s+(?:run|do|make|send|execute|save|store|call|submit|apply)\s+"
+    r"(?:it|this|that|these|them|the\s+(?:call|update|change)s?)\b|"
+    r"\b(?:want|like)\s+me\s+to\s+(?:run|do|make|send|execute|save|store|call|submit|apply)\s+"
+    r"(?:it|this|that|these|them|the\s+(?:call|update|change)s?)\b|"
+    r"\bok(?:ay)?\s+to\s+(?:proceed|run|send|save)\b",
     regex.IGNORECASE,
 )
 LIST_ITEM = regex.compile(r"[ \t]{0,3}(?:[-*+•]|\d{1,3}[.)])[ \t]+")
@@ -171,8 +175,14 @@ _TOKENS = regex.compile(r"[a-z]+(?:['’][a-z]+)?")
 _ANY_KEYWORD = frozenset().union(*_KEYWORDS.values())
 
 
-def shown_before(ctx: Context) -> Shown | None:
-    """Why what precedes the opener makes the block something shown, or None."""
+def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
+    """Why what precedes the opener makes the block something shown, or None. JSON with no
+    marker around it (``json_only``) also counts as part of a list item or a broken code
+    block when the line before it in its paragraph is one."""
+    if json_only and ctx.paragraph and not ctx.line_head.strip():
+        previous = ctx.paragraph.rsplit("\n", 1)[-1]
+        if LIST_ITEM.match(previous) or "```" in previous or "~~~" in previous:
+            return ("example", "it continues a list item or a code block")
     if BLOCKQUOTE.match(ctx.line_head):
         return ("quoted", "it is in a blockquote")
     if LIST_ITEM.match(ctx.line_head):

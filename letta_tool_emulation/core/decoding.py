@@ -31,32 +31,53 @@ REPAIR_BUDGET = 8_000  # characters json_repair may see in one reply
 
 
 class Unreadable(Exception):
-    """A number too long or not finite: the value cannot be taken as written."""
+    """JSON whose value cannot be taken as written: a number too long or not finite, a key
+    given twice. The message says which, for the model."""
+
+
+_UNREADABLE_NUMBER = (
+    f"The call holds a number longer than {MAX_DIGITS} digits or not finite, so nothing was called. "
+    "Pass such values as strings."
+)
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-+")) > MAX_DIGITS:
-        raise Unreadable
+        raise Unreadable(_UNREADABLE_NUMBER)
     return int(text)
 
 
 def _finite_float(text: str) -> float:
     if len(text) > MAX_DIGITS + 20:
-        raise Unreadable
+        raise Unreadable(_UNREADABLE_NUMBER)
     value = float(text)
     if not math.isfinite(value):
-        raise Unreadable
+        raise Unreadable(_UNREADABLE_NUMBER)
     return value
 
 
 def _no_constant(text: str) -> Any:
-    raise Unreadable  # NaN, Infinity: not values a tool can take
+    raise Unreadable(_UNREADABLE_NUMBER)  # NaN, Infinity: not values a tool can take
 
 
-STRICT = json.JSONDecoder(parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constant)
-_LENIENT = json.JSONDecoder(
-    parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constant, strict=False
-)
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # With a key given twice, which value was meant is a guess: JSON keeps the last silently.
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise Unreadable(f"The call's JSON gives the key {json.dumps(twice)} twice, so nothing was called.")
+    return obj
+
+
+_HOOKS: dict[str, Any] = {
+    "parse_int": _bounded_int,
+    "parse_float": _finite_float,
+    "parse_constant": _no_constant,
+    "object_pairs_hook": _unique_keys,
+}
+STRICT = json.JSONDecoder(**_HOOKS)
+_LENIENT = json.JSONDecoder(**_HOOKS, strict=False)
 
 
 @dataclass(slots=True)
@@ -87,8 +108,8 @@ def _decode(text: str, budget: Budget) -> Decoded | str:
             value = decoder.decode(text)
         except ValueError:
             continue
-        except Unreadable:
-            return _UNREADABLE_NUMBER
+        except Unreadable as exc:
+            return str(exc)
         if too_deep_value(value):
             return _TOO_DEEP
         return Decoded(value, [note] if note else [])
@@ -99,9 +120,14 @@ def _decode(text: str, budget: Budget) -> Decoded | str:
         if value is _UNREADABLE:
             return _UNREADABLE_NUMBER
         return Decoded(value, ["Python-style literal"], ["repaired_json"])
-    if len(text) > REPAIR_LIMIT or len(text) > budget.left:
+    if len(text) > REPAIR_LIMIT:
         return (
             "The call's JSON is not valid and too long to repair safely, so nothing was called. "
+            "Write it again as valid JSON: double quotes, no trailing commas, newlines inside strings as \\n."
+        )
+    if len(text) > budget.left:
+        return (
+            "The reply held more broken JSON than is repaired in one reply, so this call was not run. "
             "Write it again as valid JSON: double quotes, no trailing commas, newlines inside strings as \\n."
         )
     if not _worth_repairing(text):
@@ -119,10 +145,6 @@ def _decode(text: str, budget: Budget) -> Decoded | str:
 
 
 _TOO_DEEP = f"The call's JSON is nested more than {MAX_DEPTH} levels deep, so nothing was called."
-_UNREADABLE_NUMBER = (
-    f"The call holds a number longer than {MAX_DIGITS} digits or not finite, so nothing was called. "
-    "Pass such values as strings."
-)
 _UNREPAIRABLE = (
     "The call's JSON was broken in a way that could not be repaired without changing or losing text "
     '(often an unescaped " inside a string), so nothing was called. Write it again as valid JSON, '
@@ -348,11 +370,7 @@ class _Reader:
                     i += step
                     t += len(decoded)
                     continue
-                if text[t] != "\\":  # a backslash no escape uses: taken as written
-                    raise _Mismatch
-                i += 1
-                t += 1
-                continue
+                raise _Mismatch  # an escape JSON does not know: what it stands for is a guess
             # A run of ordinary characters, compared at once.
             k = s.find("\\", i, i + (m - t))
             j = k if k >= 0 else min(n, i + (m - t))

@@ -66,6 +66,7 @@ TRIGGER = regex.compile(
     r"|(?P<mistral>\[TOOL_CALLS\])"
     r"|(?P<unthink>" + _alt(("</(?:think|thinking)>", True)) + ")"
     r"|(?P<comment><!--)"
+    r"|(?P<end>TOOL_CALL_END|</tool_call>)"
 )
 # Triggers at the first non-blank character of a line (the indentation is already consumed).
 LINE_TRIGGER = regex.compile(
@@ -112,9 +113,15 @@ STRUCT = {
 }
 # An end or start marker alone on its line inside a string: the string was never closed and
 # the block ends there (a marker in the middle of a line is the string's own text).
+_OWN_LINE = {
+    "canonical": r"\n[ \t\r]{0,40}(?:TOOL_CALL_END[ \t\r]{0,40}(?:\n|@EOF)|TOOL_CALL_START[ \t\r]{0,40}(?:[\n{\[]|@EOF))",
+    "tag": r"\n[ \t\r]{0,40}(?:</tool_call>[ \t\r]{0,40}(?:\n|@EOF)|<tool_call(?:[ \t\r]{0,40}[>\n{\[]|[ \t]+\w|@EOF))",
+}
+# (while more text may come, at the end of the reply): \Z is only tried once the reply ended,
+# since partial matching must not take the end of the text so far for the end of the reply.
 OWN_LINE_MARKER = {
-    "canonical": regex.compile(r"\n[ \t\r]{0,40}(?:TOOL_CALL_END|TOOL_CALL_START)"),
-    "tag": regex.compile(r"\n[ \t\r]{0,40}(?:</tool_call>|<tool_call[\s>/])"),
+    kind: (regex.compile(p.replace("|@EOF", "")), regex.compile(p.replace("@EOF", r"\Z")))
+    for kind, p in _OWN_LINE.items()
 }
 # The body of a string up to its closing quote, a raw newline, or a backslash at the very
 # end. No partial matching is needed here, and the standard library's engine is faster on it.

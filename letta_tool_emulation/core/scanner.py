@@ -169,7 +169,7 @@ class Scanner:
         self._deep = 0  # brackets open beyond MAX_DEPTH
         self._quote: str | None = None
         self._struct: regex.Pattern[str] = M.STRUCT["canonical"]
-        self._ownline: regex.Pattern[str] | None = None
+        self._ownline: tuple[regex.Pattern[str], regex.Pattern[str]] | None = None
         self._name: str | None = None
         self._params: str | None = None
         self._json_off = 0
@@ -199,10 +199,12 @@ class Scanner:
         self._literal_runs: set[int] = set()  # runs on this line known to close nothing
         # Decisions waiting for more text.
         self._line_items: list[_Block | str] = []  # blocks on this line and the prose after them
+        self._line_fragile = False  # one of them is broken or was mended
         self._groups: list[_Group] = []  # performed calls, released at close
         self._collect: list[_Group] = []  # groups waiting for the line written after them
         self._collect_text = ""
         self._after_call = False
+        self._open_group: _Group | None = None  # the last call, if its end marker never came
         self._explicit_reasoning = False
         self._reasoning_open = False
         self._lone_closed = False
@@ -297,7 +299,10 @@ class Scanner:
             return
         if self._line_items:
             nl = s.find("\n")
-            if _WORD.search(s if nl < 0 else s[:nl]):
+            part = s if nl < 0 else s[:nl]
+            # Words after a block make it part of a sentence; after a mended block, anything
+            # at all means the JSON did not really end where it was closed.
+            if _WORD.search(part) or (self._line_fragile and part.strip()):
                 self._settle_line(performed=False)
             elif nl < 0:
                 self._line_items.append(s)
@@ -404,10 +409,25 @@ class Scanner:
     def _settle_line(self, *, performed: bool) -> None:
         """The line of the waiting blocks ended (performed) or went on with prose (shown)."""
         items, self._line_items = self._line_items, []
+        self._line_fragile = False
         for item in items:
             if isinstance(item, _Block):
                 if performed:
                     self._commit(item)
+                elif _broken(item.outcome):
+                    # Not a clean mention: an attempt that went wrong, and text ran on after it.
+                    self._emit(
+                        StreamEvent(
+                            problem=Problem(
+                                "invalid_json",
+                                "A call was broken (its JSON incomplete or not valid) and text followed it on the "
+                                "same line, so nothing was called. Write the call again, alone on its lines.",
+                                rejected=True,
+                                excerpt=excerpt(item.region.raw),
+                            )
+                        )
+                    )
+                    self._emit_text(item.region.raw)
                 else:
                     self._show(item.region, item.outcome, ("in_sentence", "prose follows it on the same line"))
             else:
@@ -417,6 +437,8 @@ class Scanner:
     def _commit(self, block: _Block) -> None:
         group = _Group(block.region, block.outcome.events)
         self._groups.append(group)
+        region = block.region
+        self._open_group = group if region.end_marker is False and region.format in _END_TEXT else None
         self._after_call = True
         if self._collect_text.strip():  # the line being collected belongs to earlier calls
             self._complete_collection()
@@ -487,7 +509,10 @@ class Scanner:
         self._params = None
         self._state = TEXT
         try:
-            shown = (C.shown_before(region.context) if region.context is not None else None) or outcome.shown
+            before = None
+            if region.context is not None:
+                before = C.shown_before(region.context, json_only=region.format == "bare")
+            shown = before or outcome.shown
         except Exception as exc:  # noqa: BLE001 - never let one region poison the rest
             outcome, shown = Outcome(events=[_unreadable(region, exc)]), None
         if not outcome.call_attempt:
@@ -495,8 +520,13 @@ class Scanner:
         elif shown is not None:
             self._show(region, outcome, shown)
         else:
-            self._line_items.append(_Block(region, outcome))
+            self._wait_for_line(_Block(region, outcome))
             self._after_hidden(region.raw)
+
+    def _wait_for_line(self, block: _Block) -> None:
+        self._line_items.append(block)
+        if _broken(block.outcome):
+            self._line_fragile = True
 
     def _after_hidden(self, raw: str) -> None:
         """Line bookkeeping after a block whose text is not released."""
@@ -579,6 +609,7 @@ class Scanner:
                     return False
                 if not buf.startswith("~~~", e):
                     return None
+            self._open_group = None
             self._ctx = self._capture()
             self._hold_from(e)
             self._pos = e
@@ -616,6 +647,7 @@ class Scanner:
             return True
         if kind == "json" and self._indent > 3:
             return None
+        self._open_group = None
         self._ctx = self._capture()
         self._at_line_start = True
         self._hold_from(e)
@@ -643,12 +675,15 @@ class Scanner:
             self._pos = end
             self._reasoning_ended(lone=True)
             return _DONE
+        if kind == "end":
+            return self._stray_end(t, end)
         if kind == "comment":
             self._emit_text(t.group())
             self._pos = end
             self._span_len = 0
             self._state = SPAN
             return _DONE
+        self._open_group = None
         self._ctx = self._capture()
         self._at_line_start = self._blank_line
         self._hold_from(c)
@@ -662,6 +697,31 @@ class Scanner:
         else:
             self._fmt = "mistral"
             self._state = AFTER_MISTRAL
+        return _DONE
+
+    def _stray_end(self, t: regex.Match[str], end: int) -> int:
+        """An end marker with no block open. If the last call's JSON closed before its own
+        end marker and only text came between, the JSON closed early (an unescaped quote,
+        say): what it holds is not what the model wrote, and it must not run."""
+        group = self._open_group
+        self._open_group = None
+        canonical = t.group() == M.CALL_END
+        if group is None or (group.region.format == "canonical") != canonical:
+            return _AS_TEXT
+        group.events = [
+            StreamEvent(
+                problem=Problem(
+                    "invalid_json",
+                    "The call's JSON ended before its end marker, and text followed it (often an unescaped \" "
+                    "inside a string), so nothing was called. Write it again as valid JSON, escaping quotes "
+                    'inside strings as \\".',
+                    rejected=True,
+                    excerpt=excerpt(group.region.raw),
+                )
+            )
+        ]
+        self._pos = end  # the marker closes the broken block: it is not prose
+        self._state = TEXT
         return _DONE
 
     def _s_think(self, eof: bool) -> bool:
@@ -1162,7 +1222,7 @@ class Scanner:
         if shown is not None:
             self._show(region, outcome, shown)
         else:
-            self._line_items.append(_Block(region, outcome))
+            self._wait_for_line(_Block(region, outcome))
             self._after_hidden(region.raw)
 
     # -- JSON regions -------------------------------------------------------------------------
@@ -1224,7 +1284,7 @@ class Scanner:
                     self._pos = e
                     return self._abandon()
                 if self._ownline is not None:
-                    m = self._ownline.match(buf, e, partial=not eof)
+                    m = self._ownline[eof].match(buf, e, partial=not eof)
                     if m is not None and m.partial:
                         pos = e
                         break
@@ -1338,6 +1398,16 @@ class Scanner:
             self._pos = m.end()
         self._finish_region(region)
         return True
+
+
+def _broken(outcome: Outcome) -> bool:
+    """Whether a call-shaped region failed, or only ran after its JSON was mended."""
+    for event in outcome.events:
+        if event.problem is not None and event.problem.rejected:
+            return True
+        if event.call is not None and any(n.startswith(("closed", "repaired")) for n in event.call.notes):
+            return True
+    return False
 
 
 def _unreadable(region: Region, exc: BaseException) -> StreamEvent:
