@@ -275,7 +275,8 @@ class _Reader:
         self.n = len(source)
 
     def skip(self) -> None:
-        """Whitespace and comments between tokens."""
+        """Whitespace and comments between tokens. A comment must end (a newline, or */):
+        one that runs to the end of the text may have swallowed text the model wrote."""
         s, n = self.s, self.n
         i = self.i
         while i < n:
@@ -284,10 +285,14 @@ class _Reader:
                 i += 1
             elif (c == "/" and s.startswith("//", i)) or c == "#":
                 j = s.find("\n", i)
-                i = n if j < 0 else j + 1
+                if j < 0:
+                    break
+                i = j + 1
             elif c == "/" and s.startswith("/*", i):
                 j = s.find("*/", i + 2)
-                i = n if j < 0 else j + 2
+                if j < 0:
+                    break
+                i = j + 2
             else:
                 break
         self.i = i

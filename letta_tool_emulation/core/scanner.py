@@ -27,7 +27,6 @@ import regex
 from . import context as C
 from . import markers as M
 from .decoding import STRICT as _DECODER
-from .decoding import Unreadable as _Unreadable
 from .decoding import too_deep_value
 from .results import Format, Problem, StreamEvent, ToolCall
 
@@ -1258,7 +1257,7 @@ class Scanner:
             # counts lines), so attempts stop once that cost would exceed the text read.
             try:
                 value, end = _DECODER.raw_decode(buf, pos)
-            except (ValueError, RecursionError, _Unreadable):
+            except Exception:  # noqa: BLE001 - not decodable as it stands: the loop below reads it
                 self._tax += pos
             else:
                 if not too_deep_value(value, MAX_DEPTH - 1):

@@ -25,7 +25,9 @@ from .tools import ToolSpec
 DEFAULT_IGNORED_PARAMS = frozenset({"request_heartbeat"})
 
 _INT = regex.compile(rf"[+-]?\d{{1,{MAX_DIGITS}}}")
-_NUMBER = regex.compile(rf"[+-]?(?:\d{{1,{MAX_DIGITS}}}\.?\d{{0,{MAX_DIGITS}}}|\.\d{{1,{MAX_DIGITS}}})(?:[eE][+-]?\d{{1,4}})?")
+_NUMBER = regex.compile(
+    rf"[+-]?(?:\d{{1,{MAX_DIGITS}}}\.?\d{{0,{MAX_DIGITS}}}|\.\d{{1,{MAX_DIGITS}}})(?:[eE][+-]?\d{{1,4}})?"
+)
 # A value that is only a placeholder in angle brackets, like the prompt's example shows.
 _PLACEHOLDER = regex.compile(r"<\s*([A-Za-z_][\w \-]{0,60}?)\s*>")
 _PLACEHOLDER_WORDS = frozenset({"value", "text", "string", "tool name", "tool_name", "parameter", "..."})

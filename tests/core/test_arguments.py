@@ -154,8 +154,7 @@ def test_python_style_strings_are_exact_or_rejected(fmt: str, s: str) -> None:
 
 def test_two_kilobytes_of_code_with_raw_newlines_braces_and_escaped_quotes() -> None:
     code = "\n".join(
-        f'def f{i}(x):\n    return {{"k": [{i}, "}}"], "q": "\\"{i}\\""}}  # {{ not a brace'
-        for i in range(40)
+        f'def f{i}(x):\n    return {{"k": [{i}, "}}"], "q": "\\"{i}\\""}}  # {{ not a brace' for i in range(40)
     )
     assert len(code) > 2000
     text = block(raw_controls(code), "canonical")

@@ -43,7 +43,7 @@ FORMATS: dict[str, Render] = {
     "canonical-one-line": lambda n, a: f"TOOL_CALL_START {_json(n, a)} TOOL_CALL_END",
     "hermes": lambda n, a: f"<tool_call>\n{_json(n, a, 'name')}\n</tool_call>",
     "xml": lambda n, a: f"<tool_call name=\"{n}\" params='{_attr(a)}'/>",
-    "xml-open-close": lambda n, a: f"<tool_call name=\"{n}\">{json.dumps(a)}</tool_call>",
+    "xml-open-close": lambda n, a: f'<tool_call name="{n}">{json.dumps(a)}</tool_call>',
     "mistral": lambda n, a: f"[TOOL_CALLS][{_json(n, a, 'name')}]",
     "react": lambda n, a: f"Action: {n}\nAction Input: {json.dumps(a)}",
     "tool-fence": lambda n, a: f"```tool_call\n{_json(n, a, 'name')}\n```",
