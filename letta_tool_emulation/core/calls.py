@@ -200,6 +200,14 @@ class Interpreter:
         if not region.complete:
             if region.finish_reason == "length" or not text or (region.in_string and not region.end_marker):
                 return _truncated(region)
+            if region.cut:
+                return _problem(
+                    "invalid_json",
+                    "The call's JSON was not finished when the next call began, so nothing was called. "
+                    "Write each call complete, between its own TOOL_CALL_START and TOOL_CALL_END.",
+                    region,
+                    rejected=True,
+                )
             if region.in_string:
                 # An end marker came while a string was open: either the string was never
                 # closed, or it holds the marker on a line of its own. Either way, guessing

@@ -45,6 +45,7 @@ class Region:
     open_brackets: str = ""  # brackets still open where the JSON stopped
     in_string: bool = False  # the JSON stopped inside a string
     too_deep: bool = False  # brackets nested deeper than the parser reads
+    cut: bool = False  # a new call began while its brackets were still open
     name: str | None = None  # a tool name given outside the JSON (XML attribute, ReAct Action:)
     params: str | None = None  # arguments given in an XML attribute
     fence_info: str | None = None
@@ -99,12 +100,15 @@ _END_PATTERN = {"canonical": M.CANONICAL_END, "hermes": M.TAG_END, "xml": M.TAG_
 _END_TEXT = {"canonical": M.CALL_END, "hermes": "</tool_call>", "xml": "</tool_call>"}
 _STRUCT_OF = {"canonical": "canonical", "hermes": "tag", "xml": "tag", "mistral": "mistral", "bare": "bare"}
 _WORD = regex.compile(r"\w")
+_TELLING = regex.compile(r"[\w\"'{}\[\]]")
 _NOT_BLANK = regex.compile(r"[^ \t\r\n]")
 _RUNS = {"`": regex.compile(r"`*"), "~": regex.compile(r"~*")}
 _SPAN_STOP = regex.compile(r"[`\n]")
 _SPAN_STOP_TRIGGER = regex.compile(r"[`\n]|TOOL_C|<(?:[tT]|/[tT])|\[T")
 _FENCE_LINE_START = regex.compile(r"[ \t]{0,3}")
 _DONE, _AS_TEXT, _WAIT = range(3)
+# First characters of a line that can begin a line-anchored construct (see LINE_TRIGGER).
+_LINE_START_CHARS = frozenset("`~<TOA{[")
 
 
 def excerpt(text: str) -> str:
@@ -175,6 +179,7 @@ class Scanner:
         self._region: Region | None = None
         self._tag_quote: str | None = None
         self._tax = 0  # characters counted by failed fast decoding attempts
+        self._closing = False  # the reply has ended (close() is running)
         # Runs of backticks or tildes, fences and inline spans.
         self._run_char = "`"
         self._run_len = 0
@@ -203,7 +208,10 @@ class Scanner:
         self._collect: list[_Group] = []  # groups waiting for the line written after them
         self._collect_text = ""
         self._after_call = False
-        self._open_group: _Group | None = None  # the last call, if its end marker never came
+        self._open_group: _Group | None = None  # the last call, while no other block followed it
+        self._prior_group: _Group | None = None  # the same, for the block being read
+        self._unterminated: _Group | None = None  # the last call, if its end marker never came
+        self._watch_tail = ""  # the end of the text watched for that marker
         self._explicit_reasoning = False
         self._reasoning_open = False
         self._lone_closed = False
@@ -299,9 +307,13 @@ class Scanner:
         if self._line_items:
             nl = s.find("\n")
             part = s if nl < 0 else s[:nl]
-            # Words after a block make it part of a sentence; after a mended block, anything
-            # at all means the JSON did not really end where it was closed.
-            if _WORD.search(part) or (self._line_fragile and part.strip()):
+            # The first telling character after the blocks decides: JSON punctuation (or, after
+            # a mended block, anything) means the JSON did not really end where it was closed;
+            # a word makes the blocks part of a sentence.
+            m = (_NOT_BLANK if self._line_fragile else _TELLING).search(part)
+            if m is not None and (self._line_fragile or (not m.group().isalnum() and m.group() != "_")):
+                self._settle_line(performed=False, broken=True)
+            elif m is not None:
                 self._settle_line(performed=False)
             elif nl < 0:
                 self._line_items.append(s)
@@ -313,6 +325,8 @@ class Scanner:
 
     def _track(self, s: str) -> None:
         """Keep what the context rule needs to know about the prose released so far."""
+        if self._unterminated is not None:
+            self._watch_end(s)
         self._recent.append(s)
         self._recent_len += len(s)
         if self._recent_len > 3 * RECENT:
@@ -346,6 +360,19 @@ class Scanner:
             self._indent = 0 if stripped else len(tail) + 3 * tail.count("\t")
         if self._collect:
             self._collect_more(s)
+
+    def _watch_end(self, s: str) -> None:
+        """The last call's JSON closed without its end marker: if the marker turns up later
+        in text that is no call (prose, code, reasoning), the JSON closed early, inside a
+        string, and must not run."""
+        group = self._unterminated
+        assert group is not None
+        marker = _END_TEXT[group.region.format]
+        if marker in self._watch_tail + s:
+            self._unterminated = None
+            if group in self._groups:
+                _reject_group(group)
+        self._watch_tail = (self._watch_tail + s)[-len(marker) :]
 
     def _end_line(self, line: str) -> None:
         example = C.heading_is_example(line)
@@ -387,6 +414,7 @@ class Scanner:
         self._acc_from = -1
 
     def _run(self, eof: bool) -> None:
+        self._closing = eof
         handlers = _HANDLERS
         while handlers[self._state](self, eof):
             pass
@@ -405,22 +433,24 @@ class Scanner:
 
     # -- decisions ----------------------------------------------------------------------------
 
-    def _settle_line(self, *, performed: bool) -> None:
-        """The line of the waiting blocks ended (performed) or went on with prose (shown)."""
+    def _settle_line(self, *, performed: bool, broken: bool = False) -> None:
+        """The line of the waiting blocks ended (performed) or went on with prose (shown, or
+        ``broken`` when what followed shows their JSON did not end where it seemed to)."""
         items, self._line_items = self._line_items, []
         self._line_fragile = False
         for item in items:
             if isinstance(item, _Block):
                 if performed:
                     self._commit(item)
-                elif _broken(item.outcome):
+                elif broken or _fragile(item):
                     # Not a clean mention: an attempt that went wrong, and text ran on after it.
                     self._emit(
                         StreamEvent(
                             problem=Problem(
                                 "invalid_json",
-                                "A call was broken (its JSON incomplete or not valid) and text followed it on the "
-                                "same line, so nothing was called. Write the call again, alone on its lines.",
+                                "A call was broken (its JSON incomplete, mended or closed before its end marker) "
+                                "and text followed it on the same line, so nothing was called. Write the call "
+                                "again, alone on its lines.",
                                 rejected=True,
                                 excerpt=excerpt(item.region.raw),
                             )
@@ -437,7 +467,9 @@ class Scanner:
         group = _Group(block.region, block.outcome.events)
         self._groups.append(group)
         region = block.region
-        self._open_group = group if region.end_marker is False and region.format in _END_TEXT else None
+        self._unterminated = group if region.end_marker is False and region.format in _END_TEXT else None
+        self._watch_tail = ""
+        self._open_group = group if block.region.format in _END_TEXT else None
         self._after_call = True
         if self._collect_text.strip():  # the line being collected belongs to earlier calls
             self._complete_collection()
@@ -524,7 +556,7 @@ class Scanner:
 
     def _wait_for_line(self, block: _Block) -> None:
         self._line_items.append(block)
-        if _broken(block.outcome):
+        if _fragile(block):
             self._line_fragile = True
 
     def _after_hidden(self, raw: str) -> None:
@@ -542,59 +574,66 @@ class Scanner:
     # -- prose ------------------------------------------------------------------------------
 
     def _s_text(self, eof: bool) -> bool:
+        # Prose is released in one piece up to the next place that needs a closer look (a
+        # candidate trigger, or a line start that could begin a construct), not piece by piece.
         buf = self._buf
         n = len(buf)
-        pos = self._pos
+        pos = start = self._pos
+        blank = self._blank_line
         while pos < n:
-            if self._blank_line:
+            if blank:
                 e = M.BLANKS.match(buf, pos).end()
-                if e > pos:
-                    self._emit_text(buf[pos:e])
-                    pos = e
                 if e == n:
+                    pos = n
                     break
-                if buf[e] == "\n":
-                    self._emit_text("\n")
+                ch = buf[e]
+                if ch == "\n":
                     pos = e + 1
                     continue
-                self._pos = pos
-                started = self._line_start(e, eof)
-                if started is not None:
-                    return started
+                if ch in _LINE_START_CHARS:
+                    self._emit_text(buf[start:e])
+                    start = e
+                    self._pos = e
+                    started = self._line_start(e, eof)
+                    if started is not None:
+                        return started
+                blank = False
+                pos = e
             m = M.CANDIDATE.search(buf, pos, partial=not eof)
             if m is None:
-                self._emit_text(buf[pos:])
                 pos = n
                 break
             c = m.start()
-            if c > pos:
-                self._emit_text(buf[pos:c])
-                pos = c
             if m.partial:
+                pos = c
                 break
             first = buf[c]
             if first == "\n":
-                self._emit_text("\n")
+                blank = True
                 if self._literal_runs:
                     self._literal_runs.clear()
                 pos = c + 1
                 continue
+            self._emit_text(buf[start:c])  # what follows may begin a construct
+            start = c
+            self._pos = c
             if first == "`":
-                self._pos = c
                 self._run_len = 0
                 self._run_literal = (self._base + c) in self._literal_runs
                 self._state = BTICK
                 return True
             t = M.TRIGGER.match(buf, c, partial=not eof)
             if t is not None and t.partial:
+                pos = c
                 break
             done = _AS_TEXT if t is None else self._trigger(t, c, eof)
             if done == _DONE:
                 return True
             if done == _WAIT:
+                pos = c
                 break
-            self._emit_text(first)
             pos = c + 1
+        self._emit_text(buf[start:pos])
         self._pos = pos
         return False
 
@@ -608,7 +647,7 @@ class Scanner:
                     return False
                 if not buf.startswith("~~~", e):
                     return None
-            self._open_group = None
+            self._prior_group, self._open_group = self._open_group, None
             self._ctx = self._capture()
             self._hold_from(e)
             self._pos = e
@@ -641,12 +680,12 @@ class Scanner:
                     )
                 )
             )
-            self._pos = len(buf)
+            self._pos = e
             self._state = DROP
             return True
         if kind == "json" and self._indent > 3:
             return None
-        self._open_group = None
+        self._prior_group, self._open_group = self._open_group, None
         self._ctx = self._capture()
         self._at_line_start = True
         self._hold_from(e)
@@ -682,7 +721,7 @@ class Scanner:
             self._span_len = 0
             self._state = SPAN
             return _DONE
-        self._open_group = None
+        self._prior_group, self._open_group = self._open_group, None
         self._ctx = self._capture()
         self._at_line_start = self._blank_line
         self._hold_from(c)
@@ -699,26 +738,20 @@ class Scanner:
         return _DONE
 
     def _stray_end(self, t: regex.Match[str], end: int) -> int:
-        """An end marker with no block open. If the last call's JSON closed before its own
-        end marker and only text came between, the JSON closed early (an unescaped quote,
-        say): what it holds is not what the model wrote, and it must not run."""
+        """An end marker alone on its line with no block open. If only text came between it
+        and the last call, that call's JSON (or its end marker) ended early, an unescaped
+        quote say: what it holds is not what the model wrote, and it must not run."""
         group = self._open_group
-        self._open_group = None
         canonical = t.group() == M.CALL_END
-        if group is None or (group.region.format == "canonical") != canonical:
+        if group is None or (group.region.format == "canonical") != canonical or not self._blank_line:
             return _AS_TEXT
-        group.events = [
-            StreamEvent(
-                problem=Problem(
-                    "invalid_json",
-                    "The call's JSON ended before its end marker, and text followed it (often an unescaped \" "
-                    "inside a string), so nothing was called. Write it again as valid JSON, escaping quotes "
-                    'inside strings as \\".',
-                    rejected=True,
-                    excerpt=excerpt(group.region.raw),
-                )
-            )
-        ]
+        rest = M.BLANKS.match(self._buf, end).end()
+        if rest == len(self._buf) and not self._closing:
+            return _WAIT  # alone on its line only if the line ends here
+        if rest < len(self._buf) and self._buf[rest] != "\n":
+            return _AS_TEXT
+        self._open_group = None
+        _reject_group(group)
         self._pos = end  # the marker closes the broken block: it is not prose
         self._state = TEXT
         return _DONE
@@ -728,6 +761,8 @@ class Scanner:
         m = M.THINK_END.search(buf, pos, partial=not eof)
         end = len(buf) if m is None else m.start()
         if end > pos:
+            if self._unterminated is not None:
+                self._watch_end(buf[pos:end])
             self._emit(StreamEvent(reasoning=buf[pos:end]))
             self._pos = end
         if m is None or m.partial:
@@ -739,6 +774,8 @@ class Scanner:
         return True
 
     def _s_drop(self, eof: bool) -> bool:
+        if self._unterminated is not None:
+            self._watch_end(self._buf[self._pos :])
         self._pos = len(self._buf)
         return False
 
@@ -1198,6 +1235,11 @@ class Scanner:
         )
         self._release_hold()
         self._state = TEXT
+        prior = self._prior_group
+        if prior is not None and prior.region.end_marker is False and prior in self._groups:
+            # The call before had no end marker, and what came next is no call: its JSON
+            # most likely closed early, inside a string.
+            _reject_group(prior)
         outcome = Outcome(events=[StreamEvent(problem=problem)])
         if ended:
             self._finish_region_outcome(
@@ -1329,7 +1371,7 @@ class Scanner:
             else:  # an end marker, or a new call, while brackets are still open
                 self._pos = s
                 self._quote = None
-                self._region_done(complete=False)
+                self._region_done(complete=False, cut=not tok.endswith(("_END", "</tool_call>")))
                 return True
         self._pos = pos
         self._quote = quote
@@ -1348,11 +1390,12 @@ class Scanner:
         self._emit_text(raw)
         return True
 
-    def _region_done(self, *, complete: bool, value: object = NOT_DECODED) -> None:
+    def _region_done(self, *, complete: bool, value: object = NOT_DECODED, cut: bool = False) -> None:
         raw = self._held(self._pos)
         text = raw[self._json_off :]
         region = Region(
             value=value,
+            cut=cut,
             format=self._fmt,
             text=text,
             raw=raw,
@@ -1397,6 +1440,28 @@ class Scanner:
             self._pos = m.end()
         self._finish_region(region)
         return True
+
+
+def _reject_group(group: _Group) -> None:
+    group.events = [
+        StreamEvent(
+            problem=Problem(
+                "invalid_json",
+                "The call's JSON ended before its end marker, and more of it followed (often an unescaped \" "
+                "inside a string), so nothing was called. Write it again as valid JSON, escaping quotes "
+                'inside strings as \\".',
+                rejected=True,
+                excerpt=excerpt(group.region.raw),
+            )
+        )
+    ]
+
+
+def _fragile(block: _Block) -> bool:
+    """A mended block, or JSON that closed without its end marker: text right after it on its
+    line means the JSON did not really end there (an unescaped quote, say)."""
+    region = block.region
+    return _broken(block.outcome) or (region.end_marker is False and region.format in _END_TEXT)
 
 
 def _broken(outcome: Outcome) -> bool:

@@ -111,7 +111,7 @@ def describe_type(schema: Any) -> str:
                 return " | ".join(describe_type(s) for s in schema[key])
         return "any"
     bounds = describe_bounds(schema)
-    return f"{text} {bounds}" if bounds else text
+    return f"{text} ({bounds})" if bounds else text
 
 
 def describe_bounds(schema: Mapping[str, Any]) -> str:
