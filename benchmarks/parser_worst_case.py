@@ -2,8 +2,9 @@
 
 Each pattern is repeated to 64 KB and to 512 KB and parsed one-shot and in 16-character
 chunks. Printed: MB/s at each size and the ratio of time per MB between the two sizes
-(1.0 is perfectly linear; a quadratic parser would show 8). Asserts nothing (machines are
-shared and noisy). Targets: ratio <= 1.5 for every pattern, and >= 5 MB/s.
+(1.0 is perfectly linear; a quadratic parser would show 8). Times are CPU time of this
+process, best of a few runs, which a busy shared machine disturbs less than wall time.
+Asserts nothing. Targets: ratio <= 1.5 for every pattern, and >= 5 MB/s.
 
     python3 dev.py bench parser_worst_case
 """
@@ -100,9 +101,9 @@ def seconds(fn: Callable[[str], None], text: str, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         gc.collect()
-        t = time.perf_counter()
+        t = time.process_time()
         fn(text)
-        best = min(best, time.perf_counter() - t)
+        best = min(best, time.process_time() - t)
     return best
 
 

@@ -10,13 +10,14 @@ block; this module decides.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import regex
 
 # Words that present what follows as an illustration.
 EXAMPLE = regex.compile(
-    r"\b(?:for\s+(?:example|instance)|e\.g\.|examples?|such\s+as|like\s+(?:this|that|so)|looks?\s+like|"
+    r"\b(?:for\s+(?:example|instance)|e\.g|examples?|such\s+as|like\s+(?:this|that|so)|looks?\s+like|"
     r"would\s+look|how\s+(?:\w+\s+){0,4}looks?|(?:the|this|my|our|call|tool)\s+format|format\s+(?:is|looks|would)|"
     r"format\s*:|syntax|samples?|"
     r"templates?|schemas?|placeholders?|illustrat\w*|how\s+to\s+(?:call|write|use)|"
@@ -50,7 +51,7 @@ PROPOSED = regex.compile(
 )
 # Words that present what follows as a list of the tools rather than calls to them.
 LISTING = regex.compile(
-    r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\btools?\s+(?:I\s+(?:have|can\s+use)|available|at\s+my\s+disposal)\b|"
+    r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\btools\s+(?:I\s+(?:have|can\s+use)|available|at\s+my\s+disposal)\b|"
     r"\ball\s+(?:of\s+)?(?:my|the)\s+tools\b|\b(?:here|these)\s+are\s+(?:my|the)\s+(?:\w+\s+)?tools\b|"
     r"\blist\s+of\s+(?:\w+\s+)?tools\b|\btypical\s+arguments\b|\beach\s+tool\b",
     regex.IGNORECASE,
@@ -92,87 +93,25 @@ class Context:
 Shown = tuple[str, str]
 
 
-# Words one of which each phrase above contains: a paragraph without any needs no closer look.
+# For each kind of phrase above, words one of which it contains: a paragraph without any of a
+# kind's words needs no closer look for that kind (splitting into words is much faster than
+# any of the patterns).
 _KEYWORDS = {
-    "example": frozenset(
-        [
-            "example",
-            "examples",
-            "instance",
-            "e",
-            "such",
-            "like",
-            "looks",
-            "look",
-            "format",
-            "syntax",
-            "sample",
-            "samples",
-            "template",
-            "templates",
-            "schema",
-            "schemas",
-            "placeholder",
-            "placeholders",
-            "write",
-            "illustrate",
-            "illustrates",
-            "illustrated",
-            "illustrating",
-            "illustration",
-        ]
-    ),
     "quoted": frozenset(
-        [
-            "earlier",
-            "previously",
-            "last",
-            "ran",
-            "called",
-            "executed",
-            "invoked",
-            "issued",
-            "previous",
-            "what",
-            "pasted",
-            "quoted",
-            "instructions",
-            "prompt",
-            "quoting",
-            "quote",
-            "verbatim",
-            "recite",
-            "recited",
-            "reciting",
-            "recitation",
-        ]
+        "earlier previously last ran called executed invoked issued previous what pasted quoted instructions "
+        "prompt quoting quote verbatim recite recited reciting recitation".split()
     ),
     "proposed": frozenset(
-        [
-            "would",
-            "could",
-            "might",
-            "i'd",
-            "we'd",
-            "i’d",
-            "we’d",
-            "call",
-            "shall",
-            "should",
-            "want",
-            "like",
-            "propose",
-            "proposed",
-            "proposal",
-            "if",
-            "once",
-            "with",
-        ]
+        "would could might i'd we'd i’d we’d shall should want propose proposed proposal if once with".split()
     ),
-    "listing": frozenset(["available", "following", "tools", "tool", "typical", "list", "each", "all"]),
+    "listing": frozenset("available following tools typical each all list".split()),
+    "example": frozenset(
+        "example examples instance e such like looks look format syntax sample samples template templates schema "
+        "schemas placeholder placeholders write illustrate illustrates illustrated illustrating illustration "
+        "how".split()
+    ),
 }
-_TOKENS = regex.compile(r"[a-z]+(?:['’][a-z]+)?")
-_ANY_KEYWORD = frozenset().union(*_KEYWORDS.values())
+_WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
 def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
@@ -192,9 +131,9 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if ctx.section_example:
         return ("example", "it is under an example heading")
     text = ctx.paragraph
-    words = set(_TOKENS.findall(text.lower()))
-    if words.isdisjoint(_ANY_KEYWORD):
+    if not text:
         return None
+    words = set(_WORDS.findall(text.lower()))
     if not words.isdisjoint(_KEYWORDS["quoted"]) and QUOTED.search(text):
         return ("quoted", "the text before it quotes something earlier")
     if not words.isdisjoint(_KEYWORDS["proposed"]) and PROPOSED.search(text):

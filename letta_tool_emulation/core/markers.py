@@ -102,13 +102,14 @@ MALFORMED_END = {
 BLANKS = re.compile(r"[ \t\r]*")
 
 # Inside a call region, outside strings: structural characters and the markers that can
-# interrupt a region (an end marker, or a new opener when the model forgot the end).
+# interrupt a region (an end marker, or a new opener when the model forgot the end). A
+# marker that starts with a structural character comes first, or the character would win.
 STRUCT = {
     "canonical": regex.compile(r"""["'{}\[\]]|TOOL_CALL_END|TOOL_CALL_START"""),
     "tag": regex.compile(r"""["'{}\[\]]|</tool_call>|<tool_call(?=[\s>/])"""),
-    "mistral": regex.compile(r"""["'{}\[\]]|\[TOOL_CALLS\]"""),
+    "mistral": regex.compile(r"""\[TOOL_CALLS\]|["'{}\[\]]"""),
     # A standalone JSON line ends at a blank line or at any opener: it is never held long.
-    "bare": regex.compile(r"""["'{}\[\]]|\n[ \t\r]{0,40}\n|TOOL_CALL_START|<tool_call(?=[\s>/])|\[TOOL_CALLS\]"""),
+    "bare": regex.compile(r"""\[TOOL_CALLS\]|["'{}\[\]]|\n[ \t\r]{0,40}\n|TOOL_CALL_START|<tool_call(?=[\s>/])"""),
     "react": regex.compile(r"""["'{}\[\]]|\n[ \t\r]{0,40}\n"""),
 }
 # An end or start marker alone on its line inside a string: the string was never closed and
@@ -129,6 +130,27 @@ STRING_BODY = {
     '"': re.compile(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*'),
     "'": re.compile(r"[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*"),
 }
+
+
+def _string_body(quote: str, stop: str | None) -> re.Pattern[str]:
+    """A string's body up to its closing quote or a backslash at the very end, through raw
+    newlines, except one that may begin ``stop`` alone on its line (None: through all)."""
+    q = re.escape(quote)
+    newline = r"\n" if stop is None else rf"\n(?![ \t\r]{{0,40}}(?:{stop}))"
+    return re.compile(rf"[^{q}\\\n]*(?:(?:\\[\s\S]|{newline})[^{q}\\\n]*)*")
+
+
+# By format family: where a raw newline may end the block, and where it is just text.
+STRING_BODY_BY_KIND = {
+    kind: {quote: _string_body(quote, stop) for quote in "\"'"}
+    for kind, stop in (
+        ("canonical", "TOOL_CALL_END|TOOL_CALL_START"),
+        ("tag", "</tool_call>|<tool_call"),
+        ("mistral", None),
+        ("react", None),
+    )
+}
+STRING_BODY_BY_KIND["bare"] = STRING_BODY  # a standalone JSON line holds no raw newline
 
 # -- neutralising ---------------------------------------------------------------------------
 #

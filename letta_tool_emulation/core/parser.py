@@ -44,10 +44,10 @@ class StreamingToolCallParser:
     def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
         """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
         text = chunk if chunk.__class__ is str and self._decoder is None else self._text_of(chunk)
-        if self._broken or not text:
+        if self._broken:
             return []
         try:
-            return self._scanner.feed(text)
+            return self._scanner.feed(text)  # type: ignore[arg-type]
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
             return self._fail(exc)
 

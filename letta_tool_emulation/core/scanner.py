@@ -19,6 +19,7 @@ call can still ask permission to make it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -72,6 +73,10 @@ HEAD = 120  # characters of a line's prose kept to judge list items, quotes and 
 RECENT = 1200  # characters of recent prose kept to judge the paragraph before a call
 FENCE_HOLD_LIMIT = 256_000  # a data fence larger than this is code, not a call
 SPAN_HOLD_LIMIT = 4_000  # inline code longer than this on one line is not inline code
+# Blocks (call blocks, code blocks, JSON lines) read in one reply; the rest is kept as text.
+# Each costs a few dozen microseconds, and a reply made of nothing but tiny blocks must not
+# stall the server; no real reply comes near this.
+MAX_BLOCKS = 256
 _EXCERPT = 160
 
 (
@@ -91,7 +96,8 @@ _EXCERPT = 160
     REGION,
     POST_REGION,
     DROP,
-) = range(16)
+    FLOOD,
+) = range(17)
 # Fence body line states: at a line start, counting a run of fence characters, after a long
 # enough run (only blanks may follow on a closing line), in the rest of an ordinary line.
 _LS, _RUN, _TRAIL, _REST = range(4)
@@ -100,12 +106,18 @@ _END_PATTERN = {"canonical": M.CANONICAL_END, "hermes": M.TAG_END, "xml": M.TAG_
 _END_TEXT = {"canonical": M.CALL_END, "hermes": "</tool_call>", "xml": "</tool_call>"}
 _STRUCT_OF = {"canonical": "canonical", "hermes": "tag", "xml": "tag", "mistral": "mistral", "bare": "bare"}
 _WORD = regex.compile(r"\w")
+_WINDOW = 16_384  # characters of a string matched at once
+_QUOTE_RUNS = {'"': regex.compile(r'"+'), "'": regex.compile(r"'+")}
+_OPEN_RUN = regex.compile(r"[{\[]+")
+_BRACE_RUN = regex.compile(r"\{+")
+_CLOSE_RUN = regex.compile(r"[}\]]+")
 _TELLING = regex.compile(r"[\w\"'{}\[\]]")
 _NOT_BLANK = regex.compile(r"[^ \t\r\n]")
 _RUNS = {"`": regex.compile(r"`*"), "~": regex.compile(r"~*")}
 _SPAN_STOP = regex.compile(r"[`\n]")
 _SPAN_STOP_TRIGGER = regex.compile(r"[`\n]|TOOL_C|<(?:[tT]|/[tT])|\[T")
 _FENCE_LINE_START = regex.compile(r"[ \t]{0,3}")
+_NEXT_CLOSE = {c: regex.compile(r"\n(?=[ \t]{0,3}" + regex.escape(c) + ")") for c in "`~"}
 _DONE, _AS_TEXT, _WAIT = range(3)
 # First characters of a line that can begin a line-anchored construct (see LINE_TRIGGER).
 _LINE_START_CHARS = frozenset("`~<TOA{[")
@@ -173,12 +185,15 @@ class Scanner:
         self._quote: str | None = None
         self._struct: regex.Pattern[str] = M.STRUCT["canonical"]
         self._ownline: tuple[regex.Pattern[str], regex.Pattern[str]] | None = None
+        self._bodies = M.STRING_BODY
+        self._mistral_inside = False
         self._name: str | None = None
         self._params: str | None = None
         self._json_off = 0
         self._region: Region | None = None
         self._tag_quote: str | None = None
         self._tax = 0  # characters counted by failed fast decoding attempts
+        self._blocks = 0
         self._closing = False  # the reply has ended (close() is running)
         # Runs of backticks or tildes, fences and inline spans.
         self._run_char = "`"
@@ -229,7 +244,7 @@ class Scanner:
                     quote is not None
                     and chunk[-1] != "\\"
                     and "\n" not in chunk
-                    and (quote not in chunk or M.STRING_BODY[quote].match(chunk).end() == len(chunk))
+                    and (quote not in chunk or self._bodies[quote].match(chunk).end() == len(chunk))
                 ):
                     # Inside a string that goes on past this chunk: nothing here can end it.
                     self._acc.append(chunk)
@@ -237,9 +252,27 @@ class Scanner:
                     self._base += len(chunk)
                     return []
             elif state == TEXT and not self._blank_line and not self._line_items and M.PLAIN.fullmatch(chunk):
-                self._emit_text(chunk)
+                # Prose with nothing to look at (no newline either): released as it is.
                 self._base += len(chunk)
-                return self._take()
+                if self._unterminated is not None:
+                    self._watch_end(chunk)
+                self._recent.append(chunk)
+                self._recent_len += len(chunk)
+                if self._recent_len > 3 * RECENT:
+                    self._trim_recent()
+                if len(self._line_head) < HEAD:
+                    self._line_head += chunk[: HEAD - len(self._line_head)]
+                last = chunk[-1]
+                if last == " " or last == "\t" or last == "\r":
+                    stripped = chunk.rstrip(" \t\r")
+                    if stripped:
+                        self._line_last = stripped[-1]
+                else:
+                    self._line_last = last
+                if self._collect:
+                    self._collect_more(chunk)
+                self.texts.append(chunk)
+                return [StreamEvent(text=chunk)]
         self._buf = self._buf + chunk if self._buf else chunk
         self._run(eof=False)
         return self._take()
@@ -330,11 +363,18 @@ class Scanner:
         self._recent.append(s)
         self._recent_len += len(s)
         if self._recent_len > 3 * RECENT:
-            kept = "".join(self._recent)[-RECENT:]
-            self._recent = [kept]
-            self._recent_len = len(kept)
+            self._trim_recent()
         nl = s.find("\n")
         if nl < 0:
+            if not self._blank_line and len(self._line_head) >= HEAD:  # the usual case, in short
+                last = s[-1]
+                if last != " " and last != "\t" and last != "\r":
+                    self._line_last = last
+                elif s.strip(" \t\r"):
+                    self._line_last = s.rstrip(" \t\r")[-1]
+                if self._collect:
+                    self._collect_more(s)
+                return
             if self._blank_line:
                 if s.strip(" \t\r"):
                     self._blank_line = False
@@ -373,6 +413,11 @@ class Scanner:
             if group in self._groups:
                 _reject_group(group)
         self._watch_tail = (self._watch_tail + s)[-len(marker) :]
+
+    def _trim_recent(self) -> None:
+        kept = "".join(self._recent)[-RECENT:]
+        self._recent = [kept]
+        self._recent_len = len(kept)
 
     def _end_line(self, line: str) -> None:
         example = C.heading_is_example(line)
@@ -614,19 +659,24 @@ class Scanner:
                     self._literal_runs.clear()
                 pos = c + 1
                 continue
-            self._emit_text(buf[start:c])  # what follows may begin a construct
-            start = c
-            self._pos = c
             if first == "`":
+                self._emit_text(buf[start:c])
+                self._pos = c
                 self._run_len = 0
                 self._run_literal = (self._base + c) in self._literal_runs
                 self._state = BTICK
                 return True
             t = M.TRIGGER.match(buf, c, partial=not eof)
-            if t is not None and t.partial:
+            if t is None:
+                pos = c + 1
+                continue
+            if t.partial:
                 pos = c
                 break
-            done = _AS_TEXT if t is None else self._trigger(t, c, eof)
+            self._emit_text(buf[start:c])  # the construct is judged from the prose before it
+            start = c
+            self._pos = c
+            done = self._trigger(t, c, eof)
             if done == _DONE:
                 return True
             if done == _WAIT:
@@ -647,6 +697,8 @@ class Scanner:
                     return False
                 if not buf.startswith("~~~", e):
                     return None
+            if not self._count_block():
+                return True
             self._prior_group, self._open_group = self._open_group, None
             self._ctx = self._capture()
             self._hold_from(e)
@@ -685,6 +737,8 @@ class Scanner:
             return True
         if kind == "json" and self._indent > 3:
             return None
+        if not self._count_block():
+            return True
         self._prior_group, self._open_group = self._open_group, None
         self._ctx = self._capture()
         self._at_line_start = True
@@ -720,6 +774,8 @@ class Scanner:
             self._pos = end
             self._span_len = 0
             self._state = SPAN
+            return _DONE
+        if not self._count_block():
             return _DONE
         self._prior_group, self._open_group = self._open_group, None
         self._ctx = self._capture()
@@ -773,6 +829,29 @@ class Scanner:
         self._reasoning_ended(lone=False)  # reasoning first, then a bare JSON call, is a common shape
         return True
 
+    def _count_block(self) -> bool:
+        """Count a block about to be read; past MAX_BLOCKS, the rest of the reply is text."""
+        self._blocks += 1
+        if self._blocks <= MAX_BLOCKS:
+            return True
+        self._emit(
+            StreamEvent(
+                problem=Problem(
+                    "malformed_call",
+                    f"The reply held more than {MAX_BLOCKS} call blocks, code blocks and JSON lines; the rest of "
+                    "it was kept as text and nothing in it was executed. Write fewer, one call per block.",
+                    rejected=True,
+                )
+            )
+        )
+        self._state = FLOOD
+        return False
+
+    def _s_flood(self, eof: bool) -> bool:
+        self._emit_text(self._buf[self._pos :])
+        self._pos = len(self._buf)
+        return False
+
     def _s_drop(self, eof: bool) -> bool:
         if self._unterminated is not None:
             self._watch_end(self._buf[self._pos :])
@@ -825,13 +904,24 @@ class Scanner:
                 self._state = TEXT
             return eof
         s = m.start()
-        self._emit_text(buf[pos:s])
-        self._pos = s
         if m.partial:
+            self._emit_text(buf[pos:s])
+            self._pos = s
             return False
         if buf[s] == "\n":
+            self._emit_text(buf[pos:s])
+            self._pos = s
             self._state = TEXT
             return True
+        if buf[s] == "`":
+            e = _RUNS["`"].match(buf, s).end()
+            if e - s == self._span_len and (e < n or eof):  # the span closes: all of it was code
+                self._emit_text(buf[pos:e])
+                self._pos = e
+                self._state = TEXT
+                return True
+        self._emit_text(buf[pos:s])
+        self._pos = s
         self._scan = s
         self._span_run = 0
         self._records = []
@@ -988,28 +1078,52 @@ class Scanner:
             fl = self._fl
             hold = self._fence_hold
             if fl == _REST:
-                stop = buf.find("\n", pos)
-                upto = n if stop < 0 else stop
                 if hold and self._fence_data and not self._fence_first:
-                    m = _NOT_BLANK.search(buf, pos, upto)
-                    if m is not None:
-                        self._first_content(buf[m.start()], pos)
+                    first = _NOT_BLANK.search(buf, pos)
+                    if first is not None:
+                        self._first_content(buf[first.start()], pos)
                         hold = self._fence_hold
+                # Skip to the next line that could close the fence, in one step.
+                m = _NEXT_CLOSE[ch].search(buf, pos, partial=not eof)
+                upto = n if m is None else m.start() if m.partial else m.start() + 1
                 if not hold:
-                    self._emit_text(buf[pos : n if stop < 0 else stop + 1])
-                if stop < 0:
-                    pos = n
+                    self._emit_text(buf[pos:upto])
+                elif self._held_len(upto) > FENCE_HOLD_LIMIT:  # far too large for a call
+                    self._emit_text(self._held(upto))
+                    self._release_hold()
+                    self._fence_hold = hold = False
+                pos = upto
+                if m is None or m.partial:
                     break
-                pos = stop + 1
                 self._fl = _LS
                 if hold:
                     self._line_at = self._held_len(pos)
-                    if self._line_at > FENCE_HOLD_LIMIT:  # far too large for a call
-                        self._emit_text(self._held(pos))
-                        self._release_hold()
-                        self._fence_hold = False
                 continue
             if fl == _LS:
+                last = buf.rfind("\n", pos)
+                if last >= pos:
+                    # Whole lines are here: find the first one that closes the fence at once.
+                    m = _closing_line(ch, self._fence_len).search(buf, pos, last + 1)
+                    upto = last + 1 if m is None else m.start()
+                    if hold and self._fence_data and not self._fence_first:
+                        first = _NOT_BLANK.search(buf, pos, upto if m is None else m.end())
+                        if first is not None:
+                            self._first_content(buf[first.start()], pos)
+                            hold = self._fence_hold
+                    if not hold:
+                        self._emit_text(buf[pos:upto])
+                    elif self._held_len(upto) > FENCE_HOLD_LIMIT:  # far too large for a call
+                        self._emit_text(self._held(upto))
+                        self._release_hold()
+                        self._fence_hold = hold = False
+                    pos = upto
+                    if hold:
+                        self._line_at = self._held_len(pos)
+                    if m is not None:
+                        if not hold:
+                            self._emit_text(buf[pos : m.end() + 1])
+                        return self._close_fence(m.end() + 1)
+                    continue
                 e = _FENCE_LINE_START.match(buf, pos).end()
                 if e == n and not eof:
                     break  # blanks that may precede a closing fence: wait
@@ -1163,13 +1277,16 @@ class Scanner:
     def _not_a_tag(self) -> bool:
         """``<tool_call`` followed by something that is not an attribute list: prose. What
         followed the word is read again as prose (each character at most once more)."""
-        held = self._held(self._pos)
-        rest = held[len("<tool_call") :]
+        if not self._acc:  # all of it is still in the buffer: just go back
+            self._pos = self._acc_from + len("<tool_call")
+        else:
+            held = self._held(self._pos)
+            rest = held[len("<tool_call") :]
+            self._base += self._pos - len(rest)
+            self._buf = rest + self._buf[self._pos :]
+            self._pos = 0
         self._release_hold()
         self._emit_text("<tool_call")
-        self._base += self._pos - len(rest)
-        self._buf = rest + self._buf[self._pos :]
-        self._pos = 0
         self._tag_quote = None
         self._state = TEXT
         return True
@@ -1277,6 +1394,8 @@ class Scanner:
         kind = _STRUCT_OF.get(fmt, "react")
         self._struct = M.STRUCT[kind]
         self._ownline = M.OWN_LINE_MARKER.get(kind)
+        self._bodies = M.STRING_BODY_BY_KIND[kind]
+        self._mistral_inside = kind in ("mistral", "bare")
         self._pos = bracket
         self._state = REGION
 
@@ -1306,10 +1425,29 @@ class Scanner:
                     self._pos = end
                     self._region_done(complete=True, value=value)
                     return True
+        bodies = self._bodies
+        ownline = self._ownline
         while pos < n:
             if quote is not None:
-                e = M.STRING_BODY[quote].match(buf, pos).end()
+                # Matched in windows: the regex engine slows down on very long matches made
+                # of many short pieces. A window ends before a newline, so a newline is never
+                # judged without the text after it.
+                w = pos + _WINDOW
+                if w < n:
+                    j = buf.rfind("\n", w - 4096, w)
+                    if j > pos:
+                        w = j
+                e = bodies[quote].match(buf, pos, w).end() if w < n else bodies[quote].match(buf, pos).end()
+                if e == w and w < n:
+                    pos = e
+                    continue
                 if e >= n:
+                    if not eof and ownline is not None:
+                        # A newline near the end may begin an end marker not complete yet.
+                        j = buf.rfind("\n", max(pos, n - 64), n)
+                        if j >= 0 and ownline[0].match(buf, j, partial=True) is not None:
+                            pos = j
+                            break
                     pos = n
                     break
                 c = buf[e]
@@ -1317,15 +1455,18 @@ class Scanner:
                     quote = None
                     pos = e + 1
                     continue
-                if c == "\\":  # a backslash at the very end: wait for what it escapes
-                    pos = e if not eof else n
+                if c == "\\":
+                    if e + 1 < n:  # an escape the window cut: the next window starts with it
+                        pos = e
+                        continue
+                    pos = e if not eof else n  # a backslash at the very end: wait for what it escapes
                     break
-                # A raw newline inside a string.
+                # A raw newline inside a string that the body pattern would not cross.
                 if bare:  # a standalone JSON line holds no raw newline: it was not JSON
                     self._pos = e
                     return self._abandon()
-                if self._ownline is not None:
-                    m = self._ownline[eof].match(buf, e, partial=not eof)
+                if ownline is not None:
+                    m = ownline[eof].match(buf, e, partial=not eof)
                     if m is not None and m.partial:
                         pos = e
                         break
@@ -1346,25 +1487,45 @@ class Scanner:
                 break
             tok = m.group()
             if tok == '"' or tok == "'":
-                quote = tok
-                pos = s + 1
+                # A run of the same quote: every pair is an empty string.
+                e = _QUOTE_RUNS[tok].match(buf, s).end()
+                if (e - s) % 2:
+                    quote = tok
+                pos = e
             elif tok == "{" or tok == "[":
-                if len(stack) < MAX_DEPTH:
-                    stack.append(tok)
+                if tok == "[" and self._mistral_inside:
+                    # "[" may begin [TOOL_CALLS], which ends the region: one at a time, and
+                    # wait when what follows could still spell it.
+                    if not eof and n - s < len(M.MISTRAL_MARKER) and M.MISTRAL_MARKER.startswith(buf[s:n]):
+                        pos = s
+                        break
+                    e = s + 1
                 else:
-                    self._deep += 1
-                pos = s + 1
+                    e = (_BRACE_RUN if self._mistral_inside else _OPEN_RUN).match(buf, s).end()
+                room = MAX_DEPTH - len(stack)
+                if room > 0:
+                    stack.extend(buf[s : min(e, s + room)])
+                if e - s > room:
+                    self._deep += e - s - max(room, 0)
+                pos = e
             elif tok == "}" or tok == "]":
-                if self._deep:
-                    self._deep -= 1
-                elif stack:
-                    stack.pop()
-                pos = s + 1
-                if not stack:
-                    self._pos = pos
-                    self._quote = None
-                    self._region_done(complete=True)
-                    return True
+                e = _CLOSE_RUN.match(buf, s).end()
+                k = e - s
+                open_now = self._deep + len(stack)
+                if k < open_now:  # the brackets stay open
+                    used = min(k, self._deep)
+                    self._deep -= used
+                    if k > used:
+                        del stack[len(stack) - (k - used) :]
+                    pos = e
+                    continue
+                # The last open bracket closes within this run (or none was open): done.
+                self._deep = 0
+                stack.clear()
+                self._pos = s + max(open_now, 1)
+                self._quote = None
+                self._region_done(complete=True)
+                return True
             elif bare:  # a blank line or an opener: the standalone JSON was not a call
                 self._pos = s
                 return self._abandon()
@@ -1457,6 +1618,12 @@ def _reject_group(group: _Group) -> None:
     ]
 
 
+@functools.lru_cache(maxsize=64)
+def _closing_line(char: str, length: int) -> regex.Pattern[str]:
+    """A whole line that closes a fence opened with ``length`` times ``char``."""
+    return regex.compile(r"(?m)^[ \t]{0,3}" + regex.escape(char) + "{" + str(length) + r",}[ \t]*\r?$")
+
+
 def _fragile(block: _Block) -> bool:
     """A mended block, or JSON that closed without its end marker: text right after it on its
     line means the JSON did not really end there (an unescaped quote, say)."""
@@ -1502,6 +1669,7 @@ _HANDLER_OF: dict[int, Callable[[Scanner, bool], bool]] = {
     REGION: Scanner._s_region,
     POST_REGION: Scanner._s_post_region,
     DROP: Scanner._s_drop,
+    FLOOD: Scanner._s_flood,
 }
 _HANDLERS = [_HANDLER_OF[state] for state in range(len(_HANDLER_OF))]
 _CALL_STATES = frozenset(
