@@ -153,9 +153,11 @@ def asks_permission(after: str) -> bool:
 
 def last_paragraph(recent: str) -> str:
     """The paragraph that ``recent`` ends in, or the one before if it ends with a blank line."""
-    text = recent.rstrip()
-    parts = _PARAGRAPH_BREAK.split(text[-4 * PARAGRAPH_CHARS :])
-    return parts[-1][-PARAGRAPH_CHARS:] if parts else ""
+    text = recent[-3 * PARAGRAPH_CHARS :].rstrip()
+    start = 0
+    for m in _PARAGRAPH_BREAK.finditer(text, max(0, len(text) - 2 * PARAGRAPH_CHARS)):
+        start = m.end()
+    return text[max(start, len(text) - PARAGRAPH_CHARS) :]
 
 
 def heading_is_example(line: str) -> bool | None:

@@ -1421,7 +1421,8 @@ class Scanner:
             except Exception:  # noqa: BLE001 - not decodable as it stands: the loop below reads it
                 self._tax += pos
             else:
-                if not too_deep_value(value, MAX_DEPTH - 1):
+                text = buf[pos:end]
+                if text.count("{") + text.count("[") < MAX_DEPTH or not too_deep_value(value, MAX_DEPTH - 1):
                     self._pos = end
                     self._region_done(complete=True, value=value)
                     return True

@@ -78,6 +78,8 @@ def validate_arguments(
 
 def is_placeholder(value: str, name: str) -> bool:
     """Whether ``value`` is an angle-bracket placeholder such as ``<new_string>``."""
+    if len(value) > 80:
+        return False
     m = _PLACEHOLDER.fullmatch(value.strip())
     if m is None:
         return False
