@@ -96,19 +96,22 @@ Shown = tuple[str, str]
 # For each kind of phrase above, words one of which it contains: a paragraph without any of a
 # kind's words needs no closer look for that kind (splitting into words is much faster than
 # any of the patterns).
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
 _KEYWORDS = {
-    "quoted": frozenset(
+    "quoted": _word_set(
         "earlier previously last ran called executed invoked issued previous what pasted quoted instructions "
-        "prompt quoting quote verbatim recite recited reciting recitation".split()
+        "prompt quoting quote verbatim recite recited reciting recitation"
     ),
-    "proposed": frozenset(
-        "would could might i'd we'd i’d we’d shall should want propose proposed proposal if once with".split()
+    "proposed": _word_set(
+        "would could might i'd we'd i’d we’d shall should want propose proposed proposal if once with"
     ),
-    "listing": frozenset("available following tools typical each all list".split()),
-    "example": frozenset(
+    "listing": _word_set("available following tools typical each all list"),
+    "example": _word_set(
         "example examples instance e such like looks look format syntax sample samples template templates schema "
-        "schemas placeholder placeholders write illustrate illustrates illustrated illustrating illustration "
-        "how".split()
+        "schemas placeholder placeholders write illustrate illustrates illustrated illustrating illustration how"
     ),
 }
 _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
