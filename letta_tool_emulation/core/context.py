@@ -106,12 +106,13 @@ _KEYWORDS = {
         "prompt quoting quote verbatim recite recited reciting recitation"
     ),
     "proposed": _word_set(
-        "would could might i'd we'd i’d we’d shall should want propose proposed proposal if once with"
+        "would could might i'd we'd i’d we’d shall should want like propose proposed proposal if once with"
     ),
     "listing": _word_set("available following tools typical each all list"),
     "example": _word_set(
         "example examples instance e such like looks look format syntax sample samples template templates schema "
-        "schemas placeholder placeholders write illustrate illustrates illustrated illustrating illustration how"
+        "schemas placeholder placeholders write illustrate illustrates illustrated illustrating illustration "
+        "illustrative how"
     ),
 }
 _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
