@@ -191,3 +191,30 @@ def test_interpreter_guard_turns_any_exception_into_a_rejected_event(monkeypatch
     r = parse_tool_calls('TOOL_CALL_START\n{"function": "roll_dice", "params": {"sides": 6}}\nTOOL_CALL_END\nok', TOOLS)
     assert r.tool_calls == [] and [(p.kind, p.rejected) for p in r.problems] == [("invalid_json", True)]
     assert "ZeroDivisionError" in r.problems[0].message and r.content == "ok"
+
+
+def test_a_reply_with_too_many_blocks_is_read_up_to_the_limit() -> None:
+    one = 'TOOL_CALL_START\n{"function": "roll_dice", "params": {"sides": 6}}\nTOOL_CALL_END\n'
+    text = one * (scanner_module.MAX_BLOCKS + 5) + "Bye."
+    for r in (parse_tool_calls(text, TOOLS), _streamed(text)):
+        assert len(r.tool_calls) == scanner_module.MAX_BLOCKS
+        assert [p.kind for p in r.rejected] == ["malformed_call"] and "more than" in r.rejected[0].message
+        assert r.content.endswith("Bye.") and r.content.count("TOOL_CALL_START") == 5  # the rest is text
+
+
+def _streamed(text: str):  # type: ignore[no-untyped-def]
+    p = StreamingToolCallParser(TOOLS)
+    for i in range(0, len(text), 11):
+        p.feed(text[i : i + 11])
+    p.close()
+    return p.result
+
+
+def test_in_call_says_when_a_call_is_being_held() -> None:
+    p = StreamingToolCallParser(TOOLS)
+    p.feed("Sure.\n")
+    assert not p.in_call
+    p.feed('TOOL_CALL_START\n{"function": "roll_dice", "params": {"sid')
+    assert p.in_call
+    p.feed('es": 6}}\nTOOL_CALL_END\nDone.')
+    assert not p.in_call
