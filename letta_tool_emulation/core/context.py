@@ -15,21 +15,25 @@ from dataclasses import dataclass
 
 import regex
 
-# Words that present what follows as an illustration.
-EXAMPLE = regex.compile(
+def _lowercase(pattern: str) -> regex.Pattern[str]:
+    """A pattern matched against lowercased text (faster than IGNORECASE)."""
+    return regex.compile(pattern.lower())
+
+
+# Words that present what follows as an illustration (all matched against lowercased text).
+EXAMPLE = _lowercase(
     r"\b(?:for\s+(?:example|instance)|e\.g|examples?|such\s+as|like\s+(?:this|that|so)|looks?\s+like|"
     r"would\s+look|how\s+(?:\w+\s+){0,4}looks?|(?:the|this|my|our|call|tool)\s+format|format\s+(?:is|looks|would)|"
     r"format\s*:|syntax|samples?|"
     r"templates?|schemas?|placeholders?|illustrat\w*|how\s+to\s+(?:call|write|use)|"
     r"you\s+(?:can|could|would|should|may)\s+write)\b",
-    regex.IGNORECASE,
-)
+    )
 # A heading that opens a section of examples.
 HEADING_EXAMPLE = regex.compile(
     r"\b(?:examples?|formats?|syntax|samples?|usage|illustrat\w*|demo\w*|templates?|reference)\b", regex.IGNORECASE
 )
 # Words that present what follows as a quotation of something said or done before.
-QUOTED = regex.compile(
+QUOTED = _lowercase(
     r"\b(?:earlier|previously|last\s+time)\b[^.!?\n]{0,60}\b(?:ran|called|executed|sent|made\s+(?:this|that|the))\b|"
     r"\b(?:I|we)\s+(?:have\s+|had\s+|already\s+|previously\s+|just\s+)?(?:ran|called|executed|invoked|issued)\b|"
     r"\b(?:earlier|previous|last)\s+(?:call|request)\b|"
@@ -38,24 +42,21 @@ QUOTED = regex.compile(
     r"\bhere\s+(?:are|is)\s+(?:my|the)\s+(?:instructions|system\s+prompt|prompt)\b|"
     r"\b(?:quoting|verbatim|recit(?:e|ed|ing|ation))\b|\b(?:to|I['’]ll|let\s+me)\s+quote\b|"
     r"\bquoted\s+(?:below|here|above)\b",
-    regex.IGNORECASE,
-)
+    )
 # Words that present what follows as a call not yet made.
-PROPOSED = regex.compile(
+PROPOSED = _lowercase(
     r"\b(?:I|we)\s+(?:would|could|might)\s+(?:\w+\s+){0,2}?(?:make|run|call|use|send|issue|execute)\b|"
     r"\b(?:I|we)['’]d\s+(?:\w+\s+){0,2}?(?:make|run|call|use|send|issue|execute)\b|"
     r"\bthe\s+call\s+would\s+be\b|\b(?:shall|should)\s+I\b|\b(?:want|like)\s+me\s+to\b|\bpropos(?:e|ed|al)\b|"
     r"\bif\s+you\s+(?:want|like|agree|confirm|approve)\b|\bonce\s+you\s+(?:confirm|approve|agree)\b|"
     r"\bwith\s+your\s+(?:permission|approval|ok)\b",
-    regex.IGNORECASE,
-)
+    )
 # Words that present what follows as a list of the tools rather than calls to them.
-LISTING = regex.compile(
+LISTING = _lowercase(
     r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\btools\s+(?:I\s+(?:have|can\s+use)|available|at\s+my\s+disposal)\b|"
     r"\ball\s+(?:of\s+)?(?:my|the)\s+tools\b|\b(?:here|these)\s+are\s+(?:my|the)\s+(?:\w+\s+)?tools\b|"
     r"\blist\s+of\s+(?:\w+\s+)?tools\b|\btypical\s+arguments\b|\beach\s+tool\b",
-    regex.IGNORECASE,
-)
+    )
 # The line after a call asking whether to go ahead with it.
 PERMISSION = regex.compile(
     r"\b(?:go\s+ahead|proceed)\b|"
@@ -115,7 +116,7 @@ _KEYWORDS = {
         "illustrative how"
     ),
 }
-_WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_WORDS = re.compile(r"[a-z]+(?:['’][a-z]+)?")  # the keywords are all ASCII
 
 
 def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
@@ -137,7 +138,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     text = ctx.paragraph
     if not text:
         return None
-    words = set(_WORDS.findall(text.lower()))
+    text = text.lower()
+    words = set(_WORDS.findall(text))
     if not words.isdisjoint(_KEYWORDS["quoted"]) and QUOTED.search(text):
         return ("quoted", "the text before it quotes something earlier")
     if not words.isdisjoint(_KEYWORDS["proposed"]) and PROPOSED.search(text):
