@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import regex
 
+
 def _lowercase(pattern: str) -> regex.Pattern[str]:
     """A pattern matched against lowercased text (faster than IGNORECASE)."""
     return regex.compile(pattern.lower())
@@ -27,7 +28,7 @@ EXAMPLE = _lowercase(
     r"format\s*:|syntax|samples?|"
     r"templates?|schemas?|placeholders?|illustrat\w*|how\s+to\s+(?:call|write|use)|"
     r"you\s+(?:can|could|would|should|may)\s+write)\b",
-    )
+)
 # A heading that opens a section of examples.
 HEADING_EXAMPLE = regex.compile(
     r"\b(?:examples?|formats?|syntax|samples?|usage|illustrat\w*|demo\w*|templates?|reference)\b", regex.IGNORECASE
@@ -42,7 +43,7 @@ QUOTED = _lowercase(
     r"\bhere\s+(?:are|is)\s+(?:my|the)\s+(?:instructions|system\s+prompt|prompt)\b|"
     r"\b(?:quoting|verbatim|recit(?:e|ed|ing|ation))\b|\b(?:to|I['’]ll|let\s+me)\s+quote\b|"
     r"\bquoted\s+(?:below|here|above)\b",
-    )
+)
 # Words that present what follows as a call not yet made.
 PROPOSED = _lowercase(
     r"\b(?:I|we)\s+(?:would|could|might)\s+(?:\w+\s+){0,2}?(?:make|run|call|use|send|issue|execute)\b|"
@@ -50,13 +51,13 @@ PROPOSED = _lowercase(
     r"\bthe\s+call\s+would\s+be\b|\b(?:shall|should)\s+I\b|\b(?:want|like)\s+me\s+to\b|\bpropos(?:e|ed|al)\b|"
     r"\bif\s+you\s+(?:want|like|agree|confirm|approve)\b|\bonce\s+you\s+(?:confirm|approve|agree)\b|"
     r"\bwith\s+your\s+(?:permission|approval|ok)\b",
-    )
+)
 # Words that present what follows as a list of the tools rather than calls to them.
 LISTING = _lowercase(
     r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\btools\s+(?:I\s+(?:have|can\s+use)|available|at\s+my\s+disposal)\b|"
     r"\ball\s+(?:of\s+)?(?:my|the)\s+tools\b|\b(?:here|these)\s+are\s+(?:my|the)\s+(?:\w+\s+)?tools\b|"
     r"\blist\s+of\s+(?:\w+\s+)?tools\b|\btypical\s+arguments\b|\beach\s+tool\b",
-    )
+)
 # The line after a call asking whether to go ahead with it.
 PERMISSION = regex.compile(
     r"\b(?:go\s+ahead|proceed)\b|"
