@@ -113,9 +113,7 @@ def _decode(text: str, budget: Budget) -> Decoded | str:
         if too_deep_value(value):
             return _TOO_DEEP
         return Decoded(value, [note] if note else [])
-    if too_deep(text):  # the slower readers below are only given bounded nesting
-        return _TOO_DEEP
-    value = _python_literal(text)
+    value = _python_literal(text)  # Python's parser bounds nesting itself
     if value is not _NOTHING:
         if value is _UNREADABLE:
             return _UNREADABLE_NUMBER
@@ -130,6 +128,8 @@ def _decode(text: str, budget: Budget) -> Decoded | str:
             "The reply held more broken JSON than is repaired in one reply, so this call was not run. "
             "Write it again as valid JSON: double quotes, no trailing commas, newlines inside strings as \\n."
         )
+    if too_deep(text):  # json_repair is only given bounded nesting
+        return _TOO_DEEP
     if not _worth_repairing(text):
         return _UNREPAIRABLE
     budget.left -= len(text)

@@ -635,8 +635,10 @@ class Scanner:
                 if ch == "\n":
                     pos = e + 1
                     continue
-                if ch in _LINE_START_CHARS:
-                    self._emit_text(buf[start:e])
+                if ch in _LINE_START_CHARS and (
+                    ch == "`" or ch == "~" or M.LINE_TRIGGER.match(buf, e, partial=not eof) is not None
+                ):
+                    self._emit_text(buf[start:e])  # the line's indentation and context are needed now
                     start = e
                     self._pos = e
                     started = self._line_start(e, eof)
@@ -667,8 +669,8 @@ class Scanner:
                 self._state = BTICK
                 return True
             t = M.TRIGGER.match(buf, c, partial=not eof)
-            if t is None:
-                pos = c + 1
+            if t is None or (t.lastgroup == "unthink" and (self._explicit_reasoning or self._lone_closed)):
+                pos = c + 1  # ordinary text (a stray </think> once reasoning was settled)
                 continue
             if t.partial:
                 pos = c
@@ -918,6 +920,16 @@ class Scanner:
             if e - s == self._span_len and (e < n or eof):  # the span closes: all of it was code
                 self._emit_text(buf[pos:e])
                 self._pos = e
+                self._state = TEXT
+                return True
+        else:
+            # An opener inside the span: if the span's closing run is already here on this
+            # line, all of it was code.
+            nl = buf.find("\n", s)
+            c = _span_closer(self._span_len).search(buf, s, n if nl < 0 else nl)
+            if c is not None and (c.end() < n or eof):
+                self._emit_text(buf[pos : c.end()])
+                self._pos = c.end()
                 self._state = TEXT
                 return True
         self._emit_text(buf[pos:s])
@@ -1617,6 +1629,12 @@ def _reject_group(group: _Group) -> None:
             )
         )
     ]
+
+
+@functools.lru_cache(maxsize=64)
+def _span_closer(length: int) -> regex.Pattern[str]:
+    """A run of exactly ``length`` backticks."""
+    return regex.compile(r"(?<!`)`{" + str(length) + r"}(?!`)")
 
 
 @functools.lru_cache(maxsize=64)
