@@ -16,7 +16,6 @@ CALL_END = "TOOL_CALL_END"
 RESULT_LABEL = "TOOL_RESULT"
 RESULT_END = "TOOL_RESULT_END"  # closes a result, so where it stops is never in doubt
 MISTRAL_MARKER = "[TOOL_CALLS]"
-TAG_NAME = "tool_call"  # <tool_call ...> ... </tool_call>
 
 # Fence info strings (compared lowercased). A ```tool_call fence states its intent; ```json
 # and bare fences hold a call only when their JSON names a known tool.

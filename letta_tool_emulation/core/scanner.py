@@ -585,10 +585,7 @@ class Scanner:
         self._params = None
         self._state = TEXT
         try:
-            before = None
-            if region.context is not None:
-                before = C.shown_before(region.context, json_only=region.format == "bare")
-            shown = before or outcome.shown
+            shown = self._shown_before(region) or outcome.shown
         except Exception as exc:  # noqa: BLE001 - never let one region poison the rest
             outcome, shown = Outcome(events=[_unreadable(region, exc)]), None
         if not outcome.call_attempt:
@@ -603,6 +600,18 @@ class Scanner:
         self._line_items.append(block)
         if _fragile(block):
             self._line_fragile = True
+
+    def _shown_before(self, region: Region, *, quiet: bool = False) -> C.Shown | None:
+        """What precedes ``region`` says it is shown, not performed (see context.py). With
+        ``quiet``, a failure to judge counts as no (for blocks that run nothing anyway)."""
+        if region.context is None:
+            return None
+        try:
+            return C.shown_before(region.context, json_only=region.format == "bare")
+        except Exception:
+            if quiet:
+                return None
+            raise
 
     def _after_hidden(self, raw: str) -> None:
         """Line bookkeeping after a block whose text is not released."""
@@ -1378,17 +1387,19 @@ class Scanner:
         # No end marker before the reply ended: what followed the marker may have been meant
         # as prose; the marker was not.
         region = Region(format="canonical" if canonical else "hermes", text="", raw=raw, context=self._ctx)
-        shown = C.shown_before(self._ctx) if self._ctx is not None else None
+        shown = self._shown_before(region, quiet=True)
         if shown is not None:
             self._show(region, outcome, shown)
             return
+        if self._line_items:
+            self._settle_line(performed=True)
         self._commit(_Block(region, outcome))
         cut = len(M.CALL_START) if raw.startswith(M.CALL_START) else 0
         self._emit_text(raw[cut:])
 
     def _finish_region_outcome(self, region: Region, outcome: Outcome) -> None:
         region.context = self._ctx
-        shown = C.shown_before(self._ctx) if self._ctx is not None else None
+        shown = self._shown_before(region, quiet=True)
         if shown is not None:
             self._show(region, outcome, shown)
         else:
