@@ -56,11 +56,16 @@ _LAST_SIGNIFICANT = regex.compile(r"\S(?=\s*\Z)")
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 # Text that can decode to a lone surrogate: an escape for one, or one written raw.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _may_hold_surrogates(text: str) -> bool:
-    return ("\\u" in text and _SURROGATE_ESCAPE.search(text) is not None) or _RAW_SURROGATE.search(text) is not None
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
+        return True
+    try:
+        text.encode("utf-8")  # fails on a lone surrogate written raw, faster than searching for one
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)

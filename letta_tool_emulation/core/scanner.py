@@ -70,7 +70,7 @@ Interpret = Callable[[Region], Outcome]
 
 MAX_DEPTH = 64
 HEAD = 120  # characters of a line's prose kept to judge list items, quotes and headings
-RECENT = 1200  # characters of recent prose kept to judge the paragraph before a call
+RECENT = 3 * C.PARAGRAPH_CHARS  # characters of recent prose kept to judge the paragraph before a call
 FENCE_HOLD_LIMIT = 256_000  # a data fence larger than this is code, not a call
 SPAN_HOLD_LIMIT = 4_000  # inline code longer than this on one line is not inline code
 # Blocks (call blocks, code blocks, JSON lines) read in one reply; the rest is kept as text.
@@ -107,6 +107,7 @@ _END_TEXT = {"canonical": M.CALL_END, "hermes": "</tool_call>", "xml": "</tool_c
 _STRUCT_OF = {"canonical": "canonical", "hermes": "tag", "xml": "tag", "mistral": "mistral", "bare": "bare"}
 _WORD = regex.compile(r"\w")
 _WINDOW = 16_384  # characters of a string matched at once
+_HEADING_LINE = regex.compile(r"(?m)^[ \t]{0,3}#[^\n]*")
 _QUOTE_RUNS = {'"': regex.compile(r'"+'), "'": regex.compile(r"'+")}
 _OPEN_RUN = regex.compile(r"[{\[]+")
 _BRACE_RUN = regex.compile(r"\{+")
@@ -386,11 +387,14 @@ class Scanner:
             if last:
                 self._line_last = last[-1]
         else:
-            self._end_line(self._line_head + s[:nl] if len(self._line_head) < HEAD else self._line_head)
+            # Headings change the section; only lines that start with "#" can be one.
+            head = self._line_head or s[:HEAD]
+            if head.lstrip(" \t")[:1] == "#":
+                self._end_line(self._line_head + s[:nl] if len(self._line_head) < HEAD else self._line_head)
             last_nl = s.rfind("\n")
-            if last_nl > nl and "#" in s:
-                for line in s[nl + 1 : last_nl].split("\n"):
-                    self._end_line(line[:HEAD])
+            if last_nl > nl:
+                for m in _HEADING_LINE.finditer(s, nl + 1, last_nl):
+                    self._end_line(m.group()[:HEAD])
             tail = s[last_nl + 1 :]
             stripped = tail.rstrip(" \t\r")
             self._line_head = tail[:HEAD]
@@ -413,6 +417,12 @@ class Scanner:
             if group in self._groups:
                 _reject_group(group)
         self._watch_tail = (self._watch_tail + s)[-len(marker) :]
+
+    def _recent_text(self) -> str:
+        recent = self._recent
+        if recent and len(recent[-1]) >= RECENT:
+            return recent[-1][-RECENT:]
+        return "".join(recent)[-RECENT:]
 
     def _trim_recent(self) -> None:
         kept = "".join(self._recent)[-RECENT:]
@@ -437,7 +447,7 @@ class Scanner:
             line_head=self._line_head,
             line_last=self._line_last,
             region_on_line=self._line_region or bool(self._line_items),
-            paragraph=C.last_paragraph("".join(self._recent)[-RECENT:]),
+            paragraph=C.last_paragraph(self._recent_text()),
             section_example=self._section_example,
         )
 
@@ -1444,8 +1454,9 @@ class Scanner:
             except Exception:  # noqa: BLE001 - not decodable as it stands: the loop below reads it
                 self._tax += pos
             else:
-                text = buf[pos:end]
-                if text.count("{") + text.count("[") < MAX_DEPTH or not too_deep_value(value, MAX_DEPTH - 1):
+                if buf.count("{", pos, end) + buf.count("[", pos, end) < MAX_DEPTH or not too_deep_value(
+                    value, MAX_DEPTH - 1
+                ):
                     self._pos = end
                     self._region_done(complete=True, value=value)
                     return True
