@@ -152,9 +152,17 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     return None
 
 
-def asks_permission(after: str) -> bool:
+_FIRST_LINE = re.compile(r"\s*([^\n]{0," + str(PERMISSION_CHARS) + "})")
+
+
+def first_line(prose: str, at: int) -> str:
+    """The first non-blank line of ``prose`` from ``at`` (its first characters)."""
+    m = _FIRST_LINE.match(prose, at)
+    return m.group(1) if m else ""
+
+
+def asks_permission(line: str) -> bool:
     """Whether the first line written after a call asks whether to go ahead with it."""
-    line = after.lstrip().split("\n", 1)[0][:PERMISSION_CHARS]
     return "?" in line and PERMISSION.search(line) is not None
 
 

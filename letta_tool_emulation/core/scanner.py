@@ -143,7 +143,7 @@ class _Group:
 
     region: Region
     events: list[StreamEvent]
-    after: str | None = None  # the first line written after it
+    after_at: int = 0  # where the prose written after it begins
 
 
 class Scanner:
@@ -221,8 +221,7 @@ class Scanner:
         self._line_items: list[_Block | str] = []  # blocks on this line and the prose after them
         self._line_fragile = False  # one of them is broken or was mended
         self._groups: list[_Group] = []  # performed calls, released at close
-        self._collect: list[_Group] = []  # groups waiting for the line written after them
-        self._collect_text = ""
+        self._emitted = 0  # characters of prose released so far
         self._after_call = False
         self._open_group: _Group | None = None  # the last call, while no other block followed it
         self._prior_group: _Group | None = None  # the same, for the block being read
@@ -270,8 +269,7 @@ class Scanner:
                         self._line_last = stripped[-1]
                 else:
                     self._line_last = last
-                if self._collect:
-                    self._collect_more(chunk)
+                self._emitted += len(chunk)
                 self.texts.append(chunk)
                 return [StreamEvent(text=chunk)]
         self._buf = self._buf + chunk if self._buf else chunk
@@ -286,9 +284,9 @@ class Scanner:
         self._closed = True
         if self._line_items:
             self._settle_line(performed=True)
-        self._complete_collection()
+        prose = "".join(self.texts) + "".join(self._text) if self._groups else ""
         for group in self._groups:
-            if C.asks_permission(group.after or ""):
+            if C.asks_permission(C.first_line(prose, group.after_at)):
                 self._emit_shown(group.region, ("proposed", "the line after it asks for permission to make it"))
             else:
                 for event in group.events:
@@ -361,6 +359,7 @@ class Scanner:
         """Keep what the context rule needs to know about the prose released so far."""
         if self._unterminated is not None:
             self._watch_end(s)
+        self._emitted += len(s)
         self._recent.append(s)
         self._recent_len += len(s)
         if self._recent_len > 3 * RECENT:
@@ -373,8 +372,6 @@ class Scanner:
                     self._line_last = last
                 elif s.strip(" \t\r"):
                     self._line_last = s.rstrip(" \t\r")[-1]
-                if self._collect:
-                    self._collect_more(s)
                 return
             if self._blank_line:
                 if s.strip(" \t\r"):
@@ -402,8 +399,6 @@ class Scanner:
             self._line_region = False
             self._blank_line = not stripped
             self._indent = 0 if stripped else len(tail) + 3 * tail.count("\t")
-        if self._collect:
-            self._collect_more(s)
 
     def _watch_end(self, s: str) -> None:
         """The last call's JSON closed without its end marker: if the marker turns up later
@@ -526,21 +521,7 @@ class Scanner:
         self._watch_tail = ""
         self._open_group = group if block.region.format in _END_TEXT else None
         self._after_call = True
-        if self._collect_text.strip():  # the line being collected belongs to earlier calls
-            self._complete_collection()
-        self._collect.append(group)
-
-    def _collect_more(self, s: str) -> None:
-        self._collect_text += s[: C.PERMISSION_CHARS + 1]
-        text = self._collect_text.lstrip()
-        if (text and ("\n" in text or len(text) > C.PERMISSION_CHARS)) or len(self._collect_text) > RECENT:
-            self._complete_collection()
-
-    def _complete_collection(self) -> None:
-        for group in self._collect:
-            group.after = self._collect_text
-        self._collect = []
-        self._collect_text = ""
+        group.after_at = self._emitted
 
     def _show(self, region: Region, outcome: Outcome, shown: C.Shown) -> None:
         """Give a call-shaped region back as prose, saying why it did not run."""
@@ -576,8 +557,6 @@ class Scanner:
             for group in self._groups:
                 self._emit_shown(group.region, shown)
             self._groups = []
-            self._collect = []
-            self._collect_text = ""
             self._after_call = False
         self._recent = []
         self._recent_len = 0
