@@ -52,8 +52,9 @@ def _alt(entry: tuple[str, bool]) -> str:
 # -- the scanner's patterns, from the table ---------------------------------------------------
 
 # Where the text state must look more closely: the shortest prefixes that tell a trigger
-# apart from ordinary prose, every backtick (inline code) and every newline (line starts).
-CANDIDATE = regex.compile(r"TOOL_C|<(?:[tT!]|/[tT])|\[T|`|\n")
+# apart from ordinary prose, every backtick (inline code), and a newline when the next line
+# may begin with a line-anchored construct (LINE_TRIGGER, a fence).
+CANDIDATE = regex.compile(r"TOOL_C|<(?:[tT!]|/[tT])|\[T|`|\n(?=[ \t\r]{0,40}(?:[`~<{\[]|Ac|Ob|TOOL_R))")
 # Characters that can begin a candidate: prose without them needs no closer look.
 PLAIN = regex.compile(r"[^T<\[`\n]+")
 
