@@ -923,9 +923,8 @@ class Scanner:
         else:
             # An opener inside the span: if the span's closing run is already here on this
             # line, all of it was code.
-            nl = buf.find("\n", s)
-            c = _span_closer(self._span_len).search(buf, s, n if nl < 0 else nl)
-            if c is not None and (c.end() < n or eof):
+            c = _span_closer(self._span_len).search(buf, s, min(n, s + SPAN_HOLD_LIMIT))
+            if c is not None and (c.end() < n or eof) and buf.find("\n", s, c.start()) < 0:
                 self._emit_text(buf[pos : c.end()])
                 self._pos = c.end()
                 self._state = TEXT
