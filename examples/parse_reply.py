@@ -30,13 +30,19 @@ print("content:", result.content)
 for call in result.tool_calls:
     print("call:", call.name, call.arguments, f"confidence={call.confidence}")
 
-# The same reply, streamed a few characters at a time: prose comes out at once, the call
-# when its block closes, and no marker text ever reaches the user.
+# The same reply, streamed a few characters at a time: prose comes out at once and no marker
+# text ever reaches the user. Calls come from close(), once nothing later in the reply can
+# change them (a lone </think> closing reasoning, a "Shall I go ahead?").
 parser = StreamingToolCallParser(TOOLS)
 for i in range(0, len(reply), 7):
     for event in parser.feed(reply[i : i + 7]):
-        print("event:", event.text or event.call)
-parser.close()
+        print("event:", repr(event.text))
+for event in parser.close("stop"):
+    print("at close:", event.call or event.problem)
+
+# A call shown as an example, quoted or proposed is never executed; the problem says why.
+shown = parse_tool_calls("For example:\n" + reply.split("\n", 1)[1], TOOLS)
+print("shown:", shown.tool_calls, [(p.kind, p.message) for p in shown.problems])
 
 # A broken call is never executed; the problem is worded for the model so it can retry.
 bad = parse_tool_calls(

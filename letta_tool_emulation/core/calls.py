@@ -1,22 +1,23 @@
 """The semantic half of the parser: what a region found by the scanner means.
 
-A region becomes zero or more calls. JSON is repaired only here, inside a region the scanner
-delimited, never on free prose; truncated JSON is recognised before any repair so that it is
-reported instead of being "completed" into a call the model never finished.
+A region becomes zero or more calls. JSON is decoded only here, inside a region the scanner
+delimited, never on free prose (see decoding.py for exactly how); truncated JSON is recognised
+before any repair so that it is reported instead of being "completed" into a call the model
+never finished. Whether a call-shaped region was performed at all is the context rule's
+business (context.py), not this module's.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import json_repair
 import regex
 
 from . import markers as M
+from .decoding import Budget, Decoded, decode
 from .results import Format, Problem, StreamEvent, ToolCall
 from .scanner import NOT_DECODED, Outcome, Region, excerpt
 from .tools import ToolSpec
@@ -36,7 +37,7 @@ BASE_CONFIDENCE: dict[str, float] = {
 # Multiplied in for each thing that had to be mended or guessed.
 PENALTY: dict[str, float] = {
     "repaired_json": 0.85,
-    "closed_brackets": 0.85,
+    "closed_brackets": 0.93,
     "missing_end_marker": 0.9,
     "key_variant": 0.97,
     "arguments_as_string": 0.97,
@@ -45,7 +46,7 @@ PENALTY: dict[str, float] = {
 }
 DEFAULT_THRESHOLD = 0.5
 
-NAME_KEYS = ("function", "name", "tool", "tool_name", "function_name", "recipient_name")
+NAME_KEYS = M.NAME_KEYS
 ARGUMENT_KEYS = ("params", "parameters", "arguments", "args", "tool_input", "input", "kwargs", "action_input")
 # Keys that travel with calls in various formats and carry nothing to execute.
 PASSIVE_KEYS = frozenset(
@@ -55,19 +56,16 @@ _LAST_SIGNIFICANT = regex.compile(r"\S(?=\s*\Z)")
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 # Text that can decode to a lone surrogate: an escape for one, or one written raw.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _may_hold_surrogates(text: str) -> bool:
-    return ("\\u" in text and _SURROGATE_ESCAPE.search(text) is not None) or _RAW_SURROGATE.search(text) is not None
-
-
-_WORD = regex.compile(r"\w")
-_COMMENT = regex.compile(r"//[^\n]*|/\*.*?\*/|#[^\n]*", regex.DOTALL)
-
-
-def _words(text: str) -> int:
-    return len(_WORD.findall(text))
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
+        return True
+    try:
+        text.encode("utf-8")  # fails on a lone surrogate written raw, faster than searching for one
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,33 +74,29 @@ class Options:
     ignored_params: frozenset[str] = DEFAULT_IGNORED_PARAMS
 
 
-@dataclass(slots=True)
-class _Decoded:
-    value: Any
-    notes: list[str]
-    penalties: list[str]
-
-
 class Interpreter:
-    """Turns regions into call and problem events for one tool list."""
+    """Turns regions into call and problem events for one tool list and one reply."""
 
     def __init__(self, tools: Mapping[str, ToolSpec], options: Options) -> None:
         self.tools = tools
         self.options = options
+        self.budget = Budget()  # json_repair is slow: it sees a bounded amount per reply
 
     def __call__(self, region: Region) -> Outcome:
         try:
             if region.format == "fence":
                 return self._fence(region)
             return self._json_region(region)
-        except Exception as exc:  # noqa: BLE001 - the parser must never raise on model output
+        except Exception as exc:  # noqa: BLE001 - one region's failure must not reach the others
             return Outcome(
                 events=[
-                    _problem(
-                        "invalid_json",
-                        f"The call could not be read ({type(exc).__name__}); nothing was called.",
-                        region,
-                        rejected=True,
+                    _event(
+                        _problem(
+                            "invalid_json",
+                            f"The call could not be read ({type(exc).__name__}); nothing was called.",
+                            region,
+                            rejected=True,
+                        )
                     )
                 ]
             )
@@ -112,10 +106,10 @@ class Interpreter:
     def _json_region(self, region: Region) -> Outcome:
         fmt = region.format
         bare = fmt == "bare"
+        if bare and not self._looks_like_call(region.text):
+            return Outcome(call_attempt=False)
         decoded = self._decode(region)
         if isinstance(decoded, Problem):
-            if bare and not self._names_known_tool(region.text):
-                return Outcome(release=True, call_attempt=False)
             return Outcome(events=[_event(decoded)])
         if region.end_marker is False:
             decoded.penalties.append("missing_end_marker")
@@ -139,53 +133,25 @@ class Interpreter:
             items: list[Any] = [{"function": region.name, "params": value}]
         else:
             items = _call_items(decoded.value)
-        base = BASE_CONFIDENCE[fmt]
+        reads = [_read_call(item, self.budget) for item in items]
         if bare:
-            # A bare JSON reply is a call only when every entry names a known tool.
-            reads = [_read_call(item) for item in items]
-            if not items or any(isinstance(r, str) or r[0] not in self.tools for r in reads):
-                return Outcome(release=True, call_attempt=False)
-        return Outcome(events=self._calls(items, fmt, base, decoded, region))
+            judged = self._judge_json_only(reads)
+            if judged is not None:
+                return judged
+        return Outcome(events=self._calls(reads, fmt, BASE_CONFIDENCE[fmt], decoded, region))
 
     def _fence(self, region: Region) -> Outcome:
         info = region.fence_info or ""
         body = region.text
         tool_fence = info in M.CALL_FENCE_INFOS
-        if region.example_context:
-            if tool_fence or M.CALL_START in body or self._names_known_tool(body):
-                return Outcome(
-                    events=[
-                        _event(
-                            _problem(
-                                "example",
-                                "A call-shaped code block introduced as an example was not executed.",
-                                region,
-                            )
-                        )
-                    ],
-                    release=True,
-                    call_attempt=False,
-                )
-            return Outcome(release=True, call_attempt=False)
         if M.CALL_START in body:
             if not tool_fence:
-                return Outcome(
-                    events=[
-                        _event(
-                            _problem(
-                                "in_code_block",
-                                "A TOOL_CALL_START block inside a code block was shown, not executed "
-                                "(calls are written outside code blocks).",
-                                region,
-                            )
-                        )
-                    ],
-                    release=True,
-                    call_attempt=False,
-                )
+                return Outcome(shown=("in_code_block", "it is inside a code block (calls are written outside them)"))
             start = body.index(M.CALL_START) + len(M.CALL_START)
             end = body.find(M.CALL_END, start)
             body = body[start:] if end < 0 else body[start:end]
+        elif not tool_fence and not self._looks_like_call(body):
+            return Outcome(call_attempt=False)
         inner = Region(
             format="fence",
             text=body.strip(),
@@ -195,83 +161,101 @@ class Interpreter:
         )
         decoded = self._decode(inner)
         if isinstance(decoded, Problem):
-            if tool_fence:
-                return Outcome(events=[_event(decoded)])
-            return Outcome(release=True, call_attempt=False)
-        items = _call_items(decoded.value)
+            # A ```tool_call block was an attempt; a ```json block that is not JSON is code.
+            return Outcome(events=[_event(decoded)]) if tool_fence else Outcome(call_attempt=False)
+        reads = [_read_call(item, self.budget) for item in _call_items(decoded.value)]
         if not tool_fence:
-            reads = [_read_call(item) for item in items]
-            if not items or any(isinstance(r, str) or r[0] not in self.tools for r in reads):
-                return Outcome(release=True, call_attempt=False)
+            judged = self._judge_json_only(reads)
+            if judged is not None:
+                return judged
         if region.end_marker is False:
             decoded.penalties.append("missing_end_marker")
             decoded.notes.append("closing fence missing")
         base = BASE_CONFIDENCE["tool_fence" if tool_fence else "data_fence"]
-        return Outcome(events=self._calls(items, "fence", base, decoded, region))
+        return Outcome(events=self._calls(reads, "fence", base, decoded, region))
 
     # -- pieces -------------------------------------------------------------------------------
 
-    def _names_known_tool(self, text: str) -> bool:
-        return any(f'"{name}"' in text or f"'{name}'" in text for name in self.tools)
+    def _looks_like_call(self, text: str) -> bool:
+        """JSON alone is a call only when it names an offered tool under a quoted name key."""
+        return M.QUOTED_NAME_KEY.search(text) is not None and any(
+            f'"{name}"' in text or f"'{name}'" in text for name in self.tools
+        )
 
-    def _decode(self, region: Region) -> _Decoded | Problem:
+    def _judge_json_only(self, reads: list[_Read | str]) -> Outcome | None:
+        """JSON with no marker around it: calls only if every entry calls an offered tool, and
+        not a list of different tools (that describes the tools)."""
+        if not reads or any(isinstance(r, str) or r[0] not in self.tools for r in reads):
+            return Outcome(call_attempt=False)
+        if len({r[0] for r in reads if not isinstance(r, str)}) > 1:
+            return Outcome(shown=("example", "it lists several different tools"))
+        return None
+
+    def _decode(self, region: Region) -> Decoded | Problem:
         text = region.text.strip()
         notes: list[str] = []
         penalties: list[str] = []
+        if region.too_deep:
+            return _problem(
+                "invalid_json",
+                "The call's JSON is nested too deeply to be read, so nothing was called.",
+                region,
+                rejected=True,
+            )
         if not region.complete:
-            if region.finish_reason == "length" or region.in_string or not text:
+            if region.finish_reason == "length" or not text or (region.in_string and not region.end_marker):
                 return _truncated(region)
-            last = _LAST_SIGNIFICANT.search(text)
-            if last is None or last.group() in ",:{[":
-                return _truncated(region)
-            if region.open_brackets:
-                text += "".join("}" if b == "{" else "]" for b in reversed(region.open_brackets))
-                notes.append(f"closed {len(region.open_brackets)} bracket(s) left open at the end")
-                penalties.append("closed_brackets")
-        try:
-            value = region.value if region.value is not NOT_DECODED and region.complete else json.loads(text)
-        except ValueError:
-            try:
-                value = json_repair.loads(text, skip_json_loads=True)
-            except Exception:  # noqa: BLE001 - json_repair is not guaranteed never to raise
-                value = None
-            if not isinstance(value, (dict, list)) or not value:
+            if region.cut:
                 return _problem(
                     "invalid_json",
-                    "The call's JSON could not be read even after repair, so nothing was called. "
-                    "Write valid JSON: double quotes, no trailing commas, newlines inside strings as \\n.",
+                    "The call's JSON was not finished when the next call began, so nothing was called. "
+                    "Write each call complete, between its own TOOL_CALL_START and TOOL_CALL_END.",
                     region,
                     rejected=True,
                 )
-            if _words(json.dumps(value, ensure_ascii=False)) < _words(_COMMENT.sub("", text)):
-                # json_repair guessed, and its guess dropped text the model wrote (stray
-                # quotes are the usual cause). Executing that would lose data silently.
+            if region.in_string:
+                # An end marker came while a string was open: either the string was never
+                # closed, or it holds the marker on a line of its own. Either way, guessing
+                # where it ends could change it.
                 return _problem(
                     "invalid_json",
-                    "The call's JSON was broken in a way that could not be repaired without losing text "
-                    '(often an unescaped " inside a string), so nothing was called. Write it again as valid '
-                    'JSON, escaping quotes inside strings as \\".',
+                    "A string in the call was still open where its end marker stood (a quote missing, or the "
+                    "marker alone on a line inside the text), so nothing was called. Close every string, and "
+                    "write line breaks inside strings as \\n.",
                     region,
                     rejected=True,
                 )
-            notes.append("repaired JSON")
-            penalties.append("repaired_json")
+            if not region.in_string:
+                last = _LAST_SIGNIFICANT.search(text)
+                if last is None or last.group() in ",:{[":
+                    return _truncated(region)
+                if region.open_brackets:
+                    text += "".join("}" if b == "{" else "]" for b in reversed(region.open_brackets))
+                    notes.append(f"closed {len(region.open_brackets)} bracket(s) left open at the end")
+                    penalties.append("closed_brackets")
+        if region.value is not NOT_DECODED and region.complete:
+            result: Decoded | str = Decoded(region.value)
+        else:
+            result = decode(text, self.budget)
+        if isinstance(result, str):
+            return _problem("invalid_json", result, region, rejected=True)
+        result.notes[:0] = notes
+        result.penalties[:0] = penalties
         if _may_hold_surrogates(text):
-            value = _clean_surrogates(value)
-        return _Decoded(value, notes, penalties)
+            result.value = _clean_surrogates(result.value)
+        return result
 
     def _calls(
-        self, items: list[Any], fmt: Format, base: float, decoded: _Decoded, region: Region
+        self, reads: list[_Read | str], fmt: Format, base: float, decoded: Decoded, region: Region
     ) -> list[StreamEvent]:
         events: list[StreamEvent] = []
-        if not items:
+        if not reads:
             return [
                 _event(
                     _problem("malformed_call", "The call block was empty; nothing was called.", region, rejected=True)
                 )
             ]
-        for item in items:
-            read = _read_call(item)
+        for read in reads:
             if isinstance(read, str):
                 events.append(_event(_problem("malformed_call", read, region, rejected=True)))
                 continue
@@ -353,7 +337,10 @@ def _call_items(value: Any) -> list[Any]:
     return [value]
 
 
-def _read_call(item: Any) -> tuple[str, dict[str, Any], list[str], list[str]] | str:
+_Read = tuple[str, dict[str, Any], list[str], list[str]]
+
+
+def _read_call(item: Any, budget: Budget) -> _Read | str:
     """(name, arguments, notes, penalties) from one call object, or why it is not one."""
     if not isinstance(item, dict):
         return "A call must be a JSON object with the tool's name and its parameters."
@@ -385,15 +372,12 @@ def _read_call(item: Any) -> tuple[str, dict[str, Any], list[str], list[str]] | 
         if not text:
             arguments = {}
         else:
-            try:
-                arguments = json.loads(text)
-            except ValueError:
-                try:
-                    arguments = json_repair.loads(text, skip_json_loads=True)
-                except Exception:  # noqa: BLE001
-                    arguments = None
-                notes.append("repaired JSON in the arguments string")
-                penalties.append("repaired_json")
+            decoded = decode(text, budget)
+            if isinstance(decoded, str):
+                return f"The parameters of '{name}' were given as a JSON string that could not be read: {decoded}"
+            arguments = decoded.value
+            notes += decoded.notes
+            penalties += decoded.penalties
             notes.append("arguments given as a JSON string")
             penalties.append("arguments_as_string")
     if arguments is None:

@@ -20,9 +20,12 @@ class StreamingToolCallParser:
     """Parse a reply chunk by chunk.
 
     ``feed`` returns events as soon as they are certain: prose that cannot be the start of a
-    marker, finished calls, reasoning, problems. Chunks may be ``str`` or UTF-8 ``bytes``
-    (split anywhere, even inside a character). Whatever the chunking, the events add up to
-    the same result as :func:`parse_tool_calls` on the whole text. Never raises.
+    marker, reasoning, problems with blocks shown rather than performed. Calls (and the
+    problems of rejected ones) come from ``close``: until the reply ends, a ``</think>`` can
+    still reveal that they were drafted in reasoning, and the next line can still ask
+    permission to make them. Chunks may be ``str`` or UTF-8 ``bytes`` (split anywhere, even
+    inside a character). Whatever the chunking, the events add up to the same result as
+    :func:`parse_tool_calls` on the whole text. Never raises.
     """
 
     def __init__(
@@ -35,63 +38,83 @@ class StreamingToolCallParser:
         self.tools = normalize_tools(tools)
         self._scanner = Scanner(Interpreter(self.tools, Options(threshold, ignored_params)))
         self._decoder: codecs.IncrementalDecoder | None = None
-        self._broken: list[StreamEvent] | None = None  # events after an internal error
+        self._broken = False  # an internal error stopped the parser
+        self._extra: list[StreamEvent] = []
 
-    def feed(self, chunk: str | bytes) -> list[StreamEvent]:
-        if chunk.__class__ is not str:
-            if self._decoder is None:
-                self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-            chunk = self._decoder.decode(chunk)  # type: ignore[arg-type]
-        if self._broken is not None:
-            return self._passthrough(chunk)  # type: ignore[arg-type]
+    def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
+        """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
+        text = chunk if chunk.__class__ is str and self._decoder is None else self._text_of(chunk)
+        if self._broken:
+            return []
         try:
-            return self._scanner.feed(chunk)  # type: ignore[arg-type]
+            return self._scanner.feed(text)  # type: ignore[arg-type]
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
-            return self._fail(exc, chunk)  # type: ignore[arg-type]
+            return self._fail(exc)
 
     def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
-        tail = self._decoder.decode(b"", final=True) if self._decoder is not None else ""
-        if self._broken is not None:
-            return self._passthrough(tail)
+        tail = self._flush_bytes()
+        if self._broken:
+            return []
         try:
             return self._scanner.feed(tail) + self._scanner.close(finish_reason)
         except Exception as exc:  # noqa: BLE001
-            return self._fail(exc, tail)
+            return self._fail(exc)
 
     @property
     def in_call(self) -> bool:
         """Whether the text seen so far ends inside a possible call (held back, not yet decided)."""
-        return self._broken is None and self._scanner.in_call
+        return not self._broken and self._scanner.in_call
 
     @property
     def result(self) -> ParseResult:
         """Everything so far; complete after :meth:`close`."""
         s = self._scanner
-        extra = self._broken or []
         return ParseResult(
-            content=tidy("".join(s.texts) + "".join(e.text for e in extra)),
-            tool_calls=list(s.calls),
-            problems=s.problems + [e.problem for e in extra if e.problem is not None],
+            content=tidy("".join(s.texts)),
+            tool_calls=[] if self._broken else list(s.calls),
+            problems=s.problems + [e.problem for e in self._extra if e.problem is not None],
             reasoning="".join(s.reasoning).strip(),
         )
 
-    def _passthrough(self, chunk: str) -> list[StreamEvent]:
-        events = [StreamEvent(text=chunk)] if chunk else []
-        self._broken.extend(events)  # type: ignore[union-attr]
-        return events
+    def _text_of(self, chunk: object) -> str:
+        if isinstance(chunk, str):
+            # A str subclass becomes a plain str; bytes still held from an earlier chunk come first.
+            return self._flush_bytes() + str.__str__(chunk) if self._decoder is not None else str.__str__(chunk)
+        if isinstance(chunk, (bytes, bytearray, memoryview)):
+            if self._decoder is None:
+                self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            return self._decoder.decode(bytes(chunk))
+        if chunk is None:
+            return ""
+        return str(chunk)
 
-    def _fail(self, exc: Exception, chunk: str) -> list[StreamEvent]:
-        # Never expected. If it happens, nothing more is executed and no more text is lost:
-        # the chunk at hand and all later ones pass through as prose.
-        problem = Problem(
-            "invalid_json", f"Internal parser error ({type(exc).__name__}); the rest of the reply was kept as text."
+    def _flush_bytes(self) -> str:
+        """Whatever incomplete character the bytes so far ended in, as a replacement character."""
+        if self._decoder is None:
+            return ""
+        text = self._decoder.decode(b"", final=True)
+        self._decoder.reset()
+        return text
+
+    def _fail(self, exc: Exception) -> list[StreamEvent]:
+        # Never expected. If it happens the parser stops: nothing more is read or executed,
+        # and no marker text is passed on as prose. Calls are only ever released at the end,
+        # so none from this reply runs.
+        self._broken = True
+        event = StreamEvent(
+            problem=Problem(
+                "invalid_json",
+                f"Internal parser error ({type(exc).__name__}); the rest of the reply was not read and "
+                "nothing in it was executed. Write the call again.",
+                rejected=True,
+            )
         )
-        self._broken = [StreamEvent(problem=problem)]
-        return [self._broken[0], *self._passthrough(chunk)]
+        self._extra.append(event)
+        return [event]
 
 
 def parse_tool_calls(
-    text: str,
+    text: str | bytes | None,
     tools: Iterable[ToolLike | ToolSpec] | None,
     finish_reason: str | None = None,
     *,
@@ -100,7 +123,7 @@ def parse_tool_calls(
 ) -> ParseResult:
     """Parse a whole reply. Never raises, whatever ``text`` holds."""
     parser = StreamingToolCallParser(tools, threshold=threshold, ignored_params=ignored_params)
-    parser.feed(text if isinstance(text, str) else "" if text is None else str(text))
+    parser.feed(text)
     parser.close(finish_reason)
     return parser.result
 

@@ -10,7 +10,7 @@ import regex
 
 from .markers import CALL_END, CALL_START, RESULT_END, RESULT_LABEL
 from .tools import ToolLike, ToolSpec, normalize_tools
-from .validate import describe_type
+from .validate import describe_type, placeholder
 
 ToolChoice = str | Mapping[str, Any] | None
 
@@ -32,18 +32,27 @@ def render_tool_prompt(
 ) -> str:
     """The section to add to the system prompt: the call format, the rules, the tools.
 
-    ``example`` is a call ``{"function": ..., "params": {...}}`` to show; by default one is
-    built from the first tool with parameters. ``tool_choice`` takes OpenAI's values
+    The worked example names a real tool and its real parameters, with ``<parameter>``
+    placeholders for the values (validation rejects a placeholder sent as a value). It is
+    introduced "For example", so a model that recites this section verbatim has recited an
+    example, which the parser never executes; and a model that copies only the block gets
+    told to fill in real values instead of having the example run.
+
+    ``example`` picks the tool shown: ``{"function": name}`` fills in placeholders for its
+    required parameters; with ``"params"`` the call is shown exactly as given. By default the
+    first tool with required parameters is used. ``tool_choice`` takes OpenAI's values
     ("auto", "none", "required", {"type": "function", "function": {"name": ...}}) or a
     tool name.
     """
     specs = normalize_tools(tools)
     if not specs:
         return ""
-    shown = dict(example) if example else example_call(specs)
+    shown = example_call(specs, example)
     lines = [
         "# Tools",
-        "You can call the tools listed below. To call one, write a block like this, outside any code block:",
+        f"You can call the tools listed below. To call one, write {CALL_START} on its own line, then the call "
+        f"as one line of JSON, then {CALL_END} on its own line, outside any code block. For example (with the "
+        "<...> placeholders replaced by real values):",
         CALL_START,
         json.dumps(shown, ensure_ascii=False),
         CALL_END,
@@ -130,26 +139,13 @@ def summarize(text: str, limit: int) -> str:
     return cut.rsplit(" ", 1)[0].rstrip(",;:") + "..."
 
 
-def example_call(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
-    """A plausible call to a listed tool, for the prompt's worked example."""
-    chosen = next((s for s in specs.values() if s.required), None) or next(iter(specs.values()))
-    params: dict[str, Any] = {}
-    for pname in chosen.required or tuple(chosen.properties)[:1]:
-        params[pname] = _example_value(pname, chosen.properties.get(pname, {}))
-    return {"function": chosen.name, "params": params}
-
-
-def _example_value(name: str, schema: Any) -> Any:
-    if not isinstance(schema, Mapping):
-        return "..."
-    for key in ("examples", "enum"):
-        values = schema.get(key)
-        if isinstance(values, list) and values:
-            return values[0]
-    if "default" in schema:
-        return schema["default"]
-    t = schema.get("type")
-    t = t[0] if isinstance(t, list) and t else t
-    return {"integer": 1, "number": 1, "boolean": True, "array": [], "object": {}}.get(
-        t if isinstance(t, str) else "", name.replace("_", " ")
-    )
+def example_call(specs: Mapping[str, ToolSpec], example: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The prompt's worked example: a listed tool with placeholders for its values."""
+    if example and isinstance(example.get("params"), Mapping):
+        return {"function": example.get("function"), "params": dict(example["params"])}
+    wanted = example.get("function") if example else None
+    chosen = specs.get(wanted) if isinstance(wanted, str) else None
+    if chosen is None:
+        chosen = next((s for s in specs.values() if s.required), None) or next(iter(specs.values()))
+    names = chosen.required or tuple(chosen.properties)[:1]
+    return {"function": chosen.name, "params": {name: placeholder(name) for name in names}}

@@ -15,7 +15,12 @@ ProblemKind = Literal[
     "unknown_tool",  # a tool name that is not in the tool list (the call is kept)
     "low_confidence",  # found, but below the configured confidence threshold
     "in_code_block",  # call markers inside a code block, not executed
-    "example",  # a call-shaped block the text marks as an example
+    # A call-shaped block shown rather than performed, not executed (see core/context.py):
+    "example",  # introduced as an example or format, under an example heading, a list item
+    "quoted",  # in a blockquote, or quoting something earlier (a call, the instructions)
+    "in_sentence",  # part of a sentence: prose runs into it or on after it on its line
+    "proposed",  # offered rather than made ("the call I would make", "shall I go ahead?")
+    "in_reasoning",  # drafted in reasoning that a lone </think> closed later
     "invented_result",  # a tool result the model wrote itself, dropped with what followed
     "unclosed_reasoning",  # <think> without </think>
     "repaired",  # a call that was accepted after a repair (informational)

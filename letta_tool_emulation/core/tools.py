@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .schema import resolve
+
 ToolLike = Mapping[str, Any]
 
 
@@ -35,9 +37,13 @@ class ToolSpec:
 
 def normalize_tool(tool: ToolLike | ToolSpec) -> ToolSpec | None:
     """Accept Letta's flat form ``{name, description, parameters}`` or OpenAI's
-    ``{"type": "function", "function": {...}}``; anything without a name is ignored."""
+    ``{"type": "function", "function": {...}}``; anything without a name is ignored. Local
+    ``$ref`` and ``allOf`` in the parameters are resolved (see schema.py)."""
     if isinstance(tool, ToolSpec):
-        return tool
+        resolved = resolve(tool.parameters)
+        if resolved is tool.parameters:
+            return tool
+        return ToolSpec(tool.name, tool.description, resolved if isinstance(resolved, Mapping) else {})
     if not isinstance(tool, Mapping):
         return None
     inner = tool.get("function")
@@ -52,7 +58,7 @@ def normalize_tool(tool: ToolLike | ToolSpec) -> ToolSpec | None:
     return ToolSpec(
         name=name,
         description=tool.get("description") if isinstance(tool.get("description"), str) else "",
-        parameters=params if isinstance(params, Mapping) else {"type": "object", "properties": {}},
+        parameters=resolve(params) if isinstance(params, Mapping) else {"type": "object", "properties": {}},
     )
 
 

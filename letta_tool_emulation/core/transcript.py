@@ -3,9 +3,12 @@
 
 Earlier calls become the canonical call blocks the model itself is asked to write, so the
 history shows it the format in use. Tool results become user messages labelled
-``TOOL_RESULT <tool> ...``. Text that did not come from the model (user messages, tool
-results) has its call markers neutralised (see :func:`markers.neutralise`), so the model
-echoing such text cannot trigger a call.
+``TOOL_RESULT <tool> ...``. Everything else that did not come from this turn's model has its
+call markers neutralised (see :func:`markers.neutralise`): the system message (Letta renders
+memory blocks, opened files and its base instructions into it), user messages, tool results
+with their labels, and earlier assistant text. The model echoing any of it cannot trigger a
+call. Only the tool prompt added to the system message, and the call blocks rendered from
+``tool_calls``, keep live markers.
 """
 
 from __future__ import annotations
@@ -27,9 +30,14 @@ CONVERSATION_START = "(conversation start)"
 def render_call(name: str, arguments: Any) -> str:
     """One call in the canonical format."""
     if isinstance(arguments, str):
-        with contextlib.suppress(ValueError):  # if not JSON, shown as the string the model wrote
+        # If not JSON (or nested beyond reading), shown as the string the model wrote.
+        with contextlib.suppress(ValueError, RecursionError):
             arguments = json.loads(arguments) if arguments.strip() else {}
-    body = json.dumps({"function": name, "params": arguments if arguments is not None else {}}, ensure_ascii=False)
+    call = {"function": name, "params": arguments if arguments is not None else {}}
+    try:
+        body = json.dumps(call, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        body = json.dumps({"function": name, "params": str(arguments)}, ensure_ascii=False)
     return f"{CALL_START}\n{body}\n{CALL_END}"
 
 
@@ -41,15 +49,26 @@ def render_result(name: str, content: Any, position: str = "") -> str:
     status = ""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         data = None
     if isinstance(data, dict) and "status" in data and "message" in data:
         # Letta's {"status", "message", "time"} envelope: the time is noise for the model.
-        status = f" status: {data['status']}"
+        status = f" status: {_one_line(data['status'])}"
         message = data["message"]
-        text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+        if isinstance(message, str):
+            text = message
+        else:
+            with contextlib.suppress(TypeError, ValueError, RecursionError):
+                text = json.dumps(message, ensure_ascii=False)
     where = f" ({position})" if position else ""
-    return f"{RESULT_LABEL} {name}{where}{status}\n{neutralise(text)}\n{RESULT_END}"
+    label = neutralise(f"{RESULT_LABEL} {_one_line(name)}{where}{status}"[len(RESULT_LABEL) :])
+    return f"{RESULT_LABEL}{label}\n{neutralise(text)}\n{RESULT_END}"
+
+
+def _one_line(value: Any) -> str:
+    """A label field as text on the label's line: a newline in it could fake a new line."""
+    text = value if isinstance(value, str) else str(value)
+    return " ".join(text.split())
 
 
 def content_text(content: Any) -> str:
@@ -75,7 +94,8 @@ def content_text(content: Any) -> str:
 def render_transcript(messages: Iterable[Message], *, alternate: bool = True) -> list[dict[str, str]]:
     """The same conversation using only system/user/assistant messages with string content.
 
-    - assistant ``tool_calls`` are appended to its text as canonical call blocks;
+    - assistant ``tool_calls`` are appended to its text as canonical call blocks (the only
+      live markers: all other text is neutralised);
     - ``role: "tool"`` (and legacy ``"function"``) results become user messages;
     - system messages after the first become user messages marked ``[system]``;
     - assistant messages with nothing to say are dropped;
@@ -88,16 +108,16 @@ def render_transcript(messages: Iterable[Message], *, alternate: bool = True) ->
     for i, msg in enumerate(messages):
         role = msg.get("role")
         if role in ("system", "developer"):
-            text = content_text(msg.get("content"))
+            text = neutralise(content_text(msg.get("content")))
             if not out:
                 out.append({"role": "system", "content": text})
             else:
-                out.append({"role": "user", "content": "[system] " + neutralise(text)})
+                out.append({"role": "user", "content": "[system] " + text})
         elif role == "user":
             out.append({"role": "user", "content": neutralise(content_text(msg.get("content")))})
         elif role == "assistant":
             pieces = []
-            text = content_text(msg.get("content")).strip()
+            text = neutralise(content_text(msg.get("content")).strip())
             if text:
                 pieces.append(text)
             tool_calls = [tc for tc in msg.get("tool_calls") or () if isinstance(tc, Mapping)]

@@ -1,27 +1,37 @@
 """Checking call arguments against a tool's JSON schema, with safe coercion.
 
 Models without native function calling often get types slightly wrong ("20" for 20, "true"
-for true). Those are coerced and noted. Anything that would change the meaning of a call
-(a missing required parameter, a value outside an enum, an unknown parameter) is an error,
-so that the call is not executed and the model is told what to fix.
+for true). Those are coerced and noted. Anything that would change the meaning of a call (a
+missing required parameter, a value outside an enum or a bound, a string the schema's
+pattern rejects, an unknown parameter, a placeholder copied from the prompt's example) is an
+error, so that the call is not executed and the model is told what to fix.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import regex
 
+from .decoding import MAX_DIGITS, STRICT, Unreadable
 from .tools import ToolSpec
 
 # Parameters that older MemGPT-style prompts taught models to add; dropping them is harmless.
 DEFAULT_IGNORED_PARAMS = frozenset({"request_heartbeat"})
 
-_INT = regex.compile(r"[+-]?\d+")
-_NUMBER = regex.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INT = regex.compile(rf"[+-]?\d{{1,{MAX_DIGITS}}}")
+_NUMBER = regex.compile(
+    rf"[+-]?(?:\d{{1,{MAX_DIGITS}}}\.?\d{{0,{MAX_DIGITS}}}|\.\d{{1,{MAX_DIGITS}}})(?:[eE][+-]?\d{{1,4}})?"
+)
+# A value that is only a placeholder in angle brackets, like the prompt's example shows.
+_PLACEHOLDER = regex.compile(r"<\s*([A-Za-z_][\w \-]{0,60}?)\s*>")
+_PLACEHOLDER_WORDS = frozenset({"value", "text", "string", "tool name", "tool_name", "parameter", "..."})
+PATTERN_TIMEOUT = 0.05  # seconds a schema's pattern may take on one value
 _MISSING = object()
 
 
@@ -39,8 +49,7 @@ def validate_arguments(
     checked = Checked(arguments={})
     props = spec.properties
     for key, value in arguments.items():
-        schema = props.get(key)
-        if schema is None:
+        if key not in props:
             if spec.allows_extra:
                 checked.arguments[key] = value
             elif key in ignored_params:
@@ -49,8 +58,14 @@ def validate_arguments(
                 valid = ", ".join(props) or "none"
                 checked.errors.append(f"unknown parameter '{key}' (valid parameters: {valid})")
             continue
+        schema = props[key]  # None (or any non-object) accepts anything
         if value is None and key not in spec.required and not _allows_null(schema):
             checked.notes.append(f"dropped null for optional parameter '{key}'")
+            continue
+        if isinstance(value, str) and is_placeholder(value, key):
+            checked.errors.append(
+                f"'{key}' is the placeholder {json.dumps(value)} from the instructions' example, not a real value"
+            )
             continue
         result = _coerce(value, schema, key, checked)
         if result is not _MISSING:
@@ -61,32 +76,103 @@ def validate_arguments(
     return checked
 
 
+def is_placeholder(value: str, name: str) -> bool:
+    """Whether ``value`` is an angle-bracket placeholder such as ``<new_string>``."""
+    if len(value) > 80:
+        return False
+    m = _PLACEHOLDER.fullmatch(value.strip())
+    if m is None:
+        return False
+    word = m.group(1).strip().lower()
+    return word in (name.lower(), name.lower().replace("_", " ")) or word in _PLACEHOLDER_WORDS
+
+
+def placeholder(name: str) -> str:
+    """The placeholder the prompt's example shows for a parameter (rejected if sent as is)."""
+    return f"<{name}>"
+
+
 def describe_type(schema: Any) -> str:
     if not isinstance(schema, Mapping):
         return "any"
     if "enum" in schema and isinstance(schema["enum"], list):
         return " | ".join(json.dumps(v) for v in schema["enum"])
+    if "const" in schema:
+        return json.dumps(schema["const"])
     t = schema.get("type")
     if isinstance(t, list):
-        return " | ".join(str(x) for x in t)
-    if t == "array":
+        text = " | ".join(str(x) for x in t)
+    elif t == "array":
         items = schema.get("items")
-        return f"array of {describe_type(items)}" if isinstance(items, Mapping) and items else "array"
-    if isinstance(t, str):
-        return t
-    for key in ("anyOf", "oneOf"):
-        if isinstance(schema.get(key), list):
-            return " | ".join(describe_type(s) for s in schema[key])
-    return "any"
+        text = f"array of {describe_type(items)}" if isinstance(items, Mapping) and items else "array"
+    elif isinstance(t, str):
+        text = t
+    else:
+        for key in ("anyOf", "oneOf"):
+            if isinstance(schema.get(key), list):
+                return " | ".join(describe_type(s) for s in schema[key])
+        return "any"
+    bounds = describe_bounds(schema)
+    return f"{text} ({bounds})" if bounds else text
 
 
-def _allows_null(schema: Mapping[str, Any]) -> bool:
+def describe_bounds(schema: Mapping[str, Any]) -> str:
+    """The numeric, length and pattern constraints, compactly ("1..20", "max 100 chars")."""
+    parts = []
+    low, high = _bound(schema, "minimum", "exclusiveMinimum"), _bound(schema, "maximum", "exclusiveMaximum")
+    if low is not None and high is not None and not low[1] and not high[1]:
+        parts.append(f"{_num(low[0])}..{_num(high[0])}")
+    else:
+        if low is not None:
+            parts.append(f"{'>' if low[1] else '>='} {_num(low[0])}")
+        if high is not None:
+            parts.append(f"{'<' if high[1] else '<='} {_num(high[0])}")
+    for lo_key, hi_key, unit in (("minLength", "maxLength", "chars"), ("minItems", "maxItems", "items")):
+        lo, hi = _int_bound(schema.get(lo_key)), _int_bound(schema.get(hi_key))
+        if lo is not None and hi is not None:
+            parts.append(f"{lo}..{hi} {unit}")
+        elif lo is not None:
+            parts.append(f"min {lo} {unit}")
+        elif hi is not None:
+            parts.append(f"max {hi} {unit}")
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and len(pattern) <= 40:
+        parts.append(f"matching {pattern}")
+    return ", ".join(parts)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
+
+
+def _bound(schema: Mapping[str, Any], key: str, exclusive_key: str) -> tuple[float, bool] | None:
+    """(bound, exclusive?) from either JSON Schema spelling (draft 4's boolean or later numbers)."""
+    exclusive = schema.get(exclusive_key)
+    if _is_number(exclusive):
+        return float(exclusive), True
+    value = schema.get(key)
+    if _is_number(value):
+        return float(value), exclusive is True
+    return None
+
+
+def _int_bound(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _allows_null(schema: Any) -> bool:
+    if not isinstance(schema, Mapping):
+        return True
     t = schema.get("type")
     if t == "null" or (isinstance(t, list) and "null" in t):
         return True
     for key in ("anyOf", "oneOf"):
         options = schema.get(key)
-        if isinstance(options, list) and any(isinstance(o, Mapping) and _allows_null(o) for o in options):
+        if isinstance(options, list) and any(_allows_null(o) for o in options if isinstance(o, Mapping)):
             return True
     return False
 
@@ -117,8 +203,11 @@ def _coerce(value: Any, schema: Any, path: str, checked: Checked) -> Any:
                 break
         else:
             shown = value if not isinstance(value, str) or len(value) < 40 else value[:37] + "..."
-            checked.errors.append(f"'{path}' must be {describe_type(schema)}, got {json.dumps(shown)}")
+            checked.errors.append(f"'{path}' must be {describe_type(schema)}, got {_shown(shown)}")
             return _MISSING
+    if "const" in schema and value != schema["const"]:
+        checked.errors.append(f"'{path}' must be {json.dumps(schema['const'])}, got {_shown(value)}")
+        return _MISSING
     enum = schema.get("enum")
     if isinstance(enum, list) and enum and value not in enum:
         if isinstance(value, str):
@@ -126,16 +215,70 @@ def _coerce(value: Any, schema: Any, path: str, checked: Checked) -> Any:
             if len(folded) == 1:
                 checked.notes.append(f"'{path}': {value!r} -> {folded[0]!r}")
                 return folded[0]
-        checked.errors.append(f"'{path}' must be one of {describe_type(schema)}, got {json.dumps(value)}")
+        checked.errors.append(f"'{path}' must be one of {describe_type(schema)}, got {_shown(value)}")
+        return _MISSING
+    problem = _out_of_bounds(value, schema)
+    if problem:
+        checked.errors.append(f"'{path}' {problem}")
         return _MISSING
     return value
+
+
+def _shown(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)[:80]
+    except (TypeError, ValueError, RecursionError):
+        return "a value of another type"
+
+
+def _out_of_bounds(value: Any, schema: Mapping[str, Any]) -> str:
+    """Why ``value`` breaks a numeric, length or pattern constraint, or ""."""
+    if _is_number(value) or (isinstance(value, float) and not math.isfinite(value)):
+        low, high = _bound(schema, "minimum", "exclusiveMinimum"), _bound(schema, "maximum", "exclusiveMaximum")
+        if low is not None and (value < low[0] or (low[1] and value == low[0])):
+            return f"must be {'>' if low[1] else '>='} {_num(low[0])}, got {value}"
+        if high is not None and (value > high[0] or (high[1] and value == high[0])):
+            return f"must be {'<' if high[1] else '<='} {_num(high[0])}, got {value}"
+    elif isinstance(value, str):
+        lo, hi = _int_bound(schema.get("minLength")), _int_bound(schema.get("maxLength"))
+        if lo is not None and len(value) < lo:
+            return f"must be at least {lo} characters long, got {len(value)}"
+        if hi is not None and len(value) > hi:
+            return f"must be at most {hi} characters long, got {len(value)}"
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str):
+            compiled = _pattern(pattern)
+            if compiled is not None:
+                try:
+                    matched = compiled.search(value, timeout=PATTERN_TIMEOUT) is not None
+                except TimeoutError:
+                    return f"could not be checked against the pattern {pattern} in time"
+                if not matched:
+                    return f"must match the pattern {pattern}"
+    elif isinstance(value, list):
+        lo, hi = _int_bound(schema.get("minItems")), _int_bound(schema.get("maxItems"))
+        if lo is not None and len(value) < lo:
+            return f"must have at least {lo} items, got {len(value)}"
+        if hi is not None and len(value) > hi:
+            return f"must have at most {hi} items, got {len(value)}"
+    return ""
+
+
+@functools.lru_cache(maxsize=256)
+def _pattern(pattern: str) -> regex.Pattern[str] | None:
+    """A schema's pattern compiled, or None when it is not a valid regular expression (a
+    mistake in the tool's schema, which the tool itself will have to check)."""
+    try:
+        return regex.compile(pattern)
+    except (regex.error, ValueError, TypeError, OverflowError, RecursionError):
+        return None
 
 
 def _as_type(value: Any, t: str, schema: Mapping[str, Any], path: str, checked: Checked) -> Any:
     if t == "string":
         if isinstance(value, str):
             return value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and _is_number(value):
             checked.notes.append(f"'{path}': number -> string")
             return json.dumps(value)
         return _MISSING
@@ -151,10 +294,12 @@ def _as_type(value: Any, t: str, schema: Mapping[str, Any], path: str, checked: 
         return _MISSING
     if t == "number":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return value
+            return value if _is_number(value) else _MISSING
         if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
             number = float(value)
-            result = int(number) if _INT.fullmatch(value.strip()) else number
+            if not math.isfinite(number):
+                return _MISSING
+            result = int(value) if _INT.fullmatch(value.strip()) else number
             checked.notes.append(f"'{path}': {value!r} -> {result}")
             return result
         return _MISSING
@@ -200,8 +345,8 @@ def _as_type(value: Any, t: str, schema: Mapping[str, Any], path: str, checked: 
 
 def _json_or_missing(text: str, kind: type, path: str, checked: Checked) -> Any:
     try:
-        value = json.loads(text)
-    except ValueError:
+        value = STRICT.decode(text)
+    except (ValueError, RecursionError, Unreadable):
         return _MISSING
     if isinstance(value, kind):
         checked.notes.append(f"'{path}': JSON text -> {kind.__name__}")

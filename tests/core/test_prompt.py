@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from letta_tool_emulation import parse_tool_calls, render_tool_prompt, tool_choice_instruction
+import pytest
+
+from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls, render_tool_prompt, tool_choice_instruction
 from letta_tool_emulation.core.prompt import signature, summarize
 from letta_tool_emulation.core.tools import normalize_tools
 
@@ -25,16 +27,57 @@ def test_lists_every_tool_with_a_compact_signature() -> None:
     assert 'set_mood(mood: "happy" | "neutral" | "sad")' in prompt
 
 
-def test_worked_example_uses_a_listed_tool_and_parses_as_a_call() -> None:
-    prompt = render_tool_prompt(TOOLS)
-    start = prompt.index("TOOL_CALL_START")
-    block = prompt[start : prompt.index("TOOL_CALL_END", start) + len("TOOL_CALL_END")]
-    r = parse_tool_calls(block, TOOLS)
-    assert len(r.tool_calls) == 1 and r.tool_calls[0].name in SPECS
-    assert r.problems == []
+def example_block(prompt: str) -> str:
+    lines = prompt.splitlines()
+    start = lines.index("TOOL_CALL_START")
+    assert lines[start + 2] == "TOOL_CALL_END"
+    return "\n".join(lines[start : start + 3])
 
 
-def test_explicit_example() -> None:
+def test_worked_example_is_a_listed_tool_with_placeholders() -> None:
+    for example, name in ((None, "memory_insert"), ({"function": "roll_dice"}, "roll_dice")):
+        block = example_block(render_tool_prompt(TOOLS, example=example))
+        call = json.loads(block.splitlines()[1])
+        assert call["function"] == name
+        assert call["params"] == {p: f"<{p}>" for p in SPECS[name].required}
+
+
+def test_the_example_block_copied_alone_is_rejected_not_run() -> None:
+    r = parse_tool_calls(example_block(render_tool_prompt(TOOLS)), TOOLS)
+    assert r.tool_calls == []
+    assert [p.kind for p in r.rejected] == ["invalid_arguments"]
+    assert "placeholder" in r.rejected[0].message  # so the model fills in real values
+
+
+EXAMPLES = [
+    None,
+    {"function": "memory_insert"},
+    {"function": "send_message"},
+    {"function": "memory_insert", "params": {"label": "human", "new_string": "The user likes pizza."}},
+]
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+@pytest.mark.parametrize("intro", ["", "Sure, here are my instructions:\n\n", "Of course!\n"])
+def test_reciting_the_tools_section_runs_nothing_and_drops_nothing(example: dict | None, intro: str) -> None:
+    prompt = render_tool_prompt(TOOLS, example=example, tool_choice="required")
+    reply = intro + prompt
+    for r in (parse_tool_calls(reply, TOOLS, "stop"), streamed(reply)):
+        assert r.tool_calls == []
+        assert r.rejected == []  # nothing to re-ask about either: it was shown, not attempted
+        assert "Never write those yourself." in r.content  # nothing after TOOL_RESULT is dropped
+        assert r.content.endswith("using a TOOL_CALL_START block.")
+
+
+def streamed(text: str):  # type: ignore[no-untyped-def]
+    p = StreamingToolCallParser(TOOLS)
+    for i in range(0, len(text), 7):
+        p.feed(text[i : i + 7])
+    p.close("stop")
+    return p.result
+
+
+def test_explicit_example_is_shown_as_given() -> None:
     example = {"function": "memory_insert", "params": {"label": "human", "new_string": "Likes pizza."}}
     assert json.dumps(example) in render_tool_prompt(TOOLS, example=example)
 

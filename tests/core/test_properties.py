@@ -151,9 +151,9 @@ def test_streaming_bytes_split_inside_characters(text: str, cuts: list[int], fin
 
 
 def test_bytes_one_at_a_time_through_emoji_and_markers() -> None:
-    text = 'Hé 😀 TOOL_CALL_START\n{"function": "roll_dice", "params": {"sides": 6, "note": "漢字👩‍👩‍👧"}}\nTOOL_CALL_END ok'
+    text = 'Hé 😀 TOOL_CALL_START\n{"function": "roll_dice", "params": {"sides": 6, "note": "漢字👩‍👩‍👧"}}\nTOOL_CALL_END\nok'
     data = text.encode()
     assert streamed([data[i : i + 1] for i in range(len(data))], None) == one_shot(text, None)
     r = parse_tool_calls(text, TOOLS)
     assert [c.arguments for c in r.tool_calls] == [{"sides": 6, "note": "漢字👩‍👩‍👧"}]
-    assert r.content == "Hé 😀  ok"  # the prose on both sides of the block, as written
+    assert r.content == "Hé 😀 \nok"  # the prose on both sides of the block, as written

@@ -39,11 +39,13 @@ def test_marker_split_across_chunks_never_leaks() -> None:
     assert [(c.name, c.arguments) for c in calls(events)] == [("roll_dice", {"sides": 6})]
 
 
-def test_call_is_emitted_when_its_block_closes_not_at_close() -> None:
+def test_calls_are_released_at_close() -> None:
+    # Until the reply ends, a lone </think> can still show the call was drafted in reasoning,
+    # and the next line can still ask permission to make it.
     p = StreamingToolCallParser(TOOLS)
-    events = p.feed("TOOL_CALL_START\n" + CALL + "\nTOOL_CALL_END")
-    assert [c.name for c in calls(events)] == ["roll_dice"]
-    assert calls(p.close()) == []
+    events = p.feed("TOOL_CALL_START\n" + CALL + "\nTOOL_CALL_END\nDone.")
+    assert calls(events) == [] and texts(events) == "\nDone."
+    assert [c.name for c in calls(p.close())] == ["roll_dice"]
 
 
 def test_call_without_end_marker_waits_for_close() -> None:
@@ -54,13 +56,23 @@ def test_call_without_end_marker_waits_for_close() -> None:
     assert [c.name for c in calls(p.close("stop"))] == ["roll_dice"]
 
 
-def test_hermes_call_is_emitted_on_its_closing_tag() -> None:
+def test_prose_after_a_call_is_released_once_its_line_ends() -> None:
     p = StreamingToolCallParser(TOOLS)
     events = p.feed('<tool_call>{"name": "roll_dice", "arguments": {"sides": 4}}')
+    assert texts(events) == "" and p.in_call
+    events = p.feed("</tool_call> ")  # blanks after the block: held until the line ends
+    assert texts(events) == ""
+    events = p.feed("\nand then")
+    assert texts(events) == " \nand then" and not p.in_call
+    assert [c.arguments for c in calls(p.close())] == [{"sides": 4}]
+
+
+def test_prose_after_a_call_on_its_line_makes_it_part_of_a_sentence() -> None:
+    p = StreamingToolCallParser(TOOLS)
+    events = p.feed('<tool_call>{"name": "roll_dice", "arguments": {"sides": 4}}</tool_call> is how')
+    events += p.feed(" Hermes models write calls.") + p.close()
     assert calls(events) == []
-    events = p.feed("</tool_call> and then")
-    assert [c.arguments for c in calls(events)] == [{"sides": 4}]
-    assert texts(events) == " and then"
+    assert texts(events).startswith("<tool_call>") and [e.problem.kind for e in events if e.problem] == ["in_sentence"]
 
 
 def test_most_of_a_long_reply_is_released_before_close() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from letta_tool_emulation import ToolSpec, parse_tool_calls
+from letta_tool_emulation import ToolSpec, normalize_tools, parse_tool_calls
+from letta_tool_emulation.core.prompt import signature
 from letta_tool_emulation.core.validate import validate_arguments
 
 from .corpus import load_tools
@@ -131,3 +132,112 @@ def test_tools_in_openai_form_and_flat_form_agree() -> None:
 def test_no_tools_still_parses_but_every_name_is_unknown() -> None:
     r = parse_tool_calls('TOOL_CALL_START\n{"function": "x"}\nTOOL_CALL_END', None)
     assert [c.name for c in r.tool_calls] == ["x"] and r.problems[0].kind == "unknown_tool"
+
+
+REF_TOOL = {
+    "name": "plan_trip",
+    "parameters": {
+        "type": "object",
+        "$defs": {
+            "Place": {
+                "type": "object",
+                "properties": {"city": {"type": "string", "minLength": 2}, "nights": {"$ref": "#/$defs/Nights"}},
+                "required": ["city"],
+                "additionalProperties": False,
+            },
+            "Nights": {"type": "integer", "minimum": 1, "maximum": 30},
+            "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}},
+        },
+        "properties": {
+            "stop": {"$ref": "#/$defs/Place"},
+            "budget": {"allOf": [{"type": "number", "minimum": 0}, {"maximum": 5000}]},
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$", "maxLength": 3},
+            "chain": {"$ref": "#/$defs/Node"},
+            "anything": None,
+            "elsewhere": {"$ref": "https://example.com/schema.json"},
+        },
+        "required": ["stop"],
+    },
+}
+REF_SPEC = normalize_tools([REF_TOOL])["plan_trip"]
+
+
+def test_refs_and_all_of_show_real_types_in_the_prompt() -> None:
+    sig = signature(REF_SPEC)
+    assert "stop: object" in sig and "budget?: number (0..5000)" in sig
+    assert "code?: string (max 3 chars, matching ^[A-Z]{3}$)" in sig
+    assert "anything?: any" in sig
+
+
+@pytest.mark.parametrize(
+    ("given", "fragment"),
+    [
+        ({"stop": {"city": "X"}}, "at least 2 characters"),
+        ({"stop": {"city": "Oslo", "nights": 0}}, "'stop': 'nights' must be >= 1"),
+        ({"stop": {"city": "Oslo", "nights": "31"}}, "must be <= 30"),
+        ({"stop": {"city": "Oslo", "extra": 1}}, "unknown parameter 'extra'"),
+        ({"stop": {"nights": 2}}, "missing required parameter 'city'"),
+        ({"stop": {"city": "Oslo"}, "budget": -1}, "must be >= 0"),
+        ({"stop": {"city": "Oslo"}, "budget": 9000.5}, "must be <= 5000"),
+        ({"stop": {"city": "Oslo"}, "code": "osl"}, "must match the pattern"),
+        ({"stop": {"city": "Oslo"}, "code": "OSLO"}, "at most 3 characters"),
+        ({"stop": "Oslo"}, "'stop' must be object"),
+    ],
+)
+def test_refs_all_of_and_bounds_are_checked(given: dict, fragment: str) -> None:
+    checked = validate_arguments(REF_SPEC, given)
+    assert any(fragment in e for e in checked.errors), checked.errors
+
+
+def test_valid_arguments_through_refs_pass_and_recursive_or_remote_refs_accept_anything() -> None:
+    given = {
+        "stop": {"city": "Oslo", "nights": "3"},
+        "budget": 1200,
+        "code": "OSL",
+        "chain": {"next": {"next": {"next": {}}}},
+        "anything": [1, {"x": None}],
+        "elsewhere": "whatever",
+    }
+    checked = validate_arguments(REF_SPEC, given)
+    assert checked.errors == []
+    assert checked.arguments["stop"] == {"city": "Oslo", "nights": 3}
+
+
+def test_a_null_property_schema_is_not_an_unknown_parameter() -> None:
+    assert validate_arguments(REF_SPEC, {"stop": {"city": "Oslo"}, "anything": None}).errors == []
+
+
+def test_exclusive_bounds_in_both_spellings() -> None:
+    for schema in (
+        {"type": "number", "exclusiveMinimum": 0},
+        {"type": "number", "minimum": 0, "exclusiveMinimum": True},
+    ):
+        spec = ToolSpec("t", parameters={"type": "object", "properties": {"x": schema}})
+        assert validate_arguments(spec, {"x": 0}).errors and not validate_arguments(spec, {"x": 0.5}).errors
+
+
+def test_a_pattern_too_slow_to_check_rejects_the_call() -> None:
+    spec = ToolSpec("t", parameters={"type": "object", "properties": {"s": {"type": "string", "pattern": "(x+x+)+y"}}})
+    checked = validate_arguments(spec, {"s": "x" * 5000})
+    assert any("in time" in e for e in checked.errors)
+
+
+def test_an_invalid_pattern_in_the_schema_is_left_to_the_tool() -> None:
+    spec = ToolSpec("t", parameters={"type": "object", "properties": {"s": {"type": "string", "pattern": "(["}}})
+    assert validate_arguments(spec, {"s": "anything"}).errors == []
+
+
+def test_placeholders_from_the_prompt_example_are_rejected_real_angle_brackets_are_not() -> None:
+    spec = normalize_tools(TOOLS)["memory_insert"]
+    for value in ("<new_string>", "< new string >", "<text>", "<value>"):
+        checked = validate_arguments(spec, {"label": "human", "new_string": value})
+        assert any("placeholder" in e for e in checked.errors), value
+    for value in ("<br>", "<3 you", "a <b> c", "<new_string> is the parameter name"):
+        assert validate_arguments(spec, {"label": "human", "new_string": value}).errors == [], value
+
+
+def test_integer_strings_too_long_to_convert_are_a_type_error_not_a_crash() -> None:
+    checked = validate_arguments(SPEC, {"n": "9" * 5000})
+    assert any("'n' must be integer" in e for e in checked.errors)
+    checked = validate_arguments(SPEC, {"n": 1, "x": "1e999"})
+    assert any("'x' must be number" in e for e in checked.errors)

@@ -1,0 +1,234 @@
+"""An executed call's arguments are exactly what the model wrote, or the call is rejected:
+never a third outcome. Repairs may add what is missing at the end; they never cut or drop."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+from letta_tool_emulation.core.decoding import REPAIR_BUDGET, REPAIR_LIMIT, Budget, decode, faithful
+
+SAVE = [
+    {
+        "name": "save",
+        "description": "Store a text.",
+        "parameters": {
+            "type": "object",
+            "properties": {"content": {"type": "string"}},
+            "required": ["content"],
+            "additionalProperties": False,
+        },
+    }
+]
+
+# Strings built from what breaks naive parsers: newlines, quotes, backslashes, braces,
+# brackets, commas, colons, marker-like text, comments and non-ASCII.
+PIECES = [
+    "\n",
+    "\r\n",
+    "\t",
+    '"',
+    "'",
+    "\\",
+    "\\n",
+    '\\"',
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    " ",
+    "//",
+    "#",
+    "/*",
+    "TOOL_CALL_START",
+    "TOOL_CALL_END",
+    "<tool_call>",
+    "</tool_call>",
+    "```",
+    "<think>",
+    "True",
+    "null",
+    "None",
+    "42",
+    "é",
+    "😀",
+    "code",
+]
+strings = st.one_of(
+    st.lists(st.sampled_from(PIECES) | st.text(max_size=4), min_size=1, max_size=30).map("".join),
+    st.text(min_size=1, max_size=60),
+).filter(lambda s: "\x00" not in s)
+
+
+def escaped(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def raw_controls(s: str) -> str:
+    """JSON with newlines, carriage returns and tabs written raw; quotes and backslashes escaped."""
+    out = []
+    for ch in s:
+        if ch in "\n\r\t":
+            out.append(ch)
+        else:
+            out.append(json.dumps(ch, ensure_ascii=False)[1:-1])
+    return '"' + "".join(out) + '"'
+
+
+def unescaped(s: str) -> str:
+    """Quotes and control characters written as they are (a sloppy model). A backslash is
+    still doubled: a backslash written alone is an escape, by definition of the decoding."""
+    return '"' + s.replace("\\", "\\\\") + '"'
+
+
+def python_style(s: str) -> str:
+    return repr(s)
+
+
+def block(value: str, fmt: str) -> str:
+    if fmt == "canonical":
+        return 'Saving.\nTOOL_CALL_START\n{"function": "save", "params": {"content": ' + value + "}}\nTOOL_CALL_END"
+    return '<tool_call>\n{"name": "save", "arguments": {"content": ' + value + "}}\n</tool_call>"
+
+
+def outcomes(text: str):  # type: ignore[no-untyped-def]
+    one = parse_tool_calls(text, SAVE, "stop")
+    p = StreamingToolCallParser(SAVE)
+    for i in range(0, len(text), 3):
+        p.feed(text[i : i + 3])
+    p.close("stop")
+    return one, p.result
+
+
+def exact_or_rejected(s: str, text: str) -> bool:
+    """True if the call ran with exactly ``s``; False if it was rejected; fails otherwise."""
+    results = outcomes(text)
+    for r in results:
+        calls = [(c.name, c.arguments) for c in r.tool_calls]
+        if calls:
+            assert calls == [("save", {"content": s})], (text, calls)
+        else:
+            assert r.rejected, ("neither ran nor rejected", text, r)
+    assert [c.arguments for c in results[0].tool_calls] == [c.arguments for c in results[1].tool_calls]
+    return bool(results[0].tool_calls)
+
+
+def has_own_line_marker(s: str) -> bool:
+    return any(
+        line.strip().startswith(("TOOL_CALL_END", "TOOL_CALL_START", "</tool_call>", "<tool_call"))
+        for line in s.splitlines()[1:]
+    )
+
+
+@pytest.mark.parametrize("fmt", ["canonical", "hermes"])
+@given(s=strings)
+def test_escaped_strings_are_exact(fmt: str, s: str) -> None:
+    assert exact_or_rejected(s, block(escaped(s), fmt)), "valid JSON must run"
+
+
+@pytest.mark.parametrize("fmt", ["canonical", "hermes"])
+@given(s=strings)
+def test_raw_control_characters_are_exact(fmt: str, s: str) -> None:
+    ran = exact_or_rejected(s, block(raw_controls(s), fmt))
+    # Only an end or start marker alone on a line inside the string stops the block there.
+    assert ran or has_own_line_marker(s) or "\r" in s
+
+
+@pytest.mark.parametrize("fmt", ["canonical", "hermes"])
+@given(s=strings)
+def test_unescaped_quotes_are_exact_or_rejected(fmt: str, s: str) -> None:
+    exact_or_rejected(s, block(unescaped(s), fmt))
+
+
+@pytest.mark.parametrize("fmt", ["canonical", "hermes"])
+@given(s=strings)
+def test_python_style_strings_are_exact_or_rejected(fmt: str, s: str) -> None:
+    exact_or_rejected(s, block(python_style(s), fmt))
+
+
+def test_two_kilobytes_of_code_with_raw_newlines_braces_and_escaped_quotes() -> None:
+    code = "\n".join(
+        f'def f{i}(x):\n    return {{"k": [{i}, "}}"], "q": "\\"{i}\\""}}  # {{ not a brace' for i in range(40)
+    )
+    assert len(code) > 2000
+    text = block(raw_controls(code), "canonical")
+    for r in outcomes(text):
+        assert [c.arguments for c in r.tool_calls] == [{"content": code}]
+
+
+def test_a_repair_that_would_drop_text_is_refused() -> None:
+    # An odd number of unescaped quotes: json_repair has to guess where the string ends.
+    text = 'TOOL_CALL_START\n{"function": "save", "params": {"content": "he said "hi" and "bye}}\nTOOL_CALL_END'
+    r = parse_tool_calls(text, SAVE)
+    assert r.tool_calls == [] and [p.kind for p in r.rejected] == ["invalid_json"]
+
+
+def test_a_json_that_closes_before_its_end_marker_is_refused() -> None:
+    # The string held '"}}' and a newline: the JSON closed early, valid, but not what was written.
+    text = 'TOOL_CALL_START\n{"function": "save", "params": {"content": "a"}}\nb"}}\nTOOL_CALL_END\nDone.'
+    for r in outcomes(text):
+        assert r.tool_calls == [] and [p.kind for p in r.rejected] == ["invalid_json"]
+        assert "TOOL_CALL_END" not in r.content
+
+
+def test_duplicate_keys_are_refused() -> None:
+    text = 'TOOL_CALL_START\n{"function": "save", "params": {"content": "a", "content": "b"}}\nTOOL_CALL_END'
+    r = parse_tool_calls(text, SAVE)
+    assert r.tool_calls == [] and "twice" in r.rejected[0].message
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        ("{'a': 'x', 'b': True, 'c': None,}", {"a": "x", "b": True, "c": None}),
+        ('{"a": 1, // note\n "b": [1, 2,],}', {"a": 1, "b": [1, 2]}),
+        ('{"a": "She said "hello" to me"}', {"a": 'She said "hello" to me'}),
+        ('{"a": "unterminated', {"a": "unterminated"}),  # a closing quote and brace missing at the end
+    ],
+)
+def test_faithful_accepts_repairs_that_lose_nothing(source: str, value: dict) -> None:
+    assert faithful(source, value)
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        ('{"a": "x", "b"}', {"a": "x", "b": ""}),  # a value invented in the middle
+        ('{"a": "hello world"}', {"a": "hello"}),  # text cut
+        ('{"a": "x"} trailing words', {"a": "x"}),  # text dropped after the object
+        ("{'k': 'x' 'y'}", {"k": "xy"}),  # Python's implicit concatenation is not what it looks like
+        ('{"a": 0x10}', {"a": 16}),
+        ('{"a": "C:\\\\path"}', {"a": "C:path"}),  # a backslash lost
+        ('{"a": "C:\\path"}', {"a": "C:\\path"}),  # an escape JSON does not know: rejected, not guessed
+        ('{"a": "line\\nbreak"}', {"a": "line\\nbreak"}),  # a known escape must be decoded
+        ('{"a": [1, 2]}', {"a": {"1": 2}}),  # a different structure
+    ],
+)
+def test_faithful_refuses_anything_that_changes_text(source: str, value: dict) -> None:
+    assert not faithful(source, value)
+
+
+def test_limits_are_checked_before_decoding() -> None:
+    budget = Budget()
+    assert "nested" in decode("[" * 100 + "]" * 100, budget)  # type: ignore[operator]
+    assert "digits" in decode('{"n": ' + "9" * 5000 + "}", budget)  # type: ignore[operator]
+    assert "digits" in decode('{"n": 1e999}', budget)  # type: ignore[operator]
+    broken = "{'a': 'x' " + "b" * (REPAIR_LIMIT + 10) + "}"
+    assert "too long to repair" in decode(broken, budget)  # type: ignore[operator]
+    assert budget.left == REPAIR_BUDGET  # refused before json_repair ever saw it
+
+
+def test_json_repair_sees_a_bounded_amount_per_reply() -> None:
+    broken = '{"function": "save", "params": {"content": "a "q" b",}}'
+    n = REPAIR_BUDGET // len(broken) + 3
+    r = parse_tool_calls(f"TOOL_CALL_START\n{broken}\nTOOL_CALL_END\n" * n, SAVE)
+    ran = [c.arguments for c in r.tool_calls]
+    assert ran and all(a == {"content": 'a "q" b'} for a in ran)  # the first ones are repaired exactly
+    assert len(ran) == REPAIR_BUDGET // len(broken)
+    assert len(r.rejected) == n - len(ran) and "more broken JSON" in r.rejected[0].message  # then refused

@@ -1,0 +1,179 @@
+"""A call counts only where the reply performs it: never under an example or format
+introduction, in a quote, in a list item or a comment, inside a sentence, in reasoning, or
+when proposed. The same calls on their own do run (so these tests can fail)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+
+from .corpus import load_tools
+
+TOOLS = load_tools()
+
+# Calls the tests write, all valid for tools.json.
+call_args = st.one_of(
+    st.builds(lambda sides: ("roll_dice", {"sides": sides}), st.integers(min_value=2, max_value=100)),
+    st.builds(
+        lambda text: ("archival_memory_insert", {"content": text}),
+        st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1, max_size=40),
+    ),
+    st.builds(lambda q: ("conversation_search", {"query": q}), st.sampled_from(["pizza", "Rex's birthday", "a {b}"])),
+)
+
+
+def _json(name: str, args: dict, style: str = "function") -> str:
+    body = {"function": name, "params": args} if style == "function" else {"name": name, "arguments": args}
+    return json.dumps(body, ensure_ascii=True).replace("'", "\\u0027")  # safe inside '...' attributes
+
+
+def _attr(args: dict) -> str:
+    return json.dumps(args).replace("'", "\\u0027")
+
+
+Render = Callable[[str, dict], str]
+FORMATS: dict[str, Render] = {
+    "canonical": lambda n, a: f"TOOL_CALL_START\n{_json(n, a)}\nTOOL_CALL_END",
+    "canonical-one-line": lambda n, a: f"TOOL_CALL_START {_json(n, a)} TOOL_CALL_END",
+    "hermes": lambda n, a: f"<tool_call>\n{_json(n, a, 'name')}\n</tool_call>",
+    "xml": lambda n, a: f"<tool_call name=\"{n}\" params='{_attr(a)}'/>",
+    "xml-open-close": lambda n, a: f'<tool_call name="{n}">{json.dumps(a)}</tool_call>',
+    "mistral": lambda n, a: f"[TOOL_CALLS][{_json(n, a, 'name')}]",
+    "react": lambda n, a: f"Action: {n}\nAction Input: {json.dumps(a)}",
+    "tool-fence": lambda n, a: f"```tool_call\n{_json(n, a, 'name')}\n```",
+    "json-fence": lambda n, a: f"```json\n{_json(n, a)}\n```",
+    "standalone-json": lambda n, a: _json(n, a, "name"),
+}
+
+
+def _lines(prefix: str, block: str) -> str:
+    return "\n".join(prefix + line for line in block.split("\n"))
+
+
+Wrap = Callable[[str], str]
+CONTEXTS: dict[str, Wrap] = {
+    "for-example": lambda b: f"For example:\n{b}",
+    "for-example-paragraph": lambda b: f"You can also ask me to store things. For example:\n\n{b}\n\nwould do it.",
+    "format-is": lambda b: f"The format is:\n{b}",
+    "like-this": lambda b: f"You would write it like this:\n{b}",
+    "example-heading": lambda b: f"## Example\n\nSome text about it.\n\n{b}",
+    "examples-heading-deeper": lambda b: f"### Call format\n{b}\nThat is all.",
+    "list-item": lambda b: f"The formats:\n- {b}",
+    "numbered-item": lambda b: f"Styles:\n1. {b}",
+    "html-comment": lambda b: f"Done.\n<!--\n{b}\n-->",
+    "blockquote": lambda b: "You wrote:\n" + _lines("> ", b),
+    "earlier-i-ran": lambda b: f"Earlier I ran this:\n{b}",
+    "recited": lambda b: f"Here are my instructions:\n{b}",
+    "would-make": lambda b: f"This is the call I would make:\n{b}",
+    "shall-i": lambda b: f"{b}\nShall I go ahead?",
+    "in-sentence": lambda b: f"Models write {b} when they call a tool.",
+    "sentence-after": lambda b: f"{b} is what a call looks like.",
+    "inline-code": lambda b: "Write `" + b.replace("\n", " ") + "` to call.",
+    "code-block": lambda b: f"```python\n{b}\n```",
+    "think": lambda b: f"<think>\n{b}\n</think>\nOK.",
+    "thinking": lambda b: f"<thinking>{b}</thinking>\nOK.",
+    "think-capitalised": lambda b: f"<Think>\n{b}\n</Think>\nOK.",
+    "unopened-think": lambda b: f"Let me plan.\n{b}\n</think>\n\nOK.",
+    "unclosed-think": lambda b: f"<think>\n{b}",
+}
+
+
+def _parse_both(text: str):  # type: ignore[no-untyped-def]
+    one = parse_tool_calls(text, TOOLS, "stop")
+    p = StreamingToolCallParser(TOOLS)
+    for i in range(0, len(text), 5):
+        p.feed(text[i : i + 5])
+    p.close("stop")
+    return one, p.result
+
+
+FIXED_CALLS = [("roll_dice", {"sides": 6}), ("archival_memory_insert", {"content": 'He said "hi" {x}'})]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_each_format_runs_on_its_own(fmt: str) -> None:
+    for name, args in FIXED_CALLS:
+        for text in (FORMATS[fmt](name, args), "Sure, doing that now.\n" + FORMATS[fmt](name, args)):
+            for r in _parse_both(text):
+                assert [(c.name, c.arguments) for c in r.tool_calls] == [(name, args)], (fmt, text)
+
+
+@pytest.mark.parametrize("where", CONTEXTS)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_call_runs_in_a_context_that_shows_it(fmt: str, where: str) -> None:
+    if (fmt, where) == ("tool-fence", "sentence-after"):
+        # "``` is what..." does not close a fence (prose follows the backticks): the block
+        # stays open to the end and its content is reported as a broken attempt. Still no call.
+        text = CONTEXTS[where](FORMATS[fmt]("roll_dice", {"sides": 6}))
+        assert parse_tool_calls(text, TOOLS).tool_calls == []
+        return
+    for name, args in FIXED_CALLS:
+        text = CONTEXTS[where](FORMATS[fmt](name, args))
+        for r in _parse_both(text):
+            assert r.tool_calls == [], (fmt, where, text)
+            assert r.rejected == [], (fmt, where, text)  # nothing to retry: it was shown, not attempted
+
+
+@given(fmt=st.sampled_from(sorted(FORMATS)), where=st.sampled_from(sorted(CONTEXTS)), call=call_args)
+def test_random_calls_in_every_context_never_run(fmt: str, where: str, call: tuple[str, dict]) -> None:
+    name, args = call
+    strict = (fmt, where) != ("tool-fence", "sentence-after")  # see above
+    alone = FORMATS[fmt](name, args)
+    assert [(c.name, c.arguments) for c in parse_tool_calls(alone, TOOLS).tool_calls] == [(name, args)]
+    text = CONTEXTS[where](alone)
+    for r in _parse_both(text):
+        assert r.tool_calls == [], (fmt, where, text)
+        assert r.rejected == [] or not strict, (fmt, where, text)
+
+
+def test_context_shown_before_a_real_call_does_not_stop_it() -> None:
+    # An example earlier in the reply does not make every later call an example.
+    text = (
+        "For example:\n\nTOOL_CALL_START\n"
+        + _json("roll_dice", {"sides": 4})
+        + "\nTOOL_CALL_END\n\nNow for real, rolling your d20:\nTOOL_CALL_START\n"
+        + _json("roll_dice", {"sides": 20})
+        + "\nTOOL_CALL_END"
+    )
+    for r in _parse_both(text):
+        assert [c.arguments for c in r.tool_calls] == [{"sides": 20}]
+        assert [p.kind for p in r.problems] == ["example"]
+
+
+def test_heading_that_is_not_about_examples_ends_the_example_section() -> None:
+    text = "## Examples\n\nTOOL_CALL_START " + _json("roll_dice", {"sides": 4}) + " TOOL_CALL_END\n\n"
+    text += "## Your roll\n\nTOOL_CALL_START\n" + _json("roll_dice", {"sides": 6}) + "\nTOOL_CALL_END"
+    for r in _parse_both(text):
+        assert [c.arguments for c in r.tool_calls] == [{"sides": 6}]
+
+
+def test_a_lone_think_close_only_counts_once_and_not_after_explicit_reasoning() -> None:
+    call = "TOOL_CALL_START\n" + _json("roll_dice", {"sides": 6}) + "\nTOOL_CALL_END"
+    for text in (f"<think>plan</think>\n{call}\n</think>\nok", f"draft\n</think>\n{call}\n</think>\nok"):
+        for r in _parse_both(text):
+            assert [c.arguments for c in r.tool_calls] == [{"sides": 6}], text
+
+
+def test_permission_asked_about_something_else_does_not_cancel_the_call() -> None:
+    text = "TOOL_CALL_START\n" + _json("roll_dice", {"sides": 6}) + "\nTOOL_CALL_END\nWhat else can I do for you?"
+    for r in _parse_both(text):
+        assert [c.arguments for c in r.tool_calls] == [{"sides": 6}]
+
+
+def test_an_unclosed_inline_span_does_not_hide_a_later_call_but_a_closed_one_does() -> None:
+    call = "TOOL_CALL_START " + _json("roll_dice", {"sides": 6}) + " TOOL_CALL_END"
+    open_span = f"Using the `dice tool: {call}"
+    closed_span = f"Type ``{call}`` to roll."
+    mixed = f"A ` here, then ``{call}`` is code too."
+    assert [c.name for c in parse_tool_calls(open_span, TOOLS).tool_calls] == ["roll_dice"]
+    assert parse_tool_calls(closed_span, TOOLS).tool_calls == []
+    assert parse_tool_calls(mixed, TOOLS).tool_calls == []
+    for text in (open_span, closed_span, mixed):
+        one, streamed = _parse_both(text)
+        assert one.tool_calls == streamed.tool_calls and one.content == streamed.content
