@@ -26,6 +26,7 @@ from typing import Any
 from . import endpoints, venice
 from .core import ParseResult, Problem, StreamingToolCallParser, ToolSpec, render_feedback, render_messages
 from .core.envelope import CALLS_KEY, EnvelopeParser, envelope_instruction, envelope_schema, render_envelope_feedback
+from .core.feedback import render_required_call
 from .core.prompt import forced_tool_name
 from .selection import Decision
 from .step import (
@@ -132,11 +133,11 @@ def _rendered(
 ) -> list[dict[str, Any]]:
     """The messages for the model: the transcript as text, and what the tools are and how to
     call them, as call blocks in free text or as the reply envelope when replies are constrained."""
-    example = example_call(specs)
     if not constrained:
-        rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=example)
+        rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=example_call(specs))
     else:
         rendered = render_messages(history, ())
+        example = example_call(specs, values=True)
         section = envelope_instruction(specs.values(), tool_choice=tool_choice, example=example)
         if rendered and rendered[0]["role"] == "system":
             rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + section}
@@ -213,13 +214,21 @@ def strip_injected(
     return spec, has_thoughts, has_heartbeat
 
 
-def example_call(specs: Mapping[str, ToolSpec]) -> dict[str, Any] | None:
-    """The prompt's worked example in the agent's own terms, when it has the usual memory tools,
-    with the parameter names of its own schema (letta renamed them between versions)."""
+def example_call(specs: Mapping[str, ToolSpec], *, values: bool = False) -> dict[str, Any] | None:
+    """The tool the prompt's example shows, when the agent has the usual memory tools.
+
+    Free text gets the tool alone: the prompt fills in its own parameters as placeholders, so a
+    model reciting its instructions runs nothing. ``values`` adds concrete arguments, under the
+    agent's own parameter names (letta renamed them between versions): a constrained reply's
+    example, where small models copy the shape best from real values."""
     for name, text in (("memory_insert", "The user likes pizza."), ("core_memory_append", "The user likes pizza."),
                        (REPLY_TOOL, "Hi! How can I help?")):  # fmt: skip
         spec = specs.get(name)
-        if spec is not None and spec.required:
+        if spec is None:
+            continue
+        if not values:
+            return {"function": name}
+        if spec.required:
             return {"function": name, "params": {p: "human" if p == "label" else text for p in spec.required}}
     return None
 
@@ -373,10 +382,11 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
             s.content = ""
         else:
             name = forced_tool_name(step.tool_choice)
-            how = f'with "{CALLS_KEY}" in your reply' if constrained else "in a TOOL_CALL_START block"
             feedback = (
-                f"You must call the tool {name} now" if name else "You must call a tool now"
-            ) + f", {how}. Write the call in your next reply."
+                render_required_call(name, how=f'with "{CALLS_KEY}" in your reply')
+                if constrained
+                else render_required_call(name)
+            )
     if not calls:
         s.reask = feedback
         return s

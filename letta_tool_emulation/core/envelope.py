@@ -21,7 +21,7 @@ from typing import Any
 import regex
 
 from .calls import DEFAULT_THRESHOLD
-from .markers import neutralise
+from .feedback import report_lines
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
     TOOL_DESCRIPTION_CHARS,
@@ -226,19 +226,9 @@ def _ref(ref: str, ctx: _Context) -> dict[str, Any]:
 
 def render_envelope_feedback(problems: Iterable[Problem], *, executed: int = 0) -> str:
     """:func:`render_feedback` for a constrained model: the same report, and the envelope's form to use."""
-    rejected = [p for p in problems if p.rejected]
-    if not rejected:
+    lines = report_lines(problems, executed=executed)
+    if not lines:
         return ""
-    if executed:
-        lines = [
-            f"Not every call in your last reply was executed: {executed} ran (see their results), "
-            f"{len(rejected)} did not:"
-        ]
-    else:
-        lines = ["Your last reply tried to call a tool, but nothing was executed:"]
-    for p in rejected:
-        # Neutralised as in free-text feedback: a quoted attempt must never read as a new call.
-        lines.append(f"- {p.message}" + (f"\n  You wrote: {neutralise(p.excerpt)}" if p.excerpt else ""))
     form = f'{{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{...}}}}]}}'
     if executed:
         lines.append(
@@ -820,7 +810,7 @@ class EnvelopeParser:
             self._problem(
                 "repaired", f"The call to '{name}' was accepted after: {', '.join(notes)}.", tool=name, excerpt=raw
             )
-        call = ToolCall(name, arguments, confidence, "envelope", tuple(notes))  # type: ignore[arg-type]
+        call = ToolCall(name, arguments, confidence, "envelope", tuple(notes))
         self._calls.append(call)
         self._flush()
         self._events.append(StreamEvent(call=call))

@@ -7,24 +7,22 @@ from collections.abc import Iterable
 from .markers import CALL_END, CALL_START, neutralise
 from .results import Problem
 
+NOTHING_RAN = "Your last reply tried to call a tool, but nothing was executed:"
+SOME_RAN = "Not every call in your last reply was executed"
+NONE_CALLED = "Your last reply called no tool, but one is required"
+# How every message to the model about its calls begins, so that a reader of a transcript (the
+# stand-in model, for one) can tell the plugin's feedback from the user's own words.
+FEEDBACK_OPENINGS = (NOTHING_RAN.split(",")[0], SOME_RAN, NONE_CALLED)
 
-def render_feedback(problems: Iterable[Problem], *, executed: int = 0) -> str:
-    """A message for the model about its rejected calls, or "" when there are none.
 
-    Only problems marked ``rejected`` (an attempted call that did not run) are included;
-    repairs and deliberately ignored examples are not the model's concern. ``executed`` is
-    how many other calls of the same reply did run: the model must not repeat those.
-    """
+def report_lines(problems: Iterable[Problem], *, executed: int = 0) -> list[str]:
+    """What was rejected, one line each, under its opening; [] when nothing was. Only problems
+    marked ``rejected`` (an attempted call that did not run) are included; repairs and
+    deliberately ignored examples are not the model's concern."""
     rejected = [p for p in problems if p.rejected]
     if not rejected:
-        return ""
-    if executed:
-        lines = [
-            f"Not every call in your last reply was executed: {executed} ran (see their results), "
-            f"{len(rejected)} did not:"
-        ]
-    else:
-        lines = ["Your last reply tried to call a tool, but nothing was executed:"]
+        return []
+    lines = [f"{SOME_RAN}: {executed} ran (see their results), {len(rejected)} did not:" if executed else NOTHING_RAN]
     for p in rejected:
         line = f"- {p.message}"
         if p.excerpt:
@@ -32,6 +30,16 @@ def render_feedback(problems: Iterable[Problem], *, executed: int = 0) -> str:
             # quoted attempt for a new call if it repeats it.
             line += f"\n  You wrote: {neutralise(p.excerpt)}"
         lines.append(line)
+    return lines
+
+
+def render_feedback(problems: Iterable[Problem], *, executed: int = 0) -> str:
+    """A message for the model about its rejected calls, or "" when there are none.
+    ``executed`` is how many other calls of the same reply did run: the model must not repeat
+    those."""
+    lines = report_lines(problems, executed=executed)
+    if not lines:
+        return ""
     if executed:
         lines.append(
             f"Write only the calls that did not run, corrected, each as {CALL_START}, a JSON object, then "
@@ -43,3 +51,9 @@ def render_feedback(problems: Iterable[Problem], *, executed: int = 0) -> str:
             "or answer in plain text if no tool is needed."
         )
     return "\n".join(lines)
+
+
+def render_required_call(name: str | None, *, how: str = f"in a {CALL_START} block") -> str:
+    """The message for a reply that called nothing when a tool call was required."""
+    which = f"the tool {name}" if name else "a tool"
+    return f"{NONE_CALLED}: call {which} now, {how}. Write the call in your next reply."

@@ -86,15 +86,21 @@ def render_tool_prompt(
     return "\n".join(lines)
 
 
+MUST_CALL = "You must call"
+MUST_NOT_CALL = "Do not call any tool"
+# How every instruction about tool_choice begins (a transcript reader tells them from the user's words).
+INSTRUCTION_OPENINGS = (MUST_CALL, MUST_NOT_CALL)
+
+
 def tool_choice_instruction(tool_choice: ToolChoice, tools: Mapping[str, ToolSpec] | None = None) -> str:
     """What ``tool_choice`` asks of the model, as an instruction ("" for auto)."""
     name = forced_tool_name(tool_choice)
     if name:
-        return f"You must call the tool {name} now, in this reply, using a {CALL_START} block."
+        return f"{MUST_CALL} the tool {name} now, in this reply, using a {CALL_START} block."
     if tool_choice in ("required", "any"):
-        return f"You must call at least one tool now, in this reply, using a {CALL_START} block."
+        return f"{MUST_CALL} at least one tool now, in this reply, using a {CALL_START} block."
     if tool_choice == "none":
-        return "Do not call any tool in this reply; answer in plain text."
+        return f"{MUST_NOT_CALL} in this reply; answer in plain text."
     return ""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Format = Literal["canonical", "hermes", "xml", "mistral", "fence", "react", "bare"]
+Format = Literal["canonical", "hermes", "xml", "mistral", "fence", "react", "bare", "envelope"]
 
 ProblemKind = Literal[
     "truncated",  # a call was cut off before its JSON was complete

@@ -119,7 +119,7 @@ def test_schema_keeps_only_portable_keywords() -> None:
     }
 
 
-def test_schema_hoists_each_tools_definitions_without_clashes() -> None:
+def test_schema_keeps_each_tools_definitions_apart() -> None:
     def tool(name: str, inner: str) -> dict[str, Any]:
         return {
             "name": name,
@@ -142,7 +142,8 @@ def test_schema_hoists_each_tools_definitions_without_clashes() -> None:
     assert valid.is_valid({"calls": [call("b", item={"y": "1"}, elsewhere=[1, 2])]})
     assert not valid.is_valid({"calls": [call("a", item={"y": "1"})]}), "tool a's Item is not tool b's"
     assert not valid.is_valid({"calls": [call("b", child={"item": {"x": "1"}})]})
-    assert set(schema["$defs"]) == {"a-Item", "b-Item", "a-params", "b-params"}
+    # Tools' local references are resolved when tools are read, so nothing is left to hoist.
+    assert "$ref" not in json.dumps(schema)
 
 
 def test_instruction_names_both_forms_and_the_forced_tool() -> None:
@@ -324,9 +325,9 @@ def test_json_that_breaks_off_midway_stops_reading() -> None:
 
 
 def test_text_after_the_envelope_is_read_as_free_text() -> None:
-    text = envelope("first") + '\nAnd then TOOL_CALL_START\n{"function": "list_files", "params": {}}\nTOOL_CALL_END'
+    text = envelope("first") + '\nAnd then:\nTOOL_CALL_START\n{"function": "list_files", "params": {}}\nTOOL_CALL_END'
     result, events = parse(text)
-    assert result.content == "first\n\nAnd then"
+    assert result.content == "first\n\nAnd then:"
     assert [c.name for c in result.tool_calls] == ["list_files"]
     assert not any("TOOL_CALL" in e.text or "{" in e.text for e in events)
 

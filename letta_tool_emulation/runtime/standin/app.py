@@ -21,11 +21,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ...core.feedback import FEEDBACK_OPENINGS
 from . import e2ee
 from .catalog import EMBEDDING_DIM, NATIVE_MODEL, model_catalog
 from .constrained import LocalServer, Refusal, context_routes, envelope_reply, requested_schema
 from .lockout import Keys, KeysMiddleware
-from .rules import _FEEDBACK, plan_reply, write_calls
+from .rules import plan_reply, write_calls
 from .validation import Invalid, estimate_tokens, validate
 
 # -- scripted replies ----------------------------------------------------------------------
@@ -157,7 +158,7 @@ def create_app(state: StandInState) -> Starlette:
             scripted = Scripted(text=text, finish_reason=finish)
         if scripted is None:
             calls, text = plan_reply(body)
-            retry = any(f in (body["messages"][-1].get("content") or "") for f in _FEEDBACK)
+            retry = any(f in (body["messages"][-1].get("content") or "") for f in FEEDBACK_OPENINGS)
             if native:
                 scripted = Scripted(
                     text=text if not calls else "", tool_calls=[{"name": n, "arguments": a} for n, a in calls]

@@ -11,7 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core import parse_tool_calls
+from ...core.feedback import FEEDBACK_OPENINGS
 from ...core.markers import RESULT_END, RESULT_LABEL
+from ...core.prompt import INSTRUCTION_OPENINGS
 
 _TOOL_LINE = re.compile(r"^- ([A-Za-z_][\w]*)\(", re.MULTILINE)
 _REMEMBER = re.compile(r"\bremember(?: that)?\s+(.+?)(?=(?:\s+and also\s+)|$)", re.IGNORECASE | re.MULTILINE)
@@ -23,13 +25,9 @@ _CALL = re.compile(r"\bcall ([A-Za-z_]\w*) with (\{.*\})", re.IGNORECASE | re.DO
 
 
 # What the emulation layer appends to a user message: an instruction (tool_choice) or
-# feedback about a rejected call. Neither is the user speaking.
-_INSTRUCTION = ("You must call", "Do not call any tool")
-_FEEDBACK = (
-    "Your last reply tried to call a tool",
-    "Not every call in your last reply was executed",
-    "Write the call in your next reply",
-)
+# feedback about a rejected call, in the plugin's own words. Neither is the user speaking.
+_INSTRUCTION = INSTRUCTION_OPENINGS
+_FEEDBACK = FEEDBACK_OPENINGS
 _EVENT_TYPES = ("login", "heartbeat", "system_alert")
 
 
