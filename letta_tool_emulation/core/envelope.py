@@ -107,7 +107,7 @@ def envelope_instruction(
     specs = normalize_tools(tools)
     if not specs:
         return ""
-    shown = dict(example) if example else example_call(specs)
+    shown = dict(example) if example and isinstance(example.get("params"), Mapping) else concrete_example(specs)
     lines = [
         "# Reply format",
         "Every reply is one JSON object.",
@@ -132,6 +132,29 @@ def envelope_instruction(
     elif tool_choice == "none":
         lines += ["", f'Do not call any tool in this reply; answer with "{REPLY_KEY}" only.']
     return "\n".join(lines)
+
+
+def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
+    """A call with values, not placeholders: a grammar makes the model write JSON in any case,
+    and small models follow a concrete shape best (the engine rejects a verbatim copy)."""
+    shape = example_call(specs)
+    spec = specs[shape["function"]]
+    return {"function": spec.name, "params": {n: _sample(n, spec.properties.get(n)) for n in shape["params"]}}
+
+
+def _sample(name: str, schema: Any) -> Any:
+    if not isinstance(schema, Mapping):
+        return name.replace("_", " ")
+    for key in ("examples", "enum"):
+        values = schema.get(key)
+        if isinstance(values, list) and values:
+            return values[0]
+    if "default" in schema:
+        return schema["default"]
+    kind = schema.get("type")
+    kind = kind[0] if isinstance(kind, list) and kind else kind
+    samples = {"integer": 1, "number": 1, "boolean": True, "array": [], "object": {}}
+    return samples.get(kind if isinstance(kind, str) else "", name.replace("_", " "))
 
 
 def _call_schema(spec: ToolSpec, defs: dict[str, Any]) -> dict[str, Any]:
