@@ -81,8 +81,7 @@ COMMENT_END = regex.compile(r"-->")
 QUOTED_NAME_KEY = regex.compile(_NAME_KEY[0])
 
 # What may sit between an opener and its JSON (some models wrap the JSON in a fence).
-AFTER_START = regex.compile(r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t\r\n]{0,40})?[{\[]")
-AFTER_TAG = AFTER_START
+BODY_START = regex.compile(r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t\r\n]{0,40})?[{\[]")
 AFTER_MISTRAL = regex.compile(r"[ \t\r\n]{0,40}[{\[]")
 EMPTY_TAG_BODY = regex.compile(r"[ \t\r\n]{0,40}</tool_call>")
 # One step through the attributes of an opening <tool_call ...> tag: its end, or the start of

@@ -1208,7 +1208,7 @@ class Scanner:
     # -- openers ------------------------------------------------------------------------------
 
     def _s_after_start(self, eof: bool) -> bool:
-        m = M.AFTER_START.match(self._buf, self._pos, partial=not eof)
+        m = M.BODY_START.match(self._buf, self._pos, partial=not eof)
         if m is not None and m.partial:
             return False
         if m is not None:
@@ -1302,7 +1302,7 @@ class Scanner:
 
     def _s_after_tag(self, eof: bool) -> bool:
         buf, pos = self._buf, self._pos
-        m = M.AFTER_TAG.match(buf, pos, partial=not eof)
+        m = M.BODY_START.match(buf, pos, partial=not eof)
         e = M.EMPTY_TAG_BODY.match(buf, pos, partial=not eof)
         if (m is not None and m.partial) or (e is not None and e.partial):
             return False
