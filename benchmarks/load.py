@@ -146,12 +146,16 @@ def run_load(
     report = Report(label)
     lock = threading.Lock()
     started = time.perf_counter()
+    # One client (so one connection) per agent, connecting a moment apart, as separate users
+    # would: a worker accepts every connection already waiting when it wakes, so connections
+    # opened all at once tend to land on one worker.
     threads = [
-        threading.Thread(target=_agent_turns, args=(client, a, run, i, turns, report, lock))
+        threading.Thread(target=_agent_turns, args=(server.client(timeout=300), a, run, i, turns, report, lock))
         for i, a in enumerate(created)
     ]
     for t in threads:
         t.start()
+        time.sleep(0.05)
     for t in threads:
         t.join(1800)
     report.seconds = time.perf_counter() - started
