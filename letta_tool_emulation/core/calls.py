@@ -9,7 +9,6 @@ business (context.py), not this module's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import regex
 
 from . import markers as M
-from .decoding import Budget, Decoded, decode
+from .decoding import Budget, Decoded, clean_surrogates, decode, may_hold_surrogates
 from .results import Format, Problem, StreamEvent, ToolCall
 from .scanner import NOT_DECODED, Outcome, Region, excerpt
 from .tools import ToolSpec
@@ -53,19 +52,6 @@ PASSIVE_KEYS = frozenset(
     {"id", "type", "index", "call_id", "tool_call_id", "thought", "thoughts", "reasoning", "explanation"}
 )
 _LAST_SIGNIFICANT = regex.compile(r"\S(?=\s*\Z)")
-_SURROGATE = regex.compile(r"[\ud800-\udfff]")
-# Text that can decode to a lone surrogate: an escape for one, or one written raw.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _may_hold_surrogates(text: str) -> bool:
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
-        return True
-    try:
-        text.encode("utf-8")  # fails on a lone surrogate written raw, faster than searching for one
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,8 +227,8 @@ class Interpreter:
             return _problem("invalid_json", result, region, rejected=True)
         result.notes[:0] = notes
         result.penalties[:0] = penalties
-        if _may_hold_surrogates(text):
-            result.value = _clean_surrogates(result.value)
+        if may_hold_surrogates(text):
+            result.value = clean_surrogates(result.value)
         return result
 
     def _calls(
@@ -385,19 +371,6 @@ def _read_call(item: Any, budget: Budget) -> _Read | str:
     if not isinstance(arguments, dict):
         return f"The parameters of '{name}' must be a JSON object of named values."
     return name, arguments, notes, penalties
-
-
-def _clean_surrogates(value: Any) -> Any:
-    """Replace lone surrogates (from escapes like \\ud83d) that no UTF-8 store accepts."""
-    if isinstance(value, str):
-        if _SURROGATE.search(value):
-            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-        return value
-    if isinstance(value, list):
-        return [_clean_surrogates(v) for v in value]
-    if isinstance(value, dict):
-        return {_clean_surrogates(k): _clean_surrogates(v) for k, v in value.items()}
-    return value
 
 
 def _truncated(region: Region) -> Problem:

@@ -102,7 +102,17 @@ def decode(text: str, budget: Budget) -> Decoded | str:
         return "The call's JSON is nested too deeply to be read, so nothing was called."
 
 
-def _decode(text: str, budget: Budget) -> Decoded | str:
+def decode_exact(text: str) -> Decoded | str | None:
+    """Steps 1 and 2 only: the value, a message saying why it cannot be taken as written, or
+    None when the text is not JSON. Never raises. For replies whose syntax the endpoint
+    already enforced (constrained replies), where repairing would only guess."""
+    try:
+        return _decode_exact(text)
+    except (RecursionError, MemoryError):
+        return _TOO_DEEP
+
+
+def _decode_exact(text: str) -> Decoded | str | None:
     for decoder, note in ((STRICT, None), (_LENIENT, "raw control characters in strings")):
         try:
             value = decoder.decode(text)
@@ -113,6 +123,13 @@ def _decode(text: str, budget: Budget) -> Decoded | str:
         if too_deep_value(value):
             return _TOO_DEEP
         return Decoded(value, [note] if note else [])
+    return None
+
+
+def _decode(text: str, budget: Budget) -> Decoded | str:
+    exact = _decode_exact(text)
+    if exact is not None:
+        return exact
     value = _python_literal(text)  # Python's parser bounds nesting itself
     if value is not _NOTHING:
         if value is _UNREADABLE:
@@ -150,6 +167,37 @@ _UNREPAIRABLE = (
     '(often an unescaped " inside a string), so nothing was called. Write it again as valid JSON, '
     'escaping quotes inside strings as \\".'
 )
+
+# -- lone surrogates ------------------------------------------------------------------------
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Text that can decode to a lone surrogate: an escape for one, or one written raw.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def may_hold_surrogates(text: str) -> bool:
+    """Whether decoding ``text`` can give a lone surrogate (cheap; false positives are fine)."""
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
+        return True
+    try:
+        text.encode("utf-8")  # fails on a lone surrogate written raw, faster than searching for one
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def clean_surrogates(value: Any) -> Any:
+    """Replace lone surrogates (from escapes like \\ud83d) that no UTF-8 store accepts."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if isinstance(value, list):
+        return [clean_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_surrogates(k): clean_surrogates(v) for k, v in value.items()}
+    return value
+
 
 # -- sizes ----------------------------------------------------------------------------------
 

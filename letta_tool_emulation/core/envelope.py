@@ -21,6 +21,7 @@ from typing import Any
 import regex
 
 from .calls import DEFAULT_THRESHOLD
+from .decoding import Decoded, clean_surrogates, decode_exact, may_hold_surrogates
 from .feedback import report_lines
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
@@ -773,19 +774,18 @@ class EnvelopeParser:
     # -- calls -------------------------------------------------------------------------------
 
     def _finish_call(self, raw: str) -> None:
-        try:
-            # strict=False: llama.cpp's grammars let raw control characters (a newline) into strings.
-            value = json.loads(raw, strict=False)
-        except (ValueError, RecursionError):
+        # Raw control characters are accepted (llama.cpp's grammars let a raw newline into
+        # strings); numbers too long to take as written and keys given twice are not.
+        decoded = decode_exact(raw)
+        if not isinstance(decoded, Decoded):
             self._problem(
                 "invalid_json",
-                "The call's JSON could not be read, so nothing was called. Write valid JSON.",
+                decoded or "The call's JSON could not be read, so nothing was called. Write valid JSON.",
                 rejected=True,
                 excerpt=raw,
             )
             return
-        if _SURROGATE.search(raw) or "\\u" in raw:
-            value = _clean_surrogates(value)
+        value = clean_surrogates(decoded.value) if may_hold_surrogates(raw) else decoded.value
         read = _read_call(value)
         if isinstance(read, str):
             self._problem("malformed_call", read, rejected=True, excerpt=raw)
@@ -893,10 +893,12 @@ def _read_call(value: Any) -> tuple[str, dict[str, Any], list[str], list[str]] |
         penalties.append("key_variant")
     arguments = value.get(arg_key) if arg_key else {}
     if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments, strict=False) if arguments.strip() else {}
-        except ValueError:
+        decoded = decode_exact(arguments) if arguments.strip() else Decoded({})
+        if isinstance(decoded, str):
+            return f"The parameters of '{name}' were given as a JSON string that could not be read: {decoded}"
+        if decoded is None:
             return f"The parameters of '{name}' were a string that is not JSON; nothing was called."
+        arguments = clean_surrogates(decoded.value) if may_hold_surrogates(arguments) else decoded.value
         notes.append("arguments given as a JSON string")
         penalties.append("arguments_as_string")
     if arguments is None:
@@ -904,16 +906,3 @@ def _read_call(value: Any) -> tuple[str, dict[str, Any], list[str], list[str]] |
     if not isinstance(arguments, dict):
         return f"The parameters of '{name}' must be a JSON object of named values."
     return name, arguments, notes, penalties
-
-
-def _clean_surrogates(value: Any) -> Any:
-    """Replace lone surrogates (from escapes like \\ud83d) that no UTF-8 store accepts."""
-    if isinstance(value, str):
-        if _SURROGATE.search(value):
-            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-        return value
-    if isinstance(value, list):
-        return [_clean_surrogates(v) for v in value]
-    if isinstance(value, dict):
-        return {_clean_surrogates(k): _clean_surrogates(v) for k, v in value.items()}
-    return value

@@ -395,6 +395,30 @@ def test_never_raises_on_values_that_break_the_json_module() -> None:
     assert result.tool_calls == [] and result.problems
 
 
+@pytest.mark.parametrize(
+    ("params", "why"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested"),
+        ("1" * 5_000, "number"),
+        ('{"sides": 6, "sides": 20}', "twice"),
+    ],
+)
+def test_a_call_that_cannot_be_read_as_written_spoils_nothing_after_it(params: str, why: str) -> None:
+    after = json.dumps(call("set_mood", mood="happy"))
+    as_string = envelope("after", [{"function": "roll_dice", "params": params}, call("set_mood", mood="happy")])
+    in_place = '{"calls": [{"function": "roll_dice", "params": ' + params + "}, " + after + '], "reply": "after"}'
+    for text in (as_string, in_place):
+        result, _ = parse(text)
+        assert [(c.name, c.arguments) for c in result.tool_calls] == [("set_mood", {"mood": "happy"})]
+        assert result.content == "after"
+        assert len(result.problems) == 1 and why in result.problems[0].message and result.problems[0].rejected
+
+
+def test_lone_surrogates_in_arguments_given_as_a_string_are_replaced() -> None:
+    result, _ = parse(envelope(calls=[{"function": "run_python", "params": '{"code": "a\\ud83db"}'}]))
+    assert [c.arguments for c in result.tool_calls] == [{"code": "a\ufffdb"}]
+
+
 # -- properties ---------------------------------------------------------------------------------------
 
 DICE = {"sides": st.integers(-5, 1000), "count": st.integers(0, 9), "exact": st.booleans(), "note": st.text()}
