@@ -1078,6 +1078,24 @@ class Scanner:
             self._release_hold()
             self._fence_hold = False
 
+    def _look_at_first(self, buf: str, pos: int, end: int) -> bool:
+        """Settle a data fence by its first non-blank character before ``end``, if there is
+        one; whether the fence is still held."""
+        first = _NOT_BLANK.search(buf, pos, end)
+        if first is not None:
+            self._first_content(buf[first.start()], pos)
+        return self._fence_hold
+
+    def _pass_fence_text(self, buf: str, pos: int, upto: int, hold: bool) -> bool:
+        """Stream or hold the fence's text up to ``upto``; whether the fence is still held."""
+        if not hold:
+            self._emit_text(buf[pos:upto])
+        elif self._held_len(upto) > FENCE_HOLD_LIMIT:  # far too large for a call
+            self._emit_text(self._held(upto))
+            self._release_hold()
+            self._fence_hold = hold = False
+        return hold
+
     def _s_fence(self, eof: bool) -> bool:
         buf = self._buf
         n = len(buf)
@@ -1088,19 +1106,11 @@ class Scanner:
             hold = self._fence_hold
             if fl == _REST:
                 if hold and self._fence_data and not self._fence_first:
-                    first = _NOT_BLANK.search(buf, pos)
-                    if first is not None:
-                        self._first_content(buf[first.start()], pos)
-                        hold = self._fence_hold
+                    hold = self._look_at_first(buf, pos, n)
                 # Skip to the next line that could close the fence, in one step.
                 m = _NEXT_CLOSE[ch].search(buf, pos, partial=not eof)
                 upto = n if m is None else m.start() if m.partial else m.start() + 1
-                if not hold:
-                    self._emit_text(buf[pos:upto])
-                elif self._held_len(upto) > FENCE_HOLD_LIMIT:  # far too large for a call
-                    self._emit_text(self._held(upto))
-                    self._release_hold()
-                    self._fence_hold = hold = False
+                hold = self._pass_fence_text(buf, pos, upto, hold)
                 pos = upto
                 if m is None or m.partial:
                     break
@@ -1115,16 +1125,8 @@ class Scanner:
                     m = _closing_line(ch, self._fence_len).search(buf, pos, last + 1)
                     upto = last + 1 if m is None else m.start()
                     if hold and self._fence_data and not self._fence_first:
-                        first = _NOT_BLANK.search(buf, pos, upto if m is None else m.end())
-                        if first is not None:
-                            self._first_content(buf[first.start()], pos)
-                            hold = self._fence_hold
-                    if not hold:
-                        self._emit_text(buf[pos:upto])
-                    elif self._held_len(upto) > FENCE_HOLD_LIMIT:  # far too large for a call
-                        self._emit_text(self._held(upto))
-                        self._release_hold()
-                        self._fence_hold = hold = False
+                        hold = self._look_at_first(buf, pos, upto if m is None else m.end())
+                    hold = self._pass_fence_text(buf, pos, upto, hold)
                     pos = upto
                     if hold:
                         self._line_at = self._held_len(pos)
