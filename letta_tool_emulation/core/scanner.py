@@ -1585,11 +1585,13 @@ class Scanner:
         self._quote = None
         end_text = _END_TEXT.get(self._fmt)
         rest = ""
-        if not complete and region.in_string and end_text and end_text in text:
+        k = text.find(end_text) if not complete and region.in_string and end_text else -1
+        if k >= 0 and text[:k].rstrip().endswith(("}", "]")):
             # The JSON's quotes went astray (a stray quote inside a string) and swallowed the
             # end marker on the block's own line: the block really ended there. What followed
-            # it is given back as prose, not read again.
-            k = text.index(end_text)
+            # it is given back as prose, not read again. Only when the JSON before the marker
+            # looks finished: a marker right inside a string is that string's text, and
+            # cutting there would run a call with the string cut short.
             rest = text[k + len(end_text) :]
             region.text = text[:k]
             region.raw = raw[: len(raw) - len(rest)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
@@ -134,6 +134,8 @@ def test_escaped_strings_are_exact(fmt: str, s: str) -> None:
 
 @pytest.mark.parametrize("fmt", ["canonical", "hermes"])
 @given(s=strings)
+@example(s="</tool_call>\n\n<tool_call>")  # once ran as "" (the marker taken for the block's end)
+@example(s="TOOL_CALL_END\n\nTOOL_CALL_START")
 def test_raw_control_characters_are_exact(fmt: str, s: str) -> None:
     ran = exact_or_rejected(s, block(raw_controls(s), fmt))
     # Only an end or start marker alone on a line inside the string stops the block there.
