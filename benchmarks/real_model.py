@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from letta_tool_emulation.core.envelope import CALLS_KEY, REPLY_KEY  # noqa: E402
+from letta_tool_emulation.core.feedback import FEEDBACK_OPENINGS  # noqa: E402
 from letta_tool_emulation.runtime.llama import LlamaServer, find_model  # noqa: E402
 from letta_tool_emulation.runtime.stack import ServerProcess, free_port  # noqa: E402
 
@@ -52,8 +53,7 @@ FACTS = [
     "I work as a nurse", "I have two cats", "my birthday is on May 3", "I am allergic to peanuts",
     "I play the violin", "I drive a red car", "I was born in Canada", "my dog is named Rex",
 ]  # fmt: skip
-# Openings of the feedback the engine adds when it asks again (free text and envelope wording).
-REASK = ("Your last reply tried to call a tool", "Not every call in your last reply", "You must call")
+REASK = FEEDBACK_OPENINGS  # how every message the engine adds when it asks again begins
 
 
 class Recorder:

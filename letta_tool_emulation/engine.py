@@ -25,8 +25,15 @@ from typing import Any
 
 from . import endpoints, venice
 from .core import ParseResult, Problem, StreamingToolCallParser, ToolSpec, render_feedback, render_messages
-from .core.envelope import CALLS_KEY, EnvelopeParser, envelope_instruction, envelope_schema, render_envelope_feedback
-from .core.feedback import render_required_call
+from .core.envelope import (
+    CALLS_KEY,
+    REPLY_KEY,
+    EnvelopeParser,
+    envelope_instruction,
+    envelope_schema,
+    render_envelope_feedback,
+)
+from .core.feedback import render_empty_reply, render_required_call
 from .core.prompt import forced_tool_name
 from .selection import Decision
 from .step import (
@@ -387,6 +394,14 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
                 if constrained
                 else render_required_call(name)
             )
+    if not calls and not feedback and not s.content.strip():
+        # Nothing to show and nothing to run: a framework cannot use that (Letta fails the
+        # step), so the model is asked again.
+        feedback = (
+            render_empty_reply(how=f'in "{CALLS_KEY}", with your answer in "{REPLY_KEY}"')
+            if constrained
+            else render_empty_reply()
+        )
     if not calls:
         s.reask = feedback
         return s
@@ -424,8 +439,14 @@ def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason
         gave_up = bool(s.reask) and not s.content
         content = s.content
         if gave_up:  # say so instead of ending silently
-            detail = "; ".join(p.message for p in s.problems) or "no call could be read"
-            content = f"(The model tried to use a tool {attempts} time(s), but no valid call could be read: {detail})"
+            rejected = [p.message for p in s.problems if p.rejected]
+            if rejected or step.required:
+                detail = "; ".join(rejected) or "it called no tool"
+                content = (
+                    f"(The model tried to use a tool {attempts} time(s), but no valid call could be read: {detail})"
+                )
+            else:
+                content = f"(The model gave an empty reply {attempts} time(s).)"
         finish = finish_reason if finish_reason not in (None, "tool_calls") else "stop"
         if finish == "length" and not gave_up:  # the user should know why the answer stops mid-way
             limit = f" of {step.output_limit} tokens" if step.output_limit else ""
@@ -467,7 +488,8 @@ def _log(step: Step, s: _Settled, attempt: int) -> None:
     """Problem kinds only at WARNING: their messages can quote what the model wrote, and a
     private model's replies must not reach the logs."""
     names = [c["function"]["name"] for c in s.calls]
-    kinds = ", ".join(sorted({p.kind for p in s.problems if p.rejected})) or "none"
+    kinds = ", ".join(sorted({p.kind for p in s.problems if p.rejected}))
+    kinds = kinds or ("a reply with no call" if s.content.strip() else "an empty reply")
     if s.reask:
         more = "asking again" if attempt <= step.settings.max_reasks else "giving up"
         log.warning("letta_tool_emulation: no usable call in reply %d (%s); %s.", attempt, kinds, more)

@@ -10,9 +10,10 @@ from .results import Problem
 NOTHING_RAN = "Your last reply tried to call a tool, but nothing was executed:"
 SOME_RAN = "Not every call in your last reply was executed"
 NONE_CALLED = "Your last reply called no tool, but one is required"
+EMPTY = "Your last reply was empty"
 # How every message to the model about its calls begins, so that a reader of a transcript (the
 # stand-in model, for one) can tell the plugin's feedback from the user's own words.
-FEEDBACK_OPENINGS = (NOTHING_RAN.split(",")[0], SOME_RAN, NONE_CALLED)
+FEEDBACK_OPENINGS = (NOTHING_RAN.split(",")[0], SOME_RAN, NONE_CALLED, EMPTY)
 
 
 def report_lines(problems: Iterable[Problem], *, executed: int = 0) -> list[str]:
@@ -57,3 +58,8 @@ def render_required_call(name: str | None, *, how: str = f"in a {CALL_START} blo
     """The message for a reply that called nothing when a tool call was required."""
     which = f"the tool {name}" if name else "a tool"
     return f"{NONE_CALLED}: call {which} now, {how}. Write the call in your next reply."
+
+
+def render_empty_reply(*, how: str = f"in a {CALL_START} block") -> str:
+    """The message for a reply with neither text nor a call (which a framework cannot use)."""
+    return f"{EMPTY}: answer the user, or call a tool {how}."

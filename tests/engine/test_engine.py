@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from letta_tool_emulation import engine
+from letta_tool_emulation.core.feedback import render_empty_reply
 from letta_tool_emulation.selection import Decision
 from letta_tool_emulation.step import Attempt, EmulatedRequest, Outcome, Pending, Settings
 
@@ -97,6 +98,22 @@ def test_giving_up_says_so() -> None:
     outcome, attempts = drive(request(max_reasks=1), [block({"label": "human"})] * 2)
     assert len(attempts) == 2 and outcome.calls == [] and outcome.gave_up
     assert outcome.content.startswith("(The model tried to use a tool 2 time(s)")
+
+
+@pytest.mark.parametrize("empty", ["", "  \n", "<think>Nothing to add.</think>"])
+def test_an_empty_reply_is_asked_again(empty: str) -> None:
+    # Letta fails a step whose reply has neither text nor a call, so it never gets one.
+    outcome, attempts = drive(request(), [empty, "Hello Ana."])
+    assert len(attempts) == 2 and outcome.content == "Hello Ana." and outcome.calls == []
+    assert attempts[1].messages[-1]["content"].endswith(render_empty_reply())
+    outcome, attempts = drive(request(max_reasks=1), [empty, empty])
+    assert len(attempts) == 2 and outcome.gave_up and outcome.content == "(The model gave an empty reply 2 time(s).)"
+
+
+def test_an_empty_envelope_is_asked_again() -> None:
+    outcome, attempts = drive(constrained_request(), [json.dumps({"reply": ""}), json.dumps({"reply": "Hi Ana."})])
+    assert len(attempts) == 2 and outcome.content == "Hi Ana."
+    assert '"calls"' in attempts[1].messages[-1]["content"]
 
 
 def test_no_tools_means_plain_text() -> None:
