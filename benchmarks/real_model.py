@@ -120,7 +120,8 @@ def envelope_of(reply: dict[str, Any]) -> tuple[bool, bool]:
     choice = (reply.get("choices") or [{}])[0]
     cut = choice.get("finish_reason") == "length"
     try:
-        value = json.loads((choice.get("message") or {}).get("content") or "")
+        # strict=False: grammar-constrained servers let raw newlines into strings, as the plugin allows.
+        value = json.loads((choice.get("message") or {}).get("content") or "", strict=False)
     except ValueError:
         return False, cut
     return isinstance(value, dict) and (REPLY_KEY in value or CALLS_KEY in value), cut
@@ -188,6 +189,9 @@ def main() -> None:
                             is_envelope, was_cut = envelope_of(reply)
                             envelopes += is_envelope
                             cut += was_cut and not is_envelope
+                            if not is_envelope and not was_cut:
+                                content = ((reply.get("choices") or [{}])[0].get("message") or {}).get("content")
+                                print(f"  {mode} turn {i}: not the envelope: {json.dumps(content)[-160:]}")
                 n = max(1, TURNS - errors)
                 line = (
                     f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "

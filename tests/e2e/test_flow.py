@@ -178,6 +178,15 @@ def test_truncated_reply_executes_nothing(letta: Any, standin: Any) -> None:
     assert "cut off" in standin.requests[1]["messages"][-1]["content"]
 
 
+def test_an_empty_reply_is_asked_again_not_an_error(letta: Any, standin: Any) -> None:
+    # Letta fails the step (a 500 for the user) when a reply has neither text nor a call.
+    agent = new_agent(letta)
+    standin.script(Scripted(text=""), Scripted(text="Hello Ana."))
+    r = say(letta, agent, "Hi")
+    assert [m.content for m in of_type(r.messages, "assistant_message")] == ["Hello Ana."]
+    assert len(standin.requests) == 2 and "Your last reply was empty" in standin.requests[1]["messages"][-1]["content"]
+
+
 def test_model_that_keeps_failing_gets_a_clear_answer(letta: Any, standin: Any) -> None:
     agent = new_agent(letta)
     broken = Scripted(
