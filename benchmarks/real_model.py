@@ -115,16 +115,17 @@ def memory_calls(messages: list[Any], schemas: dict[str, Any]) -> tuple[int, int
     return valid, invalid
 
 
-def envelope_of(reply: dict[str, Any]) -> tuple[bool, bool]:
-    """(the reply parses as the envelope, the output limit cut it)."""
+def envelope_of(reply: dict[str, Any]) -> tuple[bool, bool, str]:
+    """(the reply parses as the envelope, the output limit cut it, its text)."""
     choice = (reply.get("choices") or [{}])[0]
     cut = choice.get("finish_reason") == "length"
+    content = (choice.get("message") or {}).get("content") or ""
     try:
         # strict=False: grammar-constrained servers let raw newlines into strings, as the plugin allows.
-        value = json.loads((choice.get("message") or {}).get("content") or "", strict=False)
+        value = json.loads(content, strict=False)
     except ValueError:
-        return False, cut
-    return isinstance(value, dict) and (REPLY_KEY in value or CALLS_KEY in value), cut
+        return False, cut, content
+    return isinstance(value, dict) and (REPLY_KEY in value or CALLS_KEY in value), cut, content
 
 
 def main() -> None:
@@ -186,11 +187,10 @@ def main() -> None:
                     for req, reply in exchanges:
                         if "response_format" in req:
                             replies += 1
-                            is_envelope, was_cut = envelope_of(reply)
+                            is_envelope, was_cut, content = envelope_of(reply)
                             envelopes += is_envelope
                             cut += was_cut and not is_envelope
                             if not is_envelope and not was_cut:
-                                content = ((reply.get("choices") or [{}])[0].get("message") or {}).get("content")
                                 print(f"  {mode} turn {i}: not the envelope: {json.dumps(content)[-160:]}")
                 n = max(1, TURNS - errors)
                 line = (
