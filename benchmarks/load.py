@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -136,10 +138,26 @@ def _check(client: Any, agent: Any, run: int, index: int, turns: int, report: Re
         del where
 
 
+def _connections(keep_alive: bool) -> dict[str, Any]:
+    if keep_alive:
+        return {}
+    return {"http_client": httpx.Client(timeout=300, limits=httpx.Limits(max_keepalive_connections=0))}
+
+
 def run_load(
-    server: ServerProcess, standin: StandIn, model: str, *, agents: int, turns: int, run: int, label: str
+    server: ServerProcess,
+    standin: StandIn,
+    model: str,
+    *,
+    agents: int,
+    turns: int,
+    run: int,
+    label: str,
+    keep_alive: bool = True,
 ) -> Report:
-    """``agents`` agents, each running ``turns`` turns in order, all at once."""
+    """``agents`` agents, each running ``turns`` turns in order, all at once. Without
+    ``keep_alive`` every request opens its own connection, so the workers' share of the
+    requests is decided per request instead of once per agent."""
     client = server.client(timeout=300)
     blocks = [{"label": "human", "value": "Name: Ana"}, {"label": "persona", "value": "I am Sam."}]
     created = [client.agents.create(model=model, memory_blocks=blocks, tools=ARCHIVAL) for _ in range(agents)]
@@ -149,9 +167,10 @@ def run_load(
     # One client (so one connection) per agent, connecting a moment apart, as separate users
     # would: a worker accepts every connection already waiting when it wakes, so connections
     # opened all at once tend to land on one worker.
+    clients = [server.client(timeout=300, **_connections(keep_alive)) for _ in created]
     threads = [
-        threading.Thread(target=_agent_turns, args=(server.client(timeout=300), a, run, i, turns, report, lock))
-        for i, a in enumerate(created)
+        threading.Thread(target=_agent_turns, args=(c, a, run, i, turns, report, lock))
+        for i, (c, a) in enumerate(zip(clients, created, strict=True))
     ]
     for t in threads:
         t.start()
@@ -159,8 +178,11 @@ def run_load(
     for t in threads:
         t.join(1800)
     report.seconds = time.perf_counter() - started
+    for c in clients:
+        c.close()
     for i, a in enumerate(created):
         _check(client, a, run, i, turns, report)
+    client.close()
     return report
 
 
