@@ -17,22 +17,12 @@ import regex
 
 from . import markers as M
 from .decoding import Budget, Decoded, clean_surrogates, decode, may_hold_surrogates
+from .formats import BASE_CONFIDENCE, CALL_FENCE_INFOS, NAME_KEYS
 from .results import Format, Problem, StreamEvent, ToolCall
 from .scanner import NOT_DECODED, Outcome, Region, excerpt
 from .tools import ToolSpec
 from .validate import DEFAULT_IGNORED_PARAMS, validate_arguments
 
-# How sure we are that a well-formed region of each format was meant as a call.
-BASE_CONFIDENCE: dict[str, float] = {
-    "canonical": 1.0,
-    "hermes": 0.95,
-    "xml": 0.9,
-    "mistral": 0.9,
-    "tool_fence": 0.85,
-    "react": 0.8,
-    "data_fence": 0.7,
-    "bare": 0.6,
-}
 # Multiplied in for each thing that had to be mended or guessed.
 PENALTY: dict[str, float] = {
     "repaired_json": 0.85,
@@ -45,7 +35,6 @@ PENALTY: dict[str, float] = {
 }
 DEFAULT_THRESHOLD = 0.5
 
-NAME_KEYS = M.NAME_KEYS
 ARGUMENT_KEYS = ("params", "parameters", "arguments", "args", "tool_input", "input", "kwargs", "action_input")
 # Keys that travel with calls in various formats and carry nothing to execute.
 PASSIVE_KEYS = frozenset(
@@ -129,7 +118,7 @@ class Interpreter:
     def _fence(self, region: Region) -> Outcome:
         info = region.fence_info or ""
         body = region.text
-        tool_fence = info in M.CALL_FENCE_INFOS
+        tool_fence = info in CALL_FENCE_INFOS
         if M.CALL_START in body:
             if not tool_fence:
                 return Outcome(shown=("in_code_block", "it is inside a code block (calls are written outside them)"))

@@ -29,6 +29,7 @@ from . import context as C
 from . import markers as M
 from .decoding import STRICT as _DECODER
 from .decoding import too_deep_value
+from .formats import BY_FORMAT, CALL_FENCE_INFOS, DATA_FENCE_INFOS
 from .results import Format, Problem, StreamEvent, ToolCall
 
 NOT_DECODED = object()
@@ -102,9 +103,9 @@ _EXCERPT = 160
 # enough run (only blanks may follow on a closing line), in the rest of an ordinary line.
 _LS, _RUN, _TRAIL, _REST = range(4)
 
-_END_PATTERN = {"canonical": M.CANONICAL_END, "hermes": M.TAG_END, "xml": M.TAG_END}
-_END_TEXT = {"canonical": M.CALL_END, "hermes": "</tool_call>", "xml": "</tool_call>"}
-_STRUCT_OF = {"canonical": "canonical", "hermes": "tag", "xml": "tag", "mistral": "mistral", "bare": "bare"}
+_END_PATTERN = {fmt: M.BLOCK[spec.name].end for fmt, spec in BY_FORMAT.items() if spec.end}
+_END_TEXT = {fmt: spec.end[0] for fmt, spec in BY_FORMAT.items() if spec.end_required}
+_STRUCT_OF = {fmt: spec.name for fmt, spec in BY_FORMAT.items()}
 _WORD = regex.compile(r"\w")
 _WINDOW = 16_384  # characters of a string matched at once
 _HEADING_LINE = regex.compile(r"(?m)^[ \t]{0,3}#[^\n]*")
@@ -116,12 +117,12 @@ _TELLING = regex.compile(r"[\w\"'{}\[\]]")
 _NOT_BLANK = regex.compile(r"[^ \t\r\n]")
 _RUNS = {"`": regex.compile(r"`*"), "~": regex.compile(r"~*")}
 _SPAN_STOP = regex.compile(r"[`\n]")
-_SPAN_STOP_TRIGGER = regex.compile(r"[`\n]|TOOL_C|<(?:[tT]|/[tT])|\[T")
+_SPAN_STOP_TRIGGER = M.SPAN_STOP
 _FENCE_LINE_START = regex.compile(r"[ \t]{0,3}")
 _NEXT_CLOSE = {c: regex.compile(r"\n(?=[ \t]{0,3}" + regex.escape(c) + ")") for c in "`~"}
 _DONE, _AS_TEXT, _WAIT = range(3)
 # First characters of a line that can begin a line-anchored construct (see LINE_TRIGGER).
-_LINE_START_CHARS = frozenset("`~<TOA{[")
+_LINE_START_CHARS = M.LINE_START_CHARS
 
 
 def excerpt(text: str) -> str:
@@ -184,9 +185,10 @@ class Scanner:
         self._stack: list[str] = []
         self._deep = 0  # brackets open beyond MAX_DEPTH
         self._quote: str | None = None
-        self._struct: regex.Pattern[str] = M.STRUCT["canonical"]
+        self._struct: regex.Pattern[str] = M.BLOCK["canonical"].struct
         self._ownline: tuple[regex.Pattern[str], regex.Pattern[str]] | None = None
         self._bodies = M.STRING_BODY
+        self._opener_first = ""
         self._mistral_inside = False
         self._name: str | None = None
         self._params: str | None = None
@@ -735,7 +737,7 @@ class Scanner:
             self._pos = e
             self._state = DROP
             return True
-        if kind == "json" and self._indent > 3:
+        if kind == "bare" and self._indent > 3:
             return None
         if not self._count_block():
             return True
@@ -782,7 +784,7 @@ class Scanner:
         self._at_line_start = self._blank_line
         self._hold_from(c)
         self._pos = end
-        if kind == "start":
+        if kind == "canonical":
             self._fmt = "canonical"
             self._state = AFTER_START
         elif kind == "tag":
@@ -1059,9 +1061,9 @@ class Scanner:
         self._fl_count = 0
         self._fence_first = False
         self._line_at = self._held_len(self._pos)
-        if info in M.CALL_FENCE_INFOS or info in M.DATA_FENCE_INFOS:
+        if info in CALL_FENCE_INFOS or info in DATA_FENCE_INFOS:
             self._fence_hold = True
-            self._fence_data = info in M.DATA_FENCE_INFOS
+            self._fence_data = info in DATA_FENCE_INFOS
         else:
             self._fence_hold = False
             self._emit_text(self._held(self._pos))
@@ -1210,7 +1212,7 @@ class Scanner:
     # -- openers ------------------------------------------------------------------------------
 
     def _s_after_start(self, eof: bool) -> bool:
-        m = M.BODY_START.match(self._buf, self._pos, partial=not eof)
+        m = M.BLOCK["canonical"].body_start.match(self._buf, self._pos, partial=not eof)
         if m is not None and m.partial:
             return False
         if m is not None:
@@ -1226,7 +1228,7 @@ class Scanner:
         return True
 
     def _s_after_mistral(self, eof: bool) -> bool:
-        m = M.AFTER_MISTRAL.match(self._buf, self._pos, partial=not eof)
+        m = M.BLOCK["mistral"].body_start.match(self._buf, self._pos, partial=not eof)
         if m is not None and m.partial:
             return False
         if m is not None:
@@ -1304,8 +1306,8 @@ class Scanner:
 
     def _s_after_tag(self, eof: bool) -> bool:
         buf, pos = self._buf, self._pos
-        m = M.BODY_START.match(buf, pos, partial=not eof)
-        e = M.EMPTY_TAG_BODY.match(buf, pos, partial=not eof)
+        m = M.BLOCK["tag"].body_start.match(buf, pos, partial=not eof)
+        e = M.BLOCK["tag"].empty.match(buf, pos, partial=not eof)
         if (m is not None and m.partial) or (e is not None and e.partial):
             return False
         if m is not None:
@@ -1334,7 +1336,7 @@ class Scanner:
     def _s_malformed(self, eof: bool) -> bool:
         buf, pos = self._buf, self._pos
         canonical = self._fmt == "canonical"
-        m = M.MALFORMED_END["canonical" if canonical else "tag"].search(buf, pos, partial=not eof)
+        m = M.BLOCK["canonical" if canonical else "tag"].malformed_end.search(buf, pos, partial=not eof)
         if m is None:
             self._pos = len(buf)
             if not eof:
@@ -1404,11 +1406,12 @@ class Scanner:
         self._stack = []
         self._deep = 0
         self._quote = None
-        kind = _STRUCT_OF.get(fmt, "react")
-        self._struct = M.STRUCT[kind]
-        self._ownline = M.OWN_LINE_MARKER.get(kind)
-        self._bodies = M.STRING_BODY_BY_KIND[kind]
-        self._mistral_inside = kind in ("mistral", "bare")
+        patterns = M.BLOCK[_STRUCT_OF[fmt]]
+        self._struct = patterns.struct
+        self._ownline = patterns.own_line
+        self._bodies = patterns.bodies
+        self._opener_first = patterns.opener_first
+        self._mistral_inside = bool(patterns.opener_first)
         self._pos = bracket
         self._state = REGION
 
@@ -1511,7 +1514,7 @@ class Scanner:
                 if tok == "[" and self._mistral_inside:
                     # "[" may begin [TOOL_CALLS], which ends the region: one at a time, and
                     # wait when what follows could still spell it.
-                    if not eof and n - s < len(M.MISTRAL_MARKER) and M.MISTRAL_MARKER.startswith(buf[s:n]):
+                    if not eof and n - s < len(self._opener_first) and self._opener_first.startswith(buf[s:n]):
                         pos = s
                         break
                     e = s + 1
