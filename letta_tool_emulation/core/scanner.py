@@ -479,6 +479,7 @@ class Scanner:
                     self._acc_len += len(piece)
                 self._acc_from = 0
             self._scan -= pos
+            self._run_at -= pos
             self._base += pos
             self._buf = self._buf[pos:]
             self._pos = 0
