@@ -18,8 +18,8 @@ import regex
 from . import markers as M
 from .decoding import Budget, Decoded, clean_surrogates, decode, may_hold_surrogates
 from .formats import BASE_CONFIDENCE, CALL_FENCE_INFOS, NAME_KEYS
+from .region import NOT_DECODED, Reading, Region, excerpt
 from .results import Format, Problem, StreamEvent, ToolCall
-from .scanner import NOT_DECODED, Outcome, Region, excerpt
 from .tools import ToolSpec
 from .validate import DEFAULT_IGNORED_PARAMS, validate_arguments
 
@@ -57,13 +57,13 @@ class Interpreter:
         self.options = options
         self.budget = Budget()  # json_repair is slow: it sees a bounded amount per reply
 
-    def __call__(self, region: Region) -> Outcome:
+    def __call__(self, region: Region) -> Reading:
         try:
-            if region.format == "fence":
+            if region.spec.family == "fence":
                 return self._fence(region)
             return self._json_region(region)
         except Exception as exc:  # noqa: BLE001 - one region's failure must not reach the others
-            return Outcome(
+            return Reading(
                 events=[
                     _event(
                         _problem(
@@ -78,21 +78,21 @@ class Interpreter:
 
     # -- formats ------------------------------------------------------------------------------
 
-    def _json_region(self, region: Region) -> Outcome:
+    def _json_region(self, region: Region) -> Reading:
         fmt = region.format
-        bare = fmt == "bare"
+        bare = region.spec.json_only
         if bare and not self._looks_like_call(region.text):
-            return Outcome(call_attempt=False)
+            return Reading(call_attempt=False)
         decoded = self._decode(region)
         if isinstance(decoded, Problem):
-            return Outcome(events=[_event(decoded)])
+            return Reading(events=[_event(decoded)])
         if region.end_marker is False:
             decoded.penalties.append("missing_end_marker")
             decoded.notes.append("end marker missing")
-        if fmt in ("xml", "react"):
+        if region.name is not None:  # the tool named outside the JSON: the JSON is its arguments
             value = decoded.value
             if not isinstance(value, dict):
-                return Outcome(
+                return Reading(
                     events=[
                         _event(
                             _problem(
@@ -113,22 +113,23 @@ class Interpreter:
             judged = self._judge_json_only(reads)
             if judged is not None:
                 return judged
-        return Outcome(events=self._calls(reads, fmt, BASE_CONFIDENCE[fmt], decoded, region))
+        return Reading(events=self._calls(reads, fmt, BASE_CONFIDENCE[fmt], decoded, region))
 
-    def _fence(self, region: Region) -> Outcome:
+    def _fence(self, region: Region) -> Reading:
         info = region.fence_info or ""
         body = region.text
         tool_fence = info in CALL_FENCE_INFOS
         if M.CALL_START in body:
             if not tool_fence:
-                return Outcome(shown=("in_code_block", "it is inside a code block (calls are written outside them)"))
+                return Reading(shown=("in_code_block", "it is inside a code block (calls are written outside them)"))
             start = body.index(M.CALL_START) + len(M.CALL_START)
             end = body.find(M.CALL_END, start)
             body = body[start:] if end < 0 else body[start:end]
         elif not tool_fence and not self._looks_like_call(body):
-            return Outcome(call_attempt=False)
+            return Reading(call_attempt=False)
         inner = Region(
-            format="fence",
+            spec=region.spec,
+            format=region.format,
             text=body.strip(),
             raw=region.raw,
             end_marker=region.end_marker,
@@ -137,7 +138,7 @@ class Interpreter:
         decoded = self._decode(inner)
         if isinstance(decoded, Problem):
             # A ```tool_call block was an attempt; a ```json block that is not JSON is code.
-            return Outcome(events=[_event(decoded)]) if tool_fence else Outcome(call_attempt=False)
+            return Reading(events=[_event(decoded)]) if tool_fence else Reading(call_attempt=False)
         reads = [_read_call(item, self.budget) for item in _call_items(decoded.value)]
         if not tool_fence:
             judged = self._judge_json_only(reads)
@@ -147,7 +148,7 @@ class Interpreter:
             decoded.penalties.append("missing_end_marker")
             decoded.notes.append("closing fence missing")
         base = BASE_CONFIDENCE["tool_fence" if tool_fence else "data_fence"]
-        return Outcome(events=self._calls(reads, "fence", base, decoded, region))
+        return Reading(events=self._calls(reads, "fence", base, decoded, region))
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -157,13 +158,13 @@ class Interpreter:
             f'"{name}"' in text or f"'{name}'" in text for name in self.tools
         )
 
-    def _judge_json_only(self, reads: list[_Read | str]) -> Outcome | None:
+    def _judge_json_only(self, reads: list[_Read | str]) -> Reading | None:
         """JSON with no marker around it: calls only if every entry calls an offered tool, and
         not a list of different tools (that describes the tools)."""
         if not reads or any(isinstance(r, str) or r[0] not in self.tools for r in reads):
-            return Outcome(call_attempt=False)
+            return Reading(call_attempt=False)
         if len({r[0] for r in reads if not isinstance(r, str)}) > 1:
-            return Outcome(shown=("example", "it lists several different tools"))
+            return Reading(shown=("example", "it lists several different tools"))
         return None
 
     def _decode(self, region: Region) -> Decoded | Problem:

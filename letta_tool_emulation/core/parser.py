@@ -9,7 +9,7 @@ import regex
 
 from .calls import DEFAULT_THRESHOLD, Interpreter, Options
 from .results import ParseResult, Problem, StreamEvent
-from .scanner import Scanner
+from .scan import Scanner
 from .tools import ToolLike, ToolSpec, normalize_tools
 from .validate import DEFAULT_IGNORED_PARAMS
 
@@ -68,12 +68,12 @@ class StreamingToolCallParser:
     @property
     def result(self) -> ParseResult:
         """Everything so far; complete after :meth:`close`."""
-        s = self._scanner
+        out = self._scanner.out
         return ParseResult(
-            content=tidy("".join(s.texts)),
-            tool_calls=[] if self._broken else list(s.calls),
-            problems=s.problems + [e.problem for e in self._extra if e.problem is not None],
-            reasoning="".join(s.reasoning).strip(),
+            content=tidy("".join(out.texts)),
+            tool_calls=[] if self._broken else list(out.calls),
+            problems=out.problems + [e.problem for e in self._extra if e.problem is not None],
+            reasoning="".join(out.reasoning).strip(),
         )
 
     def _text_of(self, chunk: object) -> str:

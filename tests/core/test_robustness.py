@@ -12,7 +12,8 @@ from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls, rend
 from letta_tool_emulation.core import calls as calls_module
 from letta_tool_emulation.core import context as context_module
 from letta_tool_emulation.core import decoding as decoding_module
-from letta_tool_emulation.core import scanner as scanner_module
+from letta_tool_emulation.core.scan import matcher as matcher_module
+from letta_tool_emulation.core.scan.text import MAX_BLOCKS
 
 from .corpus import load_tools
 
@@ -125,9 +126,7 @@ def test_an_internal_scanner_error_stops_parsing_without_leaking_or_running(monk
     def broken(self, eof):  # type: ignore[no-untyped-def]
         raise RuntimeError("injected")
 
-    handlers = list(scanner_module._HANDLERS)
-    handlers[scanner_module.REGION] = broken
-    monkeypatch.setattr(scanner_module, "_HANDLERS", handlers)
+    monkeypatch.setattr(matcher_module.Matcher, "json", broken)
     text = "Sure.\nTOOL_CALL_START\n" + json.dumps({"function": "roll_dice", "params": {"sides": 6}})
     text += '\nTOOL_CALL_END\nTOOL_CALL_START\n{"function": "roll_dice"}\nTOOL_CALL_END'
     p = StreamingToolCallParser(TOOLS)
@@ -195,9 +194,9 @@ def test_interpreter_guard_turns_any_exception_into_a_rejected_event(monkeypatch
 
 def test_a_reply_with_too_many_blocks_is_read_up_to_the_limit() -> None:
     one = 'TOOL_CALL_START\n{"function": "roll_dice", "params": {"sides": 6}}\nTOOL_CALL_END\n'
-    text = one * (scanner_module.MAX_BLOCKS + 5) + "Bye."
+    text = one * (MAX_BLOCKS + 5) + "Bye."
     for r in (parse_tool_calls(text, TOOLS), _streamed(text)):
-        assert len(r.tool_calls) == scanner_module.MAX_BLOCKS
+        assert len(r.tool_calls) == MAX_BLOCKS
         assert [p.kind for p in r.rejected] == ["malformed_call"] and "more than" in r.rejected[0].message
         assert r.content.endswith("Bye.") and r.content.count("TOOL_CALL_START") == 5  # the rest is text
 
