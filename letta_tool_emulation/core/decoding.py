@@ -81,7 +81,7 @@ _LENIENT = json.JSONDecoder(**_HOOKS, strict=False)
 
 
 @dataclass(slots=True)
-class Budget:
+class RepairBudget:
     """How much text json_repair may still see in this reply."""
 
     left: int = REPAIR_BUDGET
@@ -94,7 +94,7 @@ class Decoded:
     penalties: list[str] = field(default_factory=list)
 
 
-def decode(text: str, budget: Budget) -> Decoded | str:
+def decode(text: str, budget: RepairBudget) -> Decoded | str:
     """The value ``text`` holds, or a message saying why it cannot be read. Never raises."""
     try:
         return _decode(text, budget)
@@ -126,7 +126,7 @@ def _decode_exact(text: str) -> Decoded | str | None:
     return None
 
 
-def _decode(text: str, budget: Budget) -> Decoded | str:
+def _decode(text: str, budget: RepairBudget) -> Decoded | str:
     exact = _decode_exact(text)
     if exact is not None:
         return exact

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls, render_messages
+from letta_tool_emulation.core import accept as accept_module
 from letta_tool_emulation.core import calls as calls_module
 from letta_tool_emulation.core import context as context_module
 from letta_tool_emulation.core import decoding as decoding_module
@@ -82,12 +83,12 @@ def _inject_and_check(monkeypatch: pytest.MonkeyPatch, where: str, plan: list[tu
         raise RuntimeError("injected")
 
     if where == "validate":
-        real = calls_module.validate_arguments
+        real = accept_module.validate_arguments
 
         def validate(spec, arguments, ignored):  # type: ignore[no-untyped-def]
             return boom() if arguments.get("note") == "BOOM" else real(spec, arguments, ignored)
 
-        monkeypatch.setattr(calls_module, "validate_arguments", validate)
+        monkeypatch.setattr(accept_module, "validate_arguments", validate)
     elif where == "decode":
         real_decode = calls_module.decode
         real_raw = decoding_module.STRICT.raw_decode
