@@ -65,7 +65,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        twice = ""
+        for key, _ in pairs:
+            if key in seen:
+                twice = key
+                break
+            seen.add(key)
         raise Unreadable(f"The call's JSON gives the key {json.dumps(twice)} twice, so nothing was called.")
     return obj
 

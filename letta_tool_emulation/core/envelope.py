@@ -23,14 +23,15 @@ from .accept import DEFAULT_THRESHOLD, Acceptor, Dialect
 from .chunks import ChunkReader, internal_error
 from .decoding import Decoded, clean_surrogates, decode_exact, may_hold_surrogates
 from .feedback import report_lines
+from .markers import run_end
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
     TOOL_DESCRIPTION_CHARS,
     ToolChoice,
-    example_call,
     forced_tool_name,
     signature,
     summarize,
+    worked_example,
 )
 from .region import excerpt as cut_excerpt
 from .results import ParseResult, Problem, StreamEvent, ToolCall
@@ -139,7 +140,7 @@ def envelope_instruction(
 def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
     """A call with values, not placeholders: a grammar makes the model write JSON in any case,
     and small models follow a concrete shape best (the engine rejects a verbatim copy)."""
-    shape = example_call(specs)
+    shape = worked_example(specs)
     spec = specs[shape["function"]]
     return {"function": spec.name, "params": {n: _sample(n, spec.properties.get(n)) for n in shape["params"]}}
 
@@ -364,9 +365,9 @@ class EnvelopeParser:
 
     def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
         """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
-        text = chunk if chunk.__class__ is str and not self._chunks.decoding else self._chunks.text(chunk)
+        text = chunk if type(chunk) is str and not self._chunks.decoding else self._chunks.text(chunk)
         try:
-            return self._feed(text)  # type: ignore[arg-type]
+            return self._feed(text)
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
             return self._fail(exc)
 
@@ -409,8 +410,9 @@ class EnvelopeParser:
     # -- driving -----------------------------------------------------------------------------
 
     def _feed(self, text: str) -> list[StreamEvent]:
-        if self._mode == _FALLBACK:
-            return self._fallback.feed(text) if text else []  # type: ignore[union-attr]
+        fallback = self._fallback
+        if self._mode == _FALLBACK and fallback is not None:
+            return fallback.feed(text) if text else []
         if self._mode == _BROKEN or not text:
             return []
         self._events = []
@@ -420,8 +422,8 @@ class EnvelopeParser:
             i = self._undecided(text, i) if self._mode == _UNDECIDED else self._step(text, i)
         if i < n and self._mode == _DONE:
             self._after(text[i:])
-        elif i < n and self._mode == _FALLBACK:
-            self._events += self._fallback.feed(text[i:])  # type: ignore[union-attr]
+        elif i < n and self._mode == _FALLBACK and self._fallback is not None:
+            self._events += self._fallback.feed(text[i:])
         self._flush()
         return self._events
 
@@ -429,8 +431,8 @@ class EnvelopeParser:
         self._events = []
         if self._mode == _UNDECIDED:
             self._fall_back()
-        if self._mode == _FALLBACK:
-            self._events += self._fallback.close(finish_reason)  # type: ignore[union-attr]
+        if self._mode == _FALLBACK and self._fallback is not None:
+            self._events += self._fallback.close(finish_reason)
         elif self._mode == _DONE:
             if self._tail is not None:
                 self._emit_all(self._tail.close(finish_reason))
@@ -497,10 +499,10 @@ class EnvelopeParser:
         if self._string is not None:
             return self._string_run(text, i)
         if self._scalar is not None:
-            return self._scalar_run(text, i)
+            return self._scalar_run(text, i, self._scalar)
         c = text[i]
         if c in _WS:
-            end = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+            end = run_end(_WS_RUN, text, i)
             self._keep(text[i:end])
             return end
         frame = self._stack[-1]
@@ -597,16 +599,16 @@ class EnvelopeParser:
         if self._capture is not None:
             self._capture.append(piece)
 
-    def _scalar_run(self, text: str, i: int) -> int:
+    def _scalar_run(self, text: str, i: int, scalar: list[str]) -> int:
         n = len(text)
         start = i
         while i < n and text[i] in _SCALAR_CHARS:
             i += 1
-        self._scalar.append(text[start:i])  # type: ignore[union-attr]
+        scalar.append(text[start:i])
         self._keep(text[start:i])
         if i == n:
             return i  # the number or literal may go on in the next chunk
-        token = "".join(self._scalar)  # type: ignore[arg-type]
+        token = "".join(scalar)
         self._scalar = None
         if not _SCALAR.fullmatch(token):
             return self._syntax(token)
@@ -620,7 +622,7 @@ class EnvelopeParser:
             return self._string_char(text, i)
         role = self._string
         n = len(text)
-        end = _STRING_BODY.match(text, i).end()  # type: ignore[union-attr]
+        end = run_end(_STRING_BODY, text, i)
         closed = end < n and text[end] == '"'
         stop = end
         if not closed and role != "other" and _ends_with_high_surrogate(text, i, end):

@@ -179,11 +179,6 @@ BARE = FormatSpec(
 # neutraliser's pattern (the same).
 FORMATS: tuple[FormatSpec, ...] = (CANONICAL, TAG, MISTRAL, FENCE, REACT, BARE)
 BY_NAME: Mapping[str, FormatSpec] = {spec.name: spec for spec in FORMATS}
-# The spec of each format a call can be reported as (hermes and xml are both the tag's).
-BY_FORMAT: Mapping[str, FormatSpec] = {
-    **{fmt: spec for spec in FORMATS for fmt in spec.confidence},
-    **{spec.format: spec for spec in FORMATS},
-}
 BASE_CONFIDENCE: Mapping[str, float] = {k: v for spec in FORMATS for k, v in spec.confidence.items()}
 
 

@@ -32,11 +32,15 @@ def _alt(pattern: str, fold: bool) -> str:
     return f"(?i:{pattern})" if fold else f"(?:{pattern})"
 
 
+# A trie of literals: each character leads to the rest; "" marks where a literal ends.
+_Trie = dict[str, "_Trie"]
+
+
 def _one_of(literals: Iterable[str]) -> str:
     """A pattern for any of ``literals``, shared beginnings factored out (a trie), so that a
     search tests each character against one set. A literal that extends another is dropped:
     finding the shorter one is enough."""
-    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    trie: _Trie = {}
     for literal in literals:
         node = trie
         for ch in literal:
@@ -49,11 +53,11 @@ def _one_of(literals: Iterable[str]) -> str:
     return _render(trie)
 
 
-def _render(node: Mapping[str, Mapping]) -> str:  # type: ignore[type-arg]
+def _render(node: _Trie) -> str:
     return "|".join(_alternatives(node))
 
 
-def _alternatives(node: Mapping[str, Mapping]) -> list[str]:  # type: ignore[type-arg]
+def _alternatives(node: _Trie) -> list[str]:
     leaves = [ch for ch, child in node.items() if ch and set(child) == {""}]
     found = []
     if leaves:
@@ -128,6 +132,13 @@ THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
 COMMENT_END = regex.compile(r"-->")
 QUOTED_NAME_KEY = regex.compile(next(spec.neutralise for spec in FORMATS if spec.json_only))
 BLANKS = re.compile(r"[ \t\r]*")
+
+
+def run_end(pattern: re.Pattern[str] | regex.Pattern[str], text: str, pos: int, endpos: int | None = None) -> int:
+    """Where the run that ``pattern`` matches at ``pos`` ends (a pattern that may match nothing)."""
+    m = pattern.match(text, pos) if endpos is None else pattern.match(text, pos, endpos)
+    return pos if m is None else m.end()
+
 
 # One step through the attributes of an opening tag: its end, or the start of a quoted
 # attribute value (the value itself is skipped by looking for its closing quote).

@@ -44,11 +44,11 @@ class StreamingToolCallParser:
 
     def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
         """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
-        text = chunk if chunk.__class__ is str and not self._chunks.decoding else self._chunks.text(chunk)
+        text = chunk if type(chunk) is str and not self._chunks.decoding else self._chunks.text(chunk)
         if self._broken:
             return []
         try:
-            return self._scanner.feed(text)  # type: ignore[arg-type]
+            return self._scanner.feed(text)
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
             return self._fail(exc)
 

@@ -37,11 +37,6 @@ class Buffer:
     def held_len(self, upto: int) -> int:
         return self._acc_len + upto - self._from
 
-    @property
-    def held_before(self) -> bool:
-        """Whether part of the held construct came in an earlier feed."""
-        return bool(self._acc)
-
     def release(self) -> None:
         """The held construct is decided."""
         self._acc = []

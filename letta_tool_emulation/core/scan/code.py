@@ -73,7 +73,7 @@ class Code:
         known to hold no run that closes it."""
         b = self.buf
         buf, pos = b.text, b.pos
-        e = _RUN.match(buf, pos).end() if pos < len(buf) else pos  # type: ignore[union-attr]
+        e = M.run_end(_RUN, buf, pos)
         self.run_len += e - pos
         self.settle.release(buf[pos:e])
         b.pos = e
@@ -127,7 +127,7 @@ class Code:
             self.sc.go(TEXT)
             return True
         if buf[s] == "`":
-            e = _RUN.match(buf, s).end()  # type: ignore[union-attr]
+            e = M.run_end(_RUN, buf, s)
             if e - s == self.span_len and (e < n or eof):  # the code closes: all of it was code
                 release(buf[pos:e])
                 b.pos = e
@@ -159,7 +159,7 @@ class Code:
         failed = False
         while True:
             if self.span_run:  # a run of backticks being counted
-                e = _RUN.match(buf, i).end()  # type: ignore[union-attr]
+                e = M.run_end(_RUN, buf, i)
                 self.span_run += e - i
                 i = e
                 if e == n and not eof:
@@ -182,7 +182,7 @@ class Code:
                 failed = True
                 break
             self.run_at = base + i
-            e = _RUN.match(buf, i).end()  # type: ignore[union-attr]
+            e = M.run_end(_RUN, buf, i)
             self.span_run = e - i
             i = e
             if e == n and not eof:

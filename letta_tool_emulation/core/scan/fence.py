@@ -79,7 +79,7 @@ class Fence:
         b = self.buf
         buf, pos = b.text, b.pos
         ch = self.char
-        e = _RUNS[ch].match(buf, pos).end() if pos < len(buf) else pos  # type: ignore[union-attr]
+        e = M.run_end(_RUNS[ch], buf, pos)
         self.length += e - pos
         b.pos = e
         if e == len(buf) and not eof:
@@ -209,7 +209,7 @@ class Fence:
                             release(buf[pos : m.end() + 1])
                         return self._close(m.end() + 1)
                     continue
-                e = _LINE_START.match(buf, pos).end()  # type: ignore[union-attr]
+                e = M.run_end(_LINE_START, buf, pos)
                 if e == n and not eof:
                     break  # blanks that may precede a closing fence: wait
                 if e < n and buf[e] == ch:
@@ -225,7 +225,7 @@ class Fence:
                     self.line_state = _REST
                 continue
             if fl == _RUN:
-                e = _RUNS[ch].match(buf, pos).end()  # type: ignore[union-attr]
+                e = M.run_end(_RUNS[ch], buf, pos)
                 self.line_count += e - pos
                 if not hold:
                     release(buf[pos:e])
@@ -235,7 +235,7 @@ class Fence:
                 self.line_state = _TRAIL if self.line_count >= self.length else _REST
                 continue
             # _TRAIL: only blanks may follow the run on a closing line
-            e = M.BLANKS.match(buf, pos).end()  # type: ignore[union-attr]
+            e = M.run_end(M.BLANKS, buf, pos)
             if not hold:
                 release(buf[pos:e])
             pos = e

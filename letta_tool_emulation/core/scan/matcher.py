@@ -123,7 +123,7 @@ class Matcher:
                     j = buf.rfind("\n", w - 4096, w)
                     if j > pos:
                         w = j
-                e = bodies[quote].match(buf, pos, w).end() if w < n else bodies[quote].match(buf, pos).end()  # type: ignore[union-attr]
+                e = M.run_end(bodies[quote], buf, pos, w if w < n else None)
                 if e == w and w < n:
                     pos = e
                     continue
@@ -174,7 +174,7 @@ class Matcher:
             tok = m.group()
             if tok == '"' or tok == "'":
                 # A run of the same quote: every pair is an empty string.
-                e = _QUOTE_RUNS[tok].match(buf, s).end()  # type: ignore[union-attr]
+                e = M.run_end(_QUOTE_RUNS[tok], buf, s)
                 if (e - s) % 2:
                     quote = tok
                 pos = e
@@ -187,7 +187,7 @@ class Matcher:
                         break
                     e = s + 1
                 else:
-                    e = (_BRACE_RUN if bracket_marker else _OPEN_RUN).match(buf, s).end()  # type: ignore[union-attr]
+                    e = M.run_end(_BRACE_RUN if bracket_marker else _OPEN_RUN, buf, s)
                 room = MAX_DEPTH - len(stack)
                 if room > 0:
                     stack.extend(buf[s : min(e, s + room)])
@@ -195,7 +195,7 @@ class Matcher:
                     self.deep += e - s - max(room, 0)
                 pos = e
             elif tok == "}" or tok == "]":
-                e = _CLOSE_RUN.match(buf, s).end()  # type: ignore[union-attr]
+                e = M.run_end(_CLOSE_RUN, buf, s)
                 k = e - s
                 open_now = self.deep + len(stack)
                 if k < open_now:  # the brackets stay open

@@ -123,7 +123,7 @@ class Scanner:
                     quote is not None
                     and chunk[-1] != "\\"
                     and "\n" not in chunk
-                    and (quote not in chunk or m.bodies[quote].match(chunk).end() == len(chunk))  # type: ignore[union-attr]
+                    and (quote not in chunk or M.run_end(m.bodies[quote], chunk, 0) == len(chunk))
                 ):
                     # Inside a string that goes on past this chunk: nothing here can end it.
                     b.hold_whole(chunk)

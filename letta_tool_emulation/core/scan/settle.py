@@ -242,7 +242,7 @@ class Settle:
         self.out.emit(
             StreamEvent(
                 problem=Problem(
-                    kind,  # type: ignore[arg-type]
+                    kind,
                     f"A call-shaped block was not executed because {why}.",
                     excerpt=excerpt(region.raw),
                 )
@@ -263,7 +263,7 @@ class Settle:
     def drop_drafts(self) -> None:
         """A lone </think> closed reasoning the reply began in: nothing drafted before runs."""
         items, self.items = self.items, []
-        shown = ("in_reasoning", "it was written in reasoning that the reply closed later")
+        shown: C.Shown = ("in_reasoning", "it was written in reasoning that the reply closed later")
         for item in items:
             if isinstance(item, Block):
                 if item.reading.call_attempt:

@@ -53,7 +53,7 @@ class Text:
         release = self.settle.release
         while pos < n:
             if blank:
-                e = M.BLANKS.match(buf, pos).end()  # type: ignore[union-attr]
+                e = M.run_end(M.BLANKS, buf, pos)
                 if e == n:
                     pos = n
                     break
@@ -216,7 +216,7 @@ class Text:
         if not self.settle.ends_open_call(t.group()):
             return _AS_TEXT
         b = self.buf
-        rest = M.BLANKS.match(b.text, end).end()  # type: ignore[union-attr]
+        rest = M.run_end(M.BLANKS, b.text, end)
         if rest == len(b.text) and not self.sc.closing:
             return _WAIT  # alone on its line only if the line ends here
         if rest < len(b.text) and b.text[rest] != "\n":
