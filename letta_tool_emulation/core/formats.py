@@ -53,8 +53,10 @@ class FormatSpec:
     # Literal text at which the opener may begin: the shortest that tells it apart from prose
     # (inline), or that a line must begin with (line, fence).
     prefixes: tuple[str, ...]
-    # The base confidence of each format a block of this syntax is reported as; the first is
-    # the usual one (hooks pick the others: attributes naming the tool, a fence's info string).
+    format: str  # the format its calls are usually reported as (ToolCall.format)
+    # The base confidence of a well-formed block, by variant: the format it is reported as,
+    # or, for a fence, the kind of fence (hooks pick the variant: attributes naming the tool,
+    # a fence's info string).
     confidence: Mapping[str, float]
     family: Family
     neutralise: str  # every spelling to break in text from outside the turn, as a pattern
@@ -70,11 +72,6 @@ class FormatSpec:
     attributes: Attributes | None = None
     json_only: bool = False  # JSON with no marker: a call only when it names an offered tool
     display: str = ""  # how problems name the opener
-
-    @property
-    def format(self) -> str:
-        """The format a block of this syntax is usually reported as."""
-        return next(iter(self.confidence))
 
 
 # Keys that name the tool inside a call object. Formats made of JSON alone (a standalone JSON
@@ -99,6 +96,7 @@ CANONICAL = FormatSpec(
     wraps_fence=True,
     malformed=True,
     family="marked",
+    format="canonical",
     confidence={"canonical": 1.0},
     # TOOL_RESULT (see MARKERS) covers TOOL_RESULT_END.
     neutralise=r"TOOL_CALL_START|TOOL_CALL_END",
@@ -119,6 +117,7 @@ TAG = FormatSpec(
     attributes=Attributes(
         name=("name", "function", "tool"), params=("params", "parameters", "arguments", "args"), format="xml"
     ),
+    format="hermes",
     confidence={"hermes": 0.95, "xml": 0.9},
     neutralise=r"</?tool_call",
     display="<tool_call>",
@@ -131,6 +130,7 @@ MISTRAL = FormatSpec(
     literal="[TOOL_CALLS]",
     prefixes=("[T",),
     family="open",
+    format="mistral",
     confidence={"mistral": 0.9},
     neutralise=r"\[TOOL_CALLS\]",
     display="[TOOL_CALLS]",
@@ -142,6 +142,7 @@ FENCE = FormatSpec(
     opener=r"`{3,}|~{3,}",
     prefixes=("`", "~"),
     family="fence",
+    format="fence",
     confidence={"tool_fence": 0.85, "data_fence": 0.7},
     neutralise=r"(?m:^)[ \t]{0,3}(?:`{3,}|~{3,})[ \t]*(?:tool|function_call)",
     fold=True,
@@ -157,6 +158,7 @@ REACT = FormatSpec(
     ),
     prefixes=("Ac",),
     family="block",
+    format="react",
     confidence={"react": 0.8},
     neutralise=r"Action[ _]Input:",
     display="Action Input:",
@@ -169,6 +171,7 @@ BARE = FormatSpec(
     prefixes=("{", "["),
     family="line",
     json_only=True,
+    format="bare",
     confidence={"bare": 0.6},
     neutralise=QUOTED_NAME_KEY,
     display="{",

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+from letta_tool_emulation.core.formats import FORMATS
 from letta_tool_emulation.core.parser import tidy
 
 from .corpus import load_corpus, load_tools
@@ -76,6 +77,8 @@ FRAGMENTS = [
     "null",
     "True",
     "12",
+    *(spec.example for spec in FORMATS),  # every format in the table
+    *(end for spec in FORMATS for end in spec.end),
 ]
 
 texts = st.one_of(
