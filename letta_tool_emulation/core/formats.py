@@ -136,6 +136,24 @@ MISTRAL = FormatSpec(
     display="[TOOL_CALLS]",
     example='[TOOL_CALLS][{"name": "lookup", "arguments": {"q": "x"}}]',
 )
+# Llama 3.1/3.2's built-in tool format: the <|python_tag|> token, then the call as JSON
+# ({"name": ..., "parameters": ...}), ended by <|eom_id|> or <|eot_id|> when the server
+# passes special tokens through, or else by the reply's end.
+PYTHON_TAG = FormatSpec(
+    name="python_tag",
+    anchor="inline",
+    opener=r"<\|python_tag\|>",
+    literal="<|python_tag|>",
+    prefixes=("<|",),
+    end=("<|eom_id|>", "<|eot_id|>"),
+    malformed=True,
+    family="marked",
+    format="python_tag",
+    confidence={"python_tag": 0.9},
+    neutralise=r"<\|(?:python_tag|eom_id|eot_id)\|>",
+    display="<|python_tag|>",
+    example='<|python_tag|>{"name": "lookup", "parameters": {"q": "x"}}<|eom_id|>',
+)
 FENCE = FormatSpec(
     name="fence",
     anchor="fence",
@@ -180,7 +198,7 @@ BARE = FormatSpec(
 
 # The order matters only where two openers could match at one position (none do), and for the
 # neutraliser's pattern (the same).
-FORMATS: tuple[FormatSpec, ...] = (CANONICAL, TAG, MISTRAL, FENCE, REACT, BARE)
+FORMATS: tuple[FormatSpec, ...] = (CANONICAL, TAG, MISTRAL, PYTHON_TAG, FENCE, REACT, BARE)
 BY_NAME: Mapping[str, FormatSpec] = {spec.name: spec for spec in FORMATS}
 BASE_CONFIDENCE: Mapping[str, float] = {k: v for spec in FORMATS for k, v in spec.confidence.items()}
 
