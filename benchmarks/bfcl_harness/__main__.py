@@ -20,6 +20,11 @@ from pathlib import Path
 from typing import Any
 
 
+def _short(value: Any, limit: int = 2000) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _run(spec: dict[str, Any], out: Path) -> int:
     from .inference import BenchHandler, Endpoint, ask, forget_state, register
     from .questions import load_questions
@@ -54,6 +59,8 @@ def _run(spec: dict[str, Any], out: Path) -> int:
                     "output_tokens": asked.output_tokens,
                     "latencies": asked.latencies,
                     "seconds": time.monotonic() - started,
+                    # What the entry answered, as BFCL's handler returned it (for reading, cut short).
+                    "reply": _short(asked.result),
                 }
                 sink.write(json.dumps(record) + "\n")
                 sink.flush()

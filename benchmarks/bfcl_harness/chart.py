@@ -24,8 +24,8 @@ def draw(report: dict[str, Any], out: Path) -> Path:
         values = [100 * (scores.get(c) or 0.0) for c in categories]
         label = f"{entry} (not run: {unavailable[entry]})" if entry in unavailable else entry
         bars = axes.bar(positions, values, width, label=label, color=COLOURS[number % len(COLOURS)])
-        if entry in unavailable:
-            bars.set_alpha(0.0)
+        for bar in bars if entry in unavailable else ():
+            bar.set_alpha(0.0)
     axes.set_xticks(range(len(categories)), [c.replace("_", "\n", 1) for c in categories], fontsize=8)
     axes.set_ylim(0, 100)
     axes.set_ylabel("accuracy (%)")
