@@ -292,18 +292,22 @@ def pool_size() -> int:
     )
 
 
-def natural_reply(blocks: list[str], rng: random.Random) -> str:
-    """The call blocks, in order, inside the prose of one reply."""
+def natural_reply(blocks: list[str], rng: random.Random, *, saves: bool = True) -> str:
+    """The call blocks, in order, inside the prose of one reply. ``saves``: the calls store or
+    look something up (the preambles say so); otherwise the reply only opens with a word or two
+    (a call that only answers the user, such as ``send_message``)."""
     voice = ENGLISH if rng.random() < 0.6 else VOICES[rng.choice([k for k in VOICES if k != "en"])]
     parts: list[str] = []
     if rng.random() < 0.12:
         parts.append(f"<think>\n{rng.choice(voice.thoughts)}\n</think>")
     lead: list[str] = []
-    opener = rng.choice(voice.openers) if rng.random() < 0.4 else ""
-    preamble = rng.choice(voice.preambles)
-    if opener and opener.split()[0].strip("!,.") != preamble.split()[0].strip("!,."):
+    opener = rng.choice(voice.openers) if rng.random() < 0.4 or not saves else ""
+    preamble = rng.choice(voice.preambles) if saves else ""
+    if opener and (not preamble or opener.split()[0].strip("!,.") != preamble.split()[0].strip("!,.")):
         lead.append(opener)
-    if rng.random() < 0.25:
+    if not saves:
+        parts.append(" ".join(lead))
+    elif rng.random() < 0.25:
         # A longer reply: an everyday paragraph, then the preamble in a paragraph of its own.
         parts.append(" ".join([*lead, rng.choice(voice.asides)]) + "\n\n" + preamble)
     else:

@@ -189,7 +189,7 @@ def write_calls(
             else f"TOOL_CALL_START\n{json.dumps({'function': n, 'params': a}, ensure_ascii=False)}\nTOOL_CALL_END"
             for n, a in calls
         ]
-        return natural_reply(blocks, natural)
+        return natural_reply(blocks, natural, saves=any(n != "send_message" for n, _ in calls))
     assert rng is not None
     parts = [text] if text and rng.random() < 0.7 else []
     for name, args in calls:
