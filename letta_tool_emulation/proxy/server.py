@@ -109,6 +109,8 @@ def main(settings: Settings) -> int:
     server = uvicorn.Server(config(settings))
     try:
         server.run()
+    except KeyboardInterrupt:  # uvicorn finished its shutdown and handed Ctrl-C back
+        return 0
     except OSError as exc:
         raise SettingsError(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror}") from exc
     return 0 if server.started else 1
