@@ -22,9 +22,10 @@ from ..e2ee import E2EEError
 from ..e2ee.transport import E2EETransport
 from ..selection import Decision
 from ..step import Attempt, EmulatedRequest, Outcome, ToolCallDict
-from ..transport import OpenAITransport, Transport
+from ..transport import Transport
 from . import wire
 from .errors import BrokenStream
+from .transport import HttpTransport, status_error
 from .upstream import Upstream
 
 log = logging.getLogger("letta_tool_emulation.proxy")
@@ -36,7 +37,7 @@ def transport_for(upstream: Upstream, decision: Decision, model: str) -> Transpo
 
     if decision.e2ee:
         return E2EETransport(kwargs, model)
-    return OpenAITransport(kwargs, upstream.client_kwargs)
+    return HttpTransport(upstream)
 
 
 def _schema_refused(attempt: Attempt, exc: openai.APIStatusError) -> Exception:
@@ -205,18 +206,10 @@ async def open_upstream(upstream: Upstream, path: str, raw: bytes, stream: bool)
         if response.status_code >= 400:
             await response.aread()
             await response.aclose()
-            raise _status_error(response)
+            raise status_error(response)
         return response
 
     return await retry.call(budget, send)
-
-
-def _status_error(response: httpx.Response) -> openai.APIStatusError:
-    try:
-        body: Any = response.json()
-    except ValueError:
-        body = response.text
-    return openai.APIStatusError(f"HTTP {response.status_code}", response=response, body=body)
 
 
 def relayed_headers(response: httpx.Response) -> dict[str, str]:
