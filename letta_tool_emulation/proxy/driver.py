@@ -89,17 +89,17 @@ class Emulated:
                 attempt = flow.send(None)
         except StopIteration as done:
             outcome: Outcome = done.value
-        if not writer.started:
-            yield writer.chunk({"content": ""})
+        # Everything after the reply is settled is ready at once: one write, many events.
+        tail = [] if writer.started else [writer.chunk({"content": ""})]
         for index, call in enumerate(_calls(outcome, self.model)):
-            for piece in writer.call(index, call):
-                yield piece
+            tail += writer.call(index, call)
         if outcome.gave_up:  # the explanation was never streamed
-            yield writer.chunk({"content": outcome.content})
-        yield writer.chunk({}, finish=outcome.finish_reason)
+            tail.append(writer.chunk({"content": outcome.content}))
+        tail.append(writer.chunk({}, finish=outcome.finish_reason))
         if include_usage:
-            yield writer.usage(outcome.usage.as_dict())
-        yield wire.DONE
+            tail.append(writer.usage(outcome.usage.as_dict()))
+        tail.append(wire.DONE)
+        yield b"".join(tail)
 
     async def _attempt(self, attempt: Attempt, writer: wire.ChunkWriter) -> AsyncIterator[bytes]:
         upstream = self.transport.stream(attempt.body)
