@@ -164,6 +164,7 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
             else:
                 mode = "pass-through"
             if mode == "pass-through":
+                raw = _bounded(upstream, body, raw)
                 opened = await until_disconnect(request, open_upstream(upstream, "/chat/completions", raw, stream))
                 headers = relayed_headers(opened)
                 if stream:
@@ -281,6 +282,21 @@ def _read(raw: bytes) -> dict[str, Any]:
     if "tools" in body and body["tools"] is not None and not isinstance(body["tools"], list):
         raise ProxyError(400, "'tools' must be an array.", param="tools")
     return body
+
+
+def _bounded(upstream: Upstream, body: dict[str, Any], raw: bytes) -> bytes:
+    """The body as the client sent it, unless it asks for more output than the upstream says the
+    model can give: clients that cannot know (Letta Code asks every model for 32,000 tokens) would
+    get the upstream's 400 for that alone. Only then is the limit lowered and the body rewritten."""
+    limit = upstream.output_limit(body["model"])
+    fields = [
+        k
+        for k in ("max_tokens", "max_completion_tokens")
+        if isinstance(body.get(k), int) and not isinstance(body.get(k), bool)
+    ]
+    if not limit or not any(body[k] > limit for k in fields):
+        return raw
+    return json.dumps({**body, **{k: min(body[k], limit) for k in fields}}, ensure_ascii=False).encode()
 
 
 def _carries_tools(body: Mapping[str, Any]) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from letta_tool_emulation.proxy import ProxyServer
-from letta_tool_emulation.runtime.standin import EMULATED_MODEL, StandIn
+from letta_tool_emulation.runtime.standin import CONTEXT_TOKENS, EMULATED_MODEL, StandIn
 
 LETTA_CODE = "@letta-ai/letta-code@0.32.18"
 RUNTIME_DEPENDENCIES = ("ws@^8.19.0", "node-pty@^1.1.0")
@@ -77,6 +77,14 @@ def test_letta_code_writes_its_memory_through_the_proxy(
     letta(letta_code, home, work, "connect", "openai-compatible", "--base-url", proxy.url)
     listed = json.loads(letta(letta_code, home, work, "model", "list"))
     assert f"openai-compatible/{EMULATED_MODEL}" in {m["handle"] for m in listed}
+    # Its LM Studio connector reads the context window from /api/v0/models, which the proxy
+    # answers from the upstream's data; the OpenAI-compatible one assumes 128k.
+    letta(letta_code, home, work, "connect", "lmstudio", "--base-url", proxy.url)
+    windows = {
+        m["handle"]: m["context_window_limit"] for m in json.loads(letta(letta_code, home, work, "model", "list"))
+    }
+    assert windows[f"lmstudio/{EMULATED_MODEL}"] == CONTEXT_TOKENS
+    assert windows[f"openai-compatible/{EMULATED_MODEL}"] == 128000
 
     # The stand-in calls a tool when told "call <tool> with <arguments>"; a real model decides
     # for itself. Letta Code's `memory` tool writes the file and commits it.

@@ -211,6 +211,13 @@ def test_a_request_without_tools_passes_through_untouched(sdk: OpenAI, upstream:
     assert upstream.requests[-1] == {"model": EMULATED_MODEL, "messages": REMEMBER, "stream": True, "temperature": 0.5}
 
 
+def test_a_pass_through_output_limit_above_the_models_own_is_lowered(sdk: OpenAI, upstream: StandIn) -> None:
+    r = sdk.chat.completions.create(model=EMULATED_MODEL, messages=REMEMBER, max_completion_tokens=32000)
+    assert r.choices[0].message.content == "You said: Remember that I like pears"
+    assert upstream.requests[-1] == {"model": EMULATED_MODEL, "messages": REMEMBER,
+                                     "max_completion_tokens": MAX_COMPLETION_TOKENS}  # fmt: skip
+
+
 def test_models_lists_the_upstreams_ids_with_their_limits(sdk: OpenAI, proxy: ProxyServer) -> None:
     models = {m.id: m.model_dump() for m in sdk.models.list()}
     assert {EMULATED_MODEL, NATIVE_MODEL} <= set(models)
@@ -227,3 +234,21 @@ def test_a_bad_request_gets_an_openai_error(sdk: OpenAI) -> None:
     with pytest.raises(openai.BadRequestError) as raised:
         sdk.chat.completions.create(model=EMULATED_MODEL, messages=[], tools=MEMORY_TOOLS)
     assert raised.value.status_code == 400 and "messages" in raised.value.message
+
+
+def test_the_example_runs_as_documented(proxy: ProxyServer, upstream: StandIn) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "proxy_openai_sdk.py"
+    upstream.script({"text": call_block("remember", fact="The user likes pears.")}, {"text": "Noted: you like pears."})
+    done = subprocess.run(
+        [sys.executable, str(example)], env={**os.environ, "PROXY_BASE_URL": proxy.url}, capture_output=True,
+        text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert 'tool call: remember({"fact": "The user likes pears."})' in done.stdout
+    assert "model:     Noted: you like pears." in done.stdout
+    assert "memory:    ['The user likes pears.']" in done.stdout
