@@ -120,6 +120,40 @@ def proxy_missing() -> str | None:
     return None
 
 
+def free_text_refused(upstream: LlamaServer) -> str | None:
+    """Why the proxy would not answer the free-text entry in free text, or None. The proxy decides
+    as the plugin does (``selection.decide``), from the server kind it probes: the same decision
+    is taken here, under the environment ``proxy(constrained=False)`` gives it."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from letta_tool_emulation import endpoints, selection
+
+    endpoints.KNOWN.store(asyncio.run(endpoints.probe_server(upstream.url)))
+    saved = {k: os.environ.pop(k, None) for k in (selection.PATTERNS_ENV, selection.CONSTRAINED_ENV)}
+    os.environ[selection.PATTERNS_ENV] = "*"
+    try:
+        config = SimpleNamespace(
+            model=upstream.alias,
+            model_endpoint=upstream.url,
+            provider_name="proxy",
+            handle=f"proxy/{upstream.alias}",
+            model_wrapper=None,
+        )
+        decision = selection.decide(config)
+    finally:
+        for key, value in saved.items():
+            os.environ.pop(key, None)
+            if value is not None:
+                os.environ[key] = value
+    if decision.constrained:
+        return (
+            f"the proxy constrains every reply to this server ({decision.constrained}) and has no switch for "
+            "free text, so this entry would repeat emulated-constrained"
+        )
+    return None
+
+
 def wait_for(url: str, process: subprocess.Popen[bytes], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -224,6 +258,11 @@ def main(argv: list[str]) -> int:
         endpoints: list[dict[str, Any]] = []
         try:
             plain = stack.enter_context(LlamaServer(llama_python, model, alias=args.model, **common))
+            if "emulated-free" in args.entries and "emulated-free" not in unavailable:
+                refused = free_text_refused(plain)
+                if refused:
+                    unavailable["emulated-free"] = refused
+                    print(f"emulated-free: {refused}", flush=True)
             native = None
             if "native-chatml-function-calling" in args.entries:
                 native = stack.enter_context(
