@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 import regex
 
 from .. import markers as M
-from ..formats import CALL_FENCE_INFOS, DATA_FENCE_INFOS, FENCE
+from ..formats import CALL_FENCE_INFOS, DATA_FENCE_INFOS
+from ..formats import FENCE as FENCE_FORMAT
 from ..region import Region
-from .states import FENCE as FENCE_STATE
-from .states import FENCE_INFO, TEXT
+from .states import FENCE, FENCE_INFO, TEXT
 
 if TYPE_CHECKING:
     from .scanner import Scanner
@@ -137,7 +137,7 @@ class Fence:
             self.hold = False
             self.settle.release(b.held(b.pos))
             b.release()
-        self.sc.go(FENCE_STATE)
+        self.sc.go(FENCE)
         return True
 
     def _first_content(self, c: str, pos: int) -> None:
@@ -275,8 +275,8 @@ class Fence:
         self.sc.go(TEXT)
         self.settle.judge(
             Region(
-                spec=FENCE,
-                format=FENCE.format,
+                spec=FENCE_FORMAT,
+                format=FENCE_FORMAT.format,
                 text=body,
                 raw=raw,
                 end_marker=closed,

@@ -171,7 +171,7 @@ class Text:
         if spec.json_only:
             self.matcher.begin(e, spec, spec.format)
         else:  # the opener names the tool, and ends on the JSON's first bracket
-            self.matcher.begin(t.end() - 1, spec, spec.format, name=t.group(f"{spec.name}_name"))
+            self.matcher.begin(t.end() - 1, spec, spec.format, name=t.groupdict().get(f"{spec.name}_name"))
         return True
 
     def _trigger(self, t: regex.Match[str], c: int, eof: bool) -> int:
