@@ -7,14 +7,14 @@ from collections.abc import Generator
 
 import pytest
 
-from letta_tool_emulation.core.scan import states
+from letta_tool_emulation.core.scan import record, unknown
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
-    with states.record() as seen:
+    with record() as seen:
         result = yield
-    unknown = states.unknown(seen)
-    if unknown:
-        raise AssertionError(f"transitions missing from the scanner's table: {', '.join(unknown)}")
+    missing = unknown(seen)
+    if missing:
+        raise AssertionError(f"transitions missing from the scanner's table: {', '.join(missing)}")
     return result

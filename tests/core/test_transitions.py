@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
-from letta_tool_emulation.core.scan import TRANSITIONS, states
+from letta_tool_emulation.core.scan import TRANSITIONS, State, record, unknown
 from letta_tool_emulation.core.scan.text import MAX_BLOCKS
 
 from .corpus import load_tools
@@ -30,8 +30,8 @@ RARE = [
 ]
 
 
-def _parse(text: str, finish: str | None) -> set[tuple[states.State, states.State]]:
-    with states.record() as seen:
+def _parse(text: str, finish: str | None) -> set[tuple[State, State]]:
+    with record() as seen:
         parse_tool_calls(text, TOOLS, finish_reason=finish)
         p = StreamingToolCallParser(TOOLS)
         for i in range(0, len(text), 3):
@@ -41,10 +41,10 @@ def _parse(text: str, finish: str | None) -> set[tuple[states.State, states.Stat
 
 
 def test_the_table_holds_exactly_the_transitions_taken() -> None:
-    seen: set[tuple[states.State, states.State]] = set()
+    seen: set[tuple[State, State]] = set()
     for text, finish in [*inputs(), *((text, None) for text in RARE)]:
         seen |= _parse(text, finish)
-    assert not states.unknown(seen)
+    assert not unknown(seen)
     table = {(a, b) for a, nexts in TRANSITIONS.items() for b in nexts}
     missing = sorted(f"{a.name} -> {b.name}" for a, b in table - seen)
     assert not missing, f"transitions in the table that nothing takes: {missing}"
@@ -53,4 +53,4 @@ def test_the_table_holds_exactly_the_transitions_taken() -> None:
 @settings(max_examples=200)
 @given(property_texts | backtick_lines, st.sampled_from([None, "stop", "length"]))
 def test_generated_replies_take_only_transitions_in_the_table(text: str, finish: str | None) -> None:
-    assert not states.unknown(_parse(text, finish))
+    assert not unknown(_parse(text, finish))

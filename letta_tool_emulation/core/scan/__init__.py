@@ -1,6 +1,6 @@
 """The scanner: one state machine, in rooms (see scanner.py)."""
 
-from .scanner import Scanner
-from .states import TRANSITIONS, State
+from .scanner import Scanner, record
+from .states import TRANSITIONS, State, unknown
 
-__all__ = ["TRANSITIONS", "Scanner", "State"]
+__all__ = ["TRANSITIONS", "Scanner", "State", "record", "unknown"]

@@ -73,7 +73,8 @@ class Code:
         known to hold no run that closes it."""
         b = self.buf
         buf, pos = b.text, b.pos
-        e = M.run_end(_RUN, buf, pos)
+        m = _RUN.match(buf, pos)
+        e = pos if m is None else m.end()
         self.run_len += e - pos
         self.settle.release(buf[pos:e])
         b.pos = e

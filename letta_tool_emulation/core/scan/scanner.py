@@ -20,7 +20,8 @@ interpreter (``calls.py``), and its reading to ``Settle``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from .. import markers as M
 from ..region import Interpret
@@ -104,10 +105,7 @@ class Scanner:
     # -- reading -------------------------------------------------------------------------------
 
     def go(self, state: State) -> None:
-        """Change state (every change is one of ``states.TRANSITIONS``)."""
-        observed = states.observed
-        if observed is not None and state != self.state:
-            observed.add((self.state, state))
+        """Change state (every change is one of ``states.TRANSITIONS``; see :func:`record`)."""
         self.state = state
 
     def feed(self, chunk: str) -> list[StreamEvent]:
@@ -128,10 +126,17 @@ class Scanner:
                     # Inside a string that goes on past this chunk: nothing here can end it.
                     b.hold_whole(chunk)
                     return []
-            elif state == TEXT and not self.lines.blank and not self.settle.items and M.PLAIN.fullmatch(chunk):
-                # Prose with nothing to look at (no newline either): released as it is.
-                b.base += len(chunk)
-                return self.settle.release_plain(chunk)
+            elif state == TEXT:
+                lines = self.lines
+                settle = self.settle
+                if not lines.blank and not settle.items and M.PLAIN.fullmatch(chunk):
+                    # Prose with nothing to look at (no newline either): released as it is.
+                    b.base += len(chunk)
+                    if settle.unterminated is not None:
+                        settle.watch_end(chunk)
+                    lines.track_plain(chunk)
+                    self.out.texts.append(chunk)
+                    return [StreamEvent(text=chunk)]
         b.text = b.text + chunk if b.text else chunk
         self._run(eof=False)
         return self.out.take()
@@ -152,3 +157,35 @@ class Scanner:
         while handlers[self.state](eof):
             pass
         self.buf.compact()
+
+
+# Transitions seen while record() runs; None otherwise.
+_observed: set[tuple[State, State]] | None = None
+
+
+def _go_recording(self: Scanner, state: State) -> None:
+    if _observed is not None and state != self.state:
+        _observed.add((self.state, state))
+    self.state = state
+
+
+_go = Scanner.go
+
+
+@contextmanager
+def record() -> Iterator[set[tuple[State, State]]]:
+    """Collect every transition any scanner takes while the block runs (for tests: the
+    scanner's go() records nothing otherwise, and costs nothing more than the assignment)."""
+    global _observed
+    outer = _observed
+    seen: set[tuple[State, State]] = set()
+    _observed = seen
+    setattr(Scanner, "go", _go_recording)  # noqa: B010 - swapped in only while a test records
+    try:
+        yield seen
+    finally:
+        _observed = outer
+        if outer is None:
+            setattr(Scanner, "go", _go)  # noqa: B010
+        else:
+            outer |= seen

@@ -12,7 +12,8 @@ A region's reading comes from the interpreter; whether it was performed is decid
    early (:meth:`Settle.watch_end`, :meth:`Settle.stray_end`), and the first line after it can
    still ask permission to make it (:meth:`Settle.close`).
 
-All prose the scanner releases passes through :meth:`Settle.release`.
+All prose the scanner releases passes through :meth:`Settle.release`, but for plain prose in
+the middle of a line when no block waits on it (the scanner's fast path).
 """
 
 from __future__ import annotations
@@ -108,14 +109,6 @@ class Settle:
             else:
                 self.settle_line(performed=True)
         self._pass(s)
-
-    def release_plain(self, chunk: str) -> list[StreamEvent]:
-        """A chunk of prose with nothing to look at, released as it is (the fast path)."""
-        if self.unterminated is not None:
-            self.watch_end(chunk)
-        self.lines.track_plain(chunk)
-        self.out.texts.append(chunk)
-        return [StreamEvent(text=chunk)]
 
     def _pass(self, s: str) -> None:
         self.out.pending.append(s)

@@ -1,15 +1,14 @@
 """The scanner's states, which room reads each, and every transition between them.
 
 In the manner of h11's ``_state.py``: the table is the specification. Every change of state
-goes through :meth:`Scanner.go`, which records it while a test asks for that (:func:`record`);
-``tests/core`` holds every transition observed on the corpus and the property tests to the
-table, and the table to what is observed.
+goes through :meth:`Scanner.go`, which records it while a test asks for that
+(``scanner.record``); ``tests/core`` holds every transition observed on the corpus and the
+property tests to the table, and the table to what is observed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from enum import IntEnum
 
 
@@ -93,24 +92,6 @@ TRANSITIONS: Mapping[State, Mapping[State, str]] = {
 }
 # States in which the text read is held back as a possible call.
 CALL_STATES = frozenset({AFTER_OPENER, MALFORMED, REGION, POST_REGION, TAG, LINE_RUN, FENCE_INFO})
-
-# Transitions seen since recording began; None while nothing records them.
-observed: set[tuple[State, State]] | None = None
-
-
-@contextmanager
-def record() -> Iterator[set[tuple[State, State]]]:
-    """Collect every transition taken while the block runs."""
-    global observed
-    outer = observed
-    seen: set[tuple[State, State]] = set()
-    observed = seen
-    try:
-        yield seen
-    finally:
-        observed = outer
-        if outer is not None:
-            outer |= seen
 
 
 def unknown(seen: set[tuple[State, State]]) -> list[str]:

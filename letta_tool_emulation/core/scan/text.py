@@ -53,7 +53,8 @@ class Text:
         release = self.settle.release
         while pos < n:
             if blank:
-                e = M.run_end(M.BLANKS, buf, pos)
+                blanks = M.BLANKS.match(buf, pos)
+                e = pos if blanks is None else blanks.end()
                 if e == n:
                     pos = n
                     break
