@@ -155,7 +155,10 @@ _FENCED_BODY = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?
 _FENCED_END = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}\r?\n?[ \t\r\n]{0,40})?"
 _BODY = r"[ \t\r\n]{0,40}[{\[]"
 _STRUCTURAL = "\"'{}[]"
-_BLANK_LINE = r"\n[ \t\r]{0,40}\n"
+# A blank line ends JSON that has no end marker, unless the JSON evidently goes on after it
+# (pretty-printed JSON may hold blank lines): the next line's first character must be one no
+# JSON token begins with. It is judged on that character, so one-shot and streamed agree.
+_BLANK_LINE = r"\n[ \t\r]{0,40}\n[ \t\r\n]{0,40}[^ \t\r\n\"'{}\[\],:0-9.+\-tfn]"
 # The body of a string up to its closing quote, a raw newline, or a backslash at the very
 # end. No partial matching is needed here, and the standard library's engine is faster on it.
 STRING_BODY = {
