@@ -93,6 +93,13 @@ class Lines:
             self.last = last
         self.emitted += len(chunk)
 
+    def prime(self, before: str) -> None:
+        """Prose that came before the text this scanner reads (not released by it): the context
+        its first block is judged in. It ends a line, so the text read starts on a new one."""
+        emitted = self.emitted
+        self.track(before.rstrip("\n") + "\n")
+        self.emitted = emitted
+
     def new_line(self, indent: int = 0) -> None:
         """A line ended inside text that is not prose (a hidden block, reasoning)."""
         self.head = ""
