@@ -23,7 +23,7 @@ from .accept import DEFAULT_THRESHOLD, Acceptor, Dialect
 from .chunks import ChunkReader, internal_error
 from .decoding import Decoded, clean_surrogates, decode_exact, may_hold_surrogates
 from .feedback import report_lines
-from .markers import CANDIDATE, run_end
+from .markers import LOOK_CLOSER, run_end
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
     TOOL_DESCRIPTION_CHARS,
@@ -319,6 +319,24 @@ class _Frame:
         self.key = ""  # the current key, kept for the envelope's own object only
 
 
+class _Outer:
+    """What surrounds the envelope's own object, and what its keys said so far."""
+
+    __slots__ = ("duplicate", "fence", "fence_tail", "give_up", "seen", "tail", "tentative", "waiting")
+
+    def __init__(self) -> None:
+        # The object began with another key: it is read as the envelope only once one of its
+        # keys turns up; until then all of it is held, to be given back whole.
+        self.tentative = False
+        self.give_up = False  # a tentative envelope stopped being JSON
+        self.seen: set[str] = set()  # the envelope's keys so far
+        self.duplicate = False  # "calls" given twice: none of them runs
+        self.fence = ""  # the fence run the envelope was written in, to drop its closer after it
+        self.fence_tail: list[str] = []  # text after the envelope while its closing fence may come
+        self.tail: StreamingToolCallParser | None = None  # free text after the closed envelope
+        self.waiting: list[StreamEvent] = []  # calls, handed out once the envelope is settled
+
+
 class EnvelopeParser:
     """Parse a constrained reply chunk by chunk; the same surface as ``StreamingToolCallParser``.
 
@@ -348,7 +366,6 @@ class EnvelopeParser:
         self._mode = _UNDECIDED
         self._held: list[str] = []  # the reply so far while undecided
         self._fallback: StreamingToolCallParser | None = None  # a reply that is not the envelope
-        self._tail: StreamingToolCallParser | None = None  # text after a closed envelope
         self._stack: list[_Frame] = []
         # The string being read: None, or the role of its text (key, reply text, other).
         self._string: str | None = None
@@ -362,16 +379,8 @@ class EnvelopeParser:
         self._pending: list[str] = []  # reply text not yet handed out
         self._events: list[StreamEvent] = []
         self._calls: list[ToolCall] = []
-        self._call_events: list[StreamEvent] = []  # handed out once the envelope is settled
         self._problems: list[Problem] = []
-        # The envelope's own object began with another key: it is read as the envelope only
-        # once one of its keys turns up; until then all of it is held, to be given back whole.
-        self._tentative = False
-        self._give_up = False  # a tentative envelope stopped being JSON
-        self._seen: set[str] = set()  # the envelope's keys so far
-        self._duplicate = False  # "calls" given twice: none of them runs
-        self._fence = ""  # the fence run the envelope was written in, to drop its closer after it
-        self._fence_tail: list[str] = []  # text after the envelope while its closing fence may come
+        self._outer = _Outer()
 
     # -- public surface ----------------------------------------------------------------------
 
@@ -403,8 +412,8 @@ class EnvelopeParser:
         if self._mode == _UNDECIDED:
             return any(part.strip() for part in self._held)
         if self._mode == _DONE:
-            return self._tail is not None and self._tail.in_call
-        return self._mode == _ENVELOPE and (self._calls_open or self._tentative)
+            return self._outer.tail is not None and self._outer.tail.in_call
+        return self._mode == _ENVELOPE and (self._calls_open or self._outer.tentative)
 
     @property
     def result(self) -> ParseResult:
@@ -416,8 +425,8 @@ class EnvelopeParser:
         calls = list(self._calls)
         problems = list(self._problems)
         reasoning = ""
-        if self._tail is not None:
-            tail = self._tail.result
+        if self._outer.tail is not None:
+            tail = self._outer.tail.result
             calls += tail.tool_calls
             problems += tail.problems
             reasoning = tail.reasoning
@@ -439,14 +448,14 @@ class EnvelopeParser:
                 i = self._undecided(text, i)
                 continue
             j = self._step(text, i)
-            if self._tentative:
-                if self._give_up:  # not JSON after all: the reply is free text, from its start
-                    self._give_up = self._tentative = False
+            if self._outer.tentative:
+                if self._outer.give_up:  # not JSON after all: the reply is free text, from its start
+                    self._outer.give_up = self._outer.tentative = False
                     self._fall_back()
                     break
                 self._held.append(text[i:j])
                 if self._mode == _DONE:  # an object with none of the envelope's keys
-                    self._tentative = False
+                    self._outer.tentative = False
                     self._fall_back()
                     i = j
                     break
@@ -460,15 +469,15 @@ class EnvelopeParser:
 
     def _close(self, finish_reason: str | None) -> list[StreamEvent]:
         self._events = []
-        if self._mode == _UNDECIDED or (self._mode == _ENVELOPE and self._tentative):
-            self._tentative = False
+        if self._mode == _UNDECIDED or (self._mode == _ENVELOPE and self._outer.tentative):
+            self._outer.tentative = False
             self._fall_back()
         if self._mode == _FALLBACK and self._fallback is not None:
             self._events += self._fallback.close(finish_reason)
         elif self._mode == _DONE:
             self._after("", eof=True)
-            if self._tail is not None:
-                self._emit_all(self._tail.close(finish_reason))
+            if self._outer.tail is not None:
+                self._emit_all(self._outer.tail.close(finish_reason))
         elif self._mode == _ENVELOPE:
             self._cut(finish_reason)
         self._settle_calls()
@@ -515,7 +524,7 @@ class EnvelopeParser:
             if frame.key in ENVELOPE_KEYS:
                 self._commit()
             else:
-                self._tentative = True  # extra keys first: held until one of the envelope's comes
+                self._outer.tentative = True  # extra keys first: held until one of the envelope's comes
             return i + 1
         frame.key += c
         if c == "\\" or len(frame.key) > 200:
@@ -531,16 +540,16 @@ class EnvelopeParser:
         if fence is not None:
             before = before[: fence.start()]
         prose = before.strip()
-        if prose.endswith((":", "：")) or CANDIDATE.search(prose) is not None:
+        if prose.endswith((":", "：")) or LOOK_CLOSER.search(prose) is not None:
             return False  # presented, or holding what the free-text parser reads (reasoning, calls)
-        self._fence = fence.group(1) if fence is not None else ""
+        self._outer.fence = fence.group(1) if fence is not None else ""
         return True
 
     def _commit(self) -> None:
         """The reply is the envelope: what was held before it is prose the model wrote."""
         held = "".join(self._held).replace(_BOM, "")
         self._held = []
-        self._tentative = False
+        self._outer.tentative = False
         brace = held.find("{")
         before = held[:brace]
         fence = _FENCE_OPENER.search(before)
@@ -556,7 +565,7 @@ class EnvelopeParser:
         self._scalar = None
         self._capture = None
         self._calls_open = False
-        self._fence = ""
+        self._outer.fence = ""
         self._fallback = self._free_text()
         held = "".join(self._held)
         self._held = []
@@ -616,7 +625,7 @@ class EnvelopeParser:
         top = frame.role == _ROLE_ENVELOPE
         if top and len(self._stack) == 1:
             self._envelope_key(frame.key)
-        if top and frame.key == CALLS_KEY and not self._duplicate:
+        if top and frame.key == CALLS_KEY and not self._outer.duplicate:
             if c == "[":
                 role = _ROLE_CALLS
                 self._calls_open = True
@@ -629,7 +638,7 @@ class EnvelopeParser:
                     f'"{ARGUMENTS_KEY}": {{...}}}}; nothing was called.',
                     rejected=True,
                 )
-        elif frame.role == _ROLE_CALLS and not self._duplicate:
+        elif frame.role == _ROLE_CALLS and not self._outer.duplicate:
             self._start_capture()
         self._keep(c)
         if c == "{" or c == "[":
@@ -805,8 +814,8 @@ class EnvelopeParser:
 
     def _syntax(self, found: str) -> int:
         """The reply stopped being JSON: nothing after this point is used."""
-        if self._tentative:
-            self._give_up = True
+        if self._outer.tentative:
+            self._outer.give_up = True
             return 1 << 62
         self._mode = _BROKEN
         where = "while writing a call" if self._calls_open else "in its JSON"
@@ -823,28 +832,28 @@ class EnvelopeParser:
         """Whatever follows the closed envelope: whitespace, the fence it was written in, or
         free text (an unconstrained server), read in the context of the envelope's reply."""
         self._settle_calls()
-        if self._fence:
-            self._fence_tail.append(text)
-            held = "".join(self._fence_tail).lstrip(_WS)
-            run = held[: len(self._fence)]
-            if not eof and len(held) < len(self._fence) and self._fence.startswith(held):
+        if self._outer.fence:
+            self._outer.fence_tail.append(text)
+            held = "".join(self._outer.fence_tail).lstrip(_WS)
+            run = held[: len(self._outer.fence)]
+            if not eof and len(held) < len(self._outer.fence) and self._outer.fence.startswith(held):
                 return  # the closing fence may be coming
-            if run == self._fence:
+            if run == self._outer.fence:
                 nl = held.find("\n")
                 if nl < 0 and not eof:
                     return
                 held = held[len(run) :].lstrip("`~ \t\r") if nl < 0 else held[nl + 1 :]
-            self._fence = ""
-            self._fence_tail = []
+            self._outer.fence = ""
+            self._outer.fence_tail = []
             text = held
-        if self._tail is None:
+        if self._outer.tail is None:
             text = text.lstrip(_WS)
             if not text:
                 return
-            self._tail = self._free_text(before="".join(self._texts) + "".join(self._pending))
+            self._outer.tail = self._free_text(before="".join(self._texts) + "".join(self._pending))
             self._pending.append("\n\n")
         self._flush()
-        self._emit_all(self._tail.feed(text))
+        self._emit_all(self._outer.tail.feed(text))
 
     def _cut(self, finish_reason: str | None) -> None:
         """The reply ended inside the envelope."""
@@ -888,7 +897,7 @@ class EnvelopeParser:
         for event in self._accept.accept(read, fmt="envelope", base=CONFIDENCE, dialect=ENVELOPE, raw=raw):
             if event.call is not None:
                 self._calls.append(event.call)
-                self._call_events.append(event)  # runs once the envelope is known whole
+                self._outer.waiting.append(event)  # runs once the envelope is known whole
                 continue
             if event.problem is not None:
                 self._problems.append(event.problem)
@@ -897,27 +906,27 @@ class EnvelopeParser:
 
     def _envelope_key(self, key: str) -> None:
         """A key of the envelope's own object was read (its value starts now)."""
-        if key in self._seen and key == CALLS_KEY and not self._duplicate:
-            self._duplicate = True
+        if key in self._outer.seen and key == CALLS_KEY and not self._outer.duplicate:
+            self._outer.duplicate = True
             dropped = len(self._calls)
             self._calls = []
-            self._call_events = []
+            self._outer.waiting = []
             self._problem(
                 "malformed_call",
                 f'The reply gave "{CALLS_KEY}" twice, so none of its calls was run ({dropped} read before the '
                 f'second). Give all calls in one "{CALLS_KEY}" list.',
                 rejected=True,
             )
-        self._seen.add(key)
-        if self._tentative and key in ENVELOPE_KEYS:
+        self._outer.seen.add(key)
+        if self._outer.tentative and key in ENVELOPE_KEYS:
             self._commit()
 
     def _settle_calls(self) -> None:
         """Hand out the calls read so far: the envelope closed, or the reply ended."""
-        if self._call_events:
+        if self._outer.waiting:
             self._flush()
-            self._events += self._call_events
-            self._call_events = []
+            self._events += self._outer.waiting
+            self._outer.waiting = []
 
     def _free_text(self, before: str = "") -> StreamingToolCallParser:
         """A parser for a reply, or the part of one, that is not the envelope (``before``: the
