@@ -87,10 +87,10 @@ _LINE_PREFIXES = (
     *(p for spec in FORMATS if spec.anchor != "inline" for p in spec.prefixes),
     *(p for marker in MARKERS for p in marker.line_prefixes),
 )
-# Where the text state must look more closely: the shortest prefixes that tell a trigger
-# apart from ordinary prose, every backtick (inline code), and a newline when the next line
-# may begin with a line-anchored construct (LINE_TRIGGER, a fence).
-CANDIDATE = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
+# Text that may hold something the parser reads: the shortest prefixes that tell a trigger
+# apart from ordinary prose, every backtick, and a newline when the next line may begin with a
+# line-anchored construct. (The text state searches for CANDIDATE, below, which is stricter.)
+LOOK_CLOSER = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
 # Characters that can begin a candidate: prose without them needs no closer look.
 PLAIN = regex.compile("[^" + "".join(_in_set(c) for c in dict.fromkeys(p[0] for p in _INLINE_PREFIXES)) + r"\n]+")
 # First characters of a line that can begin a line-anchored construct.
@@ -131,6 +131,70 @@ LINE_TRIGGER = regex.compile(
         ]
     )
 )
+
+
+def _plain_alt(pattern: str, fold: bool) -> str:
+    """``pattern`` for the standard library's engine, which skips ahead fastest when every
+    alternative begins with a literal character: the leading characters that have no case are
+    kept outside a case-folding group."""
+    if not fold:
+        return f"(?:{pattern})"
+    lead = len(pattern) - len(pattern.lstrip("<>/!|[]"))
+    return f"(?:{pattern[:lead]}(?i:{pattern[lead:]}))"
+
+
+_UNNAMED = re.compile(r"\(\?P<\w+>")
+
+
+def _candidate_pattern(plain: bool) -> str:
+    alt = _plain_alt if plain else _alt
+    inline = [
+        *(spec.opener for spec in _INLINE),
+        *(alt(m.pattern, m.fold) for m in MARKERS if m.anchor == "inline" and m.pattern),
+        *map(re.escape, _WATCHED_ENDS),
+    ]
+    line = [
+        "`",
+        "~~~",
+        *(alt(m.pattern, m.fold) for m in MARKERS if m.anchor == "line"),
+        *(spec.opener for spec in _LINE),
+    ]
+    pattern = "|".join(["`", *inline, r"\n(?=[ \t\r]{0,40}(?:" + "|".join(line) + "))"])
+    return _UNNAMED.sub("(?:", pattern)
+
+
+# Where the text state must look more closely: a whole trigger (one search finds it, however
+# much text that only begins like one comes first), every backtick (inline code), and a
+# newline whose next line begins with a whole line-anchored construct or a fence. Every
+# alternative is bounded (CANDIDATE_SPAN), so only a match that begins that close to the end
+# of the text can be cut by it: the standard library's engine finds whole matches, and the
+# regex module's partial matching is asked only about the end.
+CANDIDATE = regex.compile(_candidate_pattern(plain=False))
+_CANDIDATE_WHOLE = re.compile(_candidate_pattern(plain=True))
+CANDIDATE_SPAN = 512
+
+
+def find_candidate(text: str, pos: int, eof: bool) -> tuple[int, bool] | None:
+    """Where the next candidate begins at or after ``pos``, and whether the end of the text
+    cut it (it may still turn out to be one); None if there is none."""
+    m = _CANDIDATE_WHOLE.search(text, pos)
+    if eof:
+        return None if m is None else (m.start(), False)
+    tail = max(pos, len(text) - CANDIDATE_SPAN)
+    if m is not None and m.start() < tail:
+        return m.start(), False
+    may = _MAY_BE_CUT.search(text, tail)
+    if may is None:  # nothing near the end can begin a candidate: no need to ask (costly)
+        return None if m is None else (m.start(), False)
+    cut = CANDIDATE.search(text, min(may.start(), m.start()) if m is not None else may.start(), partial=True)
+    return None if cut is None else (cut.start(), bool(cut.partial))
+
+
+# Where a candidate cut by the end of the text may begin (more places than can, never fewer):
+# an inline trigger's first characters (every one is at most 15 characters long and begins
+# with "<", "[" or "TOOL_"), or a newline whose next line so far is blank or begins like a
+# line-anchored construct.
+_MAY_BE_CUT = re.compile(r"<[^\n]{0,15}\Z|\[[^\n]{0,12}\Z|T[A-Z_]{0,14}\Z|\n[ \t\r]{0,40}(?:[`~<TOA{\[][\s\S]*)?\Z")
 THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
 COMMENT_END = regex.compile(r"-->")
 QUOTED_NAME_KEY = regex.compile(next(spec.neutralise for spec in FORMATS if spec.json_only))

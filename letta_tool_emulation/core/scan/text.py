@@ -73,12 +73,12 @@ class Text:
                         return started
                 blank = False
                 pos = e
-            m = M.CANDIDATE.search(buf, pos, partial=not eof)
-            if m is None:
+            found = M.find_candidate(buf, pos, eof)
+            if found is None:
                 pos = n
                 break
-            c = m.start()
-            if m.partial:
+            c, cut = found
+            if cut:
                 pos = c
                 break
             first = buf[c]
