@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from letta_tool_emulation import _hook
+from letta_tool_emulation import _targets
 from letta_tool_emulation.adapter import letta_api, patches
 from letta_tool_emulation.runtime.standin import NATIVE_MODEL, StandIn
 
@@ -177,7 +177,7 @@ def test_activation_applies_every_patch(pristine: dict[tuple[str, str], Any]) ->
 
 
 def test_hook_and_activation_share_one_target_list() -> None:
-    assert tuple(patches.PATCHES) == _hook.TARGETS == tuple(patches.ENTRY_POINTS)
+    assert tuple(patches.PATCHES) == _targets.TARGETS == tuple(patches.ENTRY_POINTS)
 
 
 def _imports(path: Path) -> list[str]:
