@@ -161,7 +161,10 @@ def prepare(
                 beats.add(spec.name)
     tool_choice = data.get("tool_choice") if specs else None
     history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
-    feedback = _take_feedback(pending) if pending is not None and specs else ""
+    # A request without tools (Letta's summarizer) is not the agent's next step.
+    queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
+    # Feedback is for the model's next request: a queued call handed out makes none.
+    feedback = _take_feedback(pending) if pending is not None and specs and queued is None else ""
     rendered = _rendered(history, specs, tool_choice, feedback, constrained=False)
     if feedback and rendered[-1]["role"] != "user" and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
@@ -184,8 +187,7 @@ def prepare(
         heartbeat=frozenset(beats),
         tool_choice=tool_choice,
         parallel=parallel,
-        # A request without tools (Letta's summarizer) is not the agent's next step.
-        queued=_hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None,
+        queued=queued,
         settings=settings,
         output_limit=body.get("max_completion_tokens"),
         schema_shape=shape,
@@ -256,8 +258,9 @@ def _call_id(call: Mapping[str, Any]) -> str:
 def keep(pending: Pending, request: EmulatedRequest, outcome: Outcome) -> None:
     """Remember in ``pending`` what ``outcome`` leaves for later steps of the agent loop: its
     further calls and its feedback. A request without tools (Letta's summarizer) is not the
-    agent's step, so its outcome leaves nothing there."""
-    if not request.step.tools:
+    agent's step, so its outcome leaves nothing there; nor does a queued call's hand-out, after
+    which the rest of the queue, and the feedback, still wait."""
+    if not request.step.tools or request.step.queued is not None:
         return
     pending.queue = list(outcome.queue)
     pending.after = outcome.calls[0]["id"] if outcome.calls else None

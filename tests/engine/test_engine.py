@@ -398,3 +398,34 @@ def test_a_summarizers_outcome_leaves_the_agents_pending_calls_alone() -> None:
     said, _ = drive(summary, ["The user likes pizza and has a dog."])
     engine.keep(pending, summary, said)
     assert [c["function"]["name"] for c in pending.queue] == ["memory_insert"]
+
+
+def test_every_queued_call_is_handed_out_in_turn() -> None:
+    pending = Pending()
+    facts = [{"label": "human", "new_string": f"Fact {i}."} for i in range(4)]
+    req = request(pending=pending)
+    outcome, _ = drive(req, ["\n".join(block(f) for f in facts)])
+    engine.keep(pending, req, outcome)
+    ran = [json.loads(outcome.calls[0]["function"]["arguments"])]
+    while pending.queue:
+        req = request(answered(outcome.calls[0]), pending=pending)
+        outcome, attempts = drive(req, [])
+        engine.keep(pending, req, outcome)
+        assert attempts == [] and len(outcome.calls) == 1
+        ran.append(json.loads(outcome.calls[0]["function"]["arguments"]))
+    assert ran == facts
+
+
+def test_feedback_waits_for_the_model_while_queued_calls_are_handed_out() -> None:
+    pending = Pending()
+    req = request(pending=pending)
+    outcome, _ = drive(req, [block(PIZZA) + "\n" + block(DOG) + "\n" + block({"label": "human"})])
+    engine.keep(pending, req, outcome)
+    feedback = outcome.feedback
+    assert feedback and len(outcome.queue) == 1
+    req = request(answered(outcome.calls[0]), pending=pending)
+    handed, attempts = drive(req, [])  # the queued call: no model request to carry the feedback
+    engine.keep(pending, req, handed)
+    assert attempts == [] and pending.feedback == feedback
+    nxt = request(answered(handed.calls[0]), pending=pending)
+    assert nxt.step.queued is None and nxt["messages"][-1]["content"].endswith(feedback)
