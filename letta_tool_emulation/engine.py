@@ -20,7 +20,7 @@ the :class:`~.step.Outcome`. Every decision of an emulated step is made here:
 
 What a driver does (``adapter/drivers.py`` has three):
 
-1. ``request = prepare(data, decision=..., settings=Settings.from_env(), ...)``: the caller
+1. ``request = prepare(data, decision=..., settings=Settings.from_env(log), ...)``: the caller
    reads the environment and passes what it found (``settings``, ``venice_parameters``), its
    ``pending`` state if it keeps one, and a ``log`` (a ``logging.Logger``). ``request`` is the
    body to send, a plain dict.

@@ -7,7 +7,7 @@ as an :class:`Outcome`, which a driver turns into what its caller reads. :class:
 holds what one reply leaves for later steps.
 
 With ``engine.py`` this is the turn engine: nothing here does I/O, reads the environment (but
-in :meth:`Settings.from_env`, which callers use) or imports letta, an HTTP client or anything
+:meth:`Settings.from_env`, which callers use) or imports letta, an HTTP client or anything
 that loads ``threading`` (``logging`` does): what the engine has to say goes to the caller's
 :class:`Log`. The names of Letta's injected parameters are plain strings.
 """
@@ -78,15 +78,11 @@ class Decision:
     schema_shape: ServerKind | None = None
 
 
-def _env_number(name: str, default: float, kind: type = int) -> Any:
+def _env_number(log: Log, name: str, default: float, kind: type = int) -> Any:
     try:
         return kind(os.environ.get(name, default))
     except ValueError:
-        import logging  # only here: the engine's modules load no logging (see the module docstring)
-
-        logging.getLogger("letta_tool_emulation").warning(
-            "letta_tool_emulation: %s is not a number; using %s", name, default
-        )
+        log.warning("letta_tool_emulation: %s is not a number; using %s", name, default)
         return kind(default)
 
 
@@ -103,12 +99,14 @@ class Settings:
     max_output_tokens: int = 2048
 
     @classmethod
-    def from_env(cls) -> Settings:
+    def from_env(cls, log: Log = SILENT) -> Settings:
+        """The settings in the environment (``LETTA_TOOL_EMULATION_*``); ``log`` hears about a
+        value that is not a number, which is then left at its default."""
         return cls(
-            max_reasks=max(0, _env_number("LETTA_TOOL_EMULATION_MAX_RETRIES", 2)),
-            threshold=_env_number("LETTA_TOOL_EMULATION_THRESHOLD", DEFAULT_THRESHOLD, float),
-            max_calls_per_reply=max(1, _env_number("LETTA_TOOL_EMULATION_MAX_CALLS", 16)),
-            max_output_tokens=max(16, _env_number("LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
+            max_reasks=max(0, _env_number(log, "LETTA_TOOL_EMULATION_MAX_RETRIES", 2)),
+            threshold=_env_number(log, "LETTA_TOOL_EMULATION_THRESHOLD", DEFAULT_THRESHOLD, float),
+            max_calls_per_reply=max(1, _env_number(log, "LETTA_TOOL_EMULATION_MAX_CALLS", 16)),
+            max_output_tokens=max(16, _env_number(log, "LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
         )
 
 

@@ -73,7 +73,7 @@ class EmulatedToolsClient(OpenAIClient):
             prose=_prose(arguments.get("messages") or []),
             pending=self._pending,
             parallel=bool(getattr(llm_config, "parallel_tool_calls", False)),
-            settings=Settings.from_env(),
+            settings=Settings.from_env(log),
             context_window=getattr(llm_config, "context_window", None),
             endpoint=url,
             venice_parameters=venice.venice_parameters(),

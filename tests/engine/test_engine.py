@@ -429,3 +429,20 @@ def test_feedback_waits_for_the_model_while_queued_calls_are_handed_out() -> Non
     assert attempts == [] and pending.feedback == feedback
     nxt = request(answered(handed.calls[0]), pending=pending)
     assert nxt.step.queued is None and nxt["messages"][-1]["content"].endswith(feedback)
+
+
+def test_settings_from_the_environment_say_which_value_they_could_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[str] = []
+
+    class Log:
+        def warning(self, msg: str, *args: object) -> None:
+            heard.append(msg % args)
+
+        def debug(self, msg: str, *args: object) -> None:
+            pass
+
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_CALLS", "many")
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_RETRIES", "5")
+    settings = Settings.from_env(Log())
+    assert settings.max_calls_per_reply == Settings().max_calls_per_reply and settings.max_reasks == 5
+    assert heard == ["letta_tool_emulation: LETTA_TOOL_EMULATION_MAX_CALLS is not a number; using 16"]
