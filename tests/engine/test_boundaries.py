@@ -65,14 +65,28 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _running(tree: ast.AST) -> list[ast.AST]:
+    """The nodes of ``tree`` that can run: all but what an ``if TYPE_CHECKING:`` block holds."""
+    nodes: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        nodes.append(node)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+    return nodes
+
+
 def import_graph() -> dict[str, set[str]]:
     """Every module of the package and the package modules it imports, at the top or inside a
-    function (a late import closes a cycle just the same)."""
+    function (a late import closes a cycle just the same); type checkers' imports do not run."""
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in _running(ast.parse(path.read_text(), str(path))):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -111,9 +125,28 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_module_imports_one_that_imports_it_back() -> None:
     graph = import_graph()
     assert f"{NAME}.adapter.patches" in graph[f"{NAME}._hook"]  # the graph sees late imports
+    assert graph[NAME] == set()  # and not the package's imports for type checkers
     assert cycles(graph) == []
 
 
 def test_the_cycle_finder_finds_cycles() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# Where an import statement may name letta (ARCHITECTURE.md, "Where letta is touched"): the
+# runtime's three places that run letta rather than patch it. The plugin reaches letta by name
+# only, through adapter/letta_api.py (tests/adapter/test_activation.py holds it to that).
+LETTA_IMPORTERS = {f"{NAME}.runtime.app", f"{NAME}.runtime.schema", f"{NAME}.runtime.letta_process"}
+
+
+def test_letta_is_imported_only_where_the_map_says() -> None:
+    importers = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            if any(n == "letta" or n.startswith("letta.") for n in names):
+                importers.add(_module_name(path))
+    assert importers == LETTA_IMPORTERS
