@@ -52,11 +52,11 @@ def parse_models(payload: Any) -> list[ModelInfo] | None:
     for m in data:
         if not isinstance(m, Mapping) or not isinstance(m.get("id"), str):
             continue
-        spec = m.get("model_spec") if isinstance(m.get("model_spec"), Mapping) else {}
+        spec = _mapping(m.get("model_spec"))
         if spec.get("offline") is True:
             continue
-        caps = spec.get("capabilities") if isinstance(spec.get("capabilities"), Mapping) else {}
-        kind = m.get("type") if isinstance(m.get("type"), str) else "text"
+        caps = _mapping(spec.get("capabilities"))
+        kind = m["type"] if isinstance(m.get("type"), str) else "text"
         models.append(
             ModelInfo(
                 id=m["id"],
@@ -71,6 +71,10 @@ def parse_models(payload: Any) -> list[ModelInfo] | None:
             )
         )
     return models
+
+
+def _mapping(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
 
 
 def _bool(v: Any) -> bool | None:

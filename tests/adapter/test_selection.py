@@ -126,10 +126,10 @@ def test_cold_cache_never_waits_on_the_network(letta: Any, monkeypatch: pytest.M
         config = make_config(letta, hanging.url)
         client = LLMClient.create("openai")
         tools = letta_tools("memory_insert")
-        started = time.perf_counter()
         data = client.build_request_data(AgentType.letta_v1_agent, [system(), user("Hi")], config, tools)
-        elapsed = time.perf_counter() - started
-        assert elapsed < 0.05, f"building took {elapsed * 1000:.0f} ms"
+        # The endpoint never answers, so its fetch ends only at its timeout: the request was built
+        # while the fetch was still under way, and without its answer.
+        assert venice.CAPABILITIES.shape(hanging.url) is None
         assert "tools" not in data and "venice_parameters" in data  # emulated, from the fallback table
         deadline = time.monotonic() + 10
         while not hanging.accepted and time.monotonic() < deadline:
