@@ -38,6 +38,7 @@ from .server_dialect import (
     schema_request_fields,
     token_count,
 )
+from .step import EmulatedRequest, Log, Outcome
 
 __all__ = [
     "CONTEXT_ENV",
@@ -54,6 +55,7 @@ __all__ = [
     "context_override",
     "parse_context_overrides",
     "probe_server",
+    "remember_refusal",
     "schema_rejected",
     "schema_request_fields",
 ]
@@ -349,3 +351,17 @@ class Known:
 
 
 KNOWN = Known()
+
+
+def remember_refusal(request: EmulatedRequest, outcome: Outcome, log: Log) -> None:
+    """Remember what a step found out about its endpoint: a model that refused the reply schema
+    is asked in free text from then on (``selection`` reads :data:`KNOWN`). Said once per model."""
+    if outcome.refused_schema_status is None:
+        return
+    model = str(request.get("model"))
+    if KNOWN.refuse_schema(request.step.endpoint, model):
+        log.warning(
+            "letta_tool_emulation: %s refused the reply schema (HTTP %s); free-text replies from now on.",
+            model,
+            outcome.refused_schema_status,
+        )

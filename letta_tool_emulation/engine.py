@@ -35,16 +35,19 @@ What a driver does (``adapter/drivers.py`` has three):
      ``attempt.end(finish_reason, usage)``;
    - a streamed reply: ``attempt.streamed(content, reasoning, finish_reason, usage)`` for each
      piece (show the events it returns), then ``attempt.stream_ended()`` (show its events; it
-     raises when the stream broke off); if the stream raises ``exc``, raise
-     ``attempt.stream_failed(exc, conclusive=...)`` (``exc`` itself, or a
-     :class:`~.step.StreamBroken` to report as such);
+     raises :class:`~.step.StreamBroken` when the reply never said how it finished); if the
+     stream raises ``exc``, raise ``attempt.stream_failed(exc, conclusive=...)``: ``exc``
+     itself, or a :class:`~.step.StreamBroken` (nothing from the reply runs; ``in_call`` says
+     whether it broke off inside a call), which the driver reports in its caller's terms.
+     ``conclusive`` marks errors that say best what happened even mid-stream (what end-to-end
+     encryption found, a timeout where the driver's clients expect one);
    - ``attempt = flow.send(None)``.
 
    Close the flow in a ``finally`` (``flow.close()``), whatever happened.
 3. With the outcome: hand over ``calls`` (or ``content``), ``reasoning`` / ``reasoning_tail``,
    ``finish_reason`` and ``usage``; call :func:`keep` if the caller keeps ``pending`` state;
-   and when ``outcome.refused_schema_status`` is set, remember that the model refused the
-   schema (the adapter records it in ``endpoints.KNOWN``, which ``selection`` reads).
+   and call ``endpoints.remember_refusal(request, outcome, log)``, which records a schema the
+   model refused (``outcome.refused_schema_status``) where ``selection`` reads it.
 """
 
 from __future__ import annotations

@@ -207,13 +207,16 @@ class SchemaRefused(Exception):
 
 class StreamBroken(Exception):
     """The engine's verdict on a reply stream that stopped before the model finished: nothing
-    from it runs. ``cause`` is what the driver saw; ``in_call``: it stopped while the model
-    was writing a tool call."""
+    from it runs. ``cause``: what the stream raised, or None when it ended without saying how
+    the reply finished; ``in_call``: it stopped while the model was writing a tool call."""
 
-    def __init__(self, cause: BaseException, *, in_call: bool) -> None:
-        super().__init__(f"the reply stream broke off ({type(cause).__name__})")
+    def __init__(self, cause: BaseException | None, *, in_call: bool) -> None:
+        super().__init__(f"the reply stream broke off ({type(cause).__name__ if cause else NO_FINISH_REASON})")
         self.cause = cause
         self.in_call = in_call
+
+
+NO_FINISH_REASON = "the stream ended without a finish reason"
 
 
 class Attempt:
@@ -305,20 +308,17 @@ class Attempt:
 
     def stream_ended(self) -> list[StreamEvent]:
         """The stream ended without an error. A reply that never said how it finished did not
-        end but broke off: :class:`StreamBroken` is raised (or, when nothing at all arrived, a
-        bare ConnectionError, as for any endpoint that answers nothing)."""
+        end but broke off: :class:`StreamBroken` is raised, with no cause."""
         if self._stream_finish is None:
-            cause = ConnectionError("the stream ended without a finish reason")
-            if not self.started:
-                raise cause
-            raise StreamBroken(cause, in_call=self.in_call)
+            raise StreamBroken(None, in_call=self.in_call)
         return self.end(self._stream_finish, self._stream_usage)
 
     def stream_failed(self, error: BaseException, *, conclusive: bool = False) -> BaseException:
         """What a stream that raised ``error`` means for the step, for the driver to raise.
         The error itself when nothing had arrived yet (the endpoint's own answer) or when it is
-        ``conclusive`` (what end-to-end encryption's checks found: it says that best);
-        otherwise :class:`StreamBroken`: the reply broke off, and nothing from it runs."""
+        ``conclusive``, an error that says best what happened (what end-to-end encryption's
+        checks found, or for a driver that reports timeouts as such, a timeout); otherwise
+        :class:`StreamBroken`: the reply broke off, and nothing from it runs."""
         if not self.started or conclusive:
             return error
         return StreamBroken(error, in_call=self.in_call)

@@ -133,14 +133,7 @@ class EmulatedToolsClient(OpenAIClient):
         """What the step leaves for later steps of this agent loop, and what it found out about
         the endpoint: a refused schema is remembered, and the model asked in free text from then on."""
         engine.keep(self._pending, request, outcome)
-        if outcome.refused_schema_status is not None:
-            model = str(request.get("model"))
-            if endpoints.KNOWN.refuse_schema(request.step.endpoint, model):
-                log.warning(
-                    "letta_tool_emulation: %s refused the reply schema (HTTP %s); free-text replies from now on.",
-                    model,
-                    outcome.refused_schema_status,
-                )
+        endpoints.remember_refusal(request, outcome, log)
 
     # -- keys and errors ------------------------------------------------------------------------
 

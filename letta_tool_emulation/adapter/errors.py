@@ -12,7 +12,7 @@ import httpx
 import openai
 
 from .. import e2ee, retry
-from ..step import StreamBroken
+from ..step import NO_FINISH_REASON, StreamBroken
 from ..venice_dialect import error_text, is_context_overflow, rate_limit_hint
 from .letta_api import (
     ContextWindowExceededError,
@@ -35,7 +35,7 @@ def map_error(exc: Exception, model: str = "the model") -> Exception | None:
     """The Letta error for an error from a Venice-shaped endpoint, or None to let the stock
     mapping handle it."""
     if isinstance(exc, StreamBroken):  # the engine's verdict on a reply stream, from any endpoint
-        return broken_stream_error(exc.cause, model, in_call=exc.in_call)
+        return broken_stream_error(exc.cause or ConnectionError(NO_FINISH_REASON), model, in_call=exc.in_call)
     if isinstance(exc, e2ee.E2EEError):
         return _e2ee_error(exc, model)
     if isinstance(exc, retry.UpstreamWait):  # the provider's own answer, with its reset time
