@@ -12,20 +12,27 @@ settings.register_profile("deep", max_examples=8000, deadline=None, suppress_hea
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 TESTS = Path(__file__).resolve().parent
-# The tiers, by directory: each marker selects or leaves out a whole tier (`-m "not e2e"`);
-# `python3 dev.py test --fast` leaves out all three.
+# The tiers, by directory (or, where a directory mixes tiers, by file): each marker selects or
+# leaves out a whole tier (`-m "not e2e"`); `python3 dev.py test --fast` leaves out all three.
 TIERS = {
-    "e2e": "e2e",  # the real server command on the embedded PostgreSQL, the stand-in model over HTTP
-    "local": "real_model",  # a real small model on llama-cpp-python's server (.venv-llama)
-    "compat": "compat",  # the letta version matrix's claims (the matrix itself: dev.py compat)
+    # The real server command on the embedded PostgreSQL, the stand-in model over HTTP.
+    "e2e": "e2e",
+    "proxy/test_letta_server.py": "e2e",
+    # A real small model on llama-cpp-python's server (.venv-llama).
+    "local": "real_model",
+    "proxy/test_real_model.py": "real_model",
+    # The letta version matrix's claims (the matrix itself: dev.py compat).
+    "compat": "compat",
 }
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         try:
-            where = item.path.resolve().relative_to(TESTS).parts[0]
+            parts = item.path.resolve().relative_to(TESTS).parts
         except ValueError:  # not under tests/
             continue
-        if where in TIERS:
-            item.add_marker(TIERS[where])
+        for where in ("/".join(parts), parts[0]):
+            if where in TIERS:
+                item.add_marker(TIERS[where])
+                break
