@@ -46,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     standin.add_argument("--host", default="127.0.0.1")
     standin.add_argument("--port", type=int, default=8399)
     standin.add_argument("--sloppy", action="store_true", help="write calls the way real models drift")
+    standin.add_argument(
+        "--natural", action="store_true", help="write calls inside everyday prose (preambles, sign-offs)"
+    )
     standin.add_argument("--seed", type=int, default=0)
 
     demo = sub.add_parser("demo", help="start everything, create an agent and watch it remember something")
@@ -73,8 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "stand-in-model":
         from .runtime.standin import serve
 
-        print(f"Stand-in model at http://{args.host}:{args.port}/v1 (sloppy={args.sloppy}, seed={args.seed})")
-        serve(args.port, args.host, sloppy=args.sloppy, seed=args.seed)
+        print(
+            f"Stand-in model at http://{args.host}:{args.port}/v1 "
+            f"(sloppy={args.sloppy}, natural={args.natural}, seed={args.seed})"
+        )
+        serve(args.port, args.host, sloppy=args.sloppy, natural=args.natural, seed=args.seed)
         return 0
     if args.command == "demo":
         from .runtime.demo import main as demo_main
