@@ -191,7 +191,7 @@ class EmulatedToolsClient(OpenAIClient):
         return super().handle_llm_error(e, *args, **kwargs)  # letta < 0.16.5 passes no llm_config
 
 
-VeniceEmulatedClient = EmulatedToolsClient  # the name the design card uses
+VeniceEmulatedClient = EmulatedToolsClient  # the name the README also gives it
 
 
 NO_KEY = "no-key"  # the SDK wants a string; no real key goes where it does not belong
