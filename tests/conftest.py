@@ -21,6 +21,7 @@ TIERS = {
     # A real small model on llama-cpp-python's server (.venv-llama).
     "local": "real_model",
     "proxy/test_real_model.py": "real_model",
+    "bench/test_bfcl_smoke.py": "real_model",
     # The letta version matrix's claims (the matrix itself: dev.py compat).
     "compat": "compat",
 }
