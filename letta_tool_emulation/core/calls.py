@@ -98,7 +98,9 @@ class Interpreter:
         tool_fence = info in CALL_FENCE_INFOS
         if M.CALL_START in body:
             if not tool_fence:
-                return Reading(shown=Shown("in_code_block", "it is inside a code block (calls are written outside them)"))
+                return Reading(
+                    shown=Shown("in_code_block", "it is inside a code block (calls are written outside them)")
+                )
             start = body.index(M.CALL_START) + len(M.CALL_START)
             end = body.find(M.CALL_END, start)
             body = body[start:] if end < 0 else body[start:end]

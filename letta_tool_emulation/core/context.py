@@ -82,6 +82,12 @@ HEADING_EXAMPLE = regex.compile(
     r"пример\w*|формат\w*|синтаксис)\b|例|示例|格式|形式|サンプル",
     regex.IGNORECASE,
 )
+# A speaker's name in a recited transcript ("**Me:**", "assistant:").
+_SPEAKER = (
+    r"\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
+    r"assistente|asistente|assistant\w*|ассистент)\W{0,4}[:：]\W{0,4}"
+)
+SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 QUOTE_ONLY = regex.compile(r"[ \t]*[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), or at
 # the full-width marks.
@@ -159,21 +165,21 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\bmy\s+(?:native\s+)?format\b|\bverbatim\b|"
         r"\b(?:quoting|recit\w+)\b|\bthe\s+tools\s+I\s+(?:have|can\s+use)\b|\bthe\s+shape\s+of\b|"
         r"\beach\s+(?:call|tool)\b[^\n]*[:：][ \t]*$|"
-        r"^\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai)\W{0,4}[:：]\W{0,4}$",
-        "es": r"\b(?:me\s+(?:enviaste|mandaste|pasaste)|(?:antes|ayer|la\s+última\s+vez)\b[^\n]{0,60}\b"
+        r"^" + _SPEAKER + "$",
+        "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste)|(?:antes|ayer|la\s+última\s+vez)\b[^\n]{0,60}\b"
         r"(?:ejecuté|llamé|hice)|tu\s+(?:último\s+)?mensaje)\b",
-        "fr": r"\b(?:tu\s+m['’]as\s+(?:envoyé|collé)|vous\s+m['’]avez\s+(?:envoyé|collé)|plus\s+tôt[^\n]{0,40}"
+        "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé)|vous\s+m['’]avez\s+(?:envoyé|collé)|plus\s+tôt[^\n]{0,40}"
         r"j['’]ai\s+(?:lancé|exécuté|appelé)|ton\s+(?:dernier\s+)?message|votre\s+(?:dernier\s+)?message)",
-        "de": r"\b(?:hast\s+du\s+mir\s+geschickt|du\s+hast\s+mir\s+geschickt|haben\s+sie\s+mir\s+geschickt|"
+        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|hast\s+du\s+mir\s+geschickt|du\s+hast\s+mir\s+geschickt|haben\s+sie\s+mir\s+geschickt|"
         r"(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich|deine[rn]?\s+(?:letzten\s+)?nachricht)\b",
-        "pt": r"\b(?:(?:você\s+)?me\s+(?:enviou|mandou)|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
+        "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou)|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
         r"sua\s+(?:última\s+)?mensagem)\b",
-        "it": r"\b(?:mi\s+hai\s+(?:mandato|inviato|incollato)|(?:prima|ieri)\b[^\n]{0,60}\bho\s+(?:eseguito|"
+        "it": r"\b(?:i\s+miei\s+strumenti|mi\s+hai\s+(?:mandato|inviato|incollato)|(?:prima|ieri)\b[^\n]{0,60}\bho\s+(?:eseguito|"
         r"chiamato|lanciato)|tuo\s+(?:ultimo\s+)?messaggio)\b",
-        "ru": r"(?:вы\s+(?:прислали|отправили)|ты\s+(?:прислал|отправил)|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
+        "ru": r"(?:мои\s+инструменты|вы\s+(?:прислали|отправили)|ты\s+(?:прислал|отправил)|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
         r"(?:запустил|вызвал|выполнил)|ваше\w*\s+сообщени)",
-        "zh": r"(?:你发给我|你发送|你发来|你贴|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
-        "ja": r"(?:送ってくれた|送られてきた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
+        "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
+        "ja": r"(?:使えるツール|ツール一覧|送ってくれた|送られてきた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
     },
     "proposed": {
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
@@ -277,7 +283,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bwrong\s+(?:block|call|one)\b|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
         "es": r"(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|esa|esta)|me\s+equivoqué|descarta|anula)",
         "fr": r"(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
-        "de": r"(?:vergiss\s+(?:das|den|die)|ignorier\w*|streich\s+das|falscher\s+aufruf)",
+        "de": r"(?:vergiss\s+(?:das|den|die)|nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
         "pt": r"(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|desconsidere|me\s+enganei)",
         "it": r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
         "ru": r"(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
@@ -323,6 +329,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it continues a list item or a code block")
     if BLOCKQUOTE.match(head):
         return Shown("quoted", "it is in a blockquote")
+    if SPEAKER.match(head):
+        return Shown("quoted", "it follows a speaker's name, as in a recited transcript")
     if TABLE_ROW.match(head):
         return Shown("example", "it is in a table cell")
     if ITEM_OR_OPTION.match(head):
