@@ -72,6 +72,7 @@ BLOCKQUOTE = regex.compile(r"[ \t]{0,3}>")
 TABLE_ROW = regex.compile(r"[ \t]{0,3}\|")
 HEADING = regex.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 SETEXT_UNDERLINE = regex.compile(r"[ \t]{0,3}(?:=+|-+)[ \t]*$")
+_FENCE_LINE = regex.compile(r"[ \t]{0,3}(?:```|~~~)")
 # Prose that runs straight into an opener: the opener is a word in that sentence.
 _SENTENCE_CHARS = frozenset(",;'\"‘“(-–—/&=+")
 # Headings that open a section of examples, in the languages of BEFORE.
@@ -324,7 +325,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     (``json_only``) also continues a list item or a broken code block on the line before."""
     head = ctx.line_head
     continuing = json_only and ctx.before and not ctx.gap and not head.strip()
-    if continuing and (LIST_ITEM.match(ctx.before) or "```" in ctx.before or "~~~" in ctx.before):
+    if continuing and (LIST_ITEM.match(ctx.before) or _FENCE_LINE.match(ctx.before)):
         return Shown("example", "it continues a list item or a code block")
     if BLOCKQUOTE.match(head):
         return Shown("quoted", "it is in a blockquote")

@@ -58,17 +58,6 @@ class Reasoning:
         """A lone </think>: what the reply drafted before it was reasoning, and does not run."""
         self.lone_closed = True
         self.settle.drop_drafts()
-        # The text before it was reasoning too, whatever follows (a call included): it leaves
-        # the reply's content for its reasoning. (Streamed text events already handed out
-        # stay as they were; the result says what it was.)
-        out = self.sc.out
-        out.flush()
-        drafted = "".join(out.texts)
-        out.texts.clear()
-        if drafted.strip():
-            out.reasoning.insert(0, drafted)
-        self.lines.emitted = self.lines.block_at = self.settle.shown_end = 0
-        self.settle.last_shown = None
         self._ended()
 
     def _ended(self) -> None:
