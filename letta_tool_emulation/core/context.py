@@ -72,7 +72,6 @@ BLOCKQUOTE = regex.compile(r"[ \t]{0,3}>")
 TABLE_ROW = regex.compile(r"[ \t]{0,3}\|")
 HEADING = regex.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 SETEXT_UNDERLINE = regex.compile(r"[ \t]{0,3}(?:=+|-+)[ \t]*$")
-_FENCE_LINE = regex.compile(r"[ \t]{0,3}(?:```|~~~)")
 # Prose that runs straight into an opener: the opener is a word in that sentence.
 _SENTENCE_CHARS = frozenset(",;'\"‘“(-–—/&=+")
 # Headings that open a section of examples, in the languages of BEFORE.
@@ -130,7 +129,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON
         + r"|^\W{0,4}(?:an?\s+)?(?:examples?|samples?|illustration|demo)\b"
         + _ENDS
-        + r"|\b(?:here['’]?s|here\s+is|this\s+is)\s+(?:an?\s+)?(?:examples?|samples?|illustration)\b",
+        + r"|\b(?:here['’]?s|here\s+is|this\s+is)\s+(?:an?\s+)?(?:examples?|samples?|illustration)\b"
+        + r"|\blike\s+(?:this|so)\b"
+        + _ENDS
+        + r"|\bthe\s+tools\s+I\s+(?:have|can\s+use)\b|\bthe\s+shape\s+of\b"
+        + r"|\btypical\s+arguments\b|\beach\s+(?:call|tool)\b"
+        + _ENDS,
         "es": r"\b(?:por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
         r"(?:quedar[ií]a|ser[ií]a)\s+así|así|de\s+esta\s+forma|como\s+este|como\s+esto)" + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
@@ -159,12 +163,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
-        + r"|\bwhat\s+I\s+did\b|\byou\s+(?:sent|pasted|wrote|shared|gave)\b|\bwhat\s+you\s+(?:sent|pasted|wrote)\b|"
-        r"\byour\s+(?:last\s+)?message\b|\bthe\s+other\s+agent\b|"
+        + r"|(?:\bwhat\s+I\s+did\b|\byou\s+(?:sent|pasted|wrote|shared|gave)\b|\bwhat\s+you\s+(?:sent|pasted|wrote)\b|"
+        r"\byour\s+(?:last\s+)?message\b|\bthe\s+other\s+agent\b)" + _ENDS + r"|"
         r"\b(?:my|the)\s+(?:instructions|system\s+prompt)\b|\beverything\s+I\s+can\s+call\b|"
         r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\bmy\s+(?:native\s+)?format\b|\bverbatim\b|"
-        r"\b(?:quoting|recit\w+)\b|\bthe\s+tools\s+I\s+(?:have|can\s+use)\b|\bthe\s+shape\s+of\b|"
-        r"\beach\s+(?:call|tool)\b[^\n]*[:：][ \t]*$|"
+        r"\b(?:quoting|recit\w+)\b|"
         r"^" + _SPEAKER + "$",
         "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste)|(?:antes|ayer|la\s+última\s+vez)\b[^\n]{0,60}\b"
         r"(?:ejecuté|llamé|hice)|tu\s+(?:último\s+)?mensaje)\b",
@@ -325,7 +328,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     (``json_only``) also continues a list item or a broken code block on the line before."""
     head = ctx.line_head
     continuing = json_only and ctx.before and not ctx.gap and not head.strip()
-    if continuing and (LIST_ITEM.match(ctx.before) or _FENCE_LINE.match(ctx.before)):
+    if continuing and (LIST_ITEM.match(ctx.before) or "```" in ctx.before or "~~~" in ctx.before):
         return Shown("example", "it continues a list item or a code block")
     if BLOCKQUOTE.match(head):
         return Shown("quoted", "it is in a blockquote")

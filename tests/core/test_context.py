@@ -148,7 +148,9 @@ def test_context_shown_before_a_real_call_does_not_stop_it() -> None:
 
 def test_heading_that_is_not_about_examples_ends_the_example_section() -> None:
     text = "## Examples\n\nTOOL_CALL_START " + _json("roll_dice", {"sides": 4}) + " TOOL_CALL_END\n\n"
-    text += "## Your roll\n\nTOOL_CALL_START\n" + _json("roll_dice", {"sides": 6}) + "\nTOOL_CALL_END"
+    text += (
+        "## Your roll\n\nRolling it now.\n\nTOOL_CALL_START\n" + _json("roll_dice", {"sides": 6}) + "\nTOOL_CALL_END"
+    )
     for r in _parse_both(text):
         assert [c.arguments for c in r.tool_calls] == [{"sides": 6}]
 
