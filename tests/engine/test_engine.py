@@ -273,3 +273,32 @@ def test_a_refused_schema_is_asked_again_in_free_text_and_remembered() -> None:
     assert [json.loads(c["function"]["arguments"]) for c in done.value.value.calls] == [PIZZA]
     assert endpoints.KNOWN.refused_schema("http://127.0.0.1:9/v1", "m")
     endpoints.KNOWN.clear()
+
+
+def test_a_block_set_aside_because_of_its_words_is_told_to_the_model_neutrally_and_never_reasked(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pending = Pending()
+    shown = "For example:\n" + block({"label": "human", "new_string": "Likes jazz."})
+    reply = "Noting it.\n" + block(PIZZA) + "\n\n" + shown
+    with caplog.at_level(logging.INFO, logger="letta_tool_emulation"):
+        outcome, attempts = drive(request(pending=pending), [reply])
+    assert len(attempts) == 1, "a decision by words is no rejection: the model is not asked again"
+    assert [json.loads(c["function"]["arguments"])["new_string"] for c in outcome.calls] == [PIZZA["new_string"]]
+    note = outcome.feedback
+    assert note.startswith("Note on your last reply:")
+    assert "memory_insert block next to 'For example:'" in note and "was not run" in note
+    assert "Write" not in note and "saved." in note  # neither asks for the call nor claims it was saved
+    assert "1 block(s) set aside, not run: example" in caplog.text
+    assert "Likes jazz" not in caplog.text, "what the model wrote stays out of INFO"
+    pending.keep(outcome)
+    nxt = request(answered(outcome.calls[0]), pending=pending)
+    assert nxt["messages"][-1]["content"].endswith(note)
+
+
+def test_a_block_set_aside_by_its_structure_is_not_told_and_one_that_would_not_run_is_not_told() -> None:
+    quoted = "You wrote:\n> " + block({"label": "human", "new_string": "x"}).replace("\n", "\n> ")
+    unknown = "For example:\n" + block({"x": 1}, name="no_such_tool")
+    for reply in (quoted, unknown):
+        outcome, attempts = drive(request(), [reply])
+        assert len(attempts) == 1 and outcome.calls == [] and outcome.feedback == ""

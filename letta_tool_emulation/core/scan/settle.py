@@ -235,8 +235,13 @@ class Settle:
     def show(self, region: Region, reading: Reading, shown: C.Shown) -> None:
         """Give a call-shaped region back as prose, saying why it did not run."""
         if reading.call_attempt:
-            self.note_shown(region, shown)
-        self.release(region.raw)
+            self.note_shown(region, shown, reading.events)
+        if shown.words and region.spec.anchor != "fence" and any(e.call is not None for e in reading.events):
+            # Set aside because of its words: the user reads it as the code it was shown as,
+            # never as raw call markers.
+            self.release(_as_code(region.raw))
+        else:
+            self.release(region.raw)
         self.last_shown = shown
         self.shown_end = self.lines.emitted
 
@@ -251,14 +256,19 @@ class Settle:
             return True
         return tail.count("\n") <= 2 and C.continues(ctx.before)
 
-    def note_shown(self, region: Region, shown: C.Shown) -> None:
+    def note_shown(self, region: Region, shown: C.Shown, events: list[StreamEvent] | None = None) -> None:
+        """Say why a block did not run. A block that would have been a valid call to an offered
+        tool, set aside because of the words next to it, names that tool and those words (the
+        model is told; see feedback.render_notes)."""
+        call = next((e.call for e in events or () if e.call is not None), None) if shown.words else None
         self.out.emit(
             StreamEvent(
                 problem=Problem(
                     shown.kind,
                     f"A call-shaped block was not executed because {shown.why}.",
                     excerpt=excerpt(region.raw),
-                    words=shown.words,
+                    tool_name=None if call is None else call.name,
+                    words=shown.words if call is not None else "",
                 )
             )
         )
@@ -324,11 +334,21 @@ class Settle:
             after = prose[group.after_at : min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)]
             shown = C.shown_after(after) if after.strip() else None
             if shown is not None:
-                self.note_shown(group.region, shown)
+                self.note_shown(group.region, shown, group.events)
             else:
                 for event in group.events:
                     self.out.emit(event)
         self.groups = []
+
+
+def _as_code(raw: str) -> str:
+    """A block's text as a Markdown code block, its fence longer than any backtick run in it."""
+    fence = "`" * max(3, max((len(m) for m in _BACKTICKS.findall(raw)), default=0) + 1)
+    text = raw.strip("\n")
+    return f"{fence}\n{text}\n{fence}" + ("\n" if raw.endswith("\n") else "")
+
+
+_BACKTICKS = regex.compile(r"`+")
 
 
 def _reject(group: Group) -> None:
