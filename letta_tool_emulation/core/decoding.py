@@ -432,7 +432,7 @@ class _Reader:
             # A run of ordinary characters, compared at once.
             k = s.find("\\", i, i + (m - t))
             j = k if k >= 0 else min(n, i + (m - t))
-            if s[i:j] != text[t : t + (j - i)]:
+            if s[i:j] != text[t : t + (j - i)] or _closes_early(s, quote, i, j):
                 raise _Mismatch
             t += j - i
             i = j
@@ -448,6 +448,21 @@ class _Reader:
             if self.s[self.i] not in "}],":
                 raise _Mismatch
             self.i += 1
+
+
+_AFTER_CLOSE = {q: re.compile(re.escape(q) + r"[ \t\r\n]*[:,}\]]") for q in "\"'"}
+
+
+def _closes_early(s: str, quote: str, i: int, j: int) -> bool:
+    """Whether an unescaped ``quote`` in ``s[i:j]``, kept inside a repaired string, stands where
+    JSON would end the string (before a colon, a comma or a closer): the repair read past the
+    string's end, and what follows (often the next key) would move into the value."""
+    k = s.find(quote, i, j)
+    while k >= 0:
+        if _AFTER_CLOSE[quote].match(s, k):
+            return True
+        k = s.find(quote, k + 1, j)
+    return False
 
 
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")

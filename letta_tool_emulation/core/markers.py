@@ -8,13 +8,16 @@ is neutralised in echoed text at the same time.
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import regex
 
-from .formats import FORMATS, MARKERS, FormatSpec
+from .formats import CALL_FENCE_INFOS, FORMATS, KEY_COLON, MARKERS, NAME_KEYS, FormatSpec, fence_info
 
 CALL_START = "TOOL_CALL_START"
 CALL_END = "TOOL_CALL_END"
@@ -155,7 +158,10 @@ _FENCED_BODY = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?
 _FENCED_END = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}\r?\n?[ \t\r\n]{0,40})?"
 _BODY = r"[ \t\r\n]{0,40}[{\[]"
 _STRUCTURAL = "\"'{}[]"
-_BLANK_LINE = r"\n[ \t\r]{0,40}\n"
+# A blank line ends JSON that has no end marker, unless the JSON evidently goes on after it
+# (pretty-printed JSON may hold blank lines): the next line's first character must be one no
+# JSON token begins with. It is judged on that character, so one-shot and streamed agree.
+_BLANK_LINE = r"\n[ \t\r]{0,40}\n[ \t\r\n]{0,40}[^ \t\r\n\"'{}\[\],:0-9.+\-tfn]"
 # The body of a string up to its closing quote, a raw newline, or a backslash at the very
 # end. No partial matching is needed here, and the standard library's engine is faster on it.
 STRING_BODY = {
@@ -239,14 +245,20 @@ BLOCK: Mapping[str, BlockPatterns] = {spec.name: _block_patterns(spec) for spec 
 # trigger a call: a WORD JOINER (U+2060, invisible, no width) goes after the first letter of
 # each marker. The scanner only matches the exact spellings above, so the echo stays text.
 WORD_JOINER = "\u2060"
+# A quoted key spelled so that it only reads as a name key once decoded: escapes (JSON's
+# \u0066, Python's \x66, \146, \N{...}), or a string written in pieces ('func' 'tion').
+# The neutraliser decodes it the way the decoders do and breaks it if it names the tool.
+_SPELLED_KEY = r"""(?P<skey>["'])(?P<skey_body>(?:[^"'\\\n]|\\[^\n]){1,512}?)(?P=skey)""" + KEY_COLON
 NEUTRALISE = regex.compile(
     "|".join(
         [
             *(_alt(spec.neutralise, spec.fold) for spec in FORMATS),
             *(_alt(m.neutralise, m.fold) for m in MARKERS if m.neutralise),
+            _SPELLED_KEY,
         ]
     )
 )
+_PIECE_BEFORE = regex.compile(r"""["'][ \t\r\n]*$""")
 
 
 def neutralise(text: str) -> str:
@@ -258,5 +270,32 @@ def neutralise(text: str) -> str:
 
 def _break_marker(m: regex.Match[str]) -> str:
     s = m.group(0)
+    info = m.group("fence_info")
+    if info is not None:
+        # A fence opener: broken only where the scanner reads it as a call fence.
+        if fence_info(info) not in CALL_FENCE_INFOS:
+            return s
+        run = len(s) - len(info)
+        i = next((k for k, ch in enumerate(info) if ch.isalpha()), 0)
+        return s[: run + i + 1] + WORD_JOINER + s[run + i + 1 :]
+    quote = m.group("skey")
+    if quote is not None:
+        body = m.group("skey_body")
+        if _names_a_tool(quote, body) or _PIECE_BEFORE.search(m.string, max(0, m.start() - 40), m.start()):
+            return quote + WORD_JOINER + body + quote
+        return quote + neutralise(body) + quote  # what else the key holds is text like any other
     i = next((k for k, ch in enumerate(s) if ch.isalpha()), 0)
     return s[: i + 1] + WORD_JOINER + s[i + 1 :]
+
+
+def _names_a_tool(quote: str, body: str) -> bool:
+    """Whether a quoted key decodes, as JSON or as a Python literal, to a key naming the tool."""
+    if "\\" not in body:
+        return body in NAME_KEYS
+    decoded: list[object] = []
+    if quote == '"':
+        with contextlib.suppress(ValueError):
+            decoded.append(json.loads(quote + body + quote))
+    with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
+        decoded.append(ast.literal_eval(quote + body + quote))
+    return any(isinstance(d, str) and d in NAME_KEYS for d in decoded)

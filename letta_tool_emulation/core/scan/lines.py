@@ -43,7 +43,7 @@ class Lines:
         self.recent: list[str] = []
         self.recent_len = 0
         self.emitted = 0  # characters of prose released so far
-        self.block_at = 0  # where the prose after the last hidden block begins
+        self.block_at = -1  # where the prose after the last hidden block begins (-1: no block yet)
         self.in_code = False  # the prose is a code fence's text: no heading is in it
 
     def track(self, s: str) -> None:
@@ -107,6 +107,13 @@ class Lines:
             self.last = last
         self.emitted += len(chunk)
 
+    def prime(self, before: str) -> None:
+        """Prose that came before the text this scanner reads (not released by it): the context
+        its first block is judged in. It ends a line, so the text read starts on a new one."""
+        emitted = self.emitted
+        self.track(before.rstrip("\n") + "\n")
+        self.emitted = emitted
+
     def new_line(self, indent: int = 0) -> None:
         """A line ended inside text that is not prose (a hidden block, reasoning)."""
         self.head = ""
@@ -131,7 +138,7 @@ class Lines:
         recent = self._recent_text()
         # The line before counts only if it came after the last hidden block: a performed block
         # between them is what that line introduced.
-        since = len(recent) - (self.emitted - self.block_at)
+        since = len(recent) - (self.emitted - self.block_at) if self.block_at >= 0 else 0
         before, gap, heading = C.surroundings(recent[since:] if since > 0 else recent)
         return C.Context(
             line_head=self.head,
