@@ -358,10 +358,23 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if ITEM_OR_OPTION.match(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
     sentence = last_sentence(before)
+    if not opens_onto_next(sentence):
+        return None  # a line that ends its own sentence introduces nothing
     for kind, pattern in _BEFORE:
         if pattern.search(sentence) is not None:
             return Shown(kind, _WHY_BEFORE[kind], _quote(sentence))
     return None
+
+
+def opens_onto_next(line: str) -> bool:
+    """Whether ``line`` opens onto what follows it: it ends in a colon or an ellipsis, or in a
+    word that needs a complement ("like", "as", "with", "así", "ainsi", ...). Only such a line
+    can introduce the block after it."""
+    end = line.rstrip(" \t*_")
+    if end.endswith((":", "：", "...", "…")):
+        return True
+    m = _LAST_WORD.search(end)
+    return m is not None and m.group().lower() in OPEN_ENDINGS
 
 
 def last_sentence(line: str) -> str:
@@ -378,14 +391,219 @@ def continues(before: str) -> bool:
     return CONTINUATION.match(last_sentence(before)) is not None
 
 
+# Words a line may end in and still lead into the block below it, per language.
+OPEN_ENDINGS = frozenset(
+    [
+        "like",
+        "as",
+        "with",
+        "using",
+        "via",
+        "so",
+        "this",
+        "follows",
+        "be",
+        "is",
+        "are",
+        "example",
+        "examples",
+        "instance",
+        "e.g",
+        "e.g.",
+        "written",
+        "así",
+        "asi",
+        "esto",
+        "este",
+        "ceci",
+        "ça",
+        "cela",
+        "ainsi",
+        "suivant",
+        "aus",
+        "folgendermaßen",
+        "folgt",
+        "assim",
+        "così",
+        "modo",
+        "так",
+        "формат",
+        "такой",
+    ]
+)
+_LAST_WORD = regex.compile(r"[\w.]+$")
+# Text one of which a line after a block must hold for each kind of remark to be looked for
+# (lowercased); a line with none of them is ordinary prose, judged without a pattern.
+_NEGATED = tuple(
+    f"{neg} {verb}"
+    for neg in ("n't", "n’t", "not")
+    for verb in ("run", "ran", "actually", "execute", "store", "save", "sen", "call", "appl", "be ")
+)
+AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
+    "proposed": (
+        "shall i",
+        "should i",
+        "may i",
+        "can i",
+        "want me",
+        "like me",
+        "does this",
+        "does that",
+        "does it",
+        "is that",
+        "is this",
+        "is it ",
+        "are you sure",
+        "say ",
+        "only",
+        "until",
+        "without your",
+        "goes out",
+        "^",
+        "¿",
+        "je l",
+        "tu veux",
+        "ça te va",
+        "c'est bon",
+        "c’est bon",
+        "je peux",
+        "soll ich",
+        "passt das",
+        "ist das",
+        "darf ich",
+        "posso",
+        "quer que",
+        "está bom",
+        "tudo bem",
+        "procedo",
+        "vuoi che",
+        "va bene",
+        "solo",
+        "hasta",
+        "seulement",
+        "jusqu",
+        "nur ",
+        "bis du",
+        "só ",
+        "até",
+        "finché",
+        "только",
+        "подтверд",
+        "сохранить",
+        "отправить",
+        "применить",
+        "всё верно",
+        "можно",
+        "уверены",
+        "хотите",
+        "确认",
+        "只有",
+        "可以吗",
+        "要我",
+        "好吗",
+        "是否",
+        "確認",
+        "よろし",
+        "いいですか",
+        "しますか",
+    ),
+    "example": (
+        "illustrat",
+        "example",
+        "sample",
+        "demo",
+        "nothing",
+        "shape of",
+        "holding",
+        "yet",
+        *_NEGATED,
+        "ejemplo",
+        "no se",
+        "no lo",
+        "no he",
+        "nada",
+        "exemple",
+        "rien",
+        "n'a",
+        "n’a",
+        "beispiel",
+        "nichts",
+        "nicht",
+        "exemplo",
+        "não",
+        "esempio",
+        "non è",
+        "non ho",
+        "nulla",
+        "пример",
+        "ничего",
+        "не вып",
+        "не сохр",
+        "не запус",
+        "示例",
+        "例子",
+        "没有",
+        "未",
+        "并未",
+        "例",
+        "ません",
+        "だけ",
+    ),
+    "retracted": (
+        "scratch",
+        "ignor",
+        "disregard",
+        "retract",
+        "cancel",
+        "run that",
+        "use that",
+        "run it",
+        "run this",
+        "wrong",
+        "never mind",
+        "instead",
+        "olvida",
+        "equivoqu",
+        "descarta",
+        "anula",
+        "oublie",
+        "annule",
+        "tromp",
+        "vergiss",
+        "zurück",
+        "streich",
+        "falsch",
+        "esqueç",
+        "desconsidere",
+        "engan",
+        "lascia perdere",
+        "annulla",
+        "sbagliat",
+        "игнор",
+        "забуд",
+        "отмен",
+        "ошиб",
+        "忽略",
+        "撤回",
+        "无视",
+        "作废",
+        "弄错",
+        "無視",
+        "取り消",
+        "間違",
+    ),
+}
+
+
 def shown_after(after: str) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result)."""
     lines = [line for line in after.split("\n", 8)[:8] if line.strip()][:AFTER_LINES]
     for line in lines:
         line = line[:LINE_CHARS]
+        low = line.lower()
         for kind, pattern in _AFTER:
-            if pattern.search(line) is not None:
+            if any(g in low for g in AFTER_GATES[kind]) and pattern.search(line) is not None:
                 return Shown(kind, _WHY_AFTER[kind], _quote(line))
     return None
 
