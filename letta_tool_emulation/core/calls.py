@@ -15,6 +15,7 @@ import regex
 
 from . import markers as M
 from .accept import DEFAULT_THRESHOLD, FREE_TEXT, Acceptor, Read
+from .context import Shown
 from .decoding import Decoded, clean_surrogates, decode, decode_exact, may_hold_surrogates
 from .formats import BASE_CONFIDENCE, CALL_FENCE_INFOS
 from .region import NOT_DECODED, Reading, Region, cut_why, excerpt, is_cut
@@ -97,7 +98,9 @@ class Interpreter:
         tool_fence = info in CALL_FENCE_INFOS
         if M.CALL_START in body:
             if not tool_fence:
-                return Reading(shown=("in_code_block", "it is inside a code block (calls are written outside them)"))
+                return Reading(
+                    shown=Shown("in_code_block", "it is inside a code block (calls are written outside them)")
+                )
             start = body.index(M.CALL_START) + len(M.CALL_START)
             end = body.find(M.CALL_END, start)
             body = body[start:] if end < 0 else body[start:end]
@@ -144,7 +147,7 @@ class Interpreter:
         if not reads or any(isinstance(r, str) or r[0] not in self.accept.tools for r in reads):
             return Reading(call_attempt=False)
         if len({r[0] for r in reads if not isinstance(r, str)}) > 1:
-            return Reading(shown=("example", "it lists several different tools"))
+            return Reading(shown=Shown("example", "it lists several different tools"))
         return None
 
     def _decode(self, region: Region) -> Decoded | Problem:

@@ -135,6 +135,14 @@ def _decode(text: str, budget: RepairBudget) -> Decoded | str:
     exact = _decode_exact(text)
     if exact is not None:
         return exact
+    if "/" in text:
+        # JSON whose only fault is comments: read as written without them (they hold no data).
+        bare = without_comments(text)
+        if bare is not None:
+            exact = _decode_exact(bare)
+            if isinstance(exact, Decoded):
+                exact.notes.append("comments removed")
+                return exact
     value = _python_literal(text)  # Python's parser bounds nesting itself
     if value is not _NOTHING:
         if value is _UNREADABLE:
@@ -164,6 +172,29 @@ def _decode(text: str, budget: RepairBudget) -> Decoded | str:
     if not isinstance(value, (dict, list)) or not value or not faithful(text, value):
         return _UNREPAIRABLE
     return Decoded(value, ["repaired JSON"], ["repaired_json"])
+
+
+# Strings (either quote, escapes and raw newlines included), comments, and everything else.
+_COMMENT_TOKENS = re.compile(
+    r""""(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\\n]|\\[\s\S])*'|//[^\n]*|/\*[\s\S]*?\*/|[^"'/]+|[\s\S]"""
+)
+
+
+def without_comments(text: str) -> str | None:
+    """``text`` without the // and /* */ comments that stand outside its strings, or None when
+    it has none. One pass over the text."""
+    out: list[str] = []
+    found = False
+    for m in _COMMENT_TOKENS.finditer(text):
+        token = m.group()
+        if token.startswith("//"):
+            found = True
+        elif token.startswith("/*") and len(token) >= 4 and token.endswith("*/"):
+            found = True
+            out.append(" ")
+        else:
+            out.append(token)
+    return "".join(out) if found else None
 
 
 _TOO_DEEP = f"The call's JSON is nested more than {MAX_DEPTH} levels deep, so nothing was called."

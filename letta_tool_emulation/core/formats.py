@@ -232,18 +232,25 @@ class Marker:
 
 
 MARKERS: tuple[Marker, ...] = (
-    # Reasoning opens at the start of a line, in any letter case; inside a line its tag is
+    # Reasoning (<think>, <thinking>, <reasoning>, <reflection>, Magistral's [THINK]) opens at
+    # the start of a line, in any letter case; inside a line its tag is
     # still looked at closely (inline code stops there), and a lone closing tag counts anywhere.
     Marker(
         "think",
         "line",
-        "<(?:think|thinking)>",
-        prefixes=("<t", "<T"),
-        line_prefixes=("<",),
+        r"<(?:think|thinking|reasoning|reflection)>|\[THINK\]",
+        prefixes=("<t", "<T", "<r", "<R", "[T"),
+        line_prefixes=("<", "["),
         fold=True,
         neutralise="</?(?:think|thinking)>",
     ),
-    Marker("unthink", "inline", "</(?:think|thinking)>", prefixes=("</t", "</T"), fold=True),
+    Marker(
+        "unthink",
+        "inline",
+        r"</(?:think|thinking|reasoning|reflection)>|\[/THINK\]",
+        prefixes=("</t", "</T", "</r", "</R", "[/"),
+        fold=True,
+    ),
     # A tool result the model writes itself, at the start of a line.
     Marker(
         "result",

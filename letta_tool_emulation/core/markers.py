@@ -274,7 +274,8 @@ def _block_patterns(spec: FormatSpec) -> BlockPatterns:
     # A marker that starts with a structural character comes first, or the character would win.
     first = [p for p in interrupters if literal.get(p, "x")[0] in _STRUCTURAL]
     rest = [p for p in interrupters if p not in first]
-    struct = regex.compile("|".join([*first, "[" + re.escape(_STRUCTURAL) + "]", *rest]))
+    # Comments outside strings (// to the line's end, /* to */) hold no data: the matcher skips them.
+    struct = regex.compile("|".join([*first, "[" + re.escape(_STRUCTURAL) + "]", "/[/*]", *rest]))
     own_line = None
     bodies: Mapping[str, re.Pattern[str]] = {quote: _string_body(quote, None) for quote in "\"'"}
     if spec.family == "marked":

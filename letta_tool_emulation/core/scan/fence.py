@@ -137,6 +137,7 @@ class Fence:
             self.hold = False
             self.settle.release(b.held(b.pos))
             b.release()
+        self.sc.lines.in_code = True
         self.sc.go(FENCE)
         return True
 
@@ -255,11 +256,13 @@ class Fence:
             if self.hold:
                 self._finish(b.held(pos), closed=False)
             else:
+                self.sc.lines.in_code = False
                 self.sc.go(TEXT)
             return True
         return False
 
     def _close(self, end: int) -> bool:
+        self.sc.lines.in_code = False
         b = self.buf
         b.pos = end
         if self.hold:
@@ -271,6 +274,7 @@ class Fence:
     def _finish(self, raw: str, *, closed: bool) -> None:
         first_nl = raw.find("\n")
         body = raw[first_nl + 1 : self.line_at] if closed else raw[first_nl + 1 :]
+        self.sc.lines.in_code = False
         self.buf.release()
         self.sc.go(TEXT)
         self.settle.judge(
