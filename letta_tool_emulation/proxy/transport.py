@@ -24,6 +24,8 @@ from .. import retry
 from ..transport import Completion, Delta
 from .upstream import Upstream
 
+READ_TIMEOUT = "the upstream sent nothing for longer than the timeout"
+
 
 async def post(upstream: Upstream, path: str, content: bytes, stream: bool) -> aiohttp.ClientResponse:
     """POST ``content`` to the upstream's ``path`` with the upstream's key, within the retry
@@ -61,7 +63,7 @@ async def body_pieces(response: aiohttp.ClientResponse) -> AsyncIterator[bytes]:
         async for piece in response.content.iter_any():
             yield piece
     except TimeoutError:
-        raise httpx.ReadTimeout("the upstream sent nothing for longer than the timeout") from None
+        raise httpx.ReadTimeout(READ_TIMEOUT) from None
     except aiohttp.ClientError as exc:
         raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
 
@@ -110,13 +112,26 @@ class HttpTransport:
         done = False
         try:
             rest = b""
-            async for piece in body_pieces(response):
+            # The body's pieces read here rather than through body_pieces: one generator less
+            # for each of the reply's many small pieces.
+            pieces = response.content.iter_any()
+            while True:
+                try:
+                    piece = await pieces.__anext__()
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    raise httpx.ReadTimeout(READ_TIMEOUT) from None
+                except aiohttp.ClientError as exc:
+                    raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
                 *lines, rest = (rest + piece).split(b"\n")
                 for line in lines:
-                    for delta in _event(line, response):
-                        yield delta
-            for delta in _event(rest, response):
-                yield delta
+                    if line.startswith(b"data:"):  # else comments, event names, keep-alives, blank lines
+                        for delta in _event(line, response):
+                            yield delta
+            if rest.startswith(b"data:"):
+                for delta in _event(rest, response):
+                    yield delta
             done = True
         finally:
             if done:
@@ -126,9 +141,7 @@ class HttpTransport:
 
 
 def _event(line: bytes, response: aiohttp.ClientResponse) -> list[Delta]:
-    """The deltas of one line of the event stream."""
-    if not line.startswith(b"data:"):
-        return []  # comments, event names, keep-alives, the blank line between events
+    """The deltas of one ``data:`` line of the event stream."""
     data = line[5:].strip()
     if data == b"[DONE]":
         return []  # read on to the end, so that the connection can be used again
