@@ -19,6 +19,7 @@ from typing import Any
 import aiohttp
 import httpx
 import openai
+import orjson
 
 from .. import retry
 from ..transport import Completion, Delta
@@ -88,7 +89,7 @@ class HttpTransport:
     async def complete(self, body: Mapping[str, Any]) -> Completion:
         response = await self._open({**body, "stream": False}, stream=False)
         try:
-            payload = json.loads(await read_body(response))
+            payload = loads(await read_body(response))
         finally:
             response.release()
         choice = (payload.get("choices") or [{}])[0]
@@ -145,7 +146,7 @@ def _event(line: bytes, response: aiohttp.ClientResponse) -> list[Delta]:
     data = line[5:].strip()
     if data == b"[DONE]":
         return []  # read on to the end, so that the connection can be used again
-    chunk = json.loads(data)
+    chunk = loads(data)
     if isinstance(chunk, dict) and "error" in chunk:
         # An error event in the middle of a stream, as OpenAI's own SDK reports it.
         error = chunk["error"]
@@ -153,6 +154,15 @@ def _event(line: bytes, response: aiohttp.ClientResponse) -> list[Delta]:
         request = httpx.Request(response.method, str(response.url))
         raise openai.APIError(str(message or "error"), request=request, body=error)
     return deltas(chunk)
+
+
+def loads(data: bytes) -> Any:
+    """JSON as ``json.loads`` reads it, at a fraction of the cost for the many small chunks of a
+    stream; what orjson refuses and ``json`` takes (NaN, integers beyond 64 bits) goes to ``json``."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
 
 
 def deltas(chunk: Mapping[str, Any]) -> list[Delta]:
