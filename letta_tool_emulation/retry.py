@@ -284,7 +284,7 @@ def _headers(exc: BaseException) -> Mapping[str, str] | None:
     return getattr(response, "headers", None)
 
 
-def _after_failure(budget: Budget, slot: str, exc: BaseException, attempt: int) -> float:
+def _after_failure(budget: Budget, slot: str, exc: Exception, attempt: int) -> float:
     """Release the slot; the seconds to wait before retrying, or re-raise."""
     failed = is_retryable(exc)
     budget.release(slot, failed)

@@ -54,7 +54,8 @@ def main(model: str | None = None, port: int = 8283, data_dir: str | None = None
         _say(f"No VENICE_API_KEY: using the local stand-in model at {standin.url} (it has no function calling).")
         env = {"VENICE_API_KEY": "stand-in", "VENICE_BASE_URL": standin.url}
     model = model or "venice/venice-uncensored"
-    server = ServerProcess(root, port, **env)
+    server = ServerProcess(root, port)
+    server.env.update(env)
     ok = False
     _say(f"Starting PostgreSQL and Letta with the plugin (data in {root}); this takes about 30 s ...")
     try:
