@@ -55,6 +55,10 @@ def main(argv: list[str]) -> int:
         workers=settings.uvicorn_workers,
         timeout_keep_alive=settings.uvicorn_timeout_keep_alive,
         access_log=False,
+        # The loop and HTTP parser Letta's server was tested on. The package installs uvloop and httptools for
+        # the proxy, and uvicorn's "auto" would otherwise switch this server to them as well.
+        loop="asyncio",
+        http="h11",
     )
     return 0
 
