@@ -29,12 +29,20 @@ def free_port() -> int:
 
 class ServerProcess:
     """One ``letta-tool-emulation server`` with its own data directory (``root/pgdata`` unless
-    given) and HOME."""
+    given) and HOME; ``command`` is the server command of another installation."""
 
     def __init__(
-        self, root: Path, port: int | None = None, *, clean_env: bool = True, data_dir: Path | None = None, **env: str
+        self,
+        root: Path,
+        port: int | None = None,
+        *,
+        clean_env: bool = True,
+        data_dir: Path | None = None,
+        command: str = COMMAND,
+        **env: str,
     ) -> None:
         self.root = root
+        self.command = command
         self.data_dir = data_dir or root / "pgdata"
         self.port = port or free_port()
         self.log_path = root / "server.log"
@@ -53,7 +61,7 @@ class ServerProcess:
         # The server writes to it; private, like everything the server writes.
         log = os.fdopen(os.open(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600), "ab")
         self.proc = subprocess.Popen(
-            [COMMAND, "server", "--port", str(self.port), "--data-dir", str(self.data_dir)],
+            [self.command, "server", "--port", str(self.port), "--data-dir", str(self.data_dir)],
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
