@@ -75,7 +75,8 @@ def main(model: str | None = None, port: int = 8283, data_dir: str | None = None
         standin = StandIn().start()
         _say(f"No VENICE_API_KEY: using the local stand-in model at {standin.url} (it has no function calling).")
         env = {"VENICE_API_KEY": "stand-in", "VENICE_BASE_URL": standin.url}
-    server = ServerProcess(root, port, **env)
+    server = ServerProcess(root, port)
+    server.env.update(env)
     ok = False
     if model is None:
         try:
