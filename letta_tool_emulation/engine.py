@@ -52,6 +52,7 @@ from .step import (
     ToolCallDict,
     Usage,
     call_arguments,
+    in_order,
     new_call_id,
     prompt_tokens,
 )
@@ -76,12 +77,16 @@ def prepare(
     settings: Settings | None = None,
     context_window: int | None = None,
     endpoint: str | None = None,
+    concurrent: frozenset[str] = frozenset(),
+    sequential: frozenset[str] = frozenset(),
 ) -> EmulatedRequest:
     """The text-only request for ``data``, an OpenAI chat request built for native tools.
 
     ``tools`` are used when ``data`` has none (the caller's flat tool list). ``prose`` maps
     an earlier call's id to the text the model wrote with it, which the caller's history may
     have dropped. ``pending`` supplies feedback and queued calls from the previous reply.
+    With ``parallel`` the caller runs several calls of one reply in one step: ``concurrent``
+    and ``sequential`` say how it orders them (see :func:`step.in_order`).
     """
     specs: dict[str, ToolSpec] = {}
     thoughts: set[str] = set()
@@ -100,13 +105,20 @@ def prepare(
             if has_heartbeat:
                 beats.add(spec.name)
     tool_choice = data.get("tool_choice") if specs else None
+    settings = settings or Settings.from_env()
+    # A request without tools (Letta's summarizer) is not the agent's next step.
+    queued = pending.next_call(data.get("messages") or []) if pending is not None and specs else None
+    if queued is not None:
+        # Handed out without a model request: nothing to render.
+        step = Step(decision=decision, tools=specs, inner_thoughts=frozenset(thoughts), heartbeat=frozenset(beats),
+                    tool_choice=tool_choice, queued=queued, settings=settings, endpoint=endpoint)  # fmt: skip
+        return EmulatedRequest({"model": data.get("model"), "messages": []}, step)
     history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
     feedback = pending.take_feedback() if pending is not None and specs else ""
     rendered = _rendered(history, specs, tool_choice, feedback, constrained=False)
     if feedback and rendered[-1]["role"] != "user" and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
     body = venice.clean_request({**data, "messages": _sanitize(rendered)})
-    settings = settings or Settings.from_env()
     _bound_output(body, decision, settings, context_window, specs)
     if decision.venice:
         body["venice_parameters"] = venice.venice_parameters()
@@ -125,8 +137,8 @@ def prepare(
         heartbeat=frozenset(beats),
         tool_choice=tool_choice,
         parallel=parallel,
-        # A request without tools (Letta's summarizer) is not the agent's next step.
-        queued=pending.next_call(data.get("messages") or []) if pending is not None and specs else None,
+        concurrent=concurrent,
+        sequential=sequential,
         settings=settings,
         output_limit=body.get("max_completion_tokens"),
         constrained=shape,
@@ -408,15 +420,15 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
     s.feedback = feedback  # the calls run; the model hears about the rest next time
 
     built = [_tool_call(step, name, args, s.prose if i == 0 else "") for i, (name, args) in enumerate(calls)]
-    if step.parallel:
-        s.calls = built
-    else:
-        # One call per step, in the order written, so each gets its own result. A reply
-        # through send_message ends a memgpt-style turn, so it goes after the other calls.
-        ordered = [c for c in built if c["function"]["name"] != REPLY_TOOL] + [
-            c for c in built if c["function"]["name"] == REPLY_TOOL
-        ]
-        s.calls, s.queue = ordered[:1], ordered[1:]
+    # A reply through send_message ends a memgpt-style turn, so it goes after the other calls.
+    ordered = [c for c in built if c["function"]["name"] != REPLY_TOOL] + [
+        c for c in built if c["function"]["name"] == REPLY_TOOL
+    ]
+    # In the order written, each with its own result: in one step as far as the caller keeps
+    # that order when it runs several calls itself, the rest one per later step.
+    names = [c["function"]["name"] for c in ordered]
+    now = in_order(names, step.concurrent, step.sequential) if step.parallel else 1
+    s.calls, s.queue = ordered[:now], ordered[now:]
     return s
 
 

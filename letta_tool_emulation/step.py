@@ -89,6 +89,10 @@ class Step:
     heartbeat: frozenset[str] = frozenset()  # tools whose schema has `request_heartbeat`
     tool_choice: Any = None
     parallel: bool = False  # Letta runs several calls of one reply itself
+    # With `parallel`: the tools Letta runs concurrently ahead of the others, and those it runs
+    # one after another in order (see `in_order`); any other tool is of unknown kind.
+    concurrent: frozenset[str] = frozenset()
+    sequential: frozenset[str] = frozenset()
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
@@ -98,6 +102,25 @@ class Step:
     @property
     def required(self) -> bool:
         return self.tool_choice in ("required", "any") or forced_tool_name(self.tool_choice) is not None
+
+
+def in_order(names: list[str], concurrent: frozenset[str], sequential: frozenset[str]) -> int:
+    """How many of these calls, from the first, Letta's parallel tool execution runs in the
+    order written. It runs the calls to concurrent tools first (all at once), then the others
+    one by one in order; so the order holds for concurrent calls followed by sequential ones,
+    with at most one call of unknown kind between them (it is safe as either kind there)."""
+    count, stage = 0, 0  # 0: concurrent calls so far; 1: after the one unknown; 2: sequential
+    for name in names:
+        if name in concurrent and stage == 0:
+            pass
+        elif name in sequential:
+            stage = 2
+        elif name not in concurrent and stage == 0:
+            stage = 1
+        else:
+            break
+        count += 1
+    return count
 
 
 class EmulatedRequest(dict[str, Any]):
@@ -264,8 +287,11 @@ class Pending:
         return feedback
 
     def keep(self, outcome: Outcome) -> None:
+        if outcome.attempts == 0:
+            return  # a queued call was handed out (next_call noted it): the rest stays queued
         self.queue = list(outcome.queue)
-        self.after = outcome.calls[0]["id"] if outcome.calls else None
+        # Several calls of one step end with the last one's result.
+        self.after = outcome.calls[-1]["id"] if outcome.calls else None
         self.feedback = outcome.feedback
 
 
