@@ -22,6 +22,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from smoke import (
@@ -46,17 +47,31 @@ def start(workdir: Path, standin_url: str) -> Server:
     return server
 
 
-def edit(client: Any, standin: Any, agent_id: str, fact: str) -> str:
+def edit(client: Any, standin: Any, agent_id: str, fact: str, **more: Any) -> str:
     """An emulated memory edit on an existing agent: the model (scripted) writes the call block
-    with the arguments the agent's own tool schema asks for; the block must then hold the fact."""
+    with the arguments the agent's own tool schema asks for (and ``more``); the block must then
+    hold the fact."""
     from letta_tool_emulation.runtime.standin import Scripted
 
-    arguments = insert_arguments(client.agents.retrieve(agent_id=agent_id), fact)
+    tools = list(client.agents.tools.list(agent_id=agent_id))
+    arguments = {**insert_arguments(SimpleNamespace(tools=tools), fact), **more}
     call = json.dumps({"function": "memory_insert", "params": arguments})
     standin.script(Scripted(text=f"Noted.\nTOOL_CALL_START\n{call}\nTOOL_CALL_END"))
     client.agents.messages.create(agent_id=agent_id, messages=[{"role": "user", "content": f"Remember that {fact}."}])
     value = str(client.agents.blocks.retrieve("human", agent_id=agent_id).value)
-    assert fact in value, f"the memory edit did not land: {value!r}"
+    shown = [
+        line.strip()
+        for r in standin.requests[-1:]
+        for m in r.get("messages", [])
+        if m.get("role") == "system"
+        for line in str(m.get("content")).splitlines()
+        if "memory_insert" in line
+    ]
+    told = [str(m.get("content"))[-400:] for r in standin.requests[-1:] for m in r.get("messages", [])[-1:]]
+    assert fact in value, (
+        f"the memory edit did not land: {value!r}; called with {arguments}; the model saw {shown[:3]}, "
+        f"and last read {told}"
+    )
     return value
 
 
@@ -77,7 +92,8 @@ def create(workdir: Path) -> str:
 
     from letta_tool_emulation.runtime.standin import EMULATED_MODEL, StandIn
 
-    with StandIn(port=free_port()) as standin:
+    port = free_port()  # the provider's URL is stored with each agent: later phases serve it there too
+    with StandIn(port=port) as standin:
         server = start(workdir, standin.url)
         try:
             client = Letta(base_url=server.url, timeout=REQUEST_TIMEOUT, max_retries=0)
@@ -108,6 +124,7 @@ def create(workdir: Path) -> str:
             edit(client, standin, agent.id, "I keep bees")
             made = {
                 "letta": distribution_version("letta"),
+                "standin_port": port,
                 "agents": [a.id for a in client.agents.list(limit=100)],
                 "agent": agent.id,
                 "blocks": {
@@ -130,10 +147,11 @@ def verify(workdir: Path) -> str:
     from letta_tool_emulation.runtime.standin import EMULATED_MODEL, StandIn
 
     made = json.loads((workdir / "created.json").read_text())
-    with StandIn(port=free_port()) as standin:
+    earlier = len((workdir / "server.log").read_text(errors="replace"))  # the create phase's
+    with StandIn(port=made["standin_port"]) as standin:
         server = start(workdir, standin.url)
         try:
-            log = server.log()
+            log = server.log()[earlier:]
             assert f"Upgrading Letta's schema from letta {made['letta']} to letta {distribution_version('letta')}" in (
                 log
             ), "the server did not say it upgraded the schema"
@@ -149,8 +167,11 @@ def verify(workdir: Path) -> str:
             messages = messages_of(client, made["agent"])
             lost = [m for m in made["messages"] if m not in messages]
             assert not lost, f"messages lost: {lost[:3]}"
-            # The old agent still works with the newer letta: an emulated memory edit.
-            edit(client, standin, made["agent"], "I sail on Sundays")
+            # The old agent still works with the newer letta: an emulated memory edit. letta 0.16.8
+            # reads an agent saved without `strict` (every agent before it) as strict on an
+            # OpenAI-type endpoint, so the model is shown every parameter as required, and writes
+            # insert_line too.
+            edit(client, standin, made["agent"], "I sail on Sundays", insert_line=-1)
             embeddings = sorted(e.handle for e in client.models.embeddings.list() if e.handle)
             model = f"venice/{EMULATED_MODEL}"
             remembers(
@@ -173,7 +194,7 @@ def refuse(workdir: Path) -> str:
     from letta_tool_emulation.runtime.standin import StandIn
 
     made = json.loads((workdir / "created.json").read_text())
-    with StandIn(port=free_port()) as standin:
+    with StandIn(port=made["standin_port"]) as standin:
         server = Server(workdir, {"VENICE_API_KEY": "stand-in", "VENICE_BASE_URL": standin.url})
         try:
             server.start()

@@ -245,13 +245,7 @@ class DatabaseBudget(Budget):
         self._store = store
         self._fallback = fallback
 
-    def _take(self, cur: Any) -> tuple[str | None, int, float | None, float | None]:
-        result: tuple[str | None, int, float | None, float | None] = self._store.acquire(
-            cur, self.key_id, self.settings.limit, self.settings.window
-        )
-        return result
-
-    def _decide(self, taken: tuple[str | None, int, float | None, float | None]) -> str | float:
+    def _decide(self, taken: shared_state.Taken) -> str | float:
         """The slot, or how long to wait for one."""
         slot, failures, reset_in, wake_in = taken
         if slot:
@@ -259,12 +253,48 @@ class DatabaseBudget(Budget):
         if reset_in is not None:
             raise BudgetSpent(self.host, failures, self.settings.window, time.time() + max(0.0, reset_in))
         wait = max(0.0, wake_in or 0.0)
-        # Freed slots are announced; without the announcement, look again now and then.
+        # Slots given back are announced; without the announcement, look again now and then.
         return wait if self._store.listening else min(wait, 0.5)
+
+    def _give_back_when_done(self, future: Any) -> None:
+        """A slot taken for a caller that stopped waiting goes back at once."""
+
+        def done(f: Any) -> None:
+            if not f.cancelled() and f.exception() is None and f.result()[0]:
+                self._store.release(self.key_id, f.result()[0], False)
+
+        future.add_done_callback(done)
+
+    def _take_sync(self) -> shared_state.Taken:
+        future = self._store.take(self.key_id, self.settings.limit, self.settings.window)
+        try:
+            taken: shared_state.Taken = future.result(timeout=shared_state.CALL_TIMEOUT)
+        except TimeoutError:
+            self._give_back_when_done(future)
+            raise shared_state.Unavailable(
+                f"the database did not answer within {shared_state.CALL_TIMEOUT:.0f} s"
+            ) from None
+        return taken
+
+    async def _take(self) -> shared_state.Taken:
+        future = self._store.take(self.key_id, self.settings.limit, self.settings.window)
+        try:
+            taken: shared_state.Taken = await asyncio.wait_for(
+                asyncio.shield(asyncio.wrap_future(future)), shared_state.CALL_TIMEOUT
+            )
+        except TimeoutError:
+            self._give_back_when_done(future)
+            raise shared_state.Unavailable(
+                f"the database did not answer within {shared_state.CALL_TIMEOUT:.0f} s"
+            ) from None
+        except asyncio.CancelledError:
+            self._give_back_when_done(future)
+            raise
+        return taken
 
     def try_acquire(self) -> str:
         try:
-            decided = self._decide(self._store.run(self._take))
+            decided = self._decide(self._take_sync())
         except shared_state.NeverReached:
             return self._fallback.try_acquire()
         except shared_state.Unavailable as exc:
@@ -279,7 +309,7 @@ class DatabaseBudget(Budget):
             stop_waiting = self._store.waiter(self.key_id, functools.partial(loop.call_soon_threadsafe, freed.set))
             try:
                 try:
-                    decided = self._decide(await self._store.arun(self._take))
+                    decided = self._decide(await self._take())
                 except shared_state.NeverReached:
                     return await self._fallback.acquire()
                 except shared_state.Unavailable as exc:
@@ -301,7 +331,7 @@ class DatabaseBudget(Budget):
             stop_waiting = self._store.waiter(self.key_id, freed.set)
             try:
                 try:
-                    decided = self._decide(self._store.run(self._take))
+                    decided = self._decide(self._take_sync())
                 except shared_state.NeverReached:
                     return self._fallback.acquire_sync()
                 except shared_state.Unavailable as exc:

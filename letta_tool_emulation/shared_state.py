@@ -30,9 +30,9 @@ recorded when the database is back, and nothing waits longer than the timeouts h
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import os
@@ -47,6 +47,9 @@ from . import endpoints, venice
 
 log = logging.getLogger("letta_tool_emulation")
 T = TypeVar("T")
+# A slot (None when none was free), failures in the window, seconds until failures alone no longer
+# fill the budget, seconds until the oldest entry expires.
+Taken = tuple[str | None, int, float | None, float | None]
 
 URI_ENV = "LETTA_PG_URI"
 SWITCH_ENV = "LETTA_TOOL_EMULATION_SHARED_STATE"  # "off": per machine (file budget, per-worker caches)
@@ -60,8 +63,8 @@ RETRY_UNREACHABLE = 30.0  # seconds before a database never reached is tried aga
 LISTEN_TICK = 5.0  # seconds between checks of the listening connection while nothing arrives
 # The functions' names carry a version, so that servers of different plugin versions on one
 # database each find the function they were written for.
-ACQUIRE = "lte_budget_acquire_v1"
-RELEASE = "lte_budget_release_v2"
+ACQUIRE = "lte_budget_take_v1"
+RELEASE = "lte_budget_give_v1"
 # pg_advisory_xact_lock key while creating the tables (shared with the schema upgrade).
 SCHEMA_LOCK = 0x4C54455343484D41
 
@@ -86,8 +89,8 @@ CREATE TABLE IF NOT EXISTS lte_capabilities (
     updated_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (endpoint, kind)
 );
-CREATE OR REPLACE FUNCTION {ACQUIRE}(k text, lim integer, win double precision)
-RETURNS TABLE (slot text, failures integer, reset_in double precision, wake_in double precision)
+CREATE OR REPLACE FUNCTION {ACQUIRE}(k text, lim integer, win double precision, wanted integer)
+RETURNS TABLE (slots text[], failures integer, reset_in double precision, wake_in double precision)
 LANGUAGE plpgsql AS $$
 DECLARE
     t timestamptz := clock_timestamp();
@@ -96,7 +99,7 @@ DECLARE
     r integer;
     oldest_failure timestamptz;
     oldest timestamptz;
-    s text;
+    given text[];
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended(k, 0));
     DELETE FROM lte_budget b WHERE b.key_hash = k AND b.at < t - span;
@@ -105,32 +108,28 @@ BEGIN
       INTO f, r, oldest_failure, oldest
       FROM lte_budget b WHERE b.key_hash = k;
     IF f >= lim THEN
-        RETURN QUERY SELECT NULL::text, f, extract(epoch FROM oldest_failure + span - t)::float8, NULL::float8;
-    ELSIF f + r >= lim THEN
-        RETURN QUERY SELECT NULL::text, f, NULL::float8, extract(epoch FROM oldest + span - t)::float8;
-    ELSE
-        s := md5(random()::text || clock_timestamp()::text || pg_backend_pid()::text);
-        INSERT INTO lte_budget (key_hash, slot, failed, at) VALUES (k, s, false, t);
-        RETURN QUERY SELECT s, f, NULL::float8, NULL::float8;
+        RETURN QUERY SELECT ARRAY[]::text[], f, extract(epoch FROM oldest_failure + span - t)::float8, NULL::float8;
+        RETURN;
     END IF;
+    SELECT coalesce(array_agg(md5(random()::text || clock_timestamp()::text || pg_backend_pid()::text || i)), ARRAY[]::text[])
+      INTO given FROM generate_series(1, least(wanted, lim - f - r)) AS i;
+    INSERT INTO lte_budget (key_hash, slot, failed, at) SELECT k, s, false, t FROM unnest(given) AS s;
+    RETURN QUERY SELECT given, f,
+        NULL::float8,
+        CASE WHEN cardinality(given) < wanted THEN extract(epoch FROM coalesce(oldest, t) + span - t)::float8 END;
 END $$;
-CREATE OR REPLACE FUNCTION {RELEASE}(k text, s text, failed_ boolean, ago double precision)
+CREATE OR REPLACE FUNCTION {RELEASE}(ks text[], ss text[], fs boolean[], agos double precision[])
 RETURNS void
 LANGUAGE plpgsql AS $$
-DECLARE
-    t timestamptz := clock_timestamp() - make_interval(secs => ago);
 BEGIN
-    IF failed_ THEN
-        UPDATE lte_budget SET failed = true, at = t WHERE key_hash = k AND slot = s;
-        IF NOT FOUND THEN
-            INSERT INTO lte_budget (key_hash, slot, failed, at) VALUES (k, s, true, t)
-            ON CONFLICT (key_hash, slot) DO UPDATE SET failed = true, at = EXCLUDED.at;
-        END IF;
-    ELSE
-        DELETE FROM lte_budget WHERE key_hash = k AND slot = s;
-    END IF;
-    -- Either way a waiting request has news: a free slot, or failures that fill the budget.
-    PERFORM pg_notify('{BUDGET_CHANNEL}', k);
+    DELETE FROM lte_budget b USING unnest(ks, ss, fs) AS g(k, s, f)
+     WHERE b.key_hash = g.k AND b.slot = g.s AND NOT g.f;
+    INSERT INTO lte_budget (key_hash, slot, failed, at)
+    SELECT g.k, g.s, true, clock_timestamp() - make_interval(secs => g.ago)
+      FROM unnest(ks, ss, fs, agos) AS g(k, s, f, ago) WHERE g.f
+    ON CONFLICT (key_hash, slot) DO UPDATE SET failed = true, at = EXCLUDED.at;
+    -- Either way requests waiting for a slot have news: a free one, or failures that fill the budget.
+    PERFORM pg_notify('{BUDGET_CHANNEL}', d.k) FROM (SELECT DISTINCT unnest(ks) AS k) d;
 END $$;
 """
 _OBJECTS = ("lte_budget", "lte_schema_refusals", "lte_capabilities")
@@ -185,7 +184,11 @@ class Store:
         self._stopping = threading.Event()
         self._listener: threading.Thread | None = None
         self._shared: dict[tuple[str, str], str] = {}  # what the database holds, as last read or written
-        self._unsent: list[tuple[str, str, float]] = []  # failures not yet recorded: key, slot, monotonic time
+        self._asks: dict[str, list[Future[Taken]]] = {}  # slots asked for, by key
+        self._taking: set[str] = set()  # keys with a call under way
+        self._gives: list[tuple[str, str, bool, float]] = []  # key, slot, failed, monotonic time
+        self._giving = False
+        self._unsent: list[tuple[str, str, bool, float]] = []  # failures the database did not get yet
         self._warned = False
 
     # -- connections --------------------------------------------------------------------------
@@ -273,14 +276,6 @@ class Store:
         self._give(conn)
         return result
 
-    async def arun(self, fn: Callable[[Any], T]) -> T:
-        """:meth:`run` on this module's threads, for a caller on an event loop."""
-        future = asyncio.get_running_loop().run_in_executor(self._executor, self.run, fn)
-        try:
-            return await asyncio.wait_for(asyncio.shield(future), CALL_TIMEOUT)
-        except TimeoutError:
-            raise Unavailable(f"the database did not answer within {CALL_TIMEOUT:.0f} s") from None
-
     def submit(self, fn: Callable[[Any], Any]) -> Future[Any]:
         """:meth:`run` in the background; the caller does not wait."""
         return self._executor.submit(self.run, fn)
@@ -290,42 +285,93 @@ class Store:
         return self._reached
 
     # -- the budget ----------------------------------------------------------------------------
+    #
+    # Requests for slots of one key that arrive while one call is under way wait for it and then
+    # go together, in one call; slots given back go together too. Under load that keeps it near
+    # one call per burst instead of two per request, each in the queue behind the others.
 
-    def acquire(
-        self, cur: Any, key: str, limit: int, window: float
-    ) -> tuple[str | None, int, float | None, float | None]:
-        """Take a slot (run through :meth:`run`): (slot, failures, seconds until failures alone
-        no longer fill the budget, seconds until the oldest entry expires)."""
-        self._flush_unsent(cur)
-        cur.execute(f"SELECT * FROM {ACQUIRE}(%s, %s, %s)", (key, limit, window))
-        slot, failures, reset_in, wake_in = cur.fetchone()
-        return slot, int(failures), reset_in, wake_in
+    def take(self, key: str, limit: int, window: float) -> Future[Taken]:
+        """A slot of ``key``, from a call on this module's threads: (slot or None, failures,
+        seconds until failures alone no longer fill the budget, seconds until the oldest entry
+        expires)."""
+        future: Future[Taken] = Future()
+        with self._lock:
+            self._asks.setdefault(key, []).append(future)
+            start = key not in self._taking
+            self._taking.add(key)
+        if start:
+            self._executor.submit(self._take_for, key, limit, window)
+        return future
+
+    def _take_for(self, key: str, limit: int, window: float) -> None:
+        while True:
+            with self._lock:
+                asks = [f for f in self._asks.pop(key, []) if f.set_running_or_notify_cancel()]
+                if not asks and not self._asks.get(key):
+                    self._taking.discard(key)
+                    return
+            if not asks:
+                continue
+            try:
+                wanted = len(asks)
+                slots, failures, reset_in, wake_in = self.run(
+                    functools.partial(self._take_call, key=key, limit=limit, window=window, wanted=wanted)
+                )
+            except BaseException as exc:  # noqa: BLE001 - every caller hears of it
+                for f in asks:
+                    f.set_exception(exc)
+                continue
+            for i, f in enumerate(asks):
+                f.set_result((slots[i] if i < len(slots) else None, failures, reset_in, wake_in))
+
+    def _take_call(self, cur: Any, key: str, limit: int, window: float, wanted: int) -> tuple[list[str], int, Any, Any]:
+        self._give_unsent(cur)
+        cur.execute(f"SELECT * FROM {ACQUIRE}(%s, %s, %s, %s)", (key, limit, window, wanted))
+        slots, failures, reset_in, wake_in = cur.fetchone()
+        return list(slots), int(failures), reset_in, wake_in
 
     def release(self, key: str, slot: str, failed: bool) -> None:
         """Give a slot back, without waiting; a failure that cannot be recorded now is recorded
         with its time when the database answers again."""
-        since = time.monotonic()
+        with self._lock:
+            self._gives.append((key, slot, failed, time.monotonic()))
+            start = not self._giving
+            self._giving = True
+        if start:
+            self._executor.submit(self._give_all)
 
-        def call(cur: Any) -> None:
-            cur.execute(f"SELECT {RELEASE}(%s, %s, %s, %s)", (key, slot, failed, time.monotonic() - since))
-
-        def done(future: Future[Any]) -> None:
-            if future.exception() is not None and failed:
+    def _give_all(self) -> None:
+        while True:
+            with self._lock:
+                gives, self._gives = self._gives, []
+                if not gives:
+                    self._giving = False
+                    return
+            try:
+                self.run(functools.partial(self._give_call, gives=gives))
+            except Exception:  # noqa: BLE001 - kept for later, see release()
+                # A slot given back unrecorded stays counted until it expires: never too few.
                 with self._lock:
-                    self._unsent.append((key, slot, since))
+                    self._unsent.extend(g for g in gives if g[2])
 
-        self.submit(call).add_done_callback(done)
+    def _give_call(self, cur: Any, gives: list[tuple[str, str, bool, float]]) -> None:
+        now = time.monotonic()
+        cur.execute(
+            f"SELECT {RELEASE}(%s, %s, %s, %s)",
+            ([g[0] for g in gives], [g[1] for g in gives], [g[2] for g in gives], [now - g[3] for g in gives]),
+        )
 
-    def _flush_unsent(self, cur: Any) -> None:
+    def _give_unsent(self, cur: Any) -> None:
         with self._lock:
             unsent, self._unsent = self._unsent, []
-        for i, (key, slot, since) in enumerate(unsent):
-            try:
-                cur.execute(f"SELECT {RELEASE}(%s, %s, true, %s)", (key, slot, time.monotonic() - since))
-            except Exception:
-                with self._lock:
-                    self._unsent[:0] = unsent[i:]
-                raise
+        if not unsent:
+            return
+        try:
+            self._give_call(cur, unsent)
+        except Exception:
+            with self._lock:
+                self._unsent[:0] = unsent
+            raise
 
     def waiter(self, key: str, wake: Callable[[], None]) -> Callable[[], None]:
         """Call ``wake`` (from another thread) when a slot of ``key`` is given back; returns
@@ -468,7 +514,7 @@ class Store:
 
     def _write(self, write: Callable[[Any], None]) -> None:
         def done(future: Future[Any]) -> None:
-            exc = future.exception()
+            exc = None if future.cancelled() else future.exception()
             if exc is not None and not self._warned:
                 self._warned = True
                 log.warning("letta_tool_emulation: could not share what this worker learned (%s)", _why(exc))

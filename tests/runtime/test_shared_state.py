@@ -15,6 +15,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -109,17 +110,17 @@ def test_a_waiting_request_sleeps_until_a_slot_is_given_back(uri: str) -> None:
     store = shared_state.store()
     assert store is not None
     calls: list[float] = []
-    take = budget._take
+    take = store._take_call
 
-    def counting(cur: Any) -> Any:
+    def counting(cur: Any, **kw: Any) -> Any:
         calls.append(time.monotonic())
-        return take(cur)
+        return take(cur, **kw)
 
     async def scenario() -> str:
         first = await budget.acquire()
         while not store.listening:
             await asyncio.sleep(0.05)
-        budget._take = counting  # type: ignore[method-assign]
+        store._take_call = counting  # type: ignore[method-assign]
         waiter = asyncio.create_task(budget.acquire())
         await asyncio.sleep(2.0)
         looks_while_full = len(calls)
@@ -255,14 +256,13 @@ def test_a_slot_from_the_database_is_given_back_to_it_whatever_its_first_digit()
         def __init__(self) -> None:
             self.released: list[str] = []
 
-        def run(self, fn: Any) -> Any:
-            return fn(None)
-
         def waiter(self, key: str, wake: Any) -> Any:
             return lambda: None
 
-        def acquire(self, cur: Any, key: str, limit: int, window: float) -> tuple[str, int, None, None]:
-            return "f" + "0" * 31, 0, None, None
+        def take(self, key: str, limit: int, window: float) -> Future[shared_state.Taken]:
+            taken: Future[shared_state.Taken] = Future()
+            taken.set_result(("f" + "0" * 31, 0, None, None))
+            return taken
 
         def release(self, key: str, slot: str, failed: bool) -> None:
             self.released.append(slot)
