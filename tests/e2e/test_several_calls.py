@@ -27,7 +27,17 @@ def turn(client: Any, agent: Any, text: str) -> Any:
 
 
 def returns(response: Any) -> list[tuple[str, str]]:
-    return [(m.name, str(m.tool_return)) for m in of_type(response.messages, "tool_return_message")]
+    """(tool, result) of every call the step ran, in order. Letta reports the calls of one step
+    together: one message with every call, one with every result."""
+    names: dict[str, str] = {}
+    for m in of_type(response.messages, "tool_call_message"):
+        calls = m.tool_calls if isinstance(getattr(m, "tool_calls", None), list) else [m.tool_call]
+        names.update({c.tool_call_id: c.name for c in calls})
+    out = []
+    for m in of_type(response.messages, "tool_return_message"):
+        for r in m.tool_returns or [m]:
+            out.append((names.get(r.tool_call_id, m.name), str(r.tool_return)))
+    return out
 
 
 @pytest.mark.parametrize(("parallel", "steps"), [(True, 2), (False, 3)])
