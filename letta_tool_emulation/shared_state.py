@@ -5,9 +5,11 @@ Letta keeps everything in PostgreSQL (``LETTA_PG_URI``, the embedded database in
 servers that share a database are one deployment, on one machine or several. So the plugin
 keeps these in tables of its own in that database (``lte_*``):
 
-- ``lte_budget`` (UNLOGGED: it only ever holds the last window's seconds, and needs neither WAL
-  nor fsync): one row per request in flight or failed, per hash of key and host (never the
-  key). Taking a slot is one call of ``lte_budget_acquire``, which serialises per key with an
+- ``lte_budget``: one row per request in flight or failed, per hash of key and host (never the
+  key). Taking a slot and giving one back commit without waiting for the disk; recording a
+  failure waits, so that a crash of PostgreSQL loses no failure (an UNLOGGED table would lose
+  them all, and with them what keeps the key clear of the provider's block); a lost entry of
+  a request in flight only counts for longer. Taking a slot is one call of ``lte_budget_acquire``, which serialises per key with an
   advisory transaction lock and reads the time from the database's clock, so that servers
   whose clocks differ still share one window. Giving one back does not wait for the database;
   it is announced with NOTIFY, and a request waiting for a slot sleeps until then (or until
@@ -17,9 +19,10 @@ keeps these in tables of its own in that database (``lte_*``):
   worker when it starts and again whenever a NOTIFY says they changed. Requests still read only
   the in-process caches: nothing on a request's path waits for these.
 
-The database is reached with psycopg2 from a few threads of this module's own (a pool of at most
-:data:`POOL_SIZE` connections per process, opened on first use, plus one that LISTENs), apart
-from Letta's connections: Letta's event loop never waits on them except for the budget call a
+The database is reached with psycopg2 from a few threads of this module's own (at most
+:data:`POOL_SIZE` connections at once per process, :data:`POOL_IDLE` of them kept open, plus one
+that LISTENs; all named ``letta-tool-emulation`` in ``pg_stat_activity``), apart from Letta's
+connections: Letta's event loop never waits on them except for the budget call a
 model request needs anyway, and that is bounded by :data:`CALL_TIMEOUT`.
 
 When the database cannot be reached the first time it is needed, :mod:`retry` keeps using its
@@ -55,7 +58,8 @@ URI_ENV = "LETTA_PG_URI"
 SWITCH_ENV = "LETTA_TOOL_EMULATION_SHARED_STATE"  # "off": per machine (file budget, per-worker caches)
 BUDGET_CHANNEL = "lte_budget"
 STATE_CHANNEL = "lte_state"
-POOL_SIZE = 4
+POOL_SIZE = 4  # threads, so connections in use at once
+POOL_IDLE = 2  # connections kept open between calls
 CONNECT_TIMEOUT = 3  # seconds
 STATEMENT_TIMEOUT_MS = 5000
 CALL_TIMEOUT = 8.0  # seconds a caller waits for one call, whatever the network does
@@ -64,12 +68,12 @@ LISTEN_TICK = 5.0  # seconds between checks of the listening connection while no
 # The functions' names carry a version, so that servers of different plugin versions on one
 # database each find the function they were written for.
 ACQUIRE = "lte_budget_take_v1"
-RELEASE = "lte_budget_give_v1"
+RELEASE = "lte_budget_give_v2"
 # pg_advisory_xact_lock key while creating the tables (shared with the schema upgrade).
 SCHEMA_LOCK = 0x4C54455343484D41
 
 DDL = f"""
-CREATE UNLOGGED TABLE IF NOT EXISTS lte_budget (
+CREATE TABLE IF NOT EXISTS lte_budget (
     key_hash text NOT NULL,
     slot text NOT NULL,
     failed boolean NOT NULL DEFAULT false,
@@ -122,6 +126,11 @@ CREATE OR REPLACE FUNCTION {RELEASE}(ks text[], ss text[], fs boolean[], agos do
 RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
+    IF true = ANY(fs) THEN
+        -- A failure is what keeps the key clear of the provider's block: on disk before the
+        -- call returns, even if PostgreSQL crashes right after (the rest may commit lazily).
+        PERFORM set_config('synchronous_commit', 'on', true);
+    END IF;
     DELETE FROM lte_budget b USING unnest(ks, ss, fs) AS g(k, s, f)
      WHERE b.key_hash = g.k AND b.slot = g.s AND NOT g.f;
     INSERT INTO lte_budget (key_hash, slot, failed, at)
@@ -200,7 +209,10 @@ class Store:
             self.dsn,
             connect_timeout=CONNECT_TIMEOUT,
             application_name="letta-tool-emulation",
-            options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={STATEMENT_TIMEOUT_MS}",
+            options=(
+                f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={STATEMENT_TIMEOUT_MS} "
+                "-c synchronous_commit=off"
+            ),
             keepalives=1,
             keepalives_idle=5,
             keepalives_interval=2,
@@ -210,9 +222,14 @@ class Store:
         conn.autocommit = True
         return conn
 
-    def _take(self) -> Any:
+    def _take(self, fresh: bool = False) -> Any:
         with self._lock:
-            if self._idle:
+            if fresh:  # the kept ones failed: the server restarted, or the network broke
+                stale, self._idle = self._idle, []
+                for conn in stale:
+                    with contextlib.suppress(Exception):
+                        conn.close()
+            elif self._idle:
                 return self._idle.pop()
             recently = (
                 self._unreachable_since is not None and time.monotonic() - self._unreachable_since < RETRY_UNREACHABLE
@@ -243,6 +260,8 @@ class Store:
             if _missing(first):
                 conn.autocommit = False
                 try:
+                    # Durable before anything relies on it (these sessions commit asynchronously).
+                    cur.execute("SET LOCAL synchronous_commit = on")
                     cur.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
                     cur.execute(DDL)
                     conn.commit()
@@ -251,7 +270,7 @@ class Store:
 
     def _give(self, conn: Any) -> None:
         with self._lock:
-            if len(self._idle) < POOL_SIZE and not conn.closed:
+            if len(self._idle) < POOL_IDLE and not conn.closed:
                 self._idle.append(conn)
                 return
         conn.close()
@@ -260,21 +279,37 @@ class Store:
         """``fn(cursor)`` on a pooled connection, in this thread. Unavailable (or NeverReached)
         when the database cannot be reached; the connection is dropped after any error."""
         import psycopg2
+        import psycopg2.errors
 
-        conn = self._take()
-        try:
-            with conn.cursor() as cur:
-                result = fn(cur)
-        except psycopg2.Error as exc:
-            with contextlib.suppress(Exception):
-                conn.close()
-            raise Unavailable(_why(exc)) from exc
-        except BaseException:
-            with contextlib.suppress(Exception):
-                conn.close()
-            raise
-        self._give(conn)
-        return result
+        for fresh in (False, True):
+            with self._lock:
+                kept = bool(self._idle) and not fresh
+            conn = self._take(fresh)
+            try:
+                with conn.cursor() as cur:
+                    try:
+                        result = fn(cur)
+                    except (psycopg2.errors.UndefinedTable, psycopg2.errors.UndefinedFunction):
+                        # Dropped, or lost with a restored backup: made again, and tried once more.
+                        self._prepare(conn)
+                        result = fn(cur)
+            except (psycopg2.OperationalError, psycopg2.InterfaceError) as exc:
+                with contextlib.suppress(Exception):
+                    conn.close()
+                if kept:  # a connection kept from before may have died meanwhile: once more, anew
+                    continue
+                raise Unavailable(_why(exc)) from exc
+            except psycopg2.Error as exc:
+                with contextlib.suppress(Exception):
+                    conn.close()
+                raise Unavailable(_why(exc)) from exc
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    conn.close()
+                raise
+            self._give(conn)
+            return result
+        raise AssertionError("unreachable")
 
     def submit(self, fn: Callable[[Any], Any]) -> Future[Any]:
         """:meth:`run` in the background; the caller does not wait."""
@@ -326,7 +361,7 @@ class Store:
 
     def _take_call(self, cur: Any, key: str, limit: int, window: float, wanted: int) -> tuple[list[str], int, Any, Any]:
         self._give_unsent(cur)
-        cur.execute(f"SELECT * FROM {ACQUIRE}(%s, %s, %s, %s)", (key, limit, window, wanted))
+        cur.execute(f"SELECT * FROM {ACQUIRE}(%s, %s::integer, %s::float8, %s::integer)", (key, limit, window, wanted))
         slots, failures, reset_in, wake_in = cur.fetchone()
         return list(slots), int(failures), reset_in, wake_in
 
@@ -357,21 +392,30 @@ class Store:
     def _give_call(self, cur: Any, gives: list[tuple[str, str, bool, float]]) -> None:
         now = time.monotonic()
         cur.execute(
-            f"SELECT {RELEASE}(%s, %s, %s, %s)",
+            f"SELECT {RELEASE}(%s::text[], %s::text[], %s::boolean[], %s::float8[])",
             ([g[0] for g in gives], [g[1] for g in gives], [g[2] for g in gives], [now - g[3] for g in gives]),
         )
 
     def _give_unsent(self, cur: Any) -> None:
+        """Failures recorded late, before the next slot is taken. With the database unreachable
+        the slot is not taken either; any other error leaves them for the next time and lets
+        the budget go on."""
+        import psycopg2
+
         with self._lock:
             unsent, self._unsent = self._unsent, []
         if not unsent:
             return
         try:
             self._give_call(cur, unsent)
-        except Exception:
+        except psycopg2.Error as exc:
             with self._lock:
                 self._unsent[:0] = unsent
-            raise
+            if isinstance(exc, psycopg2.OperationalError | psycopg2.InterfaceError):
+                raise
+            if not self._warned:
+                self._warned = True
+                log.warning("letta_tool_emulation: could not record %d failed requests (%s)", len(unsent), _why(exc))
 
     def waiter(self, key: str, wake: Callable[[], None]) -> Callable[[], None]:
         """Call ``wake`` (from another thread) when a slot of ``key`` is given back; returns

@@ -139,10 +139,11 @@ def test_a_waiting_request_sleeps_until_a_slot_is_given_back(uri: str) -> None:
 def test_the_database_lost_mid_request_fails_safe_and_the_failure_counts_when_it_is_back(
     uri: str, db: EmbeddedPostgres
 ) -> None:
-    budget = retry.budget_for("lost", "http://upstream.example/v1", settings(limit=3))
+    # A long window: the failure must still count however long the restart takes.
+    budget = retry.budget_for("lost", "http://upstream.example/v1", settings(limit=3, window=900.0))
     slot = budget.acquire_sync()
     assert db.proc is not None
-    db.proc.kill()  # PostgreSQL dies while the request is at the upstream
+    db.proc.kill()  # PostgreSQL's postmaster dies while the request is out (its backends linger a moment)
     db.proc.wait()
     returned = threading.Event()
     threading.Thread(target=lambda: (budget.release(slot, failed=True), returned.set()), daemon=True).start()
