@@ -81,8 +81,17 @@ class ServerProcess:
                 progress(now - started)
                 next_note = now + 10
             time.sleep(0.5)
-        deadline = time.monotonic() + 60  # the launcher prints its summary right after
-        while "Press Ctrl-C to stop." not in self.log() and time.monotonic() < deadline:
+        # The first worker answers /v1/health while the others may still be starting, and an
+        # agent created meanwhile can deadlock with a worker's start-up: the launcher says when
+        # every worker is up (and prints its summary).
+        while "Press Ctrl-C to stop." not in self.log():
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with code {self.proc.returncode}:\n{self.tail()}")
+            if time.monotonic() - started > READY_TIMEOUT:
+                self.kill()
+                raise RuntimeError(
+                    f"the server's workers were not all ready within {READY_TIMEOUT:.0f} s:\n{self.tail()}"
+                )
             time.sleep(0.2)
         return self
 
