@@ -207,7 +207,7 @@ def _alter(conn: sa.Connection, op: Any, plan: Plan) -> None:
             sa.select(sa.func.count()).select_from(sa.table(op.table_name, column)).where(column.is_(None))
         ).scalar_one()
         if nulls:
-            plan.unsafe.append(f"column {where} must not be NULL in letta's models, but {nulls} rows hold NULL")
+            plan.unsafe.append(f"column {where} must not be NULL in letta's models, but it is NULL in {nulls} row(s)")
             return
     plan.operations.append(op)
     plan.counts["NOT NULL changes"] += 1
@@ -351,9 +351,10 @@ def _upgrade(
             f"(pip install 'letta=={written}'), or start on a backup made before the upgrade."
         )
     present = set(sa.inspect(conn).get_table_names())
+    sequence = _SEQUENCE if "messages" in metadata.tables else []
     if not present & set(metadata.tables):
         metadata.create_all(conn)
-        for statement in _SEQUENCE:
+        for statement in sequence:
             conn.execute(sa.text(statement))
         _record(conn, letta, "created")
         return
@@ -377,7 +378,7 @@ def _upgrade(
             path = backup(uri, backup_dir or Path.home() / ".letta-tool-emulation" / "backups", f"letta-{letta}", log)
             log(f"  backup written: {path} (pg_restore restores it)")
         _apply(conn, plan)
-    for statement in _SEQUENCE:
+    for statement in sequence:
         conn.execute(sa.text(statement))
     if not plan.empty or written != letta:
         _record(conn, letta, plan.summary() if not plan.empty else "no change")
