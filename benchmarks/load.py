@@ -272,6 +272,8 @@ def main() -> None:
         VENICE_API_KEY="stand-in",
         VENICE_BASE_URL=standin.url,
         LETTA_UVICORN_WORKERS="2",
+        # Two workers start at once, each as slow as one alone on a busy 2-core machine.
+        LETTA_TOOL_EMULATION_READY_TIMEOUT="900",
     )
     server.start()
     try:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 COMMAND = str(Path(sys.executable).parent / "letta-tool-emulation")
-READY_TIMEOUT = 300.0
+READY_TIMEOUT = 900.0  # generous: several workers start at once on shared, busy machines
 # Settings that would leak from the caller's environment into a server that should only
 # see what it is given.
 _SCRUBBED_PREFIXES = ("OPENAI_", "LETTA_", "VENICE_", "ANTHROPIC_")

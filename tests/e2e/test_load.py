@@ -23,7 +23,7 @@ def emulating_workers(server: Server) -> set[str]:
 
 
 def test_agents_at_once_on_two_workers_lose_nothing(tmp_path: Path, standin: Any) -> None:
-    server = Server(tmp_path, standin.url, LETTA_UVICORN_WORKERS="2").start()
+    server = Server(tmp_path, standin.url, LETTA_UVICORN_WORKERS="2", LETTA_TOOL_EMULATION_READY_TIMEOUT="900").start()
     try:
         standin.reset(sloppy=True, seed=11)
         standin.state.latency = 0.3  # requests overlap, so both workers take some
