@@ -77,8 +77,8 @@ def prepare(
     settings: Settings | None = None,
     context_window: int | None = None,
     endpoint: str | None = None,
-    concurrent: frozenset[str] = frozenset(),
-    sequential: frozenset[str] = frozenset(),
+    concurrent: frozenset[str] | None = None,
+    sequential: frozenset[str] | None = None,
 ) -> EmulatedRequest:
     """The text-only request for ``data``, an OpenAI chat request built for native tools.
 
@@ -86,7 +86,8 @@ def prepare(
     an earlier call's id to the text the model wrote with it, which the caller's history may
     have dropped. ``pending`` supplies feedback and queued calls from the previous reply.
     With ``parallel`` the caller runs several calls of one reply in one step: ``concurrent``
-    and ``sequential`` say how it orders them (see :func:`step.in_order`).
+    and ``sequential`` say how it orders them (see :func:`step.in_order`); without them it runs
+    them all in the order given.
     """
     specs: dict[str, ToolSpec] = {}
     thoughts: set[str] = set()
@@ -420,14 +421,19 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
     s.feedback = feedback  # the calls run; the model hears about the rest next time
 
     built = [_tool_call(step, name, args, s.prose if i == 0 else "") for i, (name, args) in enumerate(calls)]
+    concurrent, sequential = step.concurrent, step.sequential
+    if step.parallel and (concurrent is None or sequential is None):
+        s.calls = built  # the caller runs them all, in the order given
+        return s
     # A reply through send_message ends a memgpt-style turn, so it goes after the other calls.
     ordered = [c for c in built if c["function"]["name"] != REPLY_TOOL] + [
         c for c in built if c["function"]["name"] == REPLY_TOOL
     ]
-    # In the order written, each with its own result: in one step as far as the caller keeps
-    # that order when it runs several calls itself, the rest one per later step.
-    names = [c["function"]["name"] for c in ordered]
-    now = in_order(names, step.concurrent, step.sequential) if step.parallel else 1
+    # In the order written, each with its own result: in one step as far as Letta keeps that
+    # order when it runs several calls itself, the rest one per later step.
+    now = 1
+    if step.parallel and concurrent is not None and sequential is not None:
+        now = in_order([c["function"]["name"] for c in ordered], concurrent, sequential)
     s.calls, s.queue = ordered[:now], ordered[now:]
     return s
 

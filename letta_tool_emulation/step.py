@@ -89,10 +89,11 @@ class Step:
     heartbeat: frozenset[str] = frozenset()  # tools whose schema has `request_heartbeat`
     tool_choice: Any = None
     parallel: bool = False  # Letta runs several calls of one reply itself
-    # With `parallel`: the tools Letta runs concurrently ahead of the others, and those it runs
-    # one after another in order (see `in_order`); any other tool is of unknown kind.
-    concurrent: frozenset[str] = frozenset()
-    sequential: frozenset[str] = frozenset()
+    # With `parallel`: the tools the caller (Letta) runs concurrently ahead of the others, and
+    # those it runs one after another in order (see `in_order`); any other tool is of unknown
+    # kind. None: the caller runs every call of a reply in the order given (an OpenAI client).
+    concurrent: frozenset[str] | None = None
+    sequential: frozenset[str] | None = None
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
