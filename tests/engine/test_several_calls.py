@@ -85,15 +85,17 @@ REPLY = "\n".join(
 @pytest.mark.parametrize("parallel", [False, True])
 def test_every_call_of_a_reply_runs_once_in_the_order_written(parallel: bool) -> None:
     pending = Pending()
-    outcome, attempts = drive(request(HISTORY, pending, parallel), [REPLY])
+    first = request(HISTORY, pending, parallel)
+    outcome, attempts = drive(first, [REPLY])
     assert len(attempts) == 1
-    pending.keep(outcome)
+    engine.keep(pending, first, outcome)
     steps = [names(outcome.calls)]
     history = answered(HISTORY, outcome.calls)
     while pending.queue:
-        nxt, more = drive(request(history, pending, parallel), [])
+        later = request(history, pending, parallel)
+        nxt, more = drive(later, [])
         assert more == [] and nxt.attempts == 0  # handed out without asking the model
-        pending.keep(nxt)
+        engine.keep(pending, later, nxt)
         steps.append(names(nxt.calls))
         history = answered(history, nxt.calls)
     ran = [n for step in steps for n in step]
@@ -110,13 +112,14 @@ def test_a_queued_hand_out_renders_nothing_and_keeps_the_feedback_for_the_model(
     pending = Pending()
     rejected = block({"label": "human", "new_string": "One."}) + "\n" + block({"label": "human", "new_string": "Two."})
     rejected += "\n" + block({"label": "human", "colour": "red"})  # an unknown parameter: rejected
-    outcome, _ = drive(request(HISTORY, pending, False), [rejected])
-    pending.keep(outcome)
+    first = request(HISTORY, pending, False)
+    outcome, _ = drive(first, [rejected])
+    engine.keep(pending, first, outcome)
     assert outcome.feedback and len(pending.queue) == 1
     handed = request(answered(HISTORY, outcome.calls), pending, False)
     assert handed.step.queued is not None and handed["messages"] == []  # nothing rendered for it
     nxt, _ = drive(handed, [])
-    pending.keep(nxt)
+    engine.keep(pending, handed, nxt)
     assert json.loads(nxt.calls[0]["function"]["arguments"])["new_string"] == "Two."
     after = request(answered(answered(HISTORY, outcome.calls), nxt.calls), pending, False)
     assert after["messages"][-1]["content"].endswith(outcome.feedback)  # the model hears of the rejected call
