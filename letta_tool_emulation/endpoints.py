@@ -165,10 +165,12 @@ async def _llama_cpp(
         model_props = props
         if len(ids) > 1:
             model_props = await http.get(f"{root}/props", model=entry["id"], autoload="false")
-        meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
+        raw_meta = entry.get("meta")
+        meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
         settings = model_props.get("default_generation_settings") if isinstance(model_props, dict) else None
         settings = settings if isinstance(settings, dict) else {}
-        params = settings.get("params") if isinstance(settings.get("params"), dict) else {}
+        raw_params = settings.get("params")
+        params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
         context = token_count(settings.get("n_ctx")) or token_count((model_props or {}).get("n_ctx"))
         if context is None:
             notes.append(f"llama.cpp did not report the context of {entry['id']} (is it loaded?).")
@@ -194,8 +196,8 @@ def _llama_cpp_python(v1: str, listed: list[dict[str, Any]]) -> ServerInfo:
 
 async def _ollama(http: _Http, root: str, v1: str, listed: list[dict[str, Any]]) -> ServerInfo:
     tags, running = await asyncio.gather(http.get(f"{root}/api/tags"), http.get(f"{root}/api/ps"))
-    names = [m.get("model") or m.get("name") for m in (tags or {}).get("models", []) if isinstance(m, dict)]
-    names = [n for n in names if isinstance(n, str)] or [m["id"] for m in listed]
+    tagged = [m.get("model") or m.get("name") for m in (tags or {}).get("models", []) if isinstance(m, dict)]
+    names: list[str] = [n for n in tagged if isinstance(n, str)] or [m["id"] for m in listed]
     loaded: dict[str, int] = {}
     for m in (running or {}).get("models", []) if isinstance(running, dict) else []:
         if isinstance(m, dict) and token_count(m.get("context_length")):
@@ -212,10 +214,12 @@ async def _ollama(http: _Http, root: str, v1: str, listed: list[dict[str, Any]])
     notes: list[str] = []
     for name, info in await asyncio.gather(*(show(n) for n in names)):
         info = info if isinstance(info, dict) else {}
-        model_info = info.get("model_info") if isinstance(info.get("model_info"), dict) else {}
+        raw_info = info.get("model_info")
+        model_info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else {}
         arch = model_info.get("general.architecture")
         trained = token_count(model_info.get(f"{arch}.context_length")) if isinstance(arch, str) else None
         params = _ollama_parameters(info.get("parameters"))
+        context: int | None
         if name in loaded:
             context, source = loaded[name], "/api/ps context_length (loaded)"
         elif token_count(params.get("num_ctx")):
