@@ -6,7 +6,7 @@
                                    then only lint and pytest run)
     python3 dev.py test --fast [ARGS]
                                    lint, then the tests that start no server: core, engine, adapter
-    python3 dev.py lint            the static checks: ruff check, ruff format --check
+    python3 dev.py lint            the static checks: ruff check, ruff format --check, mypy
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name);
                                    `bench NAME --option ...` passes the options to that one, e.g.
                                    `bench bfcl --per-category 2 --json bfcl.json`
@@ -45,6 +45,8 @@ STAMP = VENV / ".install-stamp"
 CHECKS: tuple[tuple[str, ...], ...] = (
     ("ruff", "check", "."),
     ("ruff", "format", "--check", "."),
+    # The package, as [tool.mypy] in pyproject.toml configures it (its `packages`).
+    ("mypy",),
 )
 # The inner loop's tests (`test --fast`): no Letta server, no database, no real model.
 FAST_TESTS = ("tests/core", "tests/engine", "tests/adapter")

@@ -568,7 +568,7 @@ def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason
                 )
             else:
                 content = f"(The model gave an empty reply {attempts} time(s).)"
-        finish = finish_reason if finish_reason not in (None, "tool_calls") else "stop"
+        finish = finish_reason if finish_reason is not None and finish_reason != "tool_calls" else "stop"
         if finish == "length" and not gave_up:  # the user should know why the answer stops mid-way
             limit = f" of {step.output_limit} tokens" if step.output_limit else ""
             content = f"{content}\n\n(The reply reached the output limit{limit} and was cut off here.)".strip()
