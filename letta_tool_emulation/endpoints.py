@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -320,6 +320,11 @@ def _key(url: str | None) -> str:
     return _roots(url or "")[1]
 
 
+class KnownObserver(Protocol):
+    def stored(self, info: ServerInfo) -> None: ...
+    def refused(self, url: str | None, model: str) -> None: ...
+
+
 class Known:
     """What the probes found, by endpoint, and which models refused a schema. Filled when models
     are listed; read, never fetched, when a request is decided. Thread-safe."""
@@ -328,10 +333,14 @@ class Known:
         self._lock = threading.Lock()
         self._servers: dict[str, ServerInfo] = {}
         self._refused: set[tuple[str, str]] = set()
+        # Told of what is learned (the shared state passes it on to other workers); must not block.
+        self.observers: list[KnownObserver] = []
 
     def store(self, info: ServerInfo) -> None:
         with self._lock:
             self._servers[_key(info.base_url)] = info
+        for observer in list(self.observers):
+            observer.stored(info)
 
     def server(self, url: str | None) -> ServerInfo | None:
         with self._lock:
@@ -342,7 +351,10 @@ class Known:
         with self._lock:
             new = (_key(url), model) not in self._refused
             self._refused.add((_key(url), model))
-            return new
+        if new:
+            for observer in list(self.observers):
+                observer.refused(url, model)
+        return new
 
     def refused_schema(self, url: str | None, model: str) -> bool:
         with self._lock:
