@@ -55,3 +55,31 @@ def test_without_comments_leaves_strings_alone() -> None:
     assert without_comments('{"a": "x // y /* z */"}') is None
     assert without_comments('{"a": 1, // c\n"b": "\\" // q"}') == '{"a": 1, \n"b": "\\" // q"}'
     assert without_comments("{'a': 'it//s'} /* x */") == "{'a': 'it//s'}  "
+
+
+@pytest.mark.parametrize(
+    "opener",
+    [
+        'TOOL_CALL_START {"function": "roll_dice", "params": {"sides": 6}} TOOL_CALL_END',
+        ' <tool_call>{"name": "roll_dice", "arguments": {"sides": 6}}</tool_call>',
+    ],
+)
+def test_a_lone_think_close_that_runs_straight_into_a_call_closes_reasoning(opener: str) -> None:
+    """Reasoning the template opened, then </think> and the call on the same line: the tag is
+    no mention, what came before it was reasoning (a block drafted there does not run), and the
+    call after it runs."""
+    text = 'Maybe TOOL_CALL_START {"function": "roll_dice", "params": {"sides": 4}} TOOL_CALL_END\nI should roll it</think>'
+    text += opener
+    for size in (0, 1, 3, 16):
+        if size:
+            p = StreamingToolCallParser(TOOLS)
+            for i in range(0, len(text), size):
+                p.feed(text[i : i + size])
+            p.close()
+            r = p.result
+        else:
+            r = parse_tool_calls(text, TOOLS)
+        assert [c.arguments for c in r.tool_calls] == [{"sides": 6}]
+        assert "</think>" not in r.content
+    # A mention of the tag inside a sentence stays text.
+    assert "</think>" in parse_tool_calls("Close it with the </think> tag.", TOOLS).content
