@@ -338,9 +338,11 @@ def _break_marker(m: regex.Match[str]) -> str:
     info = m.group("fence_info")
     if info is not None:
         # A fence opener: broken only where the scanner reads it as a call fence.
-        if fence_info(info) not in CALL_FENCE_INFOS:
-            return s
         run = len(s) - len(info)
+        if fence_info(info) not in CALL_FENCE_INFOS:
+            # Not a call fence, but its info string is still text the scanner reads on: a marker
+            # there ("```<tool_call>...") is broken like any other.
+            return s[:run] + neutralise(info)
         i = next((k for k, ch in enumerate(info) if ch.isalpha()), 0)
         return s[: run + i + 1] + WORD_JOINER + s[run + i + 1 :]
     quote = m.group("skey")
