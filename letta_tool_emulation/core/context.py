@@ -23,6 +23,7 @@ length, so judging costs a bounded amount per block.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import regex
@@ -595,6 +596,12 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 }
 
 
+# One pattern per kind finds any of its gate texts in a line at once.
+_AFTER_GATED = [
+    (kind, re.compile("|".join(re.escape(g) for g in AFTER_GATES[kind])), pattern) for kind, pattern in _AFTER
+]
+
+
 def shown_after(after: str) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result)."""
@@ -602,8 +609,8 @@ def shown_after(after: str) -> Shown | None:
     for line in lines:
         line = line[:LINE_CHARS]
         low = line.lower()
-        for kind, pattern in _AFTER:
-            if any(g in low for g in AFTER_GATES[kind]) and pattern.search(line) is not None:
+        for kind, gate, pattern in _AFTER_GATED:
+            if gate.search(low) is not None and pattern.search(line) is not None:
                 return Shown(kind, _WHY_AFTER[kind], _quote(line))
     return None
 
