@@ -31,7 +31,7 @@ from ..step import Settings
 from . import wire
 from .driver import Emulated, open_upstream, relay, relayed_headers, transport_for
 from .errors import Failure, ProxyError, failure_of
-from .upstream import Upstream
+from .upstream import MODE_HEADER, MODES, Mode, Upstream
 
 log = logging.getLogger("letta_tool_emulation.proxy")
 # What the turn engine has to say, under the plugin's logger name, as from the plugin's own steps.
@@ -159,7 +159,7 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
         try:
             body = _read(raw)
             model, stream = body["model"], body.get("stream") is True
-            decision = upstream.decide(model)
+            decision = upstream.decide(model, _mode(request.headers.get(MODE_HEADER)))
             if decision.e2ee:
                 mode = "end-to-end encrypted"
             elif decision.emulate and _carries_tools(body):
@@ -285,6 +285,16 @@ def _read(raw: bytes) -> dict[str, Any]:
     if "tools" in body and body["tools"] is not None and not isinstance(body["tools"], list):
         raise ProxyError(400, "'tools' must be an array.", param="tools")
     return body
+
+
+def _mode(header: str | None) -> Mode | None:
+    if header is None or not header.strip():
+        return None
+    wanted = header.strip().lower()
+    chosen = next((m for m in MODES if m == wanted), None)
+    if chosen is None:
+        raise ProxyError(400, f"The {MODE_HEADER} header must be one of {', '.join(MODES)} (got {header.strip()!r}).")
+    return chosen
 
 
 def _bounded(upstream: Upstream, body: dict[str, Any], raw: bytes) -> bytes:
