@@ -330,10 +330,14 @@ def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
         # in the history are still rendered as text.
         data["tools"] = []
         data.pop("tool_choice")
+    parallel = body.get("parallel_tool_calls") is not False  # OpenAI's default is true
     return engine.prepare(
         data,
         decision=decision,
-        parallel=body.get("parallel_tool_calls") is not False,  # OpenAI's default is true
+        parallel=parallel,
+        # Stateless, the proxy cannot hand further calls out one per step: a constrained reply
+        # then holds one call, rather than calls that would be dropped.
+        single_call=not parallel,
         settings=Settings.from_env(ENGINE_LOG),
         context_window=upstream.context_window(body["model"]),
         endpoint=upstream.base_url,
