@@ -68,7 +68,7 @@ from .core.envelope import (
     envelope_schema,
     render_envelope_feedback,
 )
-from .core.feedback import render_empty_reply, render_required_call
+from .core.feedback import render_empty_reply, render_notes, render_required_call
 from .core.prompt import forced_tool_name
 from .server_dialect import schema_request_fields
 from .step import (
@@ -92,6 +92,7 @@ from .step import (
     ToolCallDict,
     Usage,
     call_arguments,
+    in_order,
     new_call_id,
     prompt_tokens,
 )
@@ -132,6 +133,8 @@ def prepare(
     settings: Settings | None = None,
     context_window: int | None = None,
     endpoint: str | None = None,
+    concurrent: frozenset[str] | None = None,
+    sequential: frozenset[str] | None = None,
     venice_parameters: Mapping[str, Any] | None = None,
     log: Log | None = None,
 ) -> EmulatedRequest:
@@ -140,14 +143,16 @@ def prepare(
     ``tools`` are used when ``data`` has none (the caller's flat tool list). ``prose`` maps
     an earlier call's id to the text the model wrote with it, which the caller's history may
     have dropped. ``pending`` supplies feedback and queued calls from the previous reply, and
-    is updated: what this request carries leaves it. ``parallel``: the caller runs
-    several calls of one reply; otherwise they are handed out one per step, unless
-    ``single_call`` (a caller that cannot hand them out), which limits a constrained reply to
-    one call. ``settings``: the user's settings (None:
-    the defaults). ``venice_parameters``: what a request to an endpoint in Venice's dialect
-    carries as such (None: :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``:
-    the model endpoint's URL, which a refused schema is remembered for. ``log`` hears what the
-    engine did, at this step and the steps of :func:`run` (None: nothing is said).
+    is updated: what this request carries leaves it. ``settings``: the user's settings (None:
+    the defaults). With ``parallel`` the caller runs several calls of one reply in one step:
+    ``concurrent`` and ``sequential`` say how it orders them (see :func:`step.in_order`);
+    without them it runs them all in the order given. Without ``parallel`` they are handed out
+    one per step, unless ``single_call`` (a caller that cannot hand them out), which limits a
+    constrained reply to one call. ``venice_parameters``: what a request to
+    an endpoint in Venice's dialect carries as such (None:
+    :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``: the model endpoint's
+    URL, which a refused schema is remembered for. ``log`` hears what the engine did, at this
+    step and the steps of :func:`run` (None: nothing is said).
     """
     settings = settings or Settings()
     log = log or SILENT
@@ -158,7 +163,9 @@ def prepare(
     # removes `request_heartbeat` for v1 agents) while building the request, not in `tools`.
     # Which parameters are required comes from the tools as given: letta < 0.16.4 makes every
     # parameter required in the request (OpenAI's strict form).
-    given = {t.get("name"): t for t in tools if isinstance(t, Mapping) and isinstance(t.get("name"), str)}
+    given: dict[str, Mapping[str, Any]] = {
+        t["name"]: t for t in tools if isinstance(t, Mapping) and isinstance(t.get("name"), str)
+    }
     for tool in data.get("tools") or tools:
         if isinstance(tool, Mapping):
             spec, has_thoughts, has_heartbeat = strip_injected(tool, given)
@@ -172,11 +179,16 @@ def prepare(
     first = messages[0] if messages and isinstance(messages[0], Mapping) else {}
     specs = hold_labels(specs, memory_block_labels(first.get("content") if first.get("role") == "system" else None)[0])
     tool_choice = data.get("tool_choice") if specs else None
-    history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
-    # Feedback is for the model's next request: a queued call handed out makes none.
-    feedback = _take_feedback(pending) if pending is not None and specs and queued is None else ""
+    if queued is not None:
+        # Handed out without a model request: nothing to render, and the feedback waits for
+        # the model's next request.
+        step = Step(decision=decision, tools=specs, inner_thoughts=frozenset(thoughts), heartbeat=frozenset(beats),
+                    tool_choice=tool_choice, queued=queued, settings=settings, endpoint=endpoint, log=log)  # fmt: skip
+        return EmulatedRequest({"model": data.get("model"), "messages": []}, step)
+    history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
+    feedback = _take_feedback(pending) if pending is not None and specs else ""
     rendered = _rendered(history, specs, tool_choice, feedback, constrained=False)
     if feedback and rendered[-1]["role"] != "user" and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
@@ -199,7 +211,8 @@ def prepare(
         heartbeat=frozenset(beats),
         tool_choice=tool_choice,
         parallel=parallel,
-        queued=queued,
+        concurrent=concurrent,
+        sequential=sequential,
         settings=settings,
         output_limit=body.get("max_completion_tokens"),
         schema_shape=shape,
@@ -232,7 +245,7 @@ def _rendered(
 def _forced(specs: Mapping[str, ToolSpec], tool_choice: Any) -> list[ToolSpec]:
     """The tools a reply may call: only the forced one when Letta forces one."""
     name = forced_tool_name(tool_choice)
-    return [specs[name]] if name in specs else list(specs.values())
+    return [specs[name]] if name is not None and name in specs else list(specs.values())
 
 
 def _take_feedback(pending: Pending) -> str:
@@ -275,7 +288,8 @@ def keep(pending: Pending, request: EmulatedRequest, outcome: Outcome) -> None:
     if not request.step.tools or request.step.queued is not None:
         return
     pending.queue = list(outcome.queue)
-    pending.after = outcome.calls[0]["id"] if outcome.calls else None
+    # Several calls of one step end with the last one's result.
+    pending.after = outcome.calls[-1]["id"] if outcome.calls else None
     pending.feedback = outcome.feedback
 
 
@@ -321,7 +335,8 @@ def strip_injected(
     """The tool as the model should see it, and whether Letta had added `thinking` /
     `request_heartbeat` (memgpt-style agents): the engine fills those in itself. ``given``:
     the tools as the caller gave them, by name, whose `required` lists are the true ones."""
-    fn = tool.get("function") if isinstance(tool.get("function"), Mapping) else tool
+    raw_fn = tool.get("function")
+    fn: Mapping[str, Any] = raw_fn if isinstance(raw_fn, Mapping) else tool
     params = dict(fn.get("parameters") or {})
     original = (given or {}).get(str(fn.get("name")))
     original_params = original.get("parameters") if isinstance(original, Mapping) else None
@@ -387,7 +402,8 @@ def _history(
 
 
 def _without_injected(call: Mapping[str, Any], thoughts: set[str], beats: set[str]) -> Mapping[str, Any]:
-    fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+    raw_fn = call.get("function")
+    fn: Mapping[str, Any] = raw_fn if isinstance(raw_fn, Mapping) else {}
     name = fn.get("name")
     drop = ({INNER_THOUGHTS} if name in thoughts else set()) | ({HEARTBEAT} if name in beats else set())
     args = call_arguments(call) if drop else {}
@@ -516,21 +532,28 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
             if constrained
             else render_empty_reply()
         )
+    notes = "" if constrained else render_notes(s.problems, step.tools)
     if not calls:
         s.reask_feedback = feedback
+        s.feedback = notes  # blocks set aside because of their words: told, never re-asked
         return s
-    s.feedback = feedback  # the calls run; the model hears about the rest next time
+    s.feedback = "\n\n".join(x for x in (feedback, notes) if x)  # the model hears about the rest next time
 
     built = [_tool_call(step, name, args, s.prose if i == 0 else "") for i, (name, args) in enumerate(calls)]
-    if step.parallel:
-        s.calls = built
-    else:
-        # One call per step, in the order written, so each gets its own result. A reply
-        # through send_message ends a memgpt-style turn, so it goes after the other calls.
-        ordered = [c for c in built if c["function"]["name"] != REPLY_TOOL] + [
-            c for c in built if c["function"]["name"] == REPLY_TOOL
-        ]
-        s.calls, s.queue = ordered[:1], ordered[1:]
+    concurrent, sequential = step.concurrent, step.sequential
+    if step.parallel and (concurrent is None or sequential is None):
+        s.calls = built  # the caller runs them all, in the order given
+        return s
+    # A reply through send_message ends a memgpt-style turn, so it goes after the other calls.
+    ordered = [c for c in built if c["function"]["name"] != REPLY_TOOL] + [
+        c for c in built if c["function"]["name"] == REPLY_TOOL
+    ]
+    # In the order written, each with its own result: in one step as far as Letta keeps that
+    # order when it runs several calls itself, the rest one per later step.
+    now = 1
+    if step.parallel and concurrent is not None and sequential is not None:
+        now = in_order([c["function"]["name"] for c in ordered], concurrent, sequential)
+    s.calls, s.queue = ordered[:now], ordered[now:]
     return s
 
 
@@ -561,13 +584,13 @@ def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason
                 )
             else:
                 content = f"(The model gave an empty reply {attempts} time(s).)"
-        finish = finish_reason if finish_reason not in (None, "tool_calls") else "stop"
+        finish = finish_reason if finish_reason is not None and finish_reason != "tool_calls" else "stop"
         if finish == "length" and not gave_up:  # the user should know why the answer stops mid-way
             limit = f" of {step.output_limit} tokens" if step.output_limit else ""
             content = f"{content}\n\n(The reply reached the output limit{limit} and was cut off here.)".strip()
         return Outcome(
             calls=[], content=content, reasoning=s.reasoning, usage=usage, attempts=attempts, finish_reason=finish,
-            gave_up=gave_up,
+            gave_up=gave_up, feedback="" if s.reask_feedback else s.feedback,
         )  # fmt: skip
     # Text next to a call must travel as reasoning: Letta drops it otherwise. Where Letta
     # takes the agent's thoughts from a `thinking` argument, it is there already.
@@ -611,5 +634,13 @@ def _log(step: Step, s: _Settled, attempt: int) -> None:
         step.log.warning("letta_tool_emulation: calling %s; rejected: %s", names, kinds)
     else:
         step.log.debug("letta_tool_emulation: reply %d -> calls %s, queued %d", attempt, names, len(s.queue))
+    set_aside = [p for p in s.problems if not p.rejected and p.kind != "repaired"]
+    if set_aside:
+        # The kinds and reasons only (the parser's own words): what the model wrote stays out of INFO.
+        step.log.info(
+            "letta_tool_emulation: %d block(s) set aside, not run: %s",
+            len(set_aside),
+            "; ".join(f"{p.kind}: {p.message}" for p in set_aside),
+        )
     if s.problems and not step.decision.private:
         step.log.debug("letta_tool_emulation: problems: %s", "; ".join(p.message for p in s.problems))

@@ -18,7 +18,7 @@ import json
 import math
 import os
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -46,11 +46,15 @@ class Log(Protocol):
     ``logging`` itself, which would load ``threading``)."""
 
     def warning(self, msg: str, /, *args: object) -> None: ...
+    def info(self, msg: str, /, *args: object) -> None: ...
     def debug(self, msg: str, /, *args: object) -> None: ...
 
 
 class _Silent:
     def warning(self, msg: str, /, *args: object) -> None:
+        pass
+
+    def info(self, msg: str, /, *args: object) -> None:
         pass
 
     def debug(self, msg: str, /, *args: object) -> None:
@@ -131,6 +135,11 @@ class Step:
     heartbeat: frozenset[str] = frozenset()  # tools whose schema has `request_heartbeat`
     tool_choice: Any = None
     parallel: bool = False  # Letta runs several calls of one reply itself
+    # With `parallel`: the tools the caller (Letta) runs concurrently ahead of the others, and
+    # those it runs one after another in order (see `in_order`); any other tool is of unknown
+    # kind. None: the caller runs every call of a reply in the order given (an OpenAI client).
+    concurrent: frozenset[str] | None = None
+    sequential: frozenset[str] | None = None
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
@@ -141,6 +150,25 @@ class Step:
     @property
     def required(self) -> bool:
         return self.tool_choice in ("required", "any") or forced_tool_name(self.tool_choice) is not None
+
+
+def in_order(names: list[str], concurrent: frozenset[str], sequential: frozenset[str]) -> int:
+    """How many of these calls, from the first, Letta's parallel tool execution runs in the
+    order written. It runs the calls to concurrent tools first (all at once), then the others
+    one by one in order; so the order holds for concurrent calls followed by sequential ones,
+    with at most one call of unknown kind between them (it is safe as either kind there)."""
+    count, stage = 0, 0  # 0: concurrent calls so far; 1: after the one unknown; 2: sequential
+    for name in names:
+        if name in concurrent and stage == 0:
+            pass
+        elif name in sequential:
+            stage = 2
+        elif name not in concurrent and stage == 0:
+            stage = 1
+        else:
+            break
+        count += 1
+    return count
 
 
 class EmulatedRequest(dict[str, Any]):
@@ -161,7 +189,7 @@ def approx_tokens(text: str) -> int:
     return math.ceil(len(text.encode("utf-8", "replace")) / 4) if text else 0
 
 
-def prompt_tokens(messages: list[Mapping[str, Any]]) -> int:
+def prompt_tokens(messages: Sequence[Mapping[str, Any]]) -> int:
     return sum(approx_tokens(str(m.get("content") or "")) + 4 for m in messages)
 
 
@@ -179,7 +207,7 @@ class Usage:
     completion_tokens: int = 0
     estimated: bool = False
 
-    def add(self, reported: Any, request_messages: list[Mapping[str, Any]], reply: str) -> None:
+    def add(self, reported: Any, request_messages: Sequence[Mapping[str, Any]], reply: str) -> None:
         p, c = _count(reported, "prompt_tokens"), _count(reported, "completion_tokens")
         if not p:
             p, self.estimated = prompt_tokens(request_messages), True
@@ -365,7 +393,8 @@ class Pending:
 
 def call_arguments(call: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments of an OpenAI tool call as a dict ({} when unreadable)."""
-    fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+    raw_fn = call.get("function")
+    fn: Mapping[str, Any] = raw_fn if isinstance(raw_fn, Mapping) else {}
     try:
         args = json.loads(fn.get("arguments") or "{}")
     except ValueError:

@@ -12,7 +12,6 @@ server may enforce the schema loosely, or not at all.
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -20,21 +19,25 @@ from typing import Any
 
 import regex
 
-from .calls import DEFAULT_THRESHOLD
+from .accept import DEFAULT_THRESHOLD, Acceptor, Dialect
+from .chunks import ChunkReader, internal_error
 from .decoding import Decoded, clean_surrogates, decode_exact, may_hold_surrogates
 from .feedback import report_lines
+from .markers import LOOK_CLOSER, run_end
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
     TOOL_DESCRIPTION_CHARS,
     ToolChoice,
-    example_call,
     forced_tool_name,
     signature,
     summarize,
+    worked_example,
 )
+from .region import cut_why
+from .region import excerpt as cut_excerpt
 from .results import ParseResult, Problem, StreamEvent, ToolCall
 from .tools import ToolLike, ToolSpec, normalize_tools
-from .validate import DEFAULT_IGNORED_PARAMS, validate_arguments
+from .validate import DEFAULT_IGNORED_PARAMS
 
 REPLY_KEY = "reply"
 CALLS_KEY = "calls"
@@ -144,7 +147,7 @@ def envelope_instruction(
 def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
     """A call with values, not placeholders: a grammar makes the model write JSON in any case,
     and small models follow a concrete shape best (the engine rejects a verbatim copy)."""
-    shape = example_call(specs)
+    shape = worked_example(specs)
     spec = specs[shape["function"]]
     return {"function": spec.name, "params": {n: _sample(n, spec.properties.get(n)) for n in shape["params"]}}
 
@@ -279,6 +282,12 @@ _ITEM_OR_END, _ITEM, _ARR_NEXT = range(5, 8)
 _ROLE_ENVELOPE, _ROLE_CALLS, _ROLE_OTHER = range(3)
 
 _WS = " \t\r\n"
+_BOM = "\ufeff"
+# Prose a server that does not enforce the schema may write before the envelope: held while
+# the reply may still turn out to be one, up to this many characters.
+PREAMBLE_LIMIT = 1000
+# A fence opener line just before the envelope: ```json, ``` or the like.
+_FENCE_OPENER = re.compile(r"(?:^|\n)[ \t]{0,3}(`{3,}|~{3,})[ \t]*(?:json|jsonc|json5)?[ \t]*\r?\n[ \t\r\n]*\Z", re.I)
 _WS_RUN = re.compile(r"[ \t\r\n]+")
 _STRING_SPECIAL = regex.compile(r'["\\]')
 # String content the json module decodes as it stands: plain characters and valid escapes.
@@ -290,9 +299,20 @@ _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r"
 _HEX = frozenset("0123456789abcdefABCDEF")
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _REPLACEMENT = "\ufffd"
-_EXCERPT = 160
-# Confidence of an envelope call, and what each mended detail costs (as in the free-text parser).
-_PENALTY = {"key_variant": 0.97, "arguments_as_string": 0.97, "coerced": 0.95}
+CONFIDENCE = 1.0  # of a well-formed envelope call, before what mending cost (as in free text)
+_USAGE = f'A call must be {{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{...}}}}; nothing was called.'
+# What an envelope accepts as a call: its own keys and their usual variants, arguments as a
+# JSON string decoded exactly (the endpoint enforced the syntax: repairing would only guess).
+ENVELOPE = Dialect(
+    name_keys=(NAME_KEY, "name"),
+    argument_keys=(ARGUMENTS_KEY, "arguments", "parameters"),
+    nested=False,
+    beside_name=False,
+    exact_strings=True,
+    not_an_object=_USAGE,
+    no_name=_USAGE,
+    write_again=lambda name: f'as {{"{NAME_KEY}": "{name}", "{ARGUMENTS_KEY}": {{...}}}}.',
+)
 
 
 class _Frame:
@@ -303,6 +323,24 @@ class _Frame:
         self.role = role
         self.state = _ITEM_OR_END if array else _KEY_OR_END
         self.key = ""  # the current key, kept for the envelope's own object only
+
+
+class _Outer:
+    """What surrounds the envelope's own object, and what its keys said so far."""
+
+    __slots__ = ("duplicate", "fence", "fence_tail", "give_up", "seen", "tail", "tentative", "waiting")
+
+    def __init__(self) -> None:
+        # The object began with another key: it is read as the envelope only once one of its
+        # keys turns up; until then all of it is held, to be given back whole.
+        self.tentative = False
+        self.give_up = False  # a tentative envelope stopped being JSON
+        self.seen: set[str] = set()  # the envelope's keys so far
+        self.duplicate = False  # "calls" given twice: none of them runs
+        self.fence = ""  # the fence run the envelope was written in, to drop its closer after it
+        self.fence_tail: list[str] = []  # text after the envelope while its closing fence may come
+        self.tail: StreamingToolCallParser | None = None  # free text after the closed envelope
+        self.waiting: list[StreamEvent] = []  # calls, handed out once the envelope is settled
 
 
 class EnvelopeParser:
@@ -328,15 +366,12 @@ class EnvelopeParser:
         ignored_params: frozenset[str] = DEFAULT_IGNORED_PARAMS,
         required: bool = False,
     ) -> None:
-        self.tools = normalize_tools(tools)
-        self.threshold = threshold
-        self.ignored_params = ignored_params
+        self._accept = Acceptor(normalize_tools(tools), threshold, ignored_params)
         self.required = required
-        self._decoder: codecs.IncrementalDecoder | None = None
+        self._chunks = ChunkReader()
         self._mode = _UNDECIDED
         self._held: list[str] = []  # the reply so far while undecided
         self._fallback: StreamingToolCallParser | None = None  # a reply that is not the envelope
-        self._tail: StreamingToolCallParser | None = None  # text after a closed envelope
         self._stack: list[_Frame] = []
         # The string being read: None, or the role of its text (key, reply text, other).
         self._string: str | None = None
@@ -351,25 +386,24 @@ class EnvelopeParser:
         self._events: list[StreamEvent] = []
         self._calls: list[ToolCall] = []
         self._problems: list[Problem] = []
-        self._reasoning = ""
+        self._outer = _Outer()
 
     # -- public surface ----------------------------------------------------------------------
 
-    def feed(self, chunk: str | bytes) -> list[StreamEvent]:
-        if chunk.__class__ is not str:
-            if self._decoder is None:
-                self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-            try:
-                chunk = self._decoder.decode(chunk)  # type: ignore[arg-type]
-            except Exception:  # noqa: BLE001 - not bytes at all: nothing to read
-                chunk = ""
+    @property
+    def tools(self) -> Mapping[str, ToolSpec]:
+        return self._accept.tools
+
+    def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
+        """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
+        text = chunk if type(chunk) is str and not self._chunks.decoding else self._chunks.text(chunk)
         try:
-            return self._feed(chunk)  # type: ignore[arg-type]
+            return self._feed(text)
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
             return self._fail(exc)
 
     def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
-        tail = self._decoder.decode(b"", final=True) if self._decoder is not None else ""
+        tail = self._chunks.flush()
         try:
             events = self._feed(tail) if tail else []
             return events + self._close(finish_reason)
@@ -384,8 +418,8 @@ class EnvelopeParser:
         if self._mode == _UNDECIDED:
             return any(part.strip() for part in self._held)
         if self._mode == _DONE:
-            return self._tail is not None and self._tail.in_call
-        return self._mode == _ENVELOPE and self._calls_open
+            return self._outer.tail is not None and self._outer.tail.in_call
+        return self._mode == _ENVELOPE and (self._calls_open or self._outer.tentative)
 
     @property
     def result(self) -> ParseResult:
@@ -396,9 +430,9 @@ class EnvelopeParser:
             return fallback
         calls = list(self._calls)
         problems = list(self._problems)
-        reasoning = self._reasoning
-        if self._tail is not None:
-            tail = self._tail.result
+        reasoning = ""
+        if self._outer.tail is not None:
+            tail = self._outer.tail.result
             calls += tail.tool_calls
             problems += tail.problems
             reasoning = tail.reasoning
@@ -407,44 +441,59 @@ class EnvelopeParser:
     # -- driving -----------------------------------------------------------------------------
 
     def _feed(self, text: str) -> list[StreamEvent]:
-        if self._mode == _FALLBACK:
-            return self._fallback.feed(text) if text else []  # type: ignore[union-attr]
+        fallback = self._fallback
+        if self._mode == _FALLBACK and fallback is not None:
+            return fallback.feed(text) if text else []
         if self._mode == _BROKEN or not text:
             return []
         self._events = []
         i = 0
         n = len(text)
         while i < n and self._mode in (_UNDECIDED, _ENVELOPE):
-            i = self._undecided(text, i) if self._mode == _UNDECIDED else self._step(text, i)
+            if self._mode == _UNDECIDED:
+                i = self._undecided(text, i)
+                continue
+            j = self._step(text, i)
+            if self._outer.tentative:
+                if self._outer.give_up:  # not JSON after all: the reply is free text, from its start
+                    self._outer.give_up = self._outer.tentative = False
+                    self._fall_back()
+                    break
+                self._held.append(text[i:j])
+                if self._mode == _DONE:  # an object with none of the envelope's keys
+                    self._outer.tentative = False
+                    self._fall_back()
+                    i = j
+                    break
+            i = j
         if i < n and self._mode == _DONE:
             self._after(text[i:])
-        elif i < n and self._mode == _FALLBACK:
-            self._events += self._fallback.feed(text[i:])  # type: ignore[union-attr]
+        elif i < n and self._mode == _FALLBACK and self._fallback is not None:
+            self._events += self._fallback.feed(text[i:])
         self._flush()
         return self._events
 
     def _close(self, finish_reason: str | None) -> list[StreamEvent]:
         self._events = []
-        if self._mode == _UNDECIDED:
+        if self._mode == _UNDECIDED or (self._mode == _ENVELOPE and self._outer.tentative):
+            self._outer.tentative = False
             self._fall_back()
-        if self._mode == _FALLBACK:
-            self._events += self._fallback.close(finish_reason)  # type: ignore[union-attr]
+        if self._mode == _FALLBACK and self._fallback is not None:
+            self._events += self._fallback.close(finish_reason)
         elif self._mode == _DONE:
-            if self._tail is not None:
-                self._emit_all(self._tail.close(finish_reason))
+            self._after("", eof=True)
+            if self._outer.tail is not None:
+                self._emit_all(self._outer.tail.close(finish_reason))
         elif self._mode == _ENVELOPE:
             self._cut(finish_reason)
+        self._settle_calls()
         self._flush()
         return self._events
 
     def _fail(self, exc: Exception) -> list[StreamEvent]:
         # Never expected. If it happens, nothing more is executed and no JSON reaches the text:
         # the rest of the reply is dropped, and the problem says so.
-        problem = Problem(
-            "invalid_json",
-            f"Internal parser error ({type(exc).__name__}); the rest of the reply was not read.",
-            rejected=False,
-        )
+        problem = internal_error(exc, calls_released=True)
         self._mode = _BROKEN
         self._problems.append(problem)
         return [StreamEvent(problem=problem)]
@@ -452,42 +501,78 @@ class EnvelopeParser:
     # -- deciding: envelope or free text -----------------------------------------------------
 
     def _undecided(self, text: str, i: int) -> int:
-        """Read while the reply may still be the envelope; the decision falls within its first key."""
+        """Read while the reply may still be the envelope: a byte order mark, prose and a fence
+        opener may come first (a server that does not enforce the schema); the decision falls
+        within the object's first key."""
         c = text[i]
         self._held.append(c)
         stack = self._stack
         if self._string is None:
+            if not stack:
+                if c == "{":
+                    if not self._may_precede("".join(self._held[:-1])):
+                        return self._fall_back(text, i + 1)
+                    stack.append(_Frame(array=False, role=_ROLE_ENVELOPE))
+                elif len(self._held) > PREAMBLE_LIMIT:
+                    return self._fall_back(text, i + 1)
+                return i + 1
             if c in _WS:
                 return i + 1
-            if not stack and c == "{":
-                stack.append(_Frame(array=False, role=_ROLE_ENVELOPE))
-                return i + 1
-            if stack and c == '"':
+            if c == '"':
                 self._string = "key"
                 return i + 1
             return self._fall_back(text, i + 1)
         frame = stack[0]
         if c == '"':
             self._string = None
+            frame.state = _COLON
+            self._mode = _ENVELOPE
             if frame.key in ENVELOPE_KEYS:
-                frame.state = _COLON
-                self._held = []
-                self._mode = _ENVELOPE
-                return i + 1
-            return self._fall_back(text, i + 1)
+                self._commit()
+            else:
+                self._outer.tentative = True  # extra keys first: held until one of the envelope's comes
+            return i + 1
         frame.key += c
-        if c == "\\" or not any(k.startswith(frame.key) for k in ENVELOPE_KEYS):
+        if c == "\\" or len(frame.key) > 200:
             return self._fall_back(text, i + 1)
         return i + 1
+
+    def _may_precede(self, before: str) -> bool:
+        """Whether what came before a "{" may precede the envelope: blanks, a byte order mark,
+        a fence opener, plain prose that does not introduce what follows (a last line ending in
+        a colon presents it: "for example:", "like this:")."""
+        before = before.replace(_BOM, "")
+        fence = _FENCE_OPENER.search(before)
+        if fence is not None:
+            before = before[: fence.start()]
+        prose = before.strip()
+        if prose.endswith((":", "：")) or LOOK_CLOSER.search(prose) is not None:
+            return False  # presented, or holding what the free-text parser reads (reasoning, calls)
+        self._outer.fence = fence.group(1) if fence is not None else ""
+        return True
+
+    def _commit(self) -> None:
+        """The reply is the envelope: what was held before it is prose the model wrote."""
+        held = "".join(self._held).replace(_BOM, "")
+        self._held = []
+        self._outer.tentative = False
+        brace = held.find("{")
+        before = held[:brace]
+        fence = _FENCE_OPENER.search(before)
+        prose = (before[: fence.start()] if fence is not None else before).strip()
+        if prose:
+            self._pending.append(prose + "\n\n")
 
     def _fall_back(self, text: str = "", rest: int = 0) -> int:
         """Not the envelope: the whole reply goes through the free-text parser."""
         self._mode = _FALLBACK
         self._stack = []
         self._string = None
-        self._fallback = StreamingToolCallParser(
-            self.tools.values(), threshold=self.threshold, ignored_params=self.ignored_params
-        )
+        self._scalar = None
+        self._capture = None
+        self._calls_open = False
+        self._outer.fence = ""
+        self._fallback = self._free_text()
         held = "".join(self._held)
         self._held = []
         if held:
@@ -501,10 +586,10 @@ class EnvelopeParser:
         if self._string is not None:
             return self._string_run(text, i)
         if self._scalar is not None:
-            return self._scalar_run(text, i)
+            return self._scalar_run(text, i, self._scalar)
         c = text[i]
         if c in _WS:
-            end = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+            end = run_end(_WS_RUN, text, i)
             self._keep(text[i:end])
             return end
         frame = self._stack[-1]
@@ -544,7 +629,9 @@ class EnvelopeParser:
         """A value starts at ``text[i]``; what it is to the envelope depends on where it is."""
         role = _ROLE_OTHER
         top = frame.role == _ROLE_ENVELOPE
-        if top and frame.key == CALLS_KEY:
+        if top and len(self._stack) == 1:
+            self._envelope_key(frame.key)
+        if top and frame.key == CALLS_KEY and not self._outer.duplicate:
             if c == "[":
                 role = _ROLE_CALLS
                 self._calls_open = True
@@ -557,7 +644,7 @@ class EnvelopeParser:
                     f'"{ARGUMENTS_KEY}": {{...}}}}; nothing was called.',
                     rejected=True,
                 )
-        elif frame.role == _ROLE_CALLS:
+        elif frame.role == _ROLE_CALLS and not self._outer.duplicate:
             self._start_capture()
         self._keep(c)
         if c == "{" or c == "[":
@@ -601,16 +688,16 @@ class EnvelopeParser:
         if self._capture is not None:
             self._capture.append(piece)
 
-    def _scalar_run(self, text: str, i: int) -> int:
+    def _scalar_run(self, text: str, i: int, scalar: list[str]) -> int:
         n = len(text)
         start = i
         while i < n and text[i] in _SCALAR_CHARS:
             i += 1
-        self._scalar.append(text[start:i])  # type: ignore[union-attr]
+        scalar.append(text[start:i])
         self._keep(text[start:i])
         if i == n:
             return i  # the number or literal may go on in the next chunk
-        token = "".join(self._scalar)  # type: ignore[arg-type]
+        token = "".join(scalar)
         self._scalar = None
         if not _SCALAR.fullmatch(token):
             return self._syntax(token)
@@ -624,7 +711,7 @@ class EnvelopeParser:
             return self._string_char(text, i)
         role = self._string
         n = len(text)
-        end = _STRING_BODY.match(text, i).end()  # type: ignore[union-attr]
+        end = run_end(_STRING_BODY, text, i)
         closed = end < n and text[end] == '"'
         stop = end
         if not closed and role != "other" and _ends_with_high_surrogate(text, i, end):
@@ -733,6 +820,9 @@ class EnvelopeParser:
 
     def _syntax(self, found: str) -> int:
         """The reply stopped being JSON: nothing after this point is used."""
+        if self._outer.tentative:
+            self._outer.give_up = True
+            return 1 << 62
         self._mode = _BROKEN
         where = "while writing a call" if self._calls_open else "in its JSON"
         shown = found if len(found) <= 20 else found[:17] + "..."
@@ -744,23 +834,37 @@ class EnvelopeParser:
         )
         return 1 << 62  # past the end of any chunk
 
-    def _after(self, text: str) -> None:
-        """Whatever follows the closed envelope: whitespace, or free text (an unconstrained server)."""
-        if self._tail is None:
+    def _after(self, text: str, *, eof: bool = False) -> None:
+        """Whatever follows the closed envelope: whitespace, the fence it was written in, or
+        free text (an unconstrained server), read in the context of the envelope's reply."""
+        self._settle_calls()
+        if self._outer.fence:
+            self._outer.fence_tail.append(text)
+            held = "".join(self._outer.fence_tail).lstrip(_WS)
+            run = held[: len(self._outer.fence)]
+            if not eof and len(held) < len(self._outer.fence) and self._outer.fence.startswith(held):
+                return  # the closing fence may be coming
+            if run == self._outer.fence:
+                nl = held.find("\n")
+                if nl < 0 and not eof:
+                    return
+                held = held[len(run) :].lstrip("`~ \t\r") if nl < 0 else held[nl + 1 :]
+            self._outer.fence = ""
+            self._outer.fence_tail = []
+            text = held
+        if self._outer.tail is None:
             text = text.lstrip(_WS)
             if not text:
                 return
-            self._tail = StreamingToolCallParser(
-                self.tools.values(), threshold=self.threshold, ignored_params=self.ignored_params
-            )
+            self._outer.tail = self._free_text(before="".join(self._texts) + "".join(self._pending))
             self._pending.append("\n\n")
         self._flush()
-        self._emit_all(self._tail.feed(text))
+        self._emit_all(self._outer.tail.feed(text))
 
     def _cut(self, finish_reason: str | None) -> None:
         """The reply ended inside the envelope."""
         self._settle_surrogate(self._string)
-        why = " (the reply hit its length limit)" if finish_reason == "length" else ""
+        why = cut_why(finish_reason)
         if self._calls_open:
             self._problem(
                 "truncated",
@@ -792,67 +896,58 @@ class EnvelopeParser:
             )
             return
         value = clean_surrogates(decoded.value) if may_hold_surrogates(raw) else decoded.value
-        read = _read_call(value)
+        read = self._accept.read(value, ENVELOPE)
         if isinstance(read, str):
             self._problem("malformed_call", read, rejected=True, excerpt=raw)
             return
-        name, arguments, notes, penalties = read
-        spec = self.tools.get(name)
-        if spec is None:
-            # As in free text: the exact name goes on, so the framework can list the valid tools.
+        for event in self._accept.accept(read, fmt="envelope", base=CONFIDENCE, dialect=ENVELOPE, raw=raw):
+            if event.call is not None:
+                self._calls.append(event.call)
+                self._outer.waiting.append(event)  # runs once the envelope is known whole
+                continue
+            if event.problem is not None:
+                self._problems.append(event.problem)
+            self._flush()
+            self._events.append(event)
+
+    def _envelope_key(self, key: str) -> None:
+        """A key of the envelope's own object was read (its value starts now)."""
+        if key in self._outer.seen and key == CALLS_KEY and not self._outer.duplicate:
+            self._outer.duplicate = True
+            dropped = len(self._calls)
+            self._calls = []
+            self._outer.waiting = []
             self._problem(
-                "unknown_tool",
-                f"'{name}' is not an available tool. Available tools: {', '.join(self.tools) or 'none'}.",
-                tool=name,
-                excerpt=raw,
-            )
-        else:
-            checked = validate_arguments(spec, arguments, self.ignored_params)
-            if checked.errors:
-                self._problem(
-                    "invalid_arguments",
-                    f"The call to '{name}' was not executed: " + "; ".join(checked.errors) + ".",
-                    rejected=True,
-                    tool=name,
-                    excerpt=raw,
-                )
-                return
-            arguments = checked.arguments
-            notes += checked.notes
-            if any("->" in n for n in checked.notes):
-                penalties.append("coerced")
-        confidence = 1.0
-        for p in penalties:
-            confidence *= _PENALTY[p]
-        confidence = round(confidence, 3)
-        if confidence < self.threshold:
-            self._problem(
-                "low_confidence",
-                f"A call to '{name}' was found but not executed because it needed too much guessing "
-                f'({", ".join(notes)}). Write it again as {{"{NAME_KEY}": "{name}", "{ARGUMENTS_KEY}": {{...}}}}.',
+                "malformed_call",
+                f'The reply gave "{CALLS_KEY}" twice, so none of its calls was run ({dropped} read before the '
+                f'second). Give all calls in one "{CALLS_KEY}" list.',
                 rejected=True,
-                tool=name,
-                excerpt=raw,
             )
-            return
-        if notes:
-            self._problem(
-                "repaired", f"The call to '{name}' was accepted after: {', '.join(notes)}.", tool=name, excerpt=raw
-            )
-        call = ToolCall(name, arguments, confidence, "envelope", tuple(notes))
-        self._calls.append(call)
-        self._flush()
-        self._events.append(StreamEvent(call=call))
+        self._outer.seen.add(key)
+        if self._outer.tentative and key in ENVELOPE_KEYS:
+            self._commit()
+
+    def _settle_calls(self) -> None:
+        """Hand out the calls read so far: the envelope closed, or the reply ended."""
+        if self._outer.waiting:
+            self._flush()
+            self._events += self._outer.waiting
+            self._outer.waiting = []
+
+    def _free_text(self, before: str = "") -> StreamingToolCallParser:
+        """A parser for a reply, or the part of one, that is not the envelope (``before``: the
+        reply's text so far, which that part is read after)."""
+        a = self._accept
+        return StreamingToolCallParser(
+            a.tools.values(), threshold=a.threshold, ignored_params=a.ignored_params, before=before
+        )
 
     # -- events ------------------------------------------------------------------------------
 
     def _problem(
         self, kind: Any, message: str, *, rejected: bool = False, tool: str | None = None, excerpt: str = ""
     ) -> None:
-        excerpt = excerpt.strip()
-        if len(excerpt) > _EXCERPT:
-            excerpt = excerpt[: _EXCERPT - 3] + "..."
-        problem = Problem(kind, message, rejected=rejected, tool_name=tool, excerpt=excerpt)
+        problem = Problem(kind, message, rejected=rejected, tool_name=tool, excerpt=cut_excerpt(excerpt))
         self._problems.append(problem)
         self._flush()
         self._events.append(StreamEvent(problem=problem))
@@ -881,34 +976,3 @@ def _ends_with_high_surrogate(text: str, start: int, end: int) -> bool:
         slashes += 1
         k -= 1
     return slashes % 2 == 1
-
-
-def _read_call(value: Any) -> tuple[str, dict[str, Any], list[str], list[str]] | str:
-    """(name, arguments, notes, penalties) from one envelope call, or why it is not one."""
-    usage = f'A call must be {{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{...}}}}; nothing was called.'
-    if not isinstance(value, dict):
-        return usage
-    notes: list[str] = []
-    penalties: list[str] = []
-    name_key = next((k for k in (NAME_KEY, "name") if isinstance(value.get(k), str) and value[k].strip()), None)
-    if name_key is None:
-        return usage
-    name = value[name_key].strip()
-    arg_key = next((k for k in (ARGUMENTS_KEY, "arguments", "parameters") if k in value), None)
-    if name_key != NAME_KEY or arg_key not in (None, ARGUMENTS_KEY):
-        penalties.append("key_variant")
-    arguments = value.get(arg_key) if arg_key else {}
-    if isinstance(arguments, str):
-        decoded = decode_exact(arguments) if arguments.strip() else Decoded({})
-        if isinstance(decoded, str):
-            return f"The parameters of '{name}' were given as a JSON string that could not be read: {decoded}"
-        if decoded is None:
-            return f"The parameters of '{name}' were a string that is not JSON; nothing was called."
-        arguments = clean_surrogates(decoded.value) if may_hold_surrogates(arguments) else decoded.value
-        notes.append("arguments given as a JSON string")
-        penalties.append("arguments_as_string")
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        return f"The parameters of '{name}' must be a JSON object of named values."
-    return name, arguments, notes, penalties

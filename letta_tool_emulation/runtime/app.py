@@ -11,7 +11,9 @@ ready only when every worker has done so.
 from __future__ import annotations
 
 import os
+from collections.abc import MutableMapping
 from pathlib import Path
+from typing import Any
 
 from .disk_guard import ASGIApp, DiskGuard, Receive, Scope, Send
 
@@ -31,7 +33,7 @@ class ReadyMarker:
             await self.app(scope, receive, send)
             return
 
-        async def tell(message: dict) -> None:  # type: ignore[type-arg]
+        async def tell(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "lifespan.startup.complete":
                 (self.directory / str(os.getpid())).write_text("")
             await send(message)
@@ -41,6 +43,12 @@ class ReadyMarker:
 
 def create_app() -> ASGIApp:
     from letta.server.rest_api.app import app
+
+    from .. import shared_state
+
+    # Connected now, so that what other workers and servers learned is known before the first
+    # request (and the retry budget's first call does not pay for the connection).
+    shared_state.start()
 
     wrapped: ASGIApp = app
     if os.environ.get(DATA_DIR_ENV):

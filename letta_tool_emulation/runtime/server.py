@@ -231,6 +231,7 @@ def _run_letta(host: str, port: int, uri: str, db: EmbeddedPostgres | None, log:
     workdir = _workdir(db)
     env = {**os.environ, "LETTA_PG_URI": uri, READY_DIR_ENV: str(workdir / "workers")}
     command = [sys.executable, "-m", "letta_tool_emulation.runtime.letta_process", "--host", host, "--port", str(port)]
+    command += ["--backup-dir", str((db.home if db else default_home()) / "backups")]
     if db is not None:
         command += ["--data-dir", str(db.data_dir)]
     child = subprocess.Popen(command, env=env, cwd=workdir, preexec_fn=parent_death_signal(signal.SIGTERM))
