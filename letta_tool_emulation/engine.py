@@ -59,6 +59,7 @@ from dataclasses import replace
 from typing import Any
 
 from .core import ParseResult, Problem, StreamingToolCallParser, ToolSpec, render_feedback, render_messages
+from .core.blocks import hold_labels, memory_block_labels
 from .core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
@@ -128,6 +129,7 @@ def prepare(
     prose: Mapping[str, str] | None = None,
     pending: Pending | None = None,
     parallel: bool = False,
+    single_call: bool = False,
     settings: Settings | None = None,
     context_window: int | None = None,
     endpoint: str | None = None,
@@ -144,7 +146,9 @@ def prepare(
     is updated: what this request carries leaves it. ``settings``: the user's settings (None:
     the defaults). With ``parallel`` the caller runs several calls of one reply in one step:
     ``concurrent`` and ``sequential`` say how it orders them (see :func:`step.in_order`);
-    without them it runs them all in the order given. ``venice_parameters``: what a request to
+    without them it runs them all in the order given. Without ``parallel`` they are handed out
+    one per step, unless ``single_call`` (a caller that cannot hand them out), which limits a
+    constrained reply to one call. ``venice_parameters``: what a request to
     an endpoint in Venice's dialect carries as such (None:
     :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``: the model endpoint's
     URL, which a refused schema is remembered for. ``log`` hears what the engine did, at this
@@ -170,6 +174,10 @@ def prepare(
                 thoughts.add(spec.name)
             if has_heartbeat:
                 beats.add(spec.name)
+    # The memory tools name only blocks the agent has (its system message lists them).
+    messages = data.get("messages") or []
+    first = messages[0] if messages and isinstance(messages[0], Mapping) else {}
+    specs = hold_labels(specs, memory_block_labels(first.get("content") if first.get("role") == "system" else None)[0])
     tool_choice = data.get("tool_choice") if specs else None
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
@@ -192,7 +200,7 @@ def prepare(
     free_text = body
     if shape:
         required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
-        schema = envelope_schema(_forced(specs, tool_choice), required=required)
+        schema = envelope_schema(_forced(specs, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, specs, tool_choice, feedback, constrained=True))
         body.update(schema_request_fields(shape, schema))
@@ -361,8 +369,14 @@ def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False) -> di
         if not values:
             return {"function": name}
         if spec.required:
-            return {"function": name, "params": {p: "human" if p == "label" else text for p in spec.required}}
+            return {"function": name, "params": {p: _label(spec) if p == "label" else text for p in spec.required}}
     return None
+
+
+def _label(spec: ToolSpec) -> str:
+    """The example's block: "human", or the first the tool allows when that is not one of them."""
+    allowed = spec.properties.get("label", {}).get("enum")
+    return "human" if not allowed or "human" in allowed else str(allowed[0])
 
 
 def _history(

@@ -455,6 +455,31 @@ def test_settings_from_the_environment_say_which_value_they_could_not_read(monke
     assert heard == ["letta_tool_emulation: LETTA_TOOL_EMULATION_MAX_CALLS is not a number; using 16"]
 
 
+MEMORY_SYSTEM = (
+    "You are Sam.\n\n<memory_blocks>\nThe following memory blocks are currently engaged in your core memory unit:\n\n"
+    "<persona>\n<description>\nWho you are.\n</description>\n<metadata>\n- chars_current=10\n- chars_limit=5000\n"
+    "</metadata>\n<value>\nI am Sam.\n</value>\n</persona>\n\n"
+    "<human>\n<description>\nThe user.\n</description>\n<metadata>\n- chars_current=9\n- chars_limit=5000\n"
+    "</metadata>\n<value>\nName: Ana\n</value>\n</human>\n\n</memory_blocks>"
+)
+
+
+def test_memory_tools_name_only_the_agents_blocks() -> None:
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "Remember I have a cat."}]
+    req = request(messages)
+    assert req.step.tools["memory_insert"].properties["label"]["enum"] == ["persona", "human"]
+    assert '"persona" | "human"' in req["messages"][0]["content"]  # the list, in the tool prompt
+    # A block that does not exist is refused with the list, and the model asked again.
+    mochi = {"label": "Mochi", "new_string": "The user has a cat."}
+    outcome, attempts = drive(req, [block(mochi), block({**mochi, "label": "human"})])
+    assert len(attempts) == 2 and '"persona" | "human"' in attempts[1].messages[-1]["content"]
+    assert [json.loads(c["function"]["arguments"])["label"] for c in outcome.calls] == ["human"]
+    # Constrained: the reply schema allows only those labels.
+    data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+    schema = json.dumps(engine.prepare(data, decision=CONSTRAINED, log=LOG)["response_format"])
+    assert '"enum": ["persona", "human"]' in schema
+
+
 def test_a_block_set_aside_because_of_its_words_is_told_to_the_model_neutrally_and_never_reasked(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
