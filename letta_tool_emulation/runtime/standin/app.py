@@ -39,6 +39,7 @@ class Scripted:
 
     text: str = ""
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    reasoning: str = ""  # sent apart from the text, as reasoning models' endpoints do (reasoning_content)
     finish_reason: str = "stop"
     usage: bool = True  # report usage (False: leave it out, as some endpoints do)
     status: int = 200  # an error status answers with ``error`` instead
@@ -175,11 +176,15 @@ def create_app(state: StandInState) -> Starlette:
             {
                 "id": "call_" + uuid.uuid4().hex[:24],
                 "type": "function",
-                "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+                # Arguments scripted as a string are sent exactly so (compact JSON, as OpenAI writes it).
+                "function": {
+                    "name": c["name"],
+                    "arguments": c["arguments"] if isinstance(c["arguments"], str) else json.dumps(c["arguments"]),
+                },
             }
             for c in scripted.tool_calls
         ]
-        completion = estimate_tokens(scripted.text + json.dumps(tool_calls))
+        completion = estimate_tokens(scripted.reasoning + scripted.text + json.dumps(tool_calls))
         usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
         finish = "tool_calls" if tool_calls else scripted.finish_reason
         with state.lock:
@@ -193,6 +198,8 @@ def create_app(state: StandInState) -> Starlette:
                 headers=None if tee is None else tee.headers,
             )
         message: dict[str, Any] = {"role": "assistant", "content": scripted.text or (None if tool_calls else "")}
+        if scripted.reasoning:
+            message["reasoning_content"] = scripted.reasoning
         if tool_calls:
             message["tool_calls"] = tool_calls
         payload: dict[str, Any] = {
@@ -263,6 +270,9 @@ async def _sse(
         return f"data: {json.dumps(data)}\n\n".encode()
 
     yield event([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])
+    for i in range(0, len(s.reasoning), max(1, s.chunk)):
+        piece = s.reasoning[i : i + s.chunk]
+        yield event([{"index": 0, "delta": {"reasoning_content": piece}, "finish_reason": None}])
     sent = 0
     for i in range(0, len(s.text), max(1, s.chunk)):
         piece = s.text[i : i + s.chunk]
