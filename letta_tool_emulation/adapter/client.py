@@ -76,7 +76,7 @@ class EmulatedToolsClient(OpenAIClient):
             tools=arguments.get("tools") or [],
             prose=_prose(arguments.get("messages") or []),
             pending=self._pending,
-            parallel=bool(getattr(llm_config, "parallel_tool_calls", False)),
+            parallel=parallel_tool_calls(llm_config),
             context_window=getattr(llm_config, "context_window", None),
             endpoint=url,
         )
@@ -239,6 +239,18 @@ def _announce(llm_config: Any, decision: Decision) -> None:
         log.info(
             "letta_tool_emulation: emulating tool calls for %s (%s) [pid %d]", key[0], decision.reason, os.getpid()
         )
+
+
+def parallel_tool_calls(llm_config: Any) -> bool:
+    """Whether Letta runs several calls of one reply at once: the agent's setting. Letta writes an
+    agent's model settings into LLMConfig.parallel_tool_calls and deprecates reading that
+    attribute (it warns on every read), so its stored value is read instead. The request Letta
+    builds is no guide: letta before 0.16.8 always says false there, and its agent loop changes
+    that after the request is built."""
+    stored = getattr(llm_config, "__dict__", {})
+    if "parallel_tool_calls" in stored:
+        return bool(stored["parallel_tool_calls"])
+    return bool(getattr(llm_config, "parallel_tool_calls", False))  # not letta's model (a test's stand-in)
 
 
 # What Letta's agent loops removed from emulated agents' history before each step (the text next
