@@ -7,6 +7,9 @@
     python3 dev.py lint            ruff check and format check
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name)
     python3 dev.py record [SOURCE] re-record cassettes: stand-in (default) or venice (needs VENICE_API_KEY)
+    python3 dev.py conformance [ARGS] Letta's own message tests (from its source distribution, fetched once),
+                                   on an emulated and a native model: both must give the same result per
+                                   test (tests/conformance; also part of `test`)
     python3 dev.py compat [VERSIONS] the letta version matrix (compat/): every release, or those named;
                                    --ends: the oldest and newest supported, and the release below the
                                    floor, which pip must refuse (as `test` does)
@@ -136,6 +139,8 @@ def main(argv: list[str]) -> int:
         # The whole suite ends with the version matrix at its two ends: the oldest and the
         # newest supported letta, each in its own environment (`compat` runs every release).
         return run(sys.executable, ROOT / "compat" / "matrix.py", "--ends")
+    if command == "conformance":
+        return run(PY, "-m", "pytest", "tests/conformance", *args)
     if command == "compat":
         return run(sys.executable, ROOT / "compat" / "matrix.py", *args)
     if command == "server":

@@ -27,6 +27,7 @@ from .catalog import EMBEDDING_DIM, NATIVE_MODEL, model_catalog
 from .constrained import LocalServer, Refusal, context_routes, envelope_reply, requested_schema
 from .lockout import Keys, KeysMiddleware
 from .rules import plan_reply, write_calls
+from .suite import plan as plan_suite
 from .validation import Invalid, estimate_tokens, validate
 
 # -- scripted replies ----------------------------------------------------------------------
@@ -59,7 +60,14 @@ class Scripted:
 
 class StandInState:
     def __init__(
-        self, *, sloppy: bool = False, seed: int = 0, latency: float = 0.0, local: LocalServer | None = None
+        self,
+        *,
+        sloppy: bool = False,
+        seed: int = 0,
+        latency: float = 0.0,
+        local: LocalServer | None = None,
+        suite: bool = False,
+        prose: bool = False,
     ) -> None:
         self.lock = threading.Lock()
         self.local = local  # imitate a local server kind (schemas, context endpoints)
@@ -69,10 +77,19 @@ class StandInState:
         self.sloppy = sloppy
         self.rng = random.Random(seed)
         self.latency = latency
+        self.suite = suite  # answer Letta's own test prompts (suite.py) instead of the memory rules
+        self.prose = prose  # in that script, write a sentence before the calls
         self.keys = Keys()
         self.e2ee = e2ee.E2EEState()
 
-    def reset(self, *, sloppy: bool | None = None, seed: int | None = None) -> None:
+    def reset(
+        self,
+        *,
+        sloppy: bool | None = None,
+        seed: int | None = None,
+        suite: bool | None = None,
+        prose: bool | None = None,
+    ) -> None:
         self.keys.reset()
         with self.lock:
             self.script.clear()
@@ -82,6 +99,10 @@ class StandInState:
                 self.sloppy = sloppy
             if seed is not None:
                 self.rng = random.Random(seed)
+            if suite is not None:
+                self.suite = suite
+            if prose is not None:
+                self.prose = prose
         self.e2ee.reset()
 
     def next_scripted(self) -> Scripted | None:
@@ -138,7 +159,9 @@ def create_app(state: StandInState) -> Starlette:
         try:
             tee = e2ee.admit(state.e2ee, request.headers, body)  # TEE models: decrypted, validated
             if tee is None:
-                validate(body)
+                # Letta's own tests are written against OpenAI, which takes the nulls Letta sends
+                # (max_completion_tokens, tool_choice); Venice refuses them.
+                validate(body, nulls=state.suite)
         except Invalid as exc:
             return _error(exc.status, exc.message)
         if tee is not None:
@@ -157,6 +180,10 @@ def create_app(state: StandInState) -> Starlette:
         if scripted is None and schema is not None and not native:
             text, finish = envelope_reply(body, schema)
             scripted = Scripted(text=text, finish_reason=finish)
+        if scripted is None and state.suite:
+            scripted = Scripted(**plan_suite(body, native=native, prose=state.prose))
+            if scripted.delay:
+                await asyncio.sleep(scripted.delay)
         if scripted is None:
             calls, text = plan_reply(body)
             retry = any(f in (body["messages"][-1].get("content") or "") for f in FEEDBACK_OPENINGS)
@@ -232,7 +259,7 @@ def create_app(state: StandInState) -> Starlette:
 
     async def reset(request: Request) -> Response:
         body = await request.json() if await request.body() else {}
-        state.reset(sloppy=body.get("sloppy"), seed=body.get("seed"))
+        state.reset(sloppy=body.get("sloppy"), seed=body.get("seed"), suite=body.get("suite"), prose=body.get("prose"))
         return JSONResponse({"ok": True})
 
     return Starlette(
