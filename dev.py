@@ -5,7 +5,9 @@
     python3 dev.py test [ARGS]     lint, the whole test suite, then `compat --ends` (ARGS go to pytest, and
                                    then only pytest runs)
     python3 dev.py lint            ruff check and format check
-    python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name)
+    python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name);
+                                   `bench NAME --option ...` passes the options to that one, e.g.
+                                   `bench bfcl --per-category 2 --json bfcl.json`
     python3 dev.py record [SOURCE] re-record cassettes: stand-in (default) or venice (needs VENICE_API_KEY)
     python3 dev.py conformance [ARGS] Letta's own message tests (from its source distribution, fetched once),
                                    on an emulated and a native model: both must give the same result per
@@ -16,6 +18,8 @@
     python3 dev.py setup           only create or update .venv
     python3 dev.py llama           create or update .venv-llama: llama-cpp-python's server and a small
                                    model, for the real-model tests (built from source; minutes the first time)
+    python3 dev.py bfcl            create or update .venv-bfcl: the Berkeley Function Calling Leaderboard's
+                                   data and checker (bfcl-eval) for `bench bfcl`, never in .venv
 
 Installation uses ``constraints.txt`` (the versions letta 0.16.8 was tested with) and is
 repeated only when pyproject.toml, constraints.txt or the start-up hook change.
@@ -116,6 +120,55 @@ def setup_llama() -> Path:
     return LLAMA_PY
 
 
+# The Berkeley Function Calling Leaderboard (its questions, answers and checker) for `bench bfcl`,
+# in its own environment: importing the checker imports every vendor SDK its model handlers use.
+BFCL_VENV = ROOT / ".venv-bfcl"
+BFCL_BIN = BFCL_VENV / ("Scripts" if os.name == "nt" else "bin")
+BFCL_PY = BFCL_BIN / ("python.exe" if os.name == "nt" else "python")
+BFCL_STAMP = BFCL_VENV / ".install-stamp"
+BFCL_CONSTRAINTS = ROOT / "constraints-bfcl.txt"  # every version, as last tested
+BFCL_PACKAGE = "bfcl-eval==2026.3.23"
+# bfcl-eval's own requirements, less sentence-transformers and faiss-cpu: they serve only the
+# vector backend of its memory categories, which the benchmark does not run, and would bring
+# torch (gigabytes). soundfile is imported by qwen-agent without being declared; matplotlib
+# draws the benchmark's chart.
+BFCL_REQUIREMENTS = (
+    "requests", "tqdm", "numpy", "pandas", "huggingface_hub", "pydantic", "python-dotenv",
+    "tree_sitter", "tree-sitter-java", "tree-sitter-javascript", "openai", "mistralai", "anthropic",
+    "cohere", "typer", "tabulate", "datamodel-code-generator", "google-genai", "qwen-agent", "mpmath",
+    "tenacity", "writer-sdk", "overrides", "boto3", "beautifulsoup4", "html2text", "rank_bm25",
+    "google-search-results", "networkx", "filelock", "soundfile", "matplotlib",
+)  # fmt: skip
+
+
+def setup_bfcl() -> Path:
+    """Create or update the BFCL environment; returns its Python."""
+    wanted = hashlib.sha256(
+        repr((BFCL_PACKAGE, BFCL_REQUIREMENTS)).encode() + BFCL_CONSTRAINTS.read_bytes()
+    ).hexdigest()
+    if BFCL_PY.exists() and BFCL_STAMP.exists() and BFCL_STAMP.read_text().strip() == wanted:
+        return BFCL_PY
+    if not BFCL_PY.exists():
+        check(sys.executable, "-m", "venv", BFCL_VENV)
+    env = dict(os.environ, PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    print(
+        "setting up .venv-bfcl (bfcl-eval and the SDKs its checker imports, about 640 MB; pip then reports "
+        "faiss-cpu and sentence-transformers as missing: they are left out on purpose)",
+        flush=True,
+    )
+    pip = (BFCL_PY, "-m", "pip", "install", "--quiet", "-c", BFCL_CONSTRAINTS)
+    for cmd in (
+        (BFCL_PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip>=24.2"),
+        (*pip, "--no-deps", BFCL_PACKAGE),
+        (*pip, *BFCL_REQUIREMENTS),
+    ):
+        code = run(*cmd, env=env)
+        if code:
+            sys.exit(code)
+    BFCL_STAMP.write_text(wanted)
+    return BFCL_PY
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(__doc__)
@@ -123,6 +176,9 @@ def main(argv: list[str]) -> int:
     command, args = argv[0], argv[1:]
     if command == "llama":
         print(setup_llama())
+        return 0
+    if command == "bfcl":
+        print(setup_bfcl())
         return 0
     setup()
     if command == "setup":
@@ -146,6 +202,8 @@ def main(argv: list[str]) -> int:
     if command == "server":
         return run(BIN / "letta-tool-emulation", "server", *args)
     if command == "bench":
+        if len(args) > 1 and args[1].startswith("-"):  # one benchmark, with its own options
+            return run(PY, ROOT / "benchmarks" / f"{args[0]}.py", *args[1:])
         names = args or sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if not p.stem.startswith("_"))
         return max((run(PY, ROOT / "benchmarks" / f"{n}.py") for n in names), default=0)
     if command == "record":

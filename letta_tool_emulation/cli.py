@@ -1,4 +1,4 @@
-"""Command line: ``letta-tool-emulation server | stand-in-model | demo``."""
+"""Command line: ``letta-tool-emulation server | proxy | stand-in-model | demo``."""
 
 from __future__ import annotations
 
@@ -24,10 +24,31 @@ def main(argv: list[str] | None = None) -> int:
         help="start only the embedded PostgreSQL, without Letta (to restore a backup, or for maintenance)",
     )
 
+    proxy = sub.add_parser(
+        "proxy",
+        help="serve an OpenAI-compatible API with tool calling for any client, in front of Venice or another endpoint",
+    )
+    proxy.add_argument("--host", default="127.0.0.1", help="where to listen (default 127.0.0.1)")
+    proxy.add_argument("--port", type=int, default=8400)
+    proxy.add_argument(
+        "--upstream",
+        metavar="URL",
+        help="an OpenAI-compatible base URL (key in LETTA_TOOL_EMULATION_UPSTREAM_KEY); default: Venice",
+    )
+    proxy.add_argument(
+        "--api-key-env", metavar="NAME", help="the environment variable holding the key clients must send"
+    )
+    proxy.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds the upstream may stay silent before a request fails"
+    )
+
     standin = sub.add_parser("stand-in-model", help="run the local stand-in model (no function calling, Venice-strict)")
     standin.add_argument("--host", default="127.0.0.1")
     standin.add_argument("--port", type=int, default=8399)
     standin.add_argument("--sloppy", action="store_true", help="write calls the way real models drift")
+    standin.add_argument(
+        "--natural", action="store_true", help="write calls inside everyday prose (preambles, sign-offs)"
+    )
     standin.add_argument("--seed", type=int, default=0)
 
     demo = sub.add_parser("demo", help="start everything, create an agent and watch it remember something")
@@ -43,11 +64,23 @@ def main(argv: list[str] | None = None) -> int:
         from .runtime.server import main as server_main
 
         return server_main(args.host, args.port, args.data_dir, database_only=args.database_only)
+    if args.command == "proxy":
+        from .proxy.server import SettingsError, settings_from
+        from .proxy.server import main as proxy_main
+
+        try:
+            return proxy_main(settings_from(args.host, args.port, args.upstream, args.api_key_env, args.timeout))
+        except SettingsError as exc:
+            print(f"letta-tool-emulation proxy: {exc}", file=sys.stderr)
+            return 2
     if args.command == "stand-in-model":
         from .runtime.standin import serve
 
-        print(f"Stand-in model at http://{args.host}:{args.port}/v1 (sloppy={args.sloppy}, seed={args.seed})")
-        serve(args.port, args.host, sloppy=args.sloppy, seed=args.seed)
+        print(
+            f"Stand-in model at http://{args.host}:{args.port}/v1 "
+            f"(sloppy={args.sloppy}, natural={args.natural}, seed={args.seed})"
+        )
+        serve(args.port, args.host, sloppy=args.sloppy, natural=args.natural, seed=args.seed)
         return 0
     if args.command == "demo":
         from .runtime.demo import main as demo_main

@@ -149,14 +149,15 @@ class Budget:
             fd = os.open(self._path, flags, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
-                with os.fdopen(os.dup(fd), "r+") as f:
-                    lines = f.read().split()
-                    before = list(lines)
-                    yield lines
-                    if lines != before:
-                        f.seek(0)
-                        f.truncate()
-                        f.write("\n".join(lines))
+                lines = os.pread(fd, os.fstat(fd).st_size, 0).decode("ascii", "replace").split()
+                before = list(lines)
+                yield lines
+                if lines != before:
+                    # Written over in place, then cut to length: through a text file object, the
+                    # truncate-then-write cost milliseconds per request on an ext4 disk.
+                    data = "\n".join(lines).encode("ascii")
+                    os.pwrite(fd, data, 0)
+                    os.ftruncate(fd, len(data))
             finally:
                 os.close(fd)
 

@@ -13,7 +13,9 @@ Replies come from a script (``POST /_control/script``, used by tests) or else fr
 rules: "remember that X" becomes a memory call, a tool result becomes a short answer, and so
 on. In "sloppy" mode the rules write calls the way real models drift (fences, single quotes,
 missing end markers, trailing commas, extra prose, now and then a broken call that must be
-rejected and retried), from a seeded random generator.
+rejected and retried), from a seeded random generator. In "natural" mode they come inside
+the prose real models write around calls: preambles, asides, reasoning and sign-offs in
+several languages and registers, also seeded (``natural.py``). The two modes combine.
 """
 
 from __future__ import annotations

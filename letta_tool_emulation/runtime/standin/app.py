@@ -63,6 +63,7 @@ class StandInState:
         self,
         *,
         sloppy: bool = False,
+        natural: bool = False,
         seed: int = 0,
         latency: float = 0.0,
         local: LocalServer | None = None,
@@ -75,6 +76,7 @@ class StandInState:
         self.requests: list[dict[str, Any]] = []
         self.replies: list[str] = []  # the text each answered request got, for debugging
         self.sloppy = sloppy
+        self.natural = natural
         self.rng = random.Random(seed)
         self.latency = latency
         self.suite = suite  # answer Letta's own test prompts (suite.py) instead of the memory rules
@@ -86,6 +88,7 @@ class StandInState:
         self,
         *,
         sloppy: bool | None = None,
+        natural: bool | None = None,
         seed: int | None = None,
         suite: bool | None = None,
         prose: bool | None = None,
@@ -97,6 +100,8 @@ class StandInState:
             self.replies.clear()
             if sloppy is not None:
                 self.sloppy = sloppy
+            if natural is not None:
+                self.natural = natural
             if seed is not None:
                 self.rng = random.Random(seed)
             if suite is not None:
@@ -194,7 +199,8 @@ def create_app(state: StandInState) -> Starlette:
             else:
                 with state.lock:
                     rng = state.rng if state.sloppy else None
-                    scripted = Scripted(text=write_calls(calls, text, rng, retry) if calls else text)
+                    natural = state.rng if state.natural else None
+                    scripted = Scripted(text=write_calls(calls, text, rng, retry, natural) if calls else text)
         # What the model reads: the messages and, for native tool calling, the tool schemas.
         prompt = sum(estimate_tokens(json.dumps(m)) for m in body["messages"])
         if body.get("tools"):
@@ -259,7 +265,13 @@ def create_app(state: StandInState) -> Starlette:
 
     async def reset(request: Request) -> Response:
         body = await request.json() if await request.body() else {}
-        state.reset(sloppy=body.get("sloppy"), seed=body.get("seed"), suite=body.get("suite"), prose=body.get("prose"))
+        state.reset(
+            sloppy=body.get("sloppy"),
+            natural=body.get("natural"),
+            seed=body.get("seed"),
+            suite=body.get("suite"),
+            prose=body.get("prose"),
+        )
         return JSONResponse({"ok": True})
 
     return Starlette(
@@ -386,8 +398,12 @@ class StandIn:
         self.state.reset(**options)
 
 
-def serve(port: int, host: str = "127.0.0.1", *, sloppy: bool = False, seed: int = 0) -> None:
+def serve(port: int, host: str = "127.0.0.1", *, sloppy: bool = False, natural: bool = False, seed: int = 0) -> None:
     """Run the stand-in in the foreground (the ``stand-in-model`` command)."""
     uvicorn.run(
-        create_app(StandInState(sloppy=sloppy, seed=seed)), host=host, port=port, log_level="info", lifespan="off"
+        create_app(StandInState(sloppy=sloppy, natural=natural, seed=seed)),
+        host=host,
+        port=port,
+        log_level="info",
+        lifespan="off",
     )

@@ -1,5 +1,6 @@
-"""How the stand-in answers when nothing is scripted: the rules of a helpful model, and in
-sloppy mode the ways real models drift when they write calls."""
+"""How the stand-in answers when nothing is scripted: the rules of a helpful model, in sloppy
+mode the ways real models drift when they write calls, and in natural mode the prose real
+models write around them (``natural.py``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ...core import parse_tool_calls
 from ...core.feedback import FEEDBACK_OPENINGS
 from ...core.markers import RESULT_END, RESULT_LABEL
 from ...core.prompt import INSTRUCTION_OPENINGS
+from .natural import natural_reply
 
 _TOOL_LINE = re.compile(r"^- ([A-Za-z_][\w]*)\(", re.MULTILINE)
 _REMEMBER = re.compile(r"\bremember(?: that)?\s+(.+?)(?=(?:\s+and also\s+)|$)", re.IGNORECASE | re.MULTILINE)
@@ -168,11 +170,27 @@ def _without_feedback(messages: list[Mapping[str, Any]]) -> list[Mapping[str, An
     return out
 
 
-def write_calls(calls: list[tuple[str, dict[str, Any]]], text: str, rng: random.Random | None, retry: bool) -> str:
-    """The reply a model without function calling writes: canonical, or drifted when sloppy."""
-    if rng is None or retry:
+def write_calls(
+    calls: list[tuple[str, dict[str, Any]]],
+    text: str,
+    rng: random.Random | None,
+    retry: bool,
+    natural: random.Random | None = None,
+) -> str:
+    """The reply a model without function calling writes: canonical, or drifted when sloppy
+    (``rng``), inside everyday prose when natural (``natural``). A retry is always clean."""
+    if retry or (rng is None and natural is None):
         blocks = [f"TOOL_CALL_START\n{json.dumps({'function': n, 'params': a})}\nTOOL_CALL_END" for n, a in calls]
         return "\n".join(([text] if text else []) + blocks)
+    if natural is not None:
+        blocks = [
+            _sloppy_call(n, a, rng)
+            if rng is not None
+            else f"TOOL_CALL_START\n{json.dumps({'function': n, 'params': a}, ensure_ascii=False)}\nTOOL_CALL_END"
+            for n, a in calls
+        ]
+        return natural_reply(blocks, natural, saves=any(n != "send_message" for n, _ in calls))
+    assert rng is not None
     parts = [text] if text and rng.random() < 0.7 else []
     for name, args in calls:
         parts.append(_sloppy_call(name, args, rng))

@@ -1,0 +1,326 @@
+"""The proxy's HTTP surface: OpenAI's ``/v1/models`` and ``/v1/chat/completions`` (and
+``/v1/embeddings`` passed through), LM Studio's ``/api/v0/models`` for the context windows,
+client keys, OpenAI-style errors, and requests cancelled when their client goes away.
+
+A request keeps nothing after it is answered. What requests share is what they must: the
+retry budget of the upstream key (``retry.py``), one connection pool, what is known about
+the upstream's models, and the attested sessions of end-to-end encrypted models.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from .. import engine
+from . import wire
+from .driver import Emulated, open_upstream, relay, relayed_headers, transport_for
+from .errors import Failure, ProxyError, failure_of
+from .upstream import Upstream
+
+log = logging.getLogger("letta_tool_emulation.proxy")
+T = TypeVar("T")
+
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+class ClientGone(Exception):
+    """The client disconnected while its request was being served."""
+
+
+class LiveStream(StreamingResponse):
+    """A streamed answer that stops, and so cancels its upstream request, as soon as the client
+    disconnects, even while it waits for the upstream (Starlette's own only notices when it
+    next sends something, under ASGI 2.4)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async with anyio.create_task_group() as group:
+
+            async def stream_then_stop() -> None:
+                with contextlib.suppress(OSError):  # the client went away while we were sending
+                    await self.stream_response(send)
+                group.cancel_scope.cancel()
+
+            group.start_soon(stream_then_stop)
+            await self.listen_for_disconnect(receive)
+            group.cancel_scope.cancel()
+
+
+async def until_disconnect(request: Request, work: Awaitable[T]) -> T:
+    """``work``, cancelled if the client disconnects first (the request body is read by then)."""
+
+    async def watch() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    task = asyncio.ensure_future(work)
+    watcher = asyncio.ensure_future(watch())
+    try:
+        await asyncio.wait({task, watcher}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watcher.cancel()
+    if not task.done():
+        task.cancel()
+        raise ClientGone
+    return task.result()
+
+
+def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
+    """``client_key``: what clients must send (``Authorization: Bearer ...``); None: any client."""
+
+    def denied(request: Request) -> Response | None:
+        if client_key is None:
+            return None
+        auth = request.headers.get("authorization", "")
+        given = auth[7:].strip() if auth[:7].lower() == "bearer " else request.headers.get("x-api-key", "")
+        if given and hmac.compare_digest(given.encode(), client_key.encode()):
+            return None
+        message = "Missing or wrong API key: send the proxy's key as 'Authorization: Bearer <key>'."
+        return JSONResponse(wire.error_body(message, "authentication_error", "invalid_api_key"), status_code=401)
+
+    async def models(request: Request) -> Response:
+        if (refused := denied(request)) is not None:
+            return refused
+        try:
+            entries = await until_disconnect(request, upstream.fetch_models())
+        except ClientGone:
+            return Response(status_code=499)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes an error answer
+            return _failure(failure_of(_as_sdk_error(exc), "the model list"))
+        for entry in entries:
+            context, output = upstream.context_window(entry["id"]), upstream.output_limit(entry["id"])
+            if context:
+                entry.setdefault("context_length", context)
+            if output:
+                entry.setdefault("max_completion_tokens", output)
+            entry.setdefault("object", "model")
+        return JSONResponse({"object": "list", "data": entries})
+
+    async def lmstudio_models(request: Request) -> Response:
+        # LM Studio's listing, which LM Studio connectors read a model's context window from.
+        if (refused := denied(request)) is not None:
+            return refused
+        try:
+            entries = await until_disconnect(request, upstream.fetch_models())
+        except ClientGone:
+            return Response(status_code=499)
+        except Exception as exc:  # noqa: BLE001
+            return _failure(failure_of(_as_sdk_error(exc), "the model list"))
+        data = []
+        for entry in entries:
+            embedding = str(entry.get("type", "")).startswith("embedding")
+            item: dict[str, Any] = {"id": entry["id"], "object": "model", "type": "embeddings" if embedding else "llm"}
+            context = upstream.context_window(entry["id"])
+            if context:
+                item["max_context_length"] = context
+            data.append(item)
+        return JSONResponse({"object": "list", "data": data})
+
+    async def embeddings(request: Request) -> Response:
+        if (refused := denied(request)) is not None:
+            return refused
+        raw = await request.body()
+        started = time.perf_counter()
+        try:
+            response = await until_disconnect(request, open_upstream(upstream, "/embeddings", raw, stream=False))
+            content = await response.aread()
+        except ClientGone:
+            return Response(status_code=499)
+        except Exception as exc:  # noqa: BLE001
+            failure = failure_of(exc, "embeddings")
+            _log("POST /v1/embeddings", "-", "pass-through", failure.status, started)
+            return _failure(failure)
+        _log("POST /v1/embeddings", "-", "pass-through", response.status_code, started)
+        return Response(content, status_code=response.status_code, headers=relayed_headers(response))
+
+    async def chat(request: Request) -> Response:
+        if (refused := denied(request)) is not None:
+            return refused
+        started = time.perf_counter()
+        raw = await request.body()
+        model, mode, stream = "-", "-", False
+        try:
+            body = _read(raw)
+            model, stream = body["model"], body.get("stream") is True
+            decision = upstream.decide(model)
+            if decision.e2ee:
+                mode = "end-to-end encrypted"
+            elif decision.emulate and _carries_tools(body):
+                mode = "emulated"
+            else:
+                mode = "pass-through"
+            if mode == "pass-through":
+                raw = _bounded(upstream, body, raw)
+                opened = await until_disconnect(request, open_upstream(upstream, "/chat/completions", raw, stream))
+                headers = relayed_headers(opened)
+                if stream:
+                    _log("POST /v1/chat/completions", model, mode, opened.status_code, started)
+                    return LiveStream(relay(opened), status_code=opened.status_code, headers={**SSE_HEADERS, **headers})
+                try:
+                    content = await until_disconnect(request, opened.aread())
+                finally:
+                    await opened.aclose()
+                _log("POST /v1/chat/completions", model, mode, opened.status_code, started)
+                return Response(content, status_code=opened.status_code, headers=headers)
+            driver = Emulated(_prepare(upstream, body, decision), transport_for(upstream, decision, model), model)
+            if not stream:
+                result = await until_disconnect(request, driver.complete())
+                _log("POST /v1/chat/completions", model, mode, 200, started)
+                return JSONResponse(result)
+            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            chunks = driver.stream(include_usage)
+            try:
+                first = await until_disconnect(request, chunks.__anext__())
+            except BaseException:
+                await chunks.aclose()
+                raise
+            _log("POST /v1/chat/completions", model, mode, 200, started)
+            return LiveStream(_guarded(first, chunks, model), media_type="text/event-stream", headers=SSE_HEADERS)
+        except ClientGone:
+            log.info("proxy: the client of a request for %s disconnected; its upstream request was cancelled", model)
+            return Response(status_code=499)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes an OpenAI-style error answer
+            failure = failure_of(exc, model)
+            if failure.status >= 500 and not isinstance(exc, ProxyError):
+                log.warning("proxy: %s failed: %s", model, failure.message, exc_info=failure.status == 500)
+            _log("POST /v1/chat/completions", model, mode, failure.status, started)
+            return _failure(failure)
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _failure(ProxyError(404, f"No route {request.method} {request.url.path} on this proxy.").failure)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await upstream.refresh()
+        upstream.start_refreshing()
+        try:
+            yield
+        finally:
+            await upstream.close()
+
+    return Starlette(
+        routes=[
+            Route("/v1/models", models),
+            Route("/v1/chat/completions", chat, methods=["POST"]),
+            Route("/v1/embeddings", embeddings, methods=["POST"]),
+            Route("/api/v0/models", lmstudio_models),
+            Route("/health", health),
+        ],
+        exception_handlers={404: not_found, 405: not_found},
+        lifespan=lifespan,
+    )
+
+
+def _failure(failure: Failure) -> JSONResponse:
+    return JSONResponse(failure.body, status_code=failure.status, headers=failure.headers)
+
+
+def _log(route: str, model: str, mode: str, status: int, started: float) -> None:
+    # Model ids and statuses only: prompts, replies and keys never reach the log.
+    log.info("proxy: %s %s (%s) %d in %.0f ms", route, model, mode, status, (time.perf_counter() - started) * 1000)
+
+
+def _as_sdk_error(exc: BaseException) -> BaseException:
+    import httpx
+    import openai
+
+    if isinstance(exc, httpx.HTTPStatusError):
+        try:
+            body: Any = exc.response.json()
+        except ValueError:
+            body = exc.response.text
+        return openai.APIStatusError(f"HTTP {exc.response.status_code}", response=exc.response, body=body)
+    return exc
+
+
+async def _guarded(first: bytes, chunks: AsyncIterator[bytes], model: str) -> AsyncIterator[bytes]:
+    """The stream, with a failure after it began sent as an error event (the status is sent by
+    then), which the OpenAI SDKs raise as an APIError."""
+    yield first
+    try:
+        async for piece in chunks:
+            yield piece
+    except Exception as exc:  # noqa: BLE001 - reported to the client, in the stream
+        failure = failure_of(exc, model)
+        log.warning("proxy: the stream for %s failed after it began: %s", model, failure.message)
+        yield wire.sse(failure.body)
+
+
+# -- reading a request ------------------------------------------------------------------------------
+
+
+def _read(raw: bytes) -> dict[str, Any]:
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise ProxyError(400, "The request body is not JSON.") from None
+    if not isinstance(body, dict):
+        raise ProxyError(400, "The request body must be a JSON object.")
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        raise ProxyError(400, "'model' is required: one of the upstream's model ids (GET /v1/models).", param="model")
+    if not isinstance(body.get("messages"), list) or not body["messages"]:
+        raise ProxyError(400, "'messages' must be a non-empty array.", param="messages")
+    if not all(isinstance(m, dict) for m in body["messages"]):
+        raise ProxyError(400, "Each message must be a JSON object.", param="messages")
+    if "tools" in body and body["tools"] is not None and not isinstance(body["tools"], list):
+        raise ProxyError(400, "'tools' must be an array.", param="tools")
+    return body
+
+
+def _bounded(upstream: Upstream, body: dict[str, Any], raw: bytes) -> bytes:
+    """The body as the client sent it, unless it asks for more output than the upstream says the
+    model can give: clients that cannot know (Letta Code asks every model for 32,000 tokens) would
+    get the upstream's 400 for that alone. Only then is the limit lowered and the body rewritten."""
+    limit = upstream.output_limit(body["model"])
+    fields = [
+        k
+        for k in ("max_tokens", "max_completion_tokens")
+        if isinstance(body.get(k), int) and not isinstance(body.get(k), bool)
+    ]
+    if not limit or not any(body[k] > limit for k in fields):
+        return raw
+    return json.dumps({**body, **{k: min(body[k], limit) for k in fields}}, ensure_ascii=False).encode()
+
+
+def _carries_tools(body: Mapping[str, Any]) -> bool:
+    """Whether the request needs emulation on a model without tools: tools offered, a tool
+    choice, or earlier calls and results in the history (``tools: []`` included)."""
+    if any(key in body for key in ("tools", "tool_choice", "parallel_tool_calls")):
+        return True
+    return any(m.get("role") == "tool" or m.get("tool_calls") for m in body["messages"])
+
+
+def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
+    n = body.get("n")
+    if isinstance(n, int) and not isinstance(n, bool) and n > 1:
+        raise ProxyError(400, "'n' above 1 is not supported for models whose tool calls are emulated.", param="n")
+    data = dict(body)
+    if data.get("tool_choice") == "none":
+        # The model is not to call anything: it is not shown the tools at all, and earlier calls
+        # in the history are still rendered as text.
+        data["tools"] = []
+        data.pop("tool_choice")
+    return engine.prepare(
+        data,
+        decision=decision,
+        parallel=body.get("parallel_tool_calls") is not False,  # OpenAI's default is true
+        context_window=upstream.context_window(body["model"]),
+        endpoint=upstream.base_url,
+    )

@@ -1,0 +1,225 @@
+"""The proxy's drivers: an emulated step run through the turn engine (streamed or whole), and
+the pass-through for everything that needs no emulation.
+
+Like the plugin's drivers they only move data: what a reply means is the engine's decision.
+The streamed driver releases text as the parser becomes sure it is not part of a call, and
+sends each call, once the reply is settled, the way a native model streams it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any
+
+import httpx
+import openai
+
+from .. import endpoints, engine, retry
+from ..core import StreamEvent
+from ..e2ee import E2EEError
+from ..e2ee.transport import E2EETransport
+from ..selection import Decision
+from ..step import Attempt, EmulatedRequest, Outcome, ToolCallDict
+from ..transport import Transport
+from . import wire
+from .errors import BrokenStream
+from .transport import HttpTransport, status_error
+from .upstream import Upstream
+
+log = logging.getLogger("letta_tool_emulation.proxy")
+
+
+def transport_for(upstream: Upstream, decision: Decision, model: str) -> Transport:
+    async def kwargs() -> dict[str, Any]:
+        return upstream.client_kwargs()
+
+    if decision.e2ee:
+        return E2EETransport(kwargs, model)
+    return HttpTransport(upstream)
+
+
+def _schema_refused(attempt: Attempt, exc: openai.APIStatusError) -> Exception:
+    """SchemaRefused when the endpoint refused the reply schema (the engine then asks again in
+    free text); otherwise the error itself, which ends the step."""
+    said = f"{exc.message} {json.dumps(exc.body, default=str)}"
+    if attempt.constrained and endpoints.schema_rejected(exc.status_code, said):
+        return engine.SchemaRefused(exc.status_code)
+    return exc
+
+
+def _calls(outcome: Outcome, model: str) -> list[ToolCallDict]:
+    if outcome.queue:
+        # parallel_tool_calls is false and the model wrote several calls. The plugin would hand
+        # out the rest one per step; a stateless proxy sends the first, and the model, seeing
+        # its result, is asked for the next step afresh.
+        log.warning(
+            "proxy: %s wrote %d calls but parallel_tool_calls is false: returning the first (%s); not returned: %s",
+            model, len(outcome.calls) + len(outcome.queue), outcome.calls[0]["function"]["name"],
+            ", ".join(c["function"]["name"] for c in outcome.queue),
+        )  # fmt: skip
+    return outcome.calls
+
+
+class Emulated:
+    """One emulated step for one client request."""
+
+    def __init__(self, request: EmulatedRequest, transport: Transport, model: str) -> None:
+        self.request = request
+        self.transport = transport
+        self.model = model
+
+    # -- streamed -----------------------------------------------------------------------------
+
+    async def stream(self, include_usage: bool) -> AsyncGenerator[bytes, None]:
+        """The SSE body. Its first piece comes once the upstream has answered (an error before
+        that is raised, for the caller to answer with the upstream's status)."""
+        writer = wire.ChunkWriter(self.model)
+        flow = engine.run(self.request)
+        try:
+            attempt = next(flow)
+            while True:
+                try:
+                    async for piece in self._attempt(attempt, writer):
+                        yield piece
+                except openai.APIStatusError as exc:  # raised before anything of this attempt streamed
+                    attempt = flow.throw(_schema_refused(attempt, exc))
+                    continue
+                attempt = flow.send(None)
+        except StopIteration as done:
+            outcome: Outcome = done.value
+        # Everything after the reply is settled is ready at once: one write, many events.
+        tail = [] if writer.started else [writer.chunk({"content": ""})]
+        for index, call in enumerate(_calls(outcome, self.model)):
+            tail += writer.call(index, call)
+        if outcome.gave_up:  # the explanation was never streamed
+            tail.append(writer.chunk({"content": outcome.content}))
+        tail.append(writer.chunk({}, finish=outcome.finish_reason))
+        if include_usage:
+            tail.append(writer.usage(outcome.usage.as_dict()))
+        tail.append(wire.DONE)
+        yield b"".join(tail)
+
+    async def _attempt(self, attempt: Attempt, writer: wire.ChunkWriter) -> AsyncIterator[bytes]:
+        upstream = self.transport.stream(attempt.body)
+        started = False
+        finish: str | None = None
+        usage: Any = None
+        try:
+            async for delta in upstream:
+                if not started:
+                    started = True
+                    if not writer.started:  # the upstream answered: the stream can begin
+                        yield writer.chunk({"content": ""})
+                if delta.usage is not None:
+                    usage = delta.usage
+                if delta.finish_reason:
+                    finish = delta.finish_reason
+                if delta.reasoning:
+                    attempt.reasoning(delta.reasoning)
+                    yield writer.chunk({"reasoning_content": delta.reasoning})
+                for event in attempt.content(delta.content):
+                    piece = _event_chunk(writer, event)
+                    if piece is not None:
+                        yield piece
+            if finish is None:  # the connection ended cleanly, but the reply did not
+                raise BrokenStream("the stream ended without a finish reason")
+        except (openai.APIStatusError, E2EEError, BrokenStream, openai.APITimeoutError, httpx.TimeoutException):
+            raise
+        except Exception as exc:
+            if not started:
+                raise
+            detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+            raise BrokenStream(f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__) from exc
+        finally:
+            await upstream.aclose()  # type: ignore[attr-defined]
+        for event in attempt.end(finish, usage):
+            piece = _event_chunk(writer, event)
+            if piece is not None:
+                yield piece
+
+    # -- whole --------------------------------------------------------------------------------
+
+    async def complete(self) -> dict[str, Any]:
+        """The ``chat.completion``: what the streamed reply would have added up to, with the
+        text of the last attempt only (nothing was shown yet, so a re-asked reply's text
+        can still be left out)."""
+        flow = engine.run(self.request)
+        text: list[str] = []
+        reasoning: list[str] = []
+        try:
+            attempt = next(flow)
+            while True:
+                try:
+                    reply = await self.transport.complete(attempt.body)
+                except openai.APIStatusError as exc:
+                    attempt = flow.throw(_schema_refused(attempt, exc))
+                    continue
+                text, reasoning = [], [reply.reasoning] if reply.reasoning else []
+                attempt.reasoning(reply.reasoning)
+                for event in [*attempt.content(reply.text), *attempt.end(reply.finish_reason, reply.usage)]:
+                    text.append(event.text)
+                    reasoning.append(event.reasoning)
+                attempt = flow.send(None)
+        except StopIteration as done:
+            outcome: Outcome = done.value
+        content = "".join(text)
+        if outcome.gave_up:
+            content = "\n\n".join(p for p in (content, outcome.content) if p)
+        return wire.completion(
+            self.model, content, "".join(reasoning), _calls(outcome, self.model), outcome.finish_reason,
+            outcome.usage.as_dict(),
+        )  # fmt: skip
+
+
+def _event_chunk(writer: wire.ChunkWriter, event: StreamEvent) -> bytes | None:
+    if event.text:
+        return writer.chunk({"content": event.text})
+    if event.reasoning:
+        return writer.chunk({"reasoning_content": event.reasoning})
+    return None
+
+
+# -- pass-through ---------------------------------------------------------------------------------
+
+_RELAYED_HEADERS = ("content-type", "x-ratelimit-remaining-requests", "x-ratelimit-remaining-tokens",
+                    "x-ratelimit-reset-requests", "x-ratelimit-reset-tokens")  # fmt: skip
+
+
+async def open_upstream(upstream: Upstream, path: str, raw: bytes, stream: bool) -> httpx.Response:
+    """POST the client's body, byte for byte, to the upstream's ``path`` with the upstream's key,
+    within the retry budget. Raises the SDK's errors (``APIStatusError`` with the upstream's
+    status and body), so that both paths fail the same way."""
+    budget = retry.budget_for(upstream.client_kwargs()["api_key"], upstream.base_url)
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream" if stream else "application/json",
+               **upstream.headers()}  # fmt: skip
+
+    async def send() -> httpx.Response:
+        request = upstream.http.build_request("POST", upstream.base_url + path, content=raw, headers=headers)
+        try:
+            response = await upstream.http.send(request, stream=True)
+        except httpx.TimeoutException:
+            raise openai.APITimeoutError(request=request) from None
+        except httpx.TransportError as exc:
+            raise openai.APIConnectionError(request=request) from exc
+        if response.status_code >= 400:
+            await response.aread()
+            await response.aclose()
+            raise status_error(response)
+        return response
+
+    return await retry.call(budget, send)
+
+
+def relayed_headers(response: httpx.Response) -> dict[str, str]:
+    return {name: response.headers[name] for name in _RELAYED_HEADERS if name in response.headers}
+
+
+async def relay(response: httpx.Response) -> AsyncIterator[bytes]:
+    """The upstream's body as it arrives, chunk for chunk."""
+    try:
+        async for piece in response.aiter_raw():
+            yield piece
+    finally:
+        await response.aclose()
