@@ -429,18 +429,21 @@ def _takes_thoughts(step: Step, name: str) -> bool:
 
 
 def _tool_call(step: Step, name: str, args: dict[str, Any], thoughts: str) -> ToolCallDict:
-    if _takes_thoughts(step, name):
+    thinking = _takes_thoughts(step, name)
+    if thinking:
         # Letta reads the agent's inner thoughts from this argument, and streams it first.
         args = {INNER_THOUGHTS: thoughts, **{k: v for k, v in args.items() if k != INNER_THOUGHTS}}
     if name in step.heartbeat and HEARTBEAT not in args:
         # What a native model would send: keep going after a tool, stop after replying.
         args[HEARTBEAT] = name != REPLY_TOOL
+    # With `thinking`, without spaces, as OpenAI's models write arguments: Letta's streaming
+    # reader of that argument passes the space after its colon on as reasoning (" " alone for
+    # empty thoughts).
+    separators = (",", ":") if thinking else None
     return {
         "id": new_call_id(),
         "type": "function",
-        # Without spaces, as OpenAI's models write arguments: Letta's streaming reader of
-        # `thinking` passes the space after its colon on as reasoning (" " for empty thoughts).
-        "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False, separators=(",", ":"))},
+        "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False, separators=separators)},
     }
 
 
