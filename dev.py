@@ -3,8 +3,10 @@
 
     python3 dev.py server [ARGS]   start a Letta server with the plugin (embedded PostgreSQL)
     python3 dev.py test [ARGS]     lint, the whole test suite, then `compat --ends` (ARGS go to pytest, and
-                                   then only pytest runs)
-    python3 dev.py lint            ruff check and format check
+                                   then only lint and pytest run)
+    python3 dev.py test --fast [ARGS]
+                                   lint, then the tests that start no server: core, engine, adapter
+    python3 dev.py lint            the static checks: ruff check, ruff format --check
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name);
                                    `bench NAME --option ...` passes the options to that one, e.g.
                                    `bench bfcl --per-category 2 --json bfcl.json`
@@ -38,6 +40,17 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".install-stamp"
+
+
+# The static checks, run by `lint` and `test`; .pre-commit-config.yaml runs the same commands.
+CHECKS: tuple[tuple[str, ...], ...] = (
+    ("ruff", "check", "."),
+    ("ruff", "format", "--check", "."),
+)
+# The inner loop's tests (`test --fast`): no Letta server, no database, no real model.
+FAST_TESTS = ("tests/core", "tests/engine", "tests/adapter")
+# The tiers `test --fast` leaves out, as tests/conftest.py marks them by directory.
+SLOW_TIERS = "not e2e and not real_model and not compat and not conformance"
 
 
 def run(*cmd: str | Path, **kw: object) -> int:
@@ -169,6 +182,14 @@ def setup_bfcl() -> Path:
     return BFCL_PY
 
 
+def lint() -> int:
+    for check in CHECKS:
+        code = run(PY, "-m", *check)
+        if code:
+            return code
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(__doc__)
@@ -184,11 +205,14 @@ def main(argv: list[str]) -> int:
     if command == "setup":
         return 0
     if command == "lint":
-        return run(PY, "-m", "ruff", "check", ".") or run(PY, "-m", "ruff", "format", "--check", ".")
+        return lint()
     if command == "test":
-        code = run(PY, "-m", "ruff", "check", ".")
+        code = lint()
         if code:
             return code
+        if "--fast" in args:
+            rest = [a for a in args if a != "--fast"]
+            return run(PY, "-m", "pytest", "-m", SLOW_TIERS, *FAST_TESTS, *rest)
         code = run(PY, "-m", "pytest", *args)
         if code or args:  # a chosen subset of the tests: no version matrix
             return code

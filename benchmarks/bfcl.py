@@ -146,9 +146,9 @@ def free_text_refused(upstream: LlamaServer) -> str | None:
             os.environ.pop(key, None)
             if value is not None:
                 os.environ[key] = value
-    if decision.constrained:
+    if decision.schema_shape:
         return (
-            f"the proxy constrains every reply to this server ({decision.constrained}) and has no switch for "
+            f"the proxy constrains every reply to this server ({decision.schema_shape}) and has no switch for "
             "free text, so this entry would repeat emulated-constrained"
         )
     return None

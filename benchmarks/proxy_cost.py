@@ -126,7 +126,7 @@ def _one(client: httpx.Client, url: str, payload: dict[str, Any], is_stream: boo
 def engine_share() -> float:
     """The turn engine alone, per emulated request: the prompt, then parsing a reply with a call."""
     reply = 'Sure.\nTOOL_CALL_START\n{"function": "memory_insert", "params": {"label": "human", "new_string": "x"}}\nTOOL_CALL_END'
-    decision = Decision(True, "benchmark", venice=True)
+    decision = Decision(True, "benchmark", venice_dialect=True)
     started = time.perf_counter()
     for _ in range(REQUESTS):
         request = engine.prepare(body(CALL, tools=True, stream=True), decision=decision, parallel=True)

@@ -1,30 +1,17 @@
 """Start-up hook, run by ``letta_tool_emulation.pth`` in every Python process of the
 environment the plugin is installed in.
 
-It imports nothing but ``os`` and ``sys`` (both loaded at start-up already; the package's
-``__init__`` is lazy) and only adds an import finder that waits for the letta modules in
-:data:`TARGETS`. As each of them finishes loading, the plugin puts a trigger on it: the
-first call through a trigger activates the plugin (see ``adapter/patches.py``), when all of
-letta is importable and can be checked. A process that never imports letta pays a few
+It imports nothing but ``sys`` and ``_targets`` (which imports only ``os``, loaded at start-up
+already; the package's ``__init__`` is lazy) and only adds an import finder that waits for the
+letta modules in :data:`~._targets.TARGETS`. As each of them finishes loading, the plugin puts
+a trigger on it: the first call through a trigger activates the plugin (see
+``adapter/patches.py``), when all of letta is importable and can be checked. A process that never imports letta pays a few
 microseconds. ``LETTA_TOOL_EMULATION_DISABLE=1`` turns it off.
 """
 
-import os
 import sys
 
-# The letta modules the plugin patches. adapter/patches.py installs exactly these.
-TARGETS = (
-    "letta.llm_api.llm_client",
-    "letta.schemas.providers.openai",
-    "letta.schemas.providers.ollama",
-    "letta.server.server",
-    "letta.services.provider_manager",
-)
-DISABLE_ENV = "LETTA_TOOL_EMULATION_DISABLE"
-
-
-def disabled():
-    return os.environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes")
+from ._targets import TARGETS, disabled
 
 
 def _loaded(name, module):

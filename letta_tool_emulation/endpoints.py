@@ -1,65 +1,68 @@
-"""Local inference servers as Letta users run them.
+"""Probing local inference servers as Letta users run them.
 
-- :func:`probe_server` tells which server sits behind an OpenAI-compatible base URL (llama.cpp's
-  ``llama-server``, llama-cpp-python's server, Ollama, LM Studio, vLLM) and reads each model's
-  real context window, and its output limit where the server states one. Letta otherwise lists
-  such models with its default of 30,000 tokens, whatever the server runs with.
-- :func:`parse_context_overrides` reads ``LETTA_TOOL_EMULATION_CONTEXT`` (``handle=tokens``,
-  comma-separated, glob patterns over model handles), for servers that do not tell.
-- :func:`schema_request_fields` gives the request fields each server kind needs to enforce a
-  JSON schema, and :func:`schema_rejected` recognises its answer when it refuses one.
-- :func:`context_from_error` reads the context window a server names when a prompt overflows it.
+:func:`probe_server` tells which server sits behind an OpenAI-compatible base URL (llama.cpp's
+``llama-server``, llama-cpp-python's server, Ollama, LM Studio, vLLM) and reads each model's
+real context window, and its output limit where the server states one. Letta otherwise lists
+such models with its default of 30,000 tokens, whatever the server runs with. :data:`KNOWN`
+holds what the probes found, and which models refused a reply schema, for deciding requests.
 
 Probing is meant for the moment models are listed, never for a request's path: it is async,
 every request has a short timeout, it never raises, and it returns whatever it could read.
-Nothing here imports letta.
+What each server kind accepts and answers (its request shapes, its refusals, the context window
+in its overflow errors) is ``server_dialect.py``, which does no I/O; its names are re-exported
+here. Nothing here imports letta.
 """
 
 from __future__ import annotations
 
 import asyncio
-import fnmatch
-import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import httpx
 
-ServerKind = Literal["llama.cpp", "llama-cpp-python", "ollama", "ollama-native", "lmstudio", "vllm", "openai"]
-# What probe_server can tell apart; "ollama-native" (Ollama's own /api/chat) and "openai" (any
-# other endpoint that follows OpenAI's structured outputs) are request shapes, not detections.
-LOCAL_KINDS: tuple[ServerKind, ...] = ("llama.cpp", "llama-cpp-python", "ollama", "lmstudio", "vllm")
+from .server_dialect import (
+    CONTEXT_ENV,
+    LOCAL_KINDS,
+    SCHEMA_NAME,
+    SCHEMA_SHAPES,
+    ContextOverride,
+    ModelLimits,
+    ServerInfo,
+    ServerKind,
+    context_from_error,
+    context_override,
+    parse_context_overrides,
+    schema_rejected,
+    schema_request_fields,
+    token_count,
+)
+from .step import EmulatedRequest, Log, Outcome
 
-CONTEXT_ENV = "LETTA_TOOL_EMULATION_CONTEXT"
-SCHEMA_NAME = "reply"
+__all__ = [
+    "CONTEXT_ENV",
+    "KNOWN",
+    "LOCAL_KINDS",
+    "SCHEMA_NAME",
+    "SCHEMA_SHAPES",
+    "ContextOverride",
+    "Known",
+    "ModelLimits",
+    "ServerInfo",
+    "ServerKind",
+    "context_from_error",
+    "context_override",
+    "parse_context_overrides",
+    "probe_server",
+    "remember_refusal",
+    "schema_rejected",
+    "schema_request_fields",
+]
+
 DEFAULT_TIMEOUT = 3.0  # seconds per request
 _PROBE_DEADLINE = 10.0  # seconds for a whole probe, however many models
 _SHOW_CONCURRENCY = 4
-
-
-@dataclass(frozen=True, slots=True)
-class ModelLimits:
-    """What a server says about one of its models. ``None`` where it says nothing."""
-
-    model: str  # the id the server's /v1/models gives, which requests name
-    context_window: int | None = None  # the tokens a request can use on this server, as it runs now
-    max_output_tokens: int | None = None
-    trained_context: int | None = None  # the model's own maximum: an upper bound, not what is allocated
-    capabilities: tuple[str, ...] = ()  # as the server lists them (Ollama: "completion", "tools", ...)
-    source: str = ""  # where context_window was read, for logs
-
-
-@dataclass(frozen=True, slots=True)
-class ServerInfo:
-    kind: ServerKind | None  # None: not a server this module knows, or not reachable
-    base_url: str
-    models: Mapping[str, ModelLimits] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()  # what could not be read, and what to do about it
-
-    def limits(self, model: str) -> ModelLimits | None:
-        return self.models.get(model)
 
 
 # -- probing ----------------------------------------------------------------------------------
@@ -149,17 +152,6 @@ def _entries(payload: Any, key: str) -> list[dict[str, Any]]:
     return [m for m in items if isinstance(m, dict) and isinstance(m.get("id", m.get("key")), str)]
 
 
-def _count(value: Any) -> int | None:
-    """A positive token count, or None (bools, zero, negatives like llama.cpp's -1 = unlimited)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    return value if isinstance(value, int) and value > 0 else None
-
-
 async def _llama_cpp(
     http: _Http, root: str, v1: str, listed: list[dict[str, Any]], props: dict[str, Any]
 ) -> ServerInfo:
@@ -177,14 +169,14 @@ async def _llama_cpp(
         settings = model_props.get("default_generation_settings") if isinstance(model_props, dict) else None
         settings = settings if isinstance(settings, dict) else {}
         params = settings.get("params") if isinstance(settings.get("params"), dict) else {}
-        context = _count(settings.get("n_ctx")) or _count((model_props or {}).get("n_ctx"))
+        context = token_count(settings.get("n_ctx")) or token_count((model_props or {}).get("n_ctx"))
         if context is None:
             notes.append(f"llama.cpp did not report the context of {entry['id']} (is it loaded?).")
         models[entry["id"]] = ModelLimits(
             entry["id"],
             context_window=context,
-            max_output_tokens=_count(params.get("n_predict")) or _count(params.get("max_tokens")),
-            trained_context=_count(meta.get("n_ctx_train")),
+            max_output_tokens=token_count(params.get("n_predict")) or token_count(params.get("max_tokens")),
+            trained_context=token_count(meta.get("n_ctx_train")),
             source="/props default_generation_settings.n_ctx" if context else "",
         )
     return ServerInfo("llama.cpp", v1, models, tuple(notes))
@@ -206,10 +198,10 @@ async def _ollama(http: _Http, root: str, v1: str, listed: list[dict[str, Any]])
     names = [n for n in names if isinstance(n, str)] or [m["id"] for m in listed]
     loaded: dict[str, int] = {}
     for m in (running or {}).get("models", []) if isinstance(running, dict) else []:
-        if isinstance(m, dict) and _count(m.get("context_length")):
+        if isinstance(m, dict) and token_count(m.get("context_length")):
             for key in (m.get("model"), m.get("name")):
                 if isinstance(key, str):
-                    loaded[key] = _count(m["context_length"])  # type: ignore[assignment]
+                    loaded[key] = token_count(m["context_length"])  # type: ignore[assignment]
     gate = asyncio.Semaphore(_SHOW_CONCURRENCY)
 
     async def show(name: str) -> tuple[str, Any]:
@@ -222,12 +214,12 @@ async def _ollama(http: _Http, root: str, v1: str, listed: list[dict[str, Any]])
         info = info if isinstance(info, dict) else {}
         model_info = info.get("model_info") if isinstance(info.get("model_info"), dict) else {}
         arch = model_info.get("general.architecture")
-        trained = _count(model_info.get(f"{arch}.context_length")) if isinstance(arch, str) else None
+        trained = token_count(model_info.get(f"{arch}.context_length")) if isinstance(arch, str) else None
         params = _ollama_parameters(info.get("parameters"))
         if name in loaded:
             context, source = loaded[name], "/api/ps context_length (loaded)"
-        elif _count(params.get("num_ctx")):
-            context, source = _count(params["num_ctx"]), "/api/show parameters num_ctx"
+        elif token_count(params.get("num_ctx")):
+            context, source = token_count(params["num_ctx"]), "/api/show parameters num_ctx"
         else:
             # Not loaded and no num_ctx of its own: Ollama picks the server's default when it loads
             # the model (OLLAMA_CONTEXT_LENGTH, or a size chosen from the memory it finds).
@@ -240,7 +232,7 @@ async def _ollama(http: _Http, root: str, v1: str, listed: list[dict[str, Any]])
         models[name] = ModelLimits(
             name,
             context_window=context,
-            max_output_tokens=_count(params.get("num_predict")),
+            max_output_tokens=token_count(params.get("num_predict")),
             trained_context=trained,
             capabilities=tuple(c for c in caps if isinstance(c, str)) if isinstance(caps, list) else (),
             source=source,
@@ -267,7 +259,7 @@ def _lmstudio_v0(v1: str, entries: list[dict[str, Any]]) -> ServerInfo:
     for m in entries:
         if m.get("type") in ("embeddings", "embedding"):
             continue
-        loaded = _count(m.get("loaded_context_length"))
+        loaded = token_count(m.get("loaded_context_length"))
         if loaded is None:
             notes.append(
                 f"LM Studio has not loaded {m['id']}: it will load it with its default context length; "
@@ -276,7 +268,7 @@ def _lmstudio_v0(v1: str, entries: list[dict[str, Any]]) -> ServerInfo:
         models[m["id"]] = ModelLimits(
             m["id"],
             context_window=loaded,
-            trained_context=_count(m.get("max_context_length")),
+            trained_context=token_count(m.get("max_context_length")),
             capabilities=tuple(c for c in m.get("capabilities") or () if isinstance(c, str)),
             source="/api/v0/models loaded_context_length" if loaded else "",
         )
@@ -290,7 +282,7 @@ def _lmstudio_v1(v1: str, entries: list[dict[str, Any]]) -> ServerInfo:
         if m.get("type") == "embedding" or not isinstance(m.get("key"), str):
             continue
         contexts = [
-            _count((i.get("config") or {}).get("context_length"))
+            token_count((i.get("config") or {}).get("context_length"))
             for i in m.get("loaded_instances") or ()
             if isinstance(i, dict) and isinstance(i.get("config"), dict)
         ]
@@ -298,7 +290,7 @@ def _lmstudio_v1(v1: str, entries: list[dict[str, Any]]) -> ServerInfo:
         models[m["key"]] = ModelLimits(
             m["key"],
             context_window=loaded,
-            trained_context=_count(m.get("max_context_length")),
+            trained_context=token_count(m.get("max_context_length")),
             source="/api/v1/models loaded_instances config.context_length" if loaded else "",
         )
     return ServerInfo("lmstudio", v1, models)
@@ -309,131 +301,12 @@ def _vllm(v1: str, listed: list[dict[str, Any]]) -> ServerInfo:
     models = {
         m["id"]: ModelLimits(
             m["id"],
-            context_window=_count(m.get("max_model_len")),
-            source="/v1/models max_model_len" if _count(m.get("max_model_len")) else "",
+            context_window=token_count(m.get("max_model_len")),
+            source="/v1/models max_model_len" if token_count(m.get("max_model_len")) else "",
         )
         for m in listed
     }
     return ServerInfo("vllm", v1, models)
-
-
-# -- LETTA_TOOL_EMULATION_CONTEXT -----------------------------------------------------------------
-
-_TOKENS = re.compile(r"(\d[\d_]*)\s*([kK]?)")
-
-
-@dataclass(frozen=True, slots=True)
-class ContextOverride:
-    pattern: str  # a glob over model handles (provider/model), as in LETTA_TOOL_EMULATION_MODELS
-    tokens: int
-
-
-def parse_context_overrides(value: str | None) -> tuple[list[ContextOverride], list[str]]:
-    """``handle=tokens`` entries, comma-separated; tokens may end in k (x1024).
-
-    Returns the valid entries in order, and one message per entry that could not be read, for
-    the caller to log. ``openai-proxy/llama3*=8192, ollama/*=32k``.
-    """
-    rules: list[ContextOverride] = []
-    errors: list[str] = []
-    for raw in (value or "").split(","):
-        item = raw.strip()
-        if not item:
-            continue
-        pattern, sep, tokens = item.rpartition("=")
-        match = _TOKENS.fullmatch(tokens.strip())
-        if not sep or not pattern.strip() or match is None or int(match.group(1).replace("_", "")) <= 0:
-            errors.append(
-                f"{CONTEXT_ENV}: {item!r} is not 'handle=tokens' (for example 'openai-proxy/llama3*=8192'); ignored."
-            )
-            continue
-        count = int(match.group(1).replace("_", "")) * (1024 if match.group(2) else 1)
-        rules.append(ContextOverride(pattern.strip(), count))
-    return rules, errors
-
-
-def context_override(handle: str, rules: list[ContextOverride]) -> int | None:
-    """The tokens of the first pattern that matches ``handle``, or None."""
-    for rule in rules:
-        if fnmatch.fnmatchcase(handle, rule.pattern):
-            return rule.tokens
-    return None
-
-
-# -- enforcing a JSON schema ----------------------------------------------------------------------
-
-
-def schema_request_fields(kind: ServerKind | None, schema: Mapping[str, Any]) -> dict[str, Any]:
-    """The request fields that make a server of ``kind`` constrain its reply to ``schema``.
-
-    Merged into the chat request body. Each server reads a different form:
-
-    - llama.cpp's llama-server, vLLM, LM Studio, Ollama's OpenAI endpoint, and any endpoint
-      that follows OpenAI's structured outputs: ``response_format`` of type ``json_schema``;
-    - llama-cpp-python's server: ``response_format`` of type ``json_object`` with the schema
-      beside it (its request model refuses ``json_schema`` with HTTP 500);
-    - Ollama's own ``/api/chat``: ``format`` holding the schema.
-
-    ``strict`` is left out: grammar-based servers always enforce the schema, and OpenAI's strict
-    mode would refuse optional properties, which the envelope has.
-    """
-    schema = dict(schema)
-    if kind == "llama-cpp-python":
-        return {"response_format": {"type": "json_object", "schema": schema}}
-    if kind == "ollama-native":
-        return {"format": schema}
-    return {"response_format": {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": schema}}}
-
-
-_SCHEMA_WORDS = re.compile(
-    r"response_format|json_schema|schema|grammar|xgrammar|outlines|guided_|structured output",
-    re.IGNORECASE,
-)
-
-
-def schema_rejected(status: int, body: str | bytes | None) -> bool:
-    """Whether an error answer to a request that carried a schema is about that schema.
-
-    Servers refuse a schema in different ways: 400 (llama.cpp, vLLM, LM Studio, Ollama), 422 for a
-    request model's validation, and llama-cpp-python answers a ``response_format`` it does not
-    accept with 500. Each names what it refused; an error that names none of these (an overloaded
-    server, a context overflow) is not the schema's fault.
-    """
-    if status not in (400, 422, 500):
-        return False
-    if isinstance(body, bytes):
-        body = body.decode("utf-8", "replace")
-    text = body or ""
-    if "context" in text.lower() and ("length" in text.lower() or "window" in text.lower()):
-        return False  # an overflow message can mention the format of the prompt; never the schema's fault
-    return _SCHEMA_WORDS.search(text) is not None
-
-
-# -- learning the context window from an overflow -------------------------------------------------
-
-_OVERFLOW = (
-    # OpenAI's wording, which vLLM and llama-cpp-python's server use too.
-    re.compile(r"maximum context length is (\d+) tokens", re.IGNORECASE),
-    # llama.cpp's llama-server (tools/server/server-context.cpp).
-    re.compile(r"exceeds the available context size \((\d+) tokens\)", re.IGNORECASE),
-    # LM Studio.
-    re.compile(r"loaded with context length of only (\d+) tokens", re.IGNORECASE),
-)
-
-
-def context_from_error(body: str | bytes | None) -> int | None:
-    """The context window a server names in its answer to a prompt that did not fit, or None.
-
-    A server that reports its context nowhere else (llama-cpp-python's) still states it here, so
-    a context overflow that happens anyway can correct what the model was listed with.
-    """
-    if isinstance(body, bytes):
-        body = body.decode("utf-8", "replace")
-    for pattern in _OVERFLOW:
-        match = pattern.search(body or "")
-        if match:
-            return _count(match.group(1))
-    return None
 
 
 # -- what is known, for deciding requests -------------------------------------------------------
@@ -478,3 +351,17 @@ class Known:
 
 
 KNOWN = Known()
+
+
+def remember_refusal(request: EmulatedRequest, outcome: Outcome, log: Log) -> None:
+    """Remember what a step found out about its endpoint: a model that refused the reply schema
+    is asked in free text from then on (``selection`` reads :data:`KNOWN`). Said once per model."""
+    if outcome.refused_schema_status is None:
+        return
+    model = str(request.get("model"))
+    if KNOWN.refuse_schema(request.step.endpoint, model):
+        log.warning(
+            "letta_tool_emulation: %s refused the reply schema (HTTP %s); free-text replies from now on.",
+            model,
+            outcome.refused_schema_status,
+        )

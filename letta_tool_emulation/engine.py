@@ -1,29 +1,63 @@
 """The turn engine: one emulated step, from the request a framework built for a model with
-native tools to the tool calls it gets back, without any I/O.
+native tools to the tool calls it gets back. A pure function of its inputs: no I/O, no
+environment, no process-wide state, no letta; with ``step.py`` (its values) it imports nothing
+that does I/O or loads ``threading``, and what it has to say goes to the caller's ``log``.
 
 :func:`prepare` turns an OpenAI chat request (with ``tools``) into a text-only request and
 the :class:`~.step.Step` it was built for. :func:`run` is a generator in the manner of
 httpx's auth flows: it yields an :class:`~.step.Attempt` for each model request (a re-ask is
 another one), the driver performs it and resumes the generator, and the generator returns
-the :class:`~.step.Outcome`. Drivers (blocking, sync, streaming) only move bytes; every
-decision of an emulated step is made here:
+the :class:`~.step.Outcome`. Every decision of an emulated step is made here:
 
 - the tool prompt and the history rendered as text, pending feedback added;
-- a queued call from the previous reply handed out without a model request;
+- a queued call from the previous reply handed out without a model request, or dropped when
+  the conversation moved on;
 - the reply parsed, rejected calls re-asked (up to ``max_reasks``), the rest queued;
+- an error answer read as a refused reply schema (the step goes on in free text) or not;
+- a stream read as complete, or as broken off (mid-call or not), from what the driver saw;
 - text next to a call handed on as a native model's would be (see :func:`_outcome`);
 - usage estimated where the endpoint reports none.
+
+What a driver does (``adapter/drivers.py`` has three):
+
+1. ``request = prepare(data, decision=..., settings=Settings.from_env(log), ...)``: the caller
+   reads the environment and passes what it found (``settings``, ``venice_parameters``), its
+   ``pending`` state if it keeps one, and a ``log`` (a ``logging.Logger``). ``request`` is the
+   body to send, a plain dict.
+2. ``flow = run(request)``; ``attempt = next(flow)``; then, until ``StopIteration`` (whose
+   ``value`` is the :class:`~.step.Outcome`), for each attempt:
+
+   - send ``attempt.body`` (never ``request``: a re-ask or the free-text fallback differs);
+   - if the endpoint answers with an error status instead of a reply:
+     ``refusal = attempt.refused(status, said)``; when it is None raise the error (the step
+     ends), else ``attempt = flow.throw(refusal)`` and go on with that attempt;
+   - a whole reply: ``attempt.reasoning(r)``, ``attempt.content(text)``,
+     ``attempt.end(finish_reason, usage)``;
+   - a streamed reply: ``attempt.streamed(content, reasoning, finish_reason, usage)`` for each
+     piece (show the events it returns), then ``attempt.stream_ended()`` (show its events; it
+     raises :class:`~.step.StreamBroken` when the reply never said how it finished); if the
+     stream raises ``exc``, raise ``attempt.stream_failed(exc, conclusive=...)``: ``exc``
+     itself, or a :class:`~.step.StreamBroken` (nothing from the reply runs; ``in_call`` says
+     whether it broke off inside a call), which the driver reports in its caller's terms.
+     ``conclusive`` marks errors that say best what happened even mid-stream (what end-to-end
+     encryption found, a timeout where the driver's clients expect one);
+   - ``attempt = flow.send(None)``.
+
+   Close the flow in a ``finally`` (``flow.close()``), whatever happened.
+3. With the outcome: hand over ``calls``, ``content`` and ``reasoning``,
+   ``finish_reason`` and ``usage``; call :func:`keep` if the caller keeps ``pending`` state;
+   and call ``endpoints.remember_refusal(request, outcome, log)``, which records a schema the
+   model refused (``outcome.refused_schema_status``) where ``selection`` reads it.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import re
 from collections.abc import Generator, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from . import endpoints, venice
 from .core import ParseResult, Problem, StreamingToolCallParser, ToolSpec, render_feedback, render_messages
 from .core.envelope import (
     CALLS_KEY,
@@ -35,28 +69,48 @@ from .core.envelope import (
 )
 from .core.feedback import render_empty_reply, render_required_call
 from .core.prompt import forced_tool_name
-from .selection import Decision
+from .server_dialect import schema_request_fields
 from .step import (
     HEARTBEAT,
     INJECTED_PARAMS,
     INNER_THOUGHTS,
     REPLY_TOOL,
+    SILENT,
     TOOL_CALL_ID_LEN,
     Attempt,
+    Decision,
     EmulatedRequest,
+    Log,
     Outcome,
     Pending,
     Reader,
+    SchemaRefused,
     Settings,
     Step,
+    StreamBroken,
     ToolCallDict,
     Usage,
     call_arguments,
     new_call_id,
     prompt_tokens,
 )
+from .venice_dialect import DEFAULT_VENICE_PARAMETERS, clean_request
 
-log = logging.getLogger("letta_tool_emulation")
+__all__ = [
+    "INVENTED_RESULT_STOP",
+    "Attempt",
+    "EmulatedRequest",
+    "Outcome",
+    "SchemaRefused",
+    "StreamBroken",
+    "keep",
+    "output_limit",
+    "prepare",
+    "prompt_example",
+    "reask_messages",
+    "run",
+    "strip_injected",
+]
 
 Message = Mapping[str, Any]
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
@@ -76,13 +130,22 @@ def prepare(
     settings: Settings | None = None,
     context_window: int | None = None,
     endpoint: str | None = None,
+    venice_parameters: Mapping[str, Any] | None = None,
+    log: Log | None = None,
 ) -> EmulatedRequest:
     """The text-only request for ``data``, an OpenAI chat request built for native tools.
 
     ``tools`` are used when ``data`` has none (the caller's flat tool list). ``prose`` maps
     an earlier call's id to the text the model wrote with it, which the caller's history may
-    have dropped. ``pending`` supplies feedback and queued calls from the previous reply.
+    have dropped. ``pending`` supplies feedback and queued calls from the previous reply, and
+    is updated: what this request carries leaves it. ``settings``: the user's settings (None:
+    the defaults). ``venice_parameters``: what a request to an endpoint in Venice's dialect
+    carries as such (None: :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``:
+    the model endpoint's URL, which a refused schema is remembered for. ``log`` hears what the
+    engine did, at this step and the steps of :func:`run` (None: nothing is said).
     """
+    settings = settings or Settings()
+    log = log or SILENT
     specs: dict[str, ToolSpec] = {}
     thoughts: set[str] = set()
     beats: set[str] = set()
@@ -101,23 +164,25 @@ def prepare(
                 beats.add(spec.name)
     tool_choice = data.get("tool_choice") if specs else None
     history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
-    feedback = pending.take_feedback() if pending is not None and specs else ""
+    # A request without tools (Letta's summarizer) is not the agent's next step.
+    queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
+    # Feedback is for the model's next request: a queued call handed out makes none.
+    feedback = _take_feedback(pending) if pending is not None and specs and queued is None else ""
     rendered = _rendered(history, specs, tool_choice, feedback, constrained=False)
     if feedback and rendered[-1]["role"] != "user" and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
-    body = venice.clean_request({**data, "messages": _sanitize(rendered)})
-    settings = settings or Settings.from_env()
+    body = clean_request({**data, "messages": _sanitize(rendered)})
     _bound_output(body, decision, settings, context_window, specs)
-    if decision.venice:
-        body["venice_parameters"] = venice.venice_parameters()
-    shape = decision.constrained if specs else None
+    if decision.venice_dialect:
+        body["venice_parameters"] = dict(DEFAULT_VENICE_PARAMETERS if venice_parameters is None else venice_parameters)
+    shape = decision.schema_shape if specs else None
     free_text = body
     if shape:
         required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
         schema = envelope_schema(_forced(specs, tool_choice), required=required)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, specs, tool_choice, feedback, constrained=True))
-        body.update(endpoints.schema_request_fields(shape, schema))  # type: ignore[arg-type]
+        body.update(schema_request_fields(shape, schema))
     step = Step(
         decision=decision,
         tools=specs,
@@ -125,12 +190,12 @@ def prepare(
         heartbeat=frozenset(beats),
         tool_choice=tool_choice,
         parallel=parallel,
-        # A request without tools (Letta's summarizer) is not the agent's next step.
-        queued=pending.next_call(data.get("messages") or []) if pending is not None and specs else None,
+        queued=queued,
         settings=settings,
         output_limit=body.get("max_completion_tokens"),
-        constrained=shape,
+        schema_shape=shape,
         endpoint=endpoint,
+        log=log,
     )
     return EmulatedRequest(body, step, fallback=free_text if shape else None)
 
@@ -141,10 +206,10 @@ def _rendered(
     """The messages for the model: the transcript as text, and what the tools are and how to
     call them, as call blocks in free text or as the reply envelope when replies are constrained."""
     if not constrained:
-        rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=example_call(specs))
+        rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=prompt_example(specs))
     else:
         rendered = render_messages(history, ())
-        example = example_call(specs, values=True)
+        example = prompt_example(specs, values=True)
         section = envelope_instruction(specs.values(), tool_choice=tool_choice, example=example)
         if rendered and rendered[0]["role"] == "system":
             rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + section}
@@ -159,6 +224,50 @@ def _forced(specs: Mapping[str, ToolSpec], tool_choice: Any) -> list[ToolSpec]:
     """The tools a reply may call: only the forced one when Letta forces one."""
     name = forced_tool_name(tool_choice)
     return [specs[name]] if name in specs else list(specs.values())
+
+
+def _take_feedback(pending: Pending) -> str:
+    feedback, pending.feedback = pending.feedback, ""
+    return feedback
+
+
+def _hand_out(pending: Pending, history: list[Mapping[str, Any]], log: Log) -> ToolCallDict | None:
+    """The next queued call, handed out only while the history shows the previous one answered;
+    if the conversation moved on (the turn was abandoned halfway, a user message came in), the
+    queue is dropped with a warning."""
+    if not pending.queue:
+        return None
+    expected = (pending.after or "")[:TOOL_CALL_ID_LEN]
+    last_call = next((m for m in reversed(history) if m.get("role") == "assistant" and m.get("tool_calls")), None)
+    answered = any(m.get("role") == "tool" and m.get("tool_call_id") == expected for m in history)
+    if last_call is not None and answered and _call_id(last_call["tool_calls"][-1]) == expected:
+        call = pending.queue.pop(0)
+        pending.after = call["id"]
+        return call
+    log.warning(
+        "letta_tool_emulation: %d further call(s) from the model's last reply were not run: the "
+        "conversation moved on before their turn (%s).",
+        len(pending.queue),
+        ", ".join(c["function"]["name"] for c in pending.queue),
+    )
+    pending.queue.clear()
+    return None
+
+
+def _call_id(call: Mapping[str, Any]) -> str:
+    return str(call.get("id", ""))[:TOOL_CALL_ID_LEN]
+
+
+def keep(pending: Pending, request: EmulatedRequest, outcome: Outcome) -> None:
+    """Remember in ``pending`` what ``outcome`` leaves for later steps of the agent loop: its
+    further calls and its feedback. A request without tools (Letta's summarizer) is not the
+    agent's step, so its outcome leaves nothing there; nor does a queued call's hand-out, after
+    which the rest of the queue, and the feedback, still wait."""
+    if not request.step.tools or request.step.queued is not None:
+        return
+    pending.queue = list(outcome.queue)
+    pending.after = outcome.calls[0]["id"] if outcome.calls else None
+    pending.feedback = outcome.feedback
 
 
 # Where an invented tool result would start: the model is done with its calls by then, and
@@ -187,7 +296,7 @@ def _bound_output(
     asked = body.get("max_completion_tokens", body.get("max_tokens"))
     limit = output_limit(decision, settings, context_window, prompt_tokens(body["messages"]), asked)
     body["max_completion_tokens"] = limit
-    if "max_tokens" in body or not decision.venice:
+    if "max_tokens" in body or not decision.venice_dialect:
         # Local servers know max_tokens; some ignore max_completion_tokens and would never stop.
         body["max_tokens"] = limit
     if specs and not decision.e2ee:
@@ -221,8 +330,8 @@ def strip_injected(
     return spec, has_thoughts, has_heartbeat
 
 
-def example_call(specs: Mapping[str, ToolSpec], *, values: bool = False) -> dict[str, Any] | None:
-    """The tool the prompt's example shows, when the agent has the usual memory tools.
+def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False) -> dict[str, Any] | None:
+    """The call the prompt's example shows, when the agent has the usual memory tools.
 
     Free text gets the tool alone: the prompt fills in its own parameters as placeholders, so a
     model reciting its instructions runs nothing. ``values`` adds concrete arguments, under the
@@ -295,7 +404,8 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
     usage = Usage()
     body: dict[str, Any] = dict(request)
     messages: list[dict[str, Any]] = body["messages"]
-    shape = step.constrained
+    shape = step.schema_shape
+    refused_status: int | None = None
     number = 0
     while True:
         number += 1
@@ -303,15 +413,11 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
         try:
             yield attempt
         except SchemaRefused as refused:
-            # The endpoint cannot enforce the envelope: this model gets free text from now on,
-            # and this very step is asked again that way.
-            if endpoints.KNOWN.refuse_schema(step.endpoint, str(body.get("model"))):
-                log.warning(
-                    "letta_tool_emulation: %s refused the reply schema (HTTP %s); free-text replies from now on.",
-                    body.get("model"),
-                    refused.status,
-                )
-            assert request.fallback is not None
+            # The endpoint cannot enforce the envelope: this very step is asked again in free
+            # text, and the outcome says so, for the caller to ask this model that way from now on.
+            if request.fallback is None:
+                raise  # a free-text request carries no schema to refuse
+            refused_status = refused.status
             body, shape, number = dict(request.fallback), None, number - 1
             messages = body["messages"]
             continue
@@ -320,18 +426,11 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
         usage.add(attempt.reported_usage, messages, attempt.text)
         settled = _settle(step, attempt.result(), attempt.upstream_reasoning, constrained=bool(shape))
         _log(step, settled, number)
-        if settled.reask and number <= step.settings.max_reasks:
-            messages = reask_messages(messages, attempt.text, settled.reask)
+        if settled.reask_feedback and number <= step.settings.max_reasks:
+            messages = reask_messages(messages, attempt.text, settled.reask_feedback)
             continue
-        return _outcome(step, settled, usage, number, attempt.finish_reason)
-
-
-class SchemaRefused(Exception):
-    """Thrown into :func:`run` by a driver when the endpoint refused the reply schema."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(f"the endpoint refused the reply schema (HTTP {status})")
-        self.status = status
+        outcome = _outcome(step, settled, usage, number, attempt.finish_reason)
+        return replace(outcome, refused_schema_status=refused_status) if refused_status else outcome
 
 
 def _reader(step: Step, shape: str | None) -> Reader | None:
@@ -351,7 +450,7 @@ class _Settled:
         self.problems = problems
         self.calls: list[ToolCallDict] = []
         self.queue: list[ToolCallDict] = []
-        self.reask = ""  # feedback to send back before giving up on this reply
+        self.reask_feedback = ""  # why the reply is unusable, for the model, asked again
         self.feedback = ""  # feedback for the model's next request
 
     @property
@@ -404,7 +503,7 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
             else render_empty_reply()
         )
     if not calls:
-        s.reask = feedback
+        s.reask_feedback = feedback
         return s
     s.feedback = feedback  # the calls run; the model hears about the rest next time
 
@@ -449,7 +548,7 @@ def _tool_call(step: Step, name: str, args: dict[str, Any], thoughts: str) -> To
 
 def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason: str | None) -> Outcome:
     if not s.calls:
-        gave_up = bool(s.reask) and not s.content
+        gave_up = bool(s.reask_feedback) and not s.content
         content = s.content
         if gave_up:  # say so instead of ending silently
             rejected = [p.message for p in s.problems if p.rejected]
@@ -505,12 +604,12 @@ def _log(step: Step, s: _Settled, attempt: int) -> None:
     names = [c["function"]["name"] for c in s.calls]
     kinds = ", ".join(sorted({p.kind for p in s.problems if p.rejected}))
     kinds = kinds or ("a reply with no call" if s.content.strip() else "an empty reply")
-    if s.reask:
+    if s.reask_feedback:
         more = "asking again" if attempt <= step.settings.max_reasks else "giving up"
-        log.warning("letta_tool_emulation: no usable call in reply %d (%s); %s.", attempt, kinds, more)
+        step.log.warning("letta_tool_emulation: no usable call in reply %d (%s); %s.", attempt, kinds, more)
     elif s.feedback:
-        log.warning("letta_tool_emulation: calling %s; rejected: %s", names, kinds)
+        step.log.warning("letta_tool_emulation: calling %s; rejected: %s", names, kinds)
     else:
-        log.debug("letta_tool_emulation: reply %d -> calls %s, queued %d", attempt, names, len(s.queue))
+        step.log.debug("letta_tool_emulation: reply %d -> calls %s, queued %d", attempt, names, len(s.queue))
     if s.problems and not step.decision.private:
-        log.debug("letta_tool_emulation: problems: %s", "; ".join(p.message for p in s.problems))
+        step.log.debug("letta_tool_emulation: problems: %s", "; ".join(p.message for p in s.problems))

@@ -17,16 +17,24 @@ endpoint URL and the agent's own ``llm_config``. The decision uses, in this orde
    (``provider/model``), e.g. ``ollama/*,openai-proxy/mistral-7b*``.
 
 Anything else is left to Letta as it is.
+
+This is the Letta side's reading of what is known (the capability cache, the probes, the
+environment); the :class:`~.step.Decision` it makes is handed to the engine, which reads
+nothing itself.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from . import endpoints, venice
+from .server_dialect import LOCAL_KINDS, SCHEMA_SHAPES, ServerKind
+from .step import Decision
+
+__all__ = ["Decision", "decide", "handle_of", "schema_shape", "speaks_venice", "switches"]
 
 WRAPPER_ON = "tool-emulation"
 WRAPPER_OFF = "native-tools"
@@ -37,23 +45,6 @@ WRAPPER_FREE_TEXT = "free-text"
 PATTERNS_ENV = "LETTA_TOOL_EMULATION_MODELS"
 E2EE_ENV = "LETTA_TOOL_EMULATION_E2EE"
 CONSTRAINED_ENV = "LETTA_TOOL_EMULATION_CONSTRAINED"
-SHAPES = ("llama.cpp", "llama-cpp-python", "ollama", "ollama-native", "lmstudio", "vllm", "openai")
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    emulate: bool
-    reason: str
-    # The endpoint speaks Venice's dialect (venice_parameters, its error shapes).
-    venice: bool = False
-    model: venice.ModelInfo | None = None
-    # Prompts and replies must not reach the logs (end-to-end encrypted models).
-    private: bool = False
-    # Sent end-to-end encrypted to an attested enclave (implies emulate and private).
-    e2ee: bool = False
-    # Replies constrained to the envelope schema, in the request shape of this server kind
-    # (see endpoints.schema_request_fields); None: free text.
-    constrained: str | None = None
 
 
 def handle_of(config: Any) -> str:
@@ -79,22 +70,33 @@ def patterns() -> list[str]:
 
 
 def decide(config: Any) -> Decision:
-    """The decision for one request, from an LLMConfig-like object. Pure: it reads what is
-    already known about the endpoint (filled when models are listed, refreshed in the
-    background) and the fallback table, and never waits on the network."""
+    """The decision for one request, from an LLMConfig-like object: made once per request (the
+    emulated request carries it). It reads what is already known about the endpoint (filled
+    when models are listed, refreshed in the background), the fallback table and the
+    environment, and never waits on the network."""
     decision = _emulation(config)
     if not decision.emulate or decision.e2ee:
         return decision  # Venice accepts no response_format in E2EE mode
-    shape = constrained_shape(config, decision)
-    return replace(decision, constrained=shape) if shape else decision
+    shape = schema_shape(config, decision)
+    return replace(decision, schema_shape=shape) if shape else decision
+
+
+def speaks_venice(config: Any) -> bool:
+    """Whether the endpoint of an LLMConfig-like object speaks Venice's dialect: Venice's URL or
+    provider, or an endpoint whose /models answered in Venice's shape."""
+    url = getattr(config, "model_endpoint", None)
+    return (
+        venice.looks_like_venice(url)
+        or getattr(config, "provider_name", None) == venice.PROVIDER_NAME
+        or venice.CAPABILITIES.venice_shaped(url or "")
+    )
 
 
 def _emulation(config: Any) -> Decision:
     model = getattr(config, "model", None) or ""
     url = getattr(config, "model_endpoint", None)
-    is_venice = venice.looks_like_venice(url) or getattr(config, "provider_name", None) == venice.PROVIDER_NAME
     info = venice.lookup(url, model) if model else None
-    is_venice = is_venice or venice.CAPABILITIES.venice_shaped(url or "")
+    is_venice = speaks_venice(config)
 
     wanted = switches(config)
     e2ee_capable = info is not None and bool(info.supports_e2ee) and is_venice
@@ -123,7 +125,7 @@ def _emulation(config: Any) -> Decision:
     return Decision(False, "no rule asks for emulation", is_venice, info)
 
 
-def constrained_shape(config: Any, decision: Decision) -> str | None:
+def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
     """The request shape for constrained replies, or None for free text. In this order: the
     agent's switches (``free-text``, ``constrained``, ``constrained=<kind>``); a schema the
     model refused before; ``LETTA_TOOL_EMULATION_CONSTRAINED`` patterns (``handle`` or
@@ -138,14 +140,18 @@ def constrained_shape(config: Any, decision: Decision) -> str | None:
         if name == WRAPPER_FREE_TEXT:
             return None
         if name == WRAPPER_CONSTRAINED:
-            return forced if forced in SHAPES else kind or "openai"
+            return _shape(forced) or kind or "openai"
     if endpoints.KNOWN.refused_schema(url, model):
         return None
     handle = handle_of(config)
     for rule in [p.strip() for p in os.environ.get(CONSTRAINED_ENV, "").split(",") if p.strip()]:
         pattern, _, forced = rule.partition("=")
         if fnmatch.fnmatchcase(handle, pattern.strip()):
-            return forced.strip() if forced.strip() in SHAPES else kind or "openai"
-    if decision.venice and decision.model is not None and decision.model.supports_response_schema:
+            return _shape(forced.strip()) or kind or "openai"
+    if decision.venice_dialect and decision.model is not None and decision.model.supports_response_schema:
         return "openai"
-    return kind if kind in endpoints.LOCAL_KINDS else None
+    return kind if kind in LOCAL_KINDS else None
+
+
+def _shape(name: str) -> ServerKind | None:
+    return next((shape for shape in SCHEMA_SHAPES if shape == name), None)

@@ -1,17 +1,20 @@
 """The values an emulated step hands from stage to stage, all in one place.
 
-A step starts as an :class:`EmulatedRequest` (the body for the endpoint, carrying its
-:class:`Step`), runs as one or more :class:`Attempt` objects (one per model request; a
-re-ask is another attempt) and ends as an :class:`Outcome`, which a driver turns into what
-its caller reads. :class:`Pending` holds what one reply leaves for later steps.
+A step starts as a :class:`Decision` (whether and how a request is emulated) and an
+:class:`EmulatedRequest` (the body for the endpoint, carrying its :class:`Step`), runs as one
+or more :class:`Attempt` objects (one per model request; a re-ask is another attempt) and ends
+as an :class:`Outcome`, which a driver turns into what its caller reads. :class:`Pending`
+holds what one reply leaves for later steps.
 
-Nothing here imports letta; the names of Letta's injected parameters are plain strings.
+With ``engine.py`` this is the turn engine: nothing here does I/O, reads the environment (but
+:meth:`Settings.from_env`, which callers use) or imports letta, an HTTP client or anything
+that loads ``threading`` (``logging`` does): what the engine has to say goes to the caller's
+:class:`Log`. The names of Letta's injected parameters are plain strings.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import math
 import os
 import uuid
@@ -22,9 +25,8 @@ from typing import Any, Protocol
 from .core import ParseResult, StreamEvent, ToolSpec
 from .core.calls import DEFAULT_THRESHOLD
 from .core.prompt import forced_tool_name
-from .selection import Decision
-
-log = logging.getLogger("letta_tool_emulation")
+from .server_dialect import ServerKind, schema_rejected
+from .venice_dialect import ModelInfo
 
 INNER_THOUGHTS = "thinking"  # letta.local_llm.constants.INNER_THOUGHTS_KWARG
 HEARTBEAT = "request_heartbeat"  # letta.constants.REQUEST_HEARTBEAT_PARAM
@@ -39,7 +41,44 @@ def new_call_id() -> str:
     return ("call_" + uuid.uuid4().hex)[:TOOL_CALL_ID_LEN]
 
 
-def _env_number(name: str, default: float, kind: type = int) -> Any:
+class Log(Protocol):
+    """Where the engine says what it did: a ``logging.Logger`` does (the engine imports no
+    ``logging`` itself, which would load ``threading``)."""
+
+    def warning(self, msg: str, /, *args: object) -> None: ...
+    def debug(self, msg: str, /, *args: object) -> None: ...
+
+
+class _Silent:
+    def warning(self, msg: str, /, *args: object) -> None:
+        pass
+
+    def debug(self, msg: str, /, *args: object) -> None:
+        pass
+
+
+SILENT: Log = _Silent()
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Whether and how one request is emulated (``selection.decide`` makes it for Letta)."""
+
+    emulate: bool
+    reason: str
+    # The endpoint speaks Venice's dialect (venice_parameters, its error shapes).
+    venice_dialect: bool = False
+    model: ModelInfo | None = None
+    # Prompts and replies must not reach the logs (end-to-end encrypted models).
+    private: bool = False
+    # Sent end-to-end encrypted to an attested enclave (implies emulate and private).
+    e2ee: bool = False
+    # Replies constrained to the envelope schema, sent in this server kind's request shape
+    # (see server_dialect.schema_request_fields); None: free text.
+    schema_shape: ServerKind | None = None
+
+
+def _env_number(log: Log, name: str, default: float, kind: type = int) -> Any:
     try:
         return kind(os.environ.get(name, default))
     except ValueError:
@@ -49,7 +88,8 @@ def _env_number(name: str, default: float, kind: type = int) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The user's settings for emulated steps (environment variables, read per request)."""
+    """The user's settings for emulated steps. The engine never reads the environment: a caller
+    passes ``Settings.from_env()`` (read per request), or its own."""
 
     max_reasks: int = 2
     threshold: float = DEFAULT_THRESHOLD
@@ -59,12 +99,14 @@ class Settings:
     max_output_tokens: int = 2048
 
     @classmethod
-    def from_env(cls) -> Settings:
+    def from_env(cls, log: Log = SILENT) -> Settings:
+        """The settings in the environment (``LETTA_TOOL_EMULATION_*``); ``log`` hears about a
+        value that is not a number, which is then left at its default."""
         return cls(
-            max_reasks=max(0, _env_number("LETTA_TOOL_EMULATION_MAX_RETRIES", 2)),
-            threshold=_env_number("LETTA_TOOL_EMULATION_THRESHOLD", DEFAULT_THRESHOLD, float),
-            max_calls_per_reply=max(1, _env_number("LETTA_TOOL_EMULATION_MAX_CALLS", 16)),
-            max_output_tokens=max(16, _env_number("LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
+            max_reasks=max(0, _env_number(log, "LETTA_TOOL_EMULATION_MAX_RETRIES", 2)),
+            threshold=_env_number(log, "LETTA_TOOL_EMULATION_THRESHOLD", DEFAULT_THRESHOLD, float),
+            max_calls_per_reply=max(1, _env_number(log, "LETTA_TOOL_EMULATION_MAX_CALLS", 16)),
+            max_output_tokens=max(16, _env_number(log, "LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
         )
 
 
@@ -92,8 +134,9 @@ class Step:
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
-    constrained: str | None = None  # the request shape of the reply schema; None: free text
+    schema_shape: ServerKind | None = None  # the request shape of the reply schema; None: free text
     endpoint: str | None = None  # the model endpoint's URL (what a refused schema is remembered for)
+    log: Log = field(default=SILENT, compare=False, repr=False)  # where the engine says what it did
 
     @property
     def required(self) -> bool:
@@ -153,10 +196,38 @@ class Usage:
         }
 
 
+class SchemaRefused(Exception):
+    """Thrown into ``engine.run`` when the endpoint refused the reply schema: the step goes on
+    in free text. :meth:`Attempt.refused` says when an error answer is one."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"the endpoint refused the reply schema (HTTP {status})")
+        self.status = status
+
+
+class StreamBroken(Exception):
+    """The engine's verdict on a reply stream that stopped before the model finished: nothing
+    from it runs. ``cause``: what the stream raised, or None when it ended without saying how
+    the reply finished; ``in_call``: it stopped while the model was writing a tool call."""
+
+    def __init__(self, cause: BaseException | None, *, in_call: bool) -> None:
+        super().__init__(f"the reply stream broke off ({type(cause).__name__ if cause else NO_FINISH_REASON})")
+        self.cause = cause
+        self.in_call = in_call
+
+
+NO_FINISH_REASON = "the stream ended without a finish reason"
+
+
 class Attempt:
-    """One model request of a step. The driver sends :attr:`body`, feeds what comes back
-    into :meth:`content` / :meth:`reasoning` as it arrives, then calls :meth:`end`; the
-    events these return are what a streaming caller may show at once."""
+    """One model request of a step. The driver sends :attr:`body` and reports what comes back:
+
+    - a whole reply: :meth:`reasoning`, :meth:`content`, then :meth:`end`;
+    - a streamed reply: :meth:`streamed` for each piece, then :meth:`stream_ended` when the
+      stream ends, or :meth:`stream_failed` when it raises;
+    - an error answer instead of a reply: :meth:`refused`.
+
+    The events these return are what a streaming caller may show at once."""
 
     def __init__(self, number: int, body: dict[str, Any], reader: Reader | None, constrained: bool = False) -> None:
         self.number = number
@@ -168,6 +239,10 @@ class Attempt:
         self.finish_reason: str | None = None
         self.reported_usage: Any = None
         self.ended = False
+        # What a stream has brought so far (see streamed).
+        self.started = False
+        self._stream_finish: str | None = None
+        self._stream_usage: Any = None
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -202,6 +277,52 @@ class Attempt:
     def result(self) -> ParseResult:
         return self.reader.result if self.reader is not None else ParseResult(content=self.text)
 
+    # -- the endpoint's answer, as the driver saw it -----------------------------------------
+
+    def refused(self, status: int, said: str) -> SchemaRefused | None:
+        """The endpoint answered this attempt with HTTP ``status``, saying ``said`` (its message
+        and body): :class:`SchemaRefused` when it refused the reply schema (throw it into the
+        flow, which asks again in free text), None when the error is not the schema's (it ends
+        the step: the driver raises its own error)."""
+        if self.constrained and schema_rejected(status, said):
+            return SchemaRefused(status)
+        return None
+
+    def streamed(
+        self,
+        content: str | None = None,
+        reasoning: str | None = None,
+        finish_reason: str | None = None,
+        usage: Any = None,
+    ) -> list[StreamEvent]:
+        """One piece of a streamed reply, exactly as it came (any part may be empty). Returns
+        what may be shown now: the endpoint's reasoning first, then what the parser is sure of."""
+        self.started = True
+        if usage is not None:
+            self._stream_usage = usage
+        if finish_reason:
+            self._stream_finish = finish_reason
+        self.reasoning(reasoning)
+        events = [StreamEvent(reasoning=reasoning)] if reasoning else []
+        return events + self.content(content)
+
+    def stream_ended(self) -> list[StreamEvent]:
+        """The stream ended without an error. A reply that never said how it finished did not
+        end but broke off: :class:`StreamBroken` is raised, with no cause."""
+        if self._stream_finish is None:
+            raise StreamBroken(None, in_call=self.in_call)
+        return self.end(self._stream_finish, self._stream_usage)
+
+    def stream_failed(self, error: BaseException, *, conclusive: bool = False) -> BaseException:
+        """What a stream that raised ``error`` means for the step, for the driver to raise.
+        The error itself when nothing had arrived yet (the endpoint's own answer) or when it is
+        ``conclusive``, an error that says best what happened (what end-to-end encryption's
+        checks found, or for a driver that reports timeouts as such, a timeout); otherwise
+        :class:`StreamBroken`: the reply broke off, and nothing from it runs."""
+        if not self.started or conclusive:
+            return error
+        return StreamBroken(error, in_call=self.in_call)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -216,57 +337,26 @@ class Outcome:
     queue: list[ToolCallDict] = field(default_factory=list)  # further calls, one per later step
     feedback: str = ""  # about rejected calls, for the model's next request
     gave_up: bool = False  # no usable call after the last re-ask: `content` explains that
+    # The endpoint refused the reply schema with this HTTP status, and the step went on in free
+    # text: the caller remembers it for the model (endpoints.KNOWN), so later steps ask in free text.
+    refused_schema_status: int | None = None
 
 
+@dataclass(slots=True)
 class Pending:
     """What one emulated reply leaves for later steps of the same agent loop: its further
     calls (handed out one per step, without asking the model again) and feedback about its
-    rejected calls (added to the model's next request).
+    rejected calls (added to the model's next request). A plain holder: the engine decides
+    what goes in and comes out (``engine.prepare`` and ``engine.keep``).
 
     Lifetime: Letta builds one LLM client per agent loop, which runs inside one API request,
     so this object lives on that client and dies with it; nothing here is needed by another
-    request or another worker process. A queued call is handed out only while the history
-    shows the previous one answered; if the conversation moved on (the turn was abandoned
-    halfway, a user message came in), the queue is dropped with a warning. Bounded by
-    :attr:`Settings.max_calls_per_reply`.
+    request or another worker process. Bounded by :attr:`Settings.max_calls_per_reply`.
     """
 
-    def __init__(self) -> None:
-        self.queue: list[ToolCallDict] = []
-        self.after: str | None = None  # the call whose result must come before the next one
-        self.feedback = ""
-
-    def next_call(self, history: list[Mapping[str, Any]]) -> ToolCallDict | None:
-        if not self.queue:
-            return None
-        expected = (self.after or "")[:TOOL_CALL_ID_LEN]
-        last_call = next((m for m in reversed(history) if m.get("role") == "assistant" and m.get("tool_calls")), None)
-        answered = any(m.get("role") == "tool" and m.get("tool_call_id") == expected for m in history)
-        if last_call is not None and answered and _call_id(last_call["tool_calls"][-1]) == expected:
-            call = self.queue.pop(0)
-            self.after = call["id"]
-            return call
-        log.warning(
-            "letta_tool_emulation: %d further call(s) from the model's last reply were not run: the "
-            "conversation moved on before their turn (%s).",
-            len(self.queue),
-            ", ".join(c["function"]["name"] for c in self.queue),
-        )
-        self.queue.clear()
-        return None
-
-    def take_feedback(self) -> str:
-        feedback, self.feedback = self.feedback, ""
-        return feedback
-
-    def keep(self, outcome: Outcome) -> None:
-        self.queue = list(outcome.queue)
-        self.after = outcome.calls[0]["id"] if outcome.calls else None
-        self.feedback = outcome.feedback
-
-
-def _call_id(call: Mapping[str, Any]) -> str:
-    return str(call.get("id", ""))[:TOOL_CALL_ID_LEN]
+    queue: list[ToolCallDict] = field(default_factory=list)
+    after: str | None = None  # the call whose result must come before the next one
+    feedback: str = ""
 
 
 def call_arguments(call: Mapping[str, Any]) -> dict[str, Any]:

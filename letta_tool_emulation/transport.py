@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import httpx
 from openai import AsyncOpenAI, OpenAI
 from openai.resources.chat.completions import AsyncCompletions
 
@@ -102,6 +103,17 @@ class OpenAITransport:
                         yield delta
             finally:
                 await upstream.close()
+
+
+CONNECT_TIMEOUT = 10.0  # seconds; a model that does not even accept the connection is not busy, it is away
+
+
+def with_timeout(kwargs: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """SDK client options that wait at most ``seconds`` for each read (and for the connection,
+    at most :data:`CONNECT_TIMEOUT`), unless they set a timeout of their own."""
+    if "timeout" not in kwargs:
+        kwargs["timeout"] = httpx.Timeout(seconds, connect=min(CONNECT_TIMEOUT, seconds))
+    return kwargs
 
 
 def _no_sdk_retries(kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -1,50 +1,71 @@
-"""What this project knows about Venice.ai's API, independent of any agent framework.
+"""Venice.ai's catalogue and where its key may go: ``/models`` fetched and cached per endpoint
+(refreshed in a background thread, never on a request's path), the fallback when nothing is
+known, and the environment (``VENICE_API_KEY``, ``VENICE_BASE_URL``,
+``LETTA_TOOL_EMULATION_VENICE_SYSTEM_PROMPT``).
 
-Venice is OpenAI-compatible but strict (no nulls, no unknown keys), describes each model's
-capabilities in ``GET /models`` (``model_spec.capabilities.supportsFunctionCalling``,
-``availableContextTokens``, ``maxCompletionTokens``), and reports errors as
-``{"error": "..."}``. Any endpoint that answers ``/models`` in that shape (the stand-in
-model does) is treated the same way.
+What Venice's requests, catalogue and errors look like is ``venice_dialect.py``, which does no
+I/O; its names are re-exported here for callers that read both.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
+from .venice_dialect import (
+    DEFAULT_EMBEDDING_DIM,
+    DEFAULT_VENICE_PARAMETERS,
+    E2EE_PREFIX,
+    EMBEDDING_DIMS,
+    FALLBACK_MODELS,
+    REQUEST_KEYS,
+    ModelInfo,
+    clean_request,
+    error_text,
+    is_context_overflow,
+    parse_models,
+    rate_limit_hint,
+)
+
+__all__ = [
+    "CAPABILITIES",
+    "DEFAULT_BASE_URL",
+    "DEFAULT_EMBEDDING_DIM",
+    "DEFAULT_VENICE_PARAMETERS",
+    "E2EE_PREFIX",
+    "EMBEDDING_DIMS",
+    "FALLBACK_MODELS",
+    "PROVIDER_NAME",
+    "REQUEST_KEYS",
+    "SYSTEM_PROMPT_ENV",
+    "CapabilityCache",
+    "ModelInfo",
+    "api_key",
+    "base_url",
+    "clean_request",
+    "error_text",
+    "fetch_models",
+    "fetch_models_async",
+    "is_context_overflow",
+    "is_key_host",
+    "looks_like_venice",
+    "lookup",
+    "normalize_url",
+    "parse_models",
+    "rate_limit_hint",
+    "same_origin",
+    "venice_parameters",
+]
+
 DEFAULT_BASE_URL = "https://api.venice.ai/api/v1"
 PROVIDER_NAME = "venice"
-
-
-@dataclass(frozen=True, slots=True)
-class ModelInfo:
-    id: str
-    type: str = "text"
-    supports_function_calling: bool | None = None
-    context_window: int | None = None
-    max_completion_tokens: int | None = None
-    supports_reasoning: bool | None = None
-    embedding_dim: int | None = None
-    supports_e2ee: bool | None = None  # end-to-end encrypted chat (a TEE model)
-    supports_response_schema: bool | None = None
-
-
-# Used only when /models cannot be reached: models known to lack function calling.
-FALLBACK_MODELS: dict[str, ModelInfo] = {
-    "venice-uncensored": ModelInfo("venice-uncensored", supports_function_calling=False, context_window=32768),
-}
-E2EE_PREFIX = "e2ee-"
-# Venice's /models does not state embedding dimensions.
-EMBEDDING_DIMS = {"text-embedding-bge-m3": 1024}
-DEFAULT_EMBEDDING_DIM = 1024
+SYSTEM_PROMPT_ENV = "LETTA_TOOL_EMULATION_VENICE_SYSTEM_PROMPT"
 
 
 def base_url() -> str:
@@ -85,47 +106,6 @@ def looks_like_venice(url: str | None) -> bool:
         return False
     host = urlsplit(url).hostname or ""
     return host == "venice.ai" or host.endswith(".venice.ai") or url == base_url()
-
-
-def parse_models(payload: Any) -> list[ModelInfo] | None:
-    """Models from a /models answer, or None when it is not in Venice's shape."""
-    data = payload.get("data") if isinstance(payload, Mapping) else payload
-    if not isinstance(data, list):
-        return None
-    venice_shaped = any(isinstance(m, Mapping) and isinstance(m.get("model_spec"), Mapping) for m in data)
-    if not venice_shaped:
-        return None
-    models = []
-    for m in data:
-        if not isinstance(m, Mapping) or not isinstance(m.get("id"), str):
-            continue
-        spec = m.get("model_spec") if isinstance(m.get("model_spec"), Mapping) else {}
-        if spec.get("offline") is True:
-            continue
-        caps = spec.get("capabilities") if isinstance(spec.get("capabilities"), Mapping) else {}
-        kind = m.get("type") if isinstance(m.get("type"), str) else "text"
-        models.append(
-            ModelInfo(
-                id=m["id"],
-                type=kind,
-                supports_function_calling=_bool(caps.get("supportsFunctionCalling")),
-                context_window=_int(spec.get("availableContextTokens")) or _int(m.get("context_length")),
-                max_completion_tokens=_int(spec.get("maxCompletionTokens")),
-                supports_reasoning=_bool(caps.get("supportsReasoning")),
-                supports_e2ee=_bool(caps.get("supportsE2EE")),
-                supports_response_schema=_bool(caps.get("supportsResponseSchema")),
-                embedding_dim=EMBEDDING_DIMS.get(m["id"], DEFAULT_EMBEDDING_DIM) if kind == "embedding" else None,
-            )
-        )
-    return models
-
-
-def _bool(v: Any) -> bool | None:
-    return v if isinstance(v, bool) else None
-
-
-def _int(v: Any) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
 
 
 # -- fetching /models --------------------------------------------------------------------
@@ -244,64 +224,9 @@ def lookup(url: str | None, model: str) -> ModelInfo | None:
 
 # -- requests ----------------------------------------------------------------------------
 
-# Keys an emulated request may carry. Everything else (tools, tool_choice,
-# parallel_tool_calls, user, ...) is dropped: strict endpoints reject unknown keys.
-REQUEST_KEYS = frozenset(
-    {
-        "model", "messages", "temperature", "top_p", "max_completion_tokens", "max_tokens", "frequency_penalty",
-        "presence_penalty", "stop", "seed", "stream", "stream_options", "logprobs", "top_logprobs",
-        "response_format", "reasoning_effort", "venice_parameters",
-    }
-)  # fmt: skip
-
-
-def clean_request(body: Mapping[str, Any]) -> dict[str, Any]:
-    """Only keys a strict OpenAI-compatible endpoint accepts, and no null values."""
-    return {k: v for k, v in body.items() if k in REQUEST_KEYS and v is not None}
-
 
 def venice_parameters() -> dict[str, Any]:
-    """``include_venice_system_prompt`` is off unless LETTA_TOOL_EMULATION_VENICE_SYSTEM_PROMPT=1:
-    Venice's own system prompt would compete with the agent's and the tool instructions."""
-    include = os.environ.get("LETTA_TOOL_EMULATION_VENICE_SYSTEM_PROMPT", "").strip().lower() in ("1", "true", "yes")
-    return {"include_venice_system_prompt": include}
-
-
-# -- errors ------------------------------------------------------------------------------
-
-_OVERFLOW = re.compile(
-    r"context_length_exceeded|exceeds the model'?s maximum context|maximum context length|exceeds the context window|"
-    r"too many tokens|TOO_MANY_TOKENS",
-    re.IGNORECASE,
-)
-
-
-def is_context_overflow(text: str) -> bool:
-    return bool(_OVERFLOW.search(text or ""))
-
-
-def error_text(body: Any) -> str:
-    """The message in an error body: Venice's {"error": "..."} or OpenAI's {"error": {"message"}}."""
-    if isinstance(body, Mapping):
-        err = body.get("error", body.get("message"))
-        if isinstance(err, Mapping):
-            return str(err.get("message") or err.get("code") or "")
-        if err is not None:
-            return str(err)
-    return "" if body is None else str(body)
-
-
-def rate_limit_hint(headers: Mapping[str, str] | None) -> str:
-    """When the limit resets, from Venice's x-ratelimit-reset-* headers."""
-    if not headers:
-        return ""
-    hints = []
-    for kind in ("requests", "tokens"):
-        value = headers.get(f"x-ratelimit-reset-{kind}")
-        remaining = headers.get(f"x-ratelimit-remaining-{kind}")
-        if value:
-            hints.append(f"{kind} limit resets at {value}" + (f" ({remaining} left)" if remaining is not None else ""))
-    retry_after = headers.get("retry-after")
-    if retry_after:
-        hints.append(f"retry after {retry_after} s")
-    return "; ".join(hints)
+    """The ``venice_parameters`` of an emulated request, from the environment: Venice's own
+    system prompt stays off unless LETTA_TOOL_EMULATION_VENICE_SYSTEM_PROMPT=1."""
+    include = os.environ.get(SYSTEM_PROMPT_ENV, "").strip().lower() in ("1", "true", "yes")
+    return {**DEFAULT_VENICE_PARAMETERS, "include_venice_system_prompt": include}

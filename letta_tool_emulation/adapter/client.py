@@ -19,13 +19,11 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-import httpx
-
-from .. import engine, venice
+from .. import endpoints, engine, venice
 from ..e2ee.transport import E2EETransport
-from ..selection import Decision, decide, handle_of
-from ..step import TOOL_CALL_ID_LEN, EmulatedRequest, Outcome, Pending
-from ..transport import OpenAITransport, Transport
+from ..selection import decide, handle_of, speaks_venice
+from ..step import TOOL_CALL_ID_LEN, Decision, EmulatedRequest, Outcome, Pending, Settings
+from ..transport import OpenAITransport, Transport, with_timeout
 from . import drivers
 from .errors import map_error
 from .letta_api import LettaError, OpenAIClient, ProviderManager, TextContent, settings
@@ -77,8 +75,11 @@ class EmulatedToolsClient(OpenAIClient):
             prose=_prose(arguments.get("messages") or []),
             pending=self._pending,
             parallel=parallel_tool_calls(llm_config),
+            settings=Settings.from_env(log),
             context_window=getattr(llm_config, "context_window", None),
             endpoint=url,
+            venice_parameters=venice.venice_parameters(),
+            log=log,
         )
 
     async def request_async(
@@ -90,7 +91,7 @@ class EmulatedToolsClient(OpenAIClient):
             outcome, response = await drivers.complete(request_data, self._transport(llm_config, request_data))
         except Exception as exc:
             raise letta_error(exc, llm_config) from exc
-        self._keep(request_data, outcome)
+        self._settled(request_data, outcome)
         return response
 
     def request(self, request_data: dict[str, Any], llm_config: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -100,7 +101,7 @@ class EmulatedToolsClient(OpenAIClient):
             outcome, response = drivers.complete_sync(request_data, self._transport(llm_config, request_data))
         except Exception as exc:
             raise letta_error(exc, llm_config) from exc
-        self._keep(request_data, outcome)
+        self._settled(request_data, outcome)
         return response
 
     async def stream_async(self, request_data: dict[str, Any], llm_config: Any, *args: Any, **kwargs: Any) -> Any:
@@ -110,28 +111,39 @@ class EmulatedToolsClient(OpenAIClient):
         return drivers.StreamDriver(
             request_data,
             self._transport(llm_config, request_data),
-            on_outcome=lambda o: self._keep(request_data, o),
+            on_outcome=lambda o: self._settled(request_data, o),
             errors=lambda exc: letta_error(exc, llm_config),
         )
 
     def _transport(self, llm_config: Any, request: EmulatedRequest) -> Transport:
-        if request.step.decision.e2ee:
-            return E2EETransport(lambda: self._prepare_client_kwargs_async(llm_config), str(request.get("model")))
-        return OpenAITransport(
-            lambda: self._prepare_client_kwargs_async(llm_config), lambda: self._prepare_client_kwargs(llm_config)
-        )
+        """The transport of an emulated request. Letta's OpenAI client sets no timeout (the SDK
+        waits 600 s for each read), so a stalled model would hold an agent for ten minutes: an
+        emulated request waits as long as Letta's own setting says."""
+        seconds = float(getattr(settings, "llm_request_timeout_seconds", 60.0))
 
-    def _keep(self, request: EmulatedRequest, outcome: Outcome) -> None:
-        if request.step.tools:  # a summarizer's request: the agent's pending calls are not its business
-            self._pending.keep(outcome)
+        async def options() -> dict[str, Any]:
+            return with_timeout(await self._prepare_client_kwargs_async(llm_config), seconds)
+
+        def options_sync() -> dict[str, Any]:
+            return with_timeout(self._prepare_client_kwargs(llm_config), seconds)
+
+        if request.step.decision.e2ee:
+            return E2EETransport(options, str(request.get("model")))
+        return OpenAITransport(options, options_sync)
+
+    def _settled(self, request: EmulatedRequest, outcome: Outcome) -> None:
+        """What the step leaves for later steps of this agent loop, and what it found out about
+        the endpoint: a refused schema is remembered, and the model asked in free text from then on."""
+        engine.keep(self._pending, request, outcome)
+        endpoints.remember_refusal(request, outcome, log)
 
     # -- keys and errors ------------------------------------------------------------------------
 
     async def _prepare_client_kwargs_async(self, llm_config: Any) -> dict[str, Any]:
-        return _emulation_kwargs(await super()._prepare_client_kwargs_async(llm_config), llm_config)
+        return _with_key(await super()._prepare_client_kwargs_async(llm_config), llm_config)
 
     def _prepare_client_kwargs(self, llm_config: Any) -> dict[str, Any]:
-        return _emulation_kwargs(super()._prepare_client_kwargs(llm_config), llm_config)
+        return _with_key(super()._prepare_client_kwargs(llm_config), llm_config)
 
     def _prepare_client_kwargs_embedding(self, embedding_config: Any) -> dict[str, Any]:
         kwargs = super()._prepare_client_kwargs_embedding(embedding_config)
@@ -172,7 +184,7 @@ class EmulatedToolsClient(OpenAIClient):
             # Already a Letta error (raised by this client): keep it, so that a context
             # overflow still makes Letta summarize and retry.
             return e
-        if llm_config is not None and decide(llm_config).venice:  # Venice's native models' errors too
+        if llm_config is not None and speaks_venice(llm_config):  # Venice's native models' errors too
             mapped = map_error(e, handle_of(llm_config))
             if mapped is not None:
                 return mapped
@@ -181,7 +193,7 @@ class EmulatedToolsClient(OpenAIClient):
         return super().handle_llm_error(e, *args, **kwargs)  # letta < 0.16.5 passes no llm_config
 
 
-VeniceEmulatedClient = EmulatedToolsClient  # the name the design card uses
+VeniceEmulatedClient = EmulatedToolsClient  # the name the README also gives it
 
 
 NO_KEY = "no-key"  # the SDK wants a string; no real key goes where it does not belong
@@ -195,20 +207,14 @@ def letta_error(exc: Exception, llm_config: Any) -> Exception:
     return map_error(exc, handle_of(llm_config)) or exc
 
 
-def _emulation_kwargs(kwargs: dict[str, Any], llm_config: Any) -> dict[str, Any]:
-    """The OpenAI SDK options for a request: the right key for its host, and a read timeout
-    for emulated models."""
+def _with_key(kwargs: dict[str, Any], llm_config: Any) -> dict[str, Any]:
+    """The OpenAI SDK options for a request: the right key for its host."""
     kwargs["api_key"] = key_for(
         kwargs.get("api_key"),
         str(kwargs.get("base_url") or getattr(llm_config, "model_endpoint", "") or ""),
         getattr(llm_config, "provider_name", None),
         _category(llm_config),
     )
-    if "timeout" not in kwargs and decide(llm_config).emulate:
-        # Letta's OpenAI client sets no timeout (the SDK waits 600 s for each read), so a
-        # stalled model would hold an agent for ten minutes: honour Letta's own setting.
-        seconds = float(getattr(settings, "llm_request_timeout_seconds", 60.0))
-        kwargs["timeout"] = httpx.Timeout(seconds, connect=min(10.0, seconds))
     return kwargs
 
 

@@ -1,7 +1,8 @@
 """The drivers: each runs the turn engine's flow over a transport and hands Letta what it
 reads, a ChatCompletion dict (blocking, sync) or a stream of ChatCompletionChunks.
 
-They only move data: every decision is the engine's (see ``engine.py``).
+They move data and report what they saw (an error status, a stream's pieces, its end, its
+failure) to the engine, which decides what it means; ``engine.py`` says what a driver does.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from typing import Any
 import openai
 from openai.types.chat import ChatCompletionChunk
 
-from .. import endpoints, engine
+from .. import engine
 from ..e2ee import E2EEError
-from ..step import Attempt, EmulatedRequest, Outcome, ToolCallDict
+from ..step import Attempt, EmulatedRequest, Outcome, SchemaRefused, ToolCallDict
 from ..transport import Completion, Transport
-from .errors import broken_stream_error
 
 ARGUMENT_PIECE = 16  # characters of arguments per streamed delta, about what native models send
 
@@ -37,12 +37,14 @@ async def complete(request: EmulatedRequest, transport: Transport) -> tuple[Outc
             try:
                 last = await transport.complete(attempt.body)
             except openai.APIStatusError as exc:
-                attempt = flow.throw(_schema_refused(attempt, exc))
+                attempt = flow.throw(_refusal(attempt, exc))
                 continue
             _feed(attempt, last)
             attempt = flow.send(None)
     except StopIteration as done:
         return done.value, completion_dict(done.value, last, request)
+    finally:
+        flow.close()
 
 
 def complete_sync(request: EmulatedRequest, transport: Transport) -> tuple[Outcome, dict[str, Any]]:
@@ -54,21 +56,23 @@ def complete_sync(request: EmulatedRequest, transport: Transport) -> tuple[Outco
             try:
                 last = transport.complete_sync(attempt.body)
             except openai.APIStatusError as exc:
-                attempt = flow.throw(_schema_refused(attempt, exc))
+                attempt = flow.throw(_refusal(attempt, exc))
                 continue
             _feed(attempt, last)
             attempt = flow.send(None)
     except StopIteration as done:
         return done.value, completion_dict(done.value, last, request)
+    finally:
+        flow.close()
 
 
-def _schema_refused(attempt: Attempt, exc: openai.APIStatusError) -> Exception:
-    """What to throw into the flow: SchemaRefused when the endpoint refused the reply schema
-    (the engine then asks again in free text), else the error itself, which ends the step."""
-    said = f"{exc.message} {json.dumps(exc.body, default=str)}"
-    if attempt.constrained and endpoints.schema_rejected(exc.status_code, said):
-        return engine.SchemaRefused(exc.status_code)
-    return exc
+def _refusal(attempt: Attempt, exc: openai.APIStatusError) -> SchemaRefused:
+    """The engine's reading of an error answer: a refused schema goes back into the flow; any
+    other error ends the step, raised as it came."""
+    refusal = attempt.refused(exc.status_code, f"{exc.message} {json.dumps(exc.body, default=str)}")
+    if refusal is None:
+        raise exc
+    return refusal
 
 
 def _feed(attempt: Attempt, reply: Completion) -> None:
@@ -154,11 +158,13 @@ class StreamDriver:
                     async for chunk in self._attempt(attempt):
                         yield chunk
                 except openai.APIStatusError as exc:  # raised before anything was streamed
-                    attempt = flow.throw(_schema_refused(attempt, exc))
+                    attempt = flow.throw(_refusal(attempt, exc))
                     continue
                 attempt = flow.send(None)
         except StopIteration as done:
             outcome: Outcome = done.value
+        finally:
+            flow.close()
         if self._on_outcome is not None:
             self._on_outcome(outcome)
         for index, call in enumerate(outcome.calls):
@@ -171,32 +177,20 @@ class StreamDriver:
 
     async def _attempt(self, attempt: Attempt) -> AsyncIterator[ChatCompletionChunk]:
         self._upstream = self._transport.stream(attempt.body)
-        started = False
-        finish: str | None = None
-        usage: Any = None
         try:
             async for delta in self._upstream:
-                started = True
-                if delta.usage is not None:
-                    usage = delta.usage
-                if delta.finish_reason:
-                    finish = delta.finish_reason
-                if delta.reasoning:
-                    attempt.reasoning(delta.reasoning)
-                    yield self._chunk({"role": "assistant", "reasoning_content": delta.reasoning})
-                for event in attempt.content(delta.content):
+                for event in attempt.streamed(delta.content, delta.reasoning, delta.finish_reason, delta.usage):
                     chunk = self._event_chunk(event)
                     if chunk is not None:
                         yield chunk
-            if finish is None:  # the connection ended cleanly, but the reply did not
-                raise ConnectionError("the stream ended without a finish reason")
         except Exception as exc:
-            if not started or isinstance(exc, E2EEError):
-                raise  # the endpoint's own error, or what encryption found: each says it best
-            raise broken_stream_error(exc, self._model, in_call=attempt.in_call) from exc
+            failure = attempt.stream_failed(exc, conclusive=isinstance(exc, E2EEError))
+            if failure is exc:
+                raise
+            raise failure from exc
         finally:
             await self.close()
-        for event in attempt.end(finish, usage):
+        for event in attempt.stream_ended():
             chunk = self._event_chunk(event)
             if chunk is not None:
                 yield chunk

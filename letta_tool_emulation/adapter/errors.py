@@ -11,7 +11,9 @@ from typing import Any
 import httpx
 import openai
 
-from .. import e2ee, retry, venice
+from .. import e2ee, retry
+from ..step import NO_FINISH_REASON, StreamBroken
+from ..venice_dialect import error_text, is_context_overflow, rate_limit_hint
 from .letta_api import (
     ContextWindowExceededError,
     LLMAuthenticationError,
@@ -32,6 +34,8 @@ _MAX_TEXT = 300
 def map_error(exc: Exception, model: str = "the model") -> Exception | None:
     """The Letta error for an error from a Venice-shaped endpoint, or None to let the stock
     mapping handle it."""
+    if isinstance(exc, StreamBroken):  # the engine's verdict on a reply stream, from any endpoint
+        return broken_stream_error(exc.cause or ConnectionError(NO_FINISH_REASON), model, in_call=exc.in_call)
     if isinstance(exc, e2ee.E2EEError):
         return _e2ee_error(exc, model)
     if isinstance(exc, retry.UpstreamWait):  # the provider's own answer, with its reset time
@@ -41,7 +45,7 @@ def map_error(exc: Exception, model: str = "the model") -> Exception | None:
     if isinstance(exc, openai.APIStatusError):
         headers = exc.response.headers if exc.response is not None else None
         # The overflow may be said in the message or only in a code field: look at all of it.
-        overflow = venice.is_context_overflow(f"{exc.body} {exc.message}")
+        overflow = is_context_overflow(f"{exc.body} {exc.message}")
         return _status_error(exc.status_code, _text(exc), headers, model, overflow)
     if isinstance(exc, openai.APITimeoutError):
         return LLMTimeoutError(
@@ -58,7 +62,7 @@ def map_error(exc: Exception, model: str = "the model") -> Exception | None:
 
 
 def _text(exc: openai.APIStatusError) -> str:
-    text = venice.error_text(exc.body) or exc.message or ""
+    text = error_text(exc.body) or exc.message or ""
     return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
 
 
@@ -77,7 +81,7 @@ def _status_error(status: int, text: str, headers: Any, model: str, overflow: bo
             code=error_code("PAYMENT_REQUIRED"),
         )
     if status == 429:
-        hint = venice.rate_limit_hint(headers)
+        hint = rate_limit_hint(headers)
         return LLMRateLimitError(
             message=f"Rate limited by the provider for {model} (429)"
             + (f": {hint}" if hint else "")

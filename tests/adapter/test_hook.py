@@ -63,7 +63,9 @@ def test_disable_switch_leaves_letta_alone() -> None:
 
 def test_start_up_imports_neither_letta_nor_the_plugin() -> None:
     code = "import sys; print(sorted(m for m in sys.modules if m.startswith('letta')))"
-    assert last_line(run(code)) == "['letta_tool_emulation', 'letta_tool_emulation._hook']"
+    assert last_line(run(code)) == (
+        "['letta_tool_emulation', 'letta_tool_emulation._hook', 'letta_tool_emulation._targets']"
+    )
 
 
 def test_letta_imported_before_the_hook_is_still_patched() -> None:

@@ -48,6 +48,22 @@ def script(source: str, request: pytest.FixtureRequest) -> Any:
     return queue
 
 
+@pytest.fixture
+def decisions(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every decision the client makes: one per request, however many model requests it takes."""
+    from letta_tool_emulation.adapter import client as client_module
+
+    made: list[Any] = []
+    decide = client_module.decide
+
+    def counted(config: Any) -> Any:
+        made.append(config)
+        return decide(config)
+
+    monkeypatch.setattr(client_module, "decide", counted)
+    return made
+
+
 def exact(source: str) -> bool:
     return source == "stand-in"
 
@@ -182,7 +198,7 @@ async def test_no_call_ends_with_text(source: str, script: Any, config: Any, too
 
 
 async def test_rejected_call_is_reported_and_retried(
-    source: str, script: Any, config: Any, tools: list[dict[str, Any]]
+    source: str, script: Any, config: Any, tools: list[dict[str, Any]], decisions: list[Any]
 ) -> None:
     script(
         Scripted(
@@ -194,6 +210,7 @@ async def test_rejected_call_is_reported_and_retried(
         response = await blocking(client(), config, [system(), user("Remember that I like pizza.")], tools)
     check_requests(cass)
     assert len(response.choices[0].message.tool_calls) == 1
+    assert len(decisions) == 1  # decided once, for both model requests
     if exact(source):
         bodies = [json.loads(r.body) for r in cass.requests]
         assert len(bodies) == 2
@@ -322,7 +339,7 @@ async def test_stream_no_call(source: str, script: Any, config: Any, tools: list
 
 
 async def test_stream_rejected_call_is_retried(
-    source: str, script: Any, config: Any, tools: list[dict[str, Any]]
+    source: str, script: Any, config: Any, tools: list[dict[str, Any]], decisions: list[Any]
 ) -> None:
     script(
         Scripted(text='TOOL_CALL_START\n{"function": "memory_insert", "params": {"label": "human"}}\nTOOL_CALL_END'),
@@ -333,6 +350,7 @@ async def test_stream_rejected_call_is_retried(
     check_requests(cass)
     content, _, calls, _ = stream_parts(chunks)
     assert len(calls) == 1 and not any(m in content for m in MARKERS)
+    assert len(decisions) == 1  # decided once, for both model requests
     if exact(source):
         assert len(cass.requests) == 2
         assert "missing required parameter 'new_string'" in json.loads(cass.requests[1].body)["messages"][-1]["content"]

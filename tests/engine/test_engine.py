@@ -1,5 +1,5 @@
 """The turn engine on its own: no letta, no network. A fake driver feeds replies to the flow
-the way the real drivers do."""
+the way the real drivers do (see the engine's docstring)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ import pytest
 
 from letta_tool_emulation import engine
 from letta_tool_emulation.core.feedback import render_empty_reply
-from letta_tool_emulation.selection import Decision
-from letta_tool_emulation.step import Attempt, EmulatedRequest, Outcome, Pending, Settings
+from letta_tool_emulation.step import Attempt, Decision, EmulatedRequest, Outcome, Pending, Settings
 
 TOOLS = [
     {
@@ -30,6 +29,7 @@ TOOLS = [
     }
 ]
 EMULATE = Decision(True, "test")
+LOG = logging.getLogger("letta_tool_emulation")
 
 
 def block(args: dict[str, Any], name: str = "memory_insert") -> str:
@@ -43,7 +43,7 @@ def request(messages: list[dict[str, Any]] | None = None, *, pending: Pending | 
         "tools": TOOLS,
         "tool_choice": "auto",
     }
-    return engine.prepare(data, decision=EMULATE, pending=pending, settings=Settings(**settings))
+    return engine.prepare(data, decision=EMULATE, pending=pending, settings=Settings(**settings), log=LOG)
 
 
 def drive(req: EmulatedRequest, replies: Iterator[str] | list[str]) -> tuple[Outcome, list[Attempt]]:
@@ -60,6 +60,8 @@ def drive(req: EmulatedRequest, replies: Iterator[str] | list[str]) -> tuple[Out
             attempt = flow.send(None)
     except StopIteration as done:
         return done.value, attempts
+    finally:
+        flow.close()
 
 
 PIZZA = {"label": "human", "new_string": "Likes pizza."}
@@ -176,8 +178,9 @@ def answered(call: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_further_calls_are_handed_out_one_per_step_without_a_model_request() -> None:
     pending = Pending()
-    outcome, _ = drive(request(pending=pending), [block(PIZZA) + "\n" + block(DOG)])
-    pending.keep(outcome)
+    req = request(pending=pending)
+    outcome, _ = drive(req, [block(PIZZA) + "\n" + block(DOG)])
+    engine.keep(pending, req, outcome)
     assert len(outcome.calls) == 1 and len(outcome.queue) == 1
     nxt, attempts = drive(request(answered(outcome.calls[0]), pending=pending), [])
     assert attempts == [] and nxt.attempts == 0
@@ -188,8 +191,9 @@ def test_an_abandoned_turn_drops_its_queue(caplog: pytest.LogCaptureFixture) -> 
     """The user spoke before the queued call's turn: the call is not run later, and the model
     is asked afresh."""
     pending = Pending()
-    outcome, _ = drive(request(pending=pending), [block(PIZZA) + "\n" + block(DOG)])
-    pending.keep(outcome)
+    req = request(pending=pending)
+    outcome, _ = drive(req, [block(PIZZA) + "\n" + block(DOG)])
+    engine.keep(pending, req, outcome)
     moved_on = [{"role": "system", "content": "You are Sam."}, {"role": "user", "content": "Never mind."}]
     with caplog.at_level(logging.WARNING, logger="letta_tool_emulation"):
         req = request(moved_on, pending=pending)
@@ -202,17 +206,19 @@ def test_an_abandoned_turn_drops_its_queue(caplog: pytest.LogCaptureFixture) -> 
 def test_calls_per_reply_are_bounded_and_the_rest_reported() -> None:
     pending = Pending()
     many = "\n".join(block({"label": "human", "new_string": f"Fact {i}."}) for i in range(5))
-    outcome, _ = drive(request(pending=pending, max_calls_per_reply=3), [many])
+    req = request(pending=pending, max_calls_per_reply=3)
+    outcome, _ = drive(req, [many])
     assert len(outcome.calls) + len(outcome.queue) == 3
     assert "Only the first 3 calls of one reply run; 2 more were not executed" in outcome.feedback
-    pending.keep(outcome)
+    engine.keep(pending, req, outcome)
     assert pending.feedback == outcome.feedback
 
 
 def test_feedback_reaches_the_next_request_that_can_carry_it() -> None:
     pending = Pending()
-    outcome, _ = drive(request(pending=pending), [block(PIZZA) + "\n" + block({"label": "human"})])
-    pending.keep(outcome)
+    req = request(pending=pending)
+    outcome, _ = drive(req, [block(PIZZA) + "\n" + block({"label": "human"})])
+    engine.keep(pending, req, outcome)
     assert outcome.feedback and len(outcome.calls) == 1
     summary = engine.prepare({"model": "m", "messages": [{"role": "user", "content": "Sum up."}]},
                              decision=EMULATE, pending=pending)  # fmt: skip
@@ -264,7 +270,7 @@ def test_output_is_bounded_and_stops_where_an_invented_result_would_begin() -> N
 
 # -- constrained replies ------------------------------------------------------------------------------
 
-CONSTRAINED = Decision(True, "test", constrained="llama.cpp")
+CONSTRAINED = Decision(True, "test", schema_shape="llama.cpp")
 
 
 def constrained_request(**kw: Any) -> Any:
@@ -275,7 +281,7 @@ def constrained_request(**kw: Any) -> Any:
         "tool_choice": "auto",
         **kw,
     }
-    return engine.prepare(data, decision=CONSTRAINED, endpoint="http://127.0.0.1:9/v1")
+    return engine.prepare(data, decision=CONSTRAINED, endpoint="http://127.0.0.1:9/v1", log=LOG)
 
 
 def test_a_constrained_request_carries_the_envelope_schema_in_the_servers_shape() -> None:
@@ -298,7 +304,7 @@ def test_an_envelope_reply_becomes_calls() -> None:
     assert outcome.content == "Noted." and outcome.reasoning == ""
 
 
-def test_a_refused_schema_is_asked_again_in_free_text_and_remembered() -> None:
+def test_a_refused_schema_is_asked_again_in_free_text_and_reported() -> None:
     from letta_tool_emulation import endpoints
 
     endpoints.KNOWN.clear()
@@ -306,12 +312,180 @@ def test_a_refused_schema_is_asked_again_in_free_text_and_remembered() -> None:
     flow = engine.run(req)
     first = next(flow)
     assert first.constrained and "response_format" in first.body
-    second = flow.throw(engine.SchemaRefused(400))
+    refusal = first.refused(400, "Invalid request: response_format json_schema is not supported")
+    assert isinstance(refusal, engine.SchemaRefused) and refusal.status == 400
+    second = flow.throw(refusal)
     assert not second.constrained and "response_format" not in second.body and second.number == 1
     second.content(block(PIZZA))
     second.end("stop")
     with pytest.raises(StopIteration) as done:
         flow.send(None)
-    assert [json.loads(c["function"]["arguments"]) for c in done.value.value.calls] == [PIZZA]
-    assert endpoints.KNOWN.refused_schema("http://127.0.0.1:9/v1", "m")
-    endpoints.KNOWN.clear()
+    outcome = done.value.value
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
+    assert outcome.refused_schema_status == 400  # for the caller to remember
+    assert not endpoints.KNOWN.refused_schema("http://127.0.0.1:9/v1", "m")  # the engine keeps no state
+
+
+@pytest.mark.parametrize(
+    ("status", "said", "refused"),
+    [
+        (400, "Invalid request: response_format json_schema is not supported", True),
+        (500, "llama_cpp: unsupported response_format type", True),
+        (400, "This model's maximum context length is 2048 tokens; the response_format is fine", False),
+        (429, "rate limited: response_format requests are throttled", False),
+        (400, "Invalid request: temperature must be at most 2", False),
+    ],
+)
+def test_an_error_answer_is_a_refused_schema_only_when_it_is_about_the_schema(
+    status: int, said: str, refused: bool
+) -> None:
+    attempt = next(engine.run(constrained_request()))
+    assert (attempt.refused(status, said) is not None) is refused
+
+
+def test_a_free_text_attempt_has_no_schema_to_refuse() -> None:
+    attempt = next(engine.run(request()))
+    assert attempt.refused(400, "response_format json_schema is not supported") is None
+
+
+# -- streams, as the driver saw them ------------------------------------------------------------
+
+
+def test_a_stream_is_read_piece_by_piece_and_ends_with_its_finish_reason() -> None:
+    flow = engine.run(request())
+    attempt = next(flow)
+    shown = attempt.streamed("", "Thinking it over.")  # the endpoint's reasoning comes first
+    shown += attempt.streamed("Saving it.\n" + block(PIZZA)[:30])
+    shown += attempt.streamed(block(PIZZA)[30:], finish_reason="stop")
+    shown += attempt.streamed(usage={"prompt_tokens": 50, "completion_tokens": 20})
+    shown += attempt.stream_ended()
+    assert shown[0].reasoning == "Thinking it over."
+    assert "".join(e.text for e in shown).strip() == "Saving it."  # the call's markup is never shown
+    with pytest.raises(StopIteration) as done:
+        flow.send(None)
+    outcome = done.value.value
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
+    assert outcome.usage.prompt_tokens == 50 and not outcome.usage.estimated
+
+
+def test_a_stream_without_a_finish_reason_broke_off() -> None:
+    attempt = next(engine.run(request()))
+    attempt.streamed("Saving it.\n" + block(PIZZA)[:30])
+    with pytest.raises(engine.StreamBroken) as broken:
+        attempt.stream_ended()
+    assert broken.value.in_call and broken.value.cause is None
+    # Nothing at all arrived: broken off just the same, before any call.
+    with pytest.raises(engine.StreamBroken) as broken:
+        next(engine.run(request())).stream_ended()
+    assert not broken.value.in_call and "without a finish reason" in str(broken.value)
+
+
+def test_a_failing_stream_is_broken_only_once_it_has_started() -> None:
+    error = TimeoutError("read timed out")
+    attempt = next(engine.run(request()))
+    assert attempt.stream_failed(error) is error  # the endpoint's own answer says it best
+    attempt.streamed("Let me think")
+    failure = attempt.stream_failed(error)
+    assert isinstance(failure, engine.StreamBroken) and failure.cause is error and not failure.in_call
+    assert attempt.stream_failed(error, conclusive=True) is error  # encryption's verdict stays its own
+    attempt.streamed(". Saving it.\n" + block(PIZZA)[:25])
+    failure = attempt.stream_failed(error)
+    assert isinstance(failure, engine.StreamBroken) and failure.in_call
+
+
+# -- what the engine is given, never reads ------------------------------------------------------
+
+
+def test_the_engine_reads_no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_RETRIES", "0")
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", "100")
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_VENICE_SYSTEM_PROMPT", "1")
+    data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": TOOLS}
+    venice = Decision(True, "test", venice_dialect=True)
+    req = engine.prepare(data, decision=venice)
+    assert req.step.settings == Settings() and req["max_completion_tokens"] == Settings().max_output_tokens
+    assert req["venice_parameters"] == {"include_venice_system_prompt": False}
+    given = engine.prepare(
+        data, decision=venice, settings=Settings.from_env(), venice_parameters={"include_venice_system_prompt": True}
+    )
+    assert given.step.settings.max_reasks == 0 and given["max_completion_tokens"] == 100
+    assert given["venice_parameters"] == {"include_venice_system_prompt": True}
+    assert "venice_parameters" not in engine.prepare(data, decision=EMULATE)  # not Venice's dialect
+
+
+def test_what_the_engine_says_goes_to_the_callers_log() -> None:
+    heard: list[str] = []
+
+    class Log:
+        def warning(self, msg: str, *args: object) -> None:
+            heard.append(msg % args)
+
+        def debug(self, msg: str, *args: object) -> None:
+            pass
+
+    data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": TOOLS}
+    drive(engine.prepare(data, decision=EMULATE, log=Log()), [block({"label": "human"}), block(PIZZA)])
+    assert heard == ["letta_tool_emulation: no usable call in reply 1 (invalid_arguments); asking again."]
+    heard.clear()
+    drive(engine.prepare(data, decision=EMULATE), [block({"label": "human"}), block(PIZZA)])
+    assert heard == []  # no log given: nothing said, nowhere
+
+
+def test_a_summarizers_outcome_leaves_the_agents_pending_calls_alone() -> None:
+    pending = Pending()
+    req = request(pending=pending)
+    outcome, _ = drive(req, [block(PIZZA) + "\n" + block(DOG)])
+    engine.keep(pending, req, outcome)
+    summary = engine.prepare({"model": "m", "messages": [{"role": "user", "content": "Sum up."}]},
+                             decision=EMULATE, pending=pending)  # fmt: skip
+    said, _ = drive(summary, ["The user likes pizza and has a dog."])
+    engine.keep(pending, summary, said)
+    assert [c["function"]["name"] for c in pending.queue] == ["memory_insert"]
+
+
+def test_every_queued_call_is_handed_out_in_turn() -> None:
+    pending = Pending()
+    facts = [{"label": "human", "new_string": f"Fact {i}."} for i in range(4)]
+    req = request(pending=pending)
+    outcome, _ = drive(req, ["\n".join(block(f) for f in facts)])
+    engine.keep(pending, req, outcome)
+    ran = [json.loads(outcome.calls[0]["function"]["arguments"])]
+    while pending.queue:
+        req = request(answered(outcome.calls[0]), pending=pending)
+        outcome, attempts = drive(req, [])
+        engine.keep(pending, req, outcome)
+        assert attempts == [] and len(outcome.calls) == 1
+        ran.append(json.loads(outcome.calls[0]["function"]["arguments"]))
+    assert ran == facts
+
+
+def test_feedback_waits_for_the_model_while_queued_calls_are_handed_out() -> None:
+    pending = Pending()
+    req = request(pending=pending)
+    outcome, _ = drive(req, [block(PIZZA) + "\n" + block(DOG) + "\n" + block({"label": "human"})])
+    engine.keep(pending, req, outcome)
+    feedback = outcome.feedback
+    assert feedback and len(outcome.queue) == 1
+    req = request(answered(outcome.calls[0]), pending=pending)
+    handed, attempts = drive(req, [])  # the queued call: no model request to carry the feedback
+    engine.keep(pending, req, handed)
+    assert attempts == [] and pending.feedback == feedback
+    nxt = request(answered(handed.calls[0]), pending=pending)
+    assert nxt.step.queued is None and nxt["messages"][-1]["content"].endswith(feedback)
+
+
+def test_settings_from_the_environment_say_which_value_they_could_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[str] = []
+
+    class Log:
+        def warning(self, msg: str, *args: object) -> None:
+            heard.append(msg % args)
+
+        def debug(self, msg: str, *args: object) -> None:
+            pass
+
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_CALLS", "many")
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_RETRIES", "5")
+    settings = Settings.from_env(Log())
+    assert settings.max_calls_per_reply == Settings().max_calls_per_reply and settings.max_reasks == 5
+    assert heard == ["letta_tool_emulation: LETTA_TOOL_EMULATION_MAX_CALLS is not a number; using 16"]
