@@ -153,7 +153,7 @@ def prepare(
     # removes `request_heartbeat` for v1 agents) while building the request, not in `tools`.
     # Which parameters are required comes from the tools as given: letta < 0.16.4 makes every
     # parameter required in the request (OpenAI's strict form).
-    given = {t.get("name"): t for t in tools if isinstance(t, Mapping) and isinstance(t.get("name"), str)}
+    given = {str(t["name"]): t for t in tools if isinstance(t, Mapping) and isinstance(t.get("name"), str)}
     for tool in data.get("tools") or tools:
         if isinstance(tool, Mapping):
             spec, has_thoughts, has_heartbeat = strip_injected(tool, given)
@@ -223,7 +223,7 @@ def _rendered(
 def _forced(specs: Mapping[str, ToolSpec], tool_choice: Any) -> list[ToolSpec]:
     """The tools a reply may call: only the forced one when Letta forces one."""
     name = forced_tool_name(tool_choice)
-    return [specs[name]] if name in specs else list(specs.values())
+    return [specs[name]] if name is not None and name in specs else list(specs.values())
 
 
 def _take_feedback(pending: Pending) -> str:
@@ -312,7 +312,7 @@ def strip_injected(
     """The tool as the model should see it, and whether Letta had added `thinking` /
     `request_heartbeat` (memgpt-style agents): the engine fills those in itself. ``given``:
     the tools as the caller gave them, by name, whose `required` lists are the true ones."""
-    fn = tool.get("function") if isinstance(tool.get("function"), Mapping) else tool
+    fn: Mapping[str, Any] = f if isinstance(f := tool.get("function"), Mapping) else tool
     params = dict(fn.get("parameters") or {})
     original = (given or {}).get(str(fn.get("name")))
     original_params = original.get("parameters") if isinstance(original, Mapping) else None
@@ -372,7 +372,7 @@ def _history(
 
 
 def _without_injected(call: Mapping[str, Any], thoughts: set[str], beats: set[str]) -> Mapping[str, Any]:
-    fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+    fn: Mapping[str, Any] = f if isinstance(f := call.get("function"), Mapping) else {}
     name = fn.get("name")
     drop = ({INNER_THOUGHTS} if name in thoughts else set()) | ({HEARTBEAT} if name in beats else set())
     args = call_arguments(call) if drop else {}
@@ -559,7 +559,7 @@ def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason
                 )
             else:
                 content = f"(The model gave an empty reply {attempts} time(s).)"
-        finish = finish_reason if finish_reason not in (None, "tool_calls") else "stop"
+        finish = finish_reason if finish_reason is not None and finish_reason != "tool_calls" else "stop"
         if finish == "length" and not gave_up:  # the user should know why the answer stops mid-way
             limit = f" of {step.output_limit} tokens" if step.output_limit else ""
             content = f"{content}\n\n(The reply reached the output limit{limit} and was cut off here.)".strip()

@@ -18,7 +18,7 @@ import json
 import math
 import os
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -161,7 +161,7 @@ def approx_tokens(text: str) -> int:
     return math.ceil(len(text.encode("utf-8", "replace")) / 4) if text else 0
 
 
-def prompt_tokens(messages: list[Mapping[str, Any]]) -> int:
+def prompt_tokens(messages: Sequence[Mapping[str, Any]]) -> int:
     return sum(approx_tokens(str(m.get("content") or "")) + 4 for m in messages)
 
 
@@ -179,7 +179,7 @@ class Usage:
     completion_tokens: int = 0
     estimated: bool = False
 
-    def add(self, reported: Any, request_messages: list[Mapping[str, Any]], reply: str) -> None:
+    def add(self, reported: Any, request_messages: Sequence[Mapping[str, Any]], reply: str) -> None:
         p, c = _count(reported, "prompt_tokens"), _count(reported, "completion_tokens")
         if not p:
             p, self.estimated = prompt_tokens(request_messages), True
@@ -361,7 +361,7 @@ class Pending:
 
 def call_arguments(call: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments of an OpenAI tool call as a dict ({} when unreadable)."""
-    fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+    fn: Mapping[str, Any] = f if isinstance(f := call.get("function"), Mapping) else {}
     try:
         args = json.loads(fn.get("arguments") or "{}")
     except ValueError:

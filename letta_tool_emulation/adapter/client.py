@@ -64,7 +64,7 @@ class EmulatedToolsClient(OpenAIClient):
         decision = decide(llm_config)
         _announce(llm_config, decision)
         url = getattr(llm_config, "model_endpoint", None)
-        if venice.looks_like_venice(url):
+        if isinstance(url, str) and venice.looks_like_venice(url):
             venice.CAPABILITIES.refresh_in_background(url, venice.api_key() if venice.is_key_host(url) else None)
         if not decision.emulate:
             return data

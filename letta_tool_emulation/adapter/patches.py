@@ -291,7 +291,7 @@ def activate() -> bool:
         if problems:
             _refuse(problems)
             return False
-        applied = []
+        applied: list[str] = []
         for name, patch in PATCHES.items():
             try:
                 patch(importlib.import_module(name))

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import MutableMapping
 from pathlib import Path
+from typing import Any
 
 from .disk_guard import ASGIApp, DiskGuard, Receive, Scope, Send
 from .embedded_redis import SOCKET_ENV as REDIS_SOCKET_ENV
@@ -35,7 +37,7 @@ class ReadyMarker:
             await self.app(scope, receive, send)
             return
 
-        async def tell(message: dict) -> None:  # type: ignore[type-arg]
+        async def tell(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "lifespan.startup.complete":
                 (self.directory / str(os.getpid())).write_text("")
             await send(message)

@@ -119,7 +119,7 @@ class StandInState:
 
 
 def _embedding(text: str) -> list[float]:
-    vec = []
+    vec: list[float] = []
     seed = hashlib.sha256(text.encode()).digest()
     while len(vec) < EMBEDDING_DIM:
         seed = hashlib.sha256(seed).digest()
