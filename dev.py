@@ -6,7 +6,7 @@
                                    then only lint and pytest run)
     python3 dev.py test --fast [ARGS]
                                    lint, then the tests that start no server: core, engine, adapter
-    python3 dev.py lint            the static checks: ruff check, ruff format --check
+    python3 dev.py lint            the static checks: ruff check, ruff format --check, mypy
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name);
                                    `bench NAME --option ...` passes the options to that one, e.g.
                                    `bench bfcl --per-category 2 --json bfcl.json`
@@ -33,6 +33,8 @@ import hashlib
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -46,6 +48,8 @@ STAMP = VENV / ".install-stamp"
 CHECKS: tuple[tuple[str, ...], ...] = (
     ("ruff", "check", "."),
     ("ruff", "format", "--check", "."),
+    # The package, as [tool.mypy] in pyproject.toml configures it (its `packages`).
+    ("mypy",),
 )
 # The inner loop's tests (`test --fast`): no Letta server, no database, no real model.
 FAST_TESTS = ("tests/core", "tests/engine", "tests/adapter")
@@ -64,6 +68,55 @@ def check(*cmd: str | Path) -> None:
         sys.exit(code)
 
 
+def pip_install(*args: str | Path, what: str) -> None:
+    """``pip install ARGS``, with a short progress report instead of pip's hundreds of lines (or,
+    quiet, minutes of silence): packages found so far, then the install, with the time it takes.
+    pip's whole output is shown when it fails."""
+    cmd = [str(PY), "-m", "pip", "install", "--progress-bar", "off", *map(str, args)]
+    print("+", " ".join(cmd), flush=True)
+    print(f"  {what} ...", flush=True)
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    output: list[str] = []
+    state = {"phase": "resolving", "found": 0, "latest": "", "said": started}
+    done = threading.Event()
+
+    def say(text: str) -> None:
+        state["said"] = time.monotonic()
+        print(f"  [{time.monotonic() - started:4.0f} s] {text}", flush=True)
+
+    def heartbeat() -> None:  # pip is silent while it downloads a large wheel and while it installs
+        while not done.wait(5):
+            if time.monotonic() - state["said"] >= 15:
+                say(f"still {state['phase']} ...")
+
+    threading.Thread(target=heartbeat, daemon=True).start()
+    try:
+        for line in proc.stdout:
+            output.append(line)
+            words = line.split()
+            name = words[3] if words[:1] == ["Requirement"] and len(words) > 3 else words[1] if len(words) > 1 else ""
+            if line.startswith(("Collecting ", "Processing ", "Requirement already satisfied: ")) and name:
+                state["found"] += 1
+                state["latest"] = Path(name).name.split("-")[0] if words[0] == "Processing" else name
+                if time.monotonic() - state["said"] >= 5:
+                    say(f"{state['found']} packages resolved (latest: {state['latest']})")
+            elif line.startswith("Installing collected packages:"):
+                state["phase"] = "installing"
+                count = len(line.split(":", 1)[1].split(","))
+                say(f"{state['found']} packages resolved; installing {count} (the longest part) ...")
+            elif line.startswith("Successfully installed"):
+                say("installed")
+    finally:
+        done.set()
+    code = proc.wait()
+    if code:
+        print("".join(output), flush=True)
+        sys.exit(code)
+    print(f"  {what}: done in {time.monotonic() - started:.0f} s", flush=True)
+
+
 def setup() -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on whatever python3 the machine has
         sys.exit(f"Python 3.11 or newer is needed (this is {sys.version.split()[0]}).")
@@ -77,8 +130,15 @@ def setup() -> None:
     os.environ.setdefault("PIP_NO_INPUT", "1")
     os.environ.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")
     # pip 23.x crashes while resolving letta's dependency tree; any recent pip works.
-    check(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip>=24.2")
-    check(PY, "-m", "pip", "install", "--quiet", "-c", "constraints.txt", "-e", ".[test]")
+    pip_install("--upgrade", "pip>=24.2", what="a recent pip")
+    first = not STAMP.exists()
+    pip_install(
+        "-c",
+        "constraints.txt",
+        "-e",
+        ".[test]",
+        what="letta, the plugin and the test tools" + (" (a few minutes the first time)" if first else ""),
+    )
     STAMP.write_text(wanted)
 
 

@@ -7,11 +7,18 @@ edit, two edits in one reply, an archival insert, an archival search (streamed) 
 streamed memory edit. Afterwards every memory block and every archive is checked against
 the edits that agent's turns asked for: lost, duplicated, or another agent's.
 
-Printed: throughput and p50/p95 turn latency for each model, and their ratios (target p95
-ratio <= 1.3); lost, duplicated and misplaced edits (target 0); server errors; the server's
-RSS after warm-up and after the soak; PostgreSQL connections after the soak and after idling.
+Both models' agents run it twice: with parallel tool calls on (the agents' own setting, so
+Letta runs several calls of one reply in one step: both models then perform both edits of a
+"remember two" turn), and with Letta's default (off: the native model's second call is cut,
+the plugin hands it out in a step of its own).
 
-    python3 dev.py bench load          (AGENTS=20 TURNS=10 LATENCY=0.3 by default)
+Printed, for each: throughput and p50/p95 turn latency for each model, and their ratios
+(target p95 ratio <= 1.3); lost, duplicated and misplaced edits (target 0); server errors; the
+server's RSS after warm-up and after the soak; PostgreSQL connections after the soak and after
+idling.
+
+    python3 dev.py bench load          (AGENTS=20 TURNS=10 LATENCY=0.3 by default;
+                                        PARALLEL=on or off runs only that one)
 """
 
 from __future__ import annotations
@@ -154,13 +161,18 @@ def run_load(
     run: int,
     label: str,
     keep_alive: bool = True,
+    parallel: bool = False,
 ) -> Report:
     """``agents`` agents, each running ``turns`` turns in order, all at once. Without
     ``keep_alive`` every request opens its own connection, so the workers' share of the
-    requests is decided per request instead of once per agent."""
+    requests is decided per request instead of once per agent. ``parallel``: the agents allow
+    parallel tool calls."""
     client = server.client(timeout=300)
     blocks = [{"label": "human", "value": "Name: Ana"}, {"label": "persona", "value": "I am Sam."}]
-    created = [client.agents.create(model=model, memory_blocks=blocks, tools=ARCHIVAL) for _ in range(agents)]
+    created = [
+        client.agents.create(model=model, memory_blocks=blocks, tools=ARCHIVAL, parallel_tool_calls=parallel)
+        for _ in range(agents)
+    ]
     report = Report(label)
     lock = threading.Lock()
     started = time.perf_counter()
@@ -218,25 +230,36 @@ def server_rss_mb(server: ServerProcess) -> float:
     return total / 1024
 
 
-HELPERS = ("checkpointer", "background writer", "walwriter", "autovacuum", "logical replication", "archiver",
-           "stats collector", "startup", "wal writer")  # fmt: skip
+PLUGIN = "letta-tool-emulation"  # the application_name of the plugin's own connections (shared state)
+
+
+def _pg_connections(server: ServerProcess) -> dict[str, int]:
+    """Client connections to the server's embedded PostgreSQL, Letta's and the plugin's, as the
+    database counts them (the socket is the one the launcher printed)."""
+    import psycopg2
+
+    found = re.findall(r"socket in (/\S+)\)", server.log())
+    if not found:
+        return {"letta": -1, "plugin": -1}
+    with psycopg2.connect(host=found[-1], user="postgres", dbname="letta") as conn, conn.cursor() as cur:
+        cur.execute(
+            "SELECT application_name = %s, count(*) FROM pg_stat_activity "
+            "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() GROUP BY 1",
+            (PLUGIN,),
+        )
+        counts = dict(cur.fetchall())
+    conn.close()
+    return {"letta": counts.get(False, 0), "plugin": counts.get(True, 0)}
 
 
 def postgres_connections(server: ServerProcess) -> int:
-    """Client connections of the server's PostgreSQL: its postmaster's backend processes."""
-    try:
-        postmaster = int((server.data_dir / "postmaster.pid").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return -1
-    count = 0
-    for pid, _, cmdline in _processes():
-        try:
-            ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError):
-            continue
-        if ppid == postmaster and cmdline.startswith("postgres: ") and not any(h in cmdline for h in HELPERS):
-            count += 1
-    return count
+    """Letta's connections: it opens one per use, so none should stay open when idle."""
+    return _pg_connections(server)["letta"]
+
+
+def plugin_connections(server: ServerProcess) -> int:
+    """The plugin's: per worker one that listens, and a few kept for the retry budget."""
+    return _pg_connections(server)["plugin"]
 
 
 def main() -> None:
@@ -249,6 +272,8 @@ def main() -> None:
         VENICE_API_KEY="stand-in",
         VENICE_BASE_URL=standin.url,
         LETTA_UVICORN_WORKERS="2",
+        # Two workers start at once, each as slow as one alone on a busy 2-core machine.
+        LETTA_TOOL_EMULATION_READY_TIMEOUT="900",
     )
     server.start()
     try:
@@ -262,32 +287,47 @@ def main() -> None:
                 peak["connections"] = max(peak["connections"], postgres_connections(server))
 
         threading.Thread(target=sample, daemon=True).start()
-        emulated = run_load(server, standin, f"venice/{EMULATED_MODEL}", agents=agents, turns=turns, run=1,
-                            label="emulated")  # fmt: skip
-        native = run_load(server, standin, f"venice/{NATIVE_MODEL}", agents=agents, turns=turns, run=2, label="native")
+        wanted = os.environ.get("PARALLEL", "both")
+        modes = [m for m in (True, False) if wanted == "both" or (wanted == "on") == m]
+        results = []
+        for n, parallel in enumerate(modes):
+            emulated = run_load(server, standin, f"venice/{EMULATED_MODEL}", agents=agents, turns=turns,
+                                run=1 + 2 * n, label="emulated", parallel=parallel)  # fmt: skip
+            native = run_load(server, standin, f"venice/{NATIVE_MODEL}", agents=agents, turns=turns,
+                              run=2 + 2 * n, label="native", parallel=parallel)  # fmt: skip
+            results.append((parallel, emulated, native))
         sampling.set()
         rss_after, conns_after = server_rss_mb(server), postgres_connections(server)
         time.sleep(10)
         conns_idle = postgres_connections(server)
         print(f"{agents} agents x {turns} turns at once, 2 workers, stand-in sloppy with {latency:.1f} s per request")
-        for r in (warm, emulated, native):
-            print("  " + r.line())
-        print(
-            f"ratios emulated/native: p50 {emulated.p(0.5) / native.p(0.5):.2f}, p95 {emulated.p(0.95) / native.p(0.95):.2f}"
-            f" (target <= 1.3), throughput {emulated.throughput / native.throughput:.2f}"
-        )
+        print("  " + warm.line())
+        for parallel, emulated, native in results:
+            print(
+                "agents with parallel tool calls on (several calls of one reply in one Letta step):"
+                if parallel
+                else "agents with Letta's default, parallel tool calls off (one call per step):"
+            )
+            for r in (emulated, native):
+                print("  " + r.line())
+            print(
+                f"  ratios emulated/native: p50 {emulated.p(0.5) / native.p(0.5):.2f}, "
+                f"p95 {emulated.p(0.95) / native.p(0.95):.2f} (target <= 1.3), "
+                f"throughput {emulated.throughput / native.throughput:.2f}"
+            )
+            for kind in KINDS:
+                e, n = emulated.by_kind.get(kind, []), native.by_kind.get(kind, [])
+                if e and n:
+                    print(f"    {kind}: median emulated {statistics.median(e) * 1000:.0f} ms, "
+                          f"native {statistics.median(n) * 1000:.0f} ms")  # fmt: skip
         print(f"server RSS: {rss_warm:.0f} MB after warm-up, {rss_after:.0f} MB after the soak "
               f"({100 * (rss_after / rss_warm - 1):+.0f} %)")  # fmt: skip
         print(
             f"PostgreSQL connections: {conns_warm} after warm-up, at most {peak['connections']} during the soak, "
-            f"{conns_after} after it, {conns_idle} after 10 s idle"
+            f"{conns_after} after it, {conns_idle} after 10 s idle; the plugin's own: {plugin_connections(server)} "
+            "(shared state: one listening and a few pooled per worker)"
         )
-        for kind in KINDS:
-            e, n = emulated.by_kind.get(kind, []), native.by_kind.get(kind, [])
-            if e and n:
-                print(f"  {kind}: median emulated {statistics.median(e) * 1000:.0f} ms, "
-                      f"native {statistics.median(n) * 1000:.0f} ms")  # fmt: skip
-        for r in (warm, emulated, native):
+        for r in [warm, *(r for _, e, n in results for r in (e, n))]:
             for e in r.errors[:5]:
                 print("  error:", e)
     finally:

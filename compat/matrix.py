@@ -5,6 +5,9 @@ working tree, through the smoke in ``smoke.py``.
     python3 dev.py compat --ends             the oldest and the newest supported release, and the release
                                              below the floor (which pip must refuse)
 
+With both ends in the run, ``upgrade.py`` then opens data made under the oldest with the newest,
+and checks that the oldest refuses it afterwards.
+
 Each version gets ``.venv-compat/<version>``, installed with ``constraints.txt`` (which pins
 everything but letta) and ``letta[server,postgres]==<version>``, and kept for the next run;
 the plugin's wheel is built afresh and reinstalled every run. Needs only the standard library
@@ -223,6 +226,40 @@ def run_version(version: str, wheel: Path) -> Row:
     return row
 
 
+def upgrade(older: str, newer: str) -> list[dict[str, Any]]:
+    """``upgrade.py``'s phases: data made under ``older``, opened by ``newer``, then refused by
+    ``older``; in the environments the smoke used."""
+    name = f"upgrade-{older}-{newer}"
+    workdir = HOME / "runs" / name
+    shutil.rmtree(workdir, ignore_errors=True)
+    workdir.mkdir(parents=True)
+    log = HOME / "logs" / f"{name}.log"
+    log.write_text("")
+    results: list[dict[str, Any]] = []
+    for phase, version in (("create", older), ("verify", newer), ("refuse", older)):
+        print(f"upgrade {older} -> {newer}: {phase} (letta {version}) ...", flush=True)
+        py = HOME / version / BIN / "python"
+        command: list[str | Path] = [py, ROOT / "compat" / "upgrade.py", phase, "--workdir", workdir]
+        code, output = call(command, log, SMOKE_TIMEOUT, cwd=workdir)
+        result = next(
+            (json.loads(line) for line in reversed(output.strip().splitlines()) if line.startswith("{")),
+            {"phase": phase, "ok": False, "detail": f"no result (exit code {code}); see {log}"},
+        )
+        results.append(result)
+        if not result["ok"]:
+            break
+    shutil.rmtree(workdir / "pgdata", ignore_errors=True)  # keep the logs, not the database
+    return results
+
+
+def upgrade_report(older: str, newer: str, results: list[dict[str, Any]]) -> str:
+    lines = [f"upgrade {older} -> {newer}:"]
+    for r in results:
+        lines.append(f"  {r['phase']}: {'pass' if r['ok'] else 'FAIL'} ({r.get('seconds', 0):.0f} s) {r['detail']}")
+        lines.extend(f"    server: {line}" for line in r.get("log", []))
+    return "\n".join(lines)
+
+
 # -- reporting -----------------------------------------------------------------------------------
 
 
@@ -300,6 +337,12 @@ def main(argv: list[str]) -> int:
     if notes:
         print("\n" + notes)
     failed = [r.version for r in rows if r.version in versions.supported and not r.passed]
+    # Data made under the oldest supported letta must survive the newest, and not the reverse.
+    upgrade_failed = False
+    if {r.version for r in rows if r.passed} >= {versions.floor, versions.newest}:
+        results = upgrade(versions.floor, versions.newest)
+        print("\n" + upgrade_report(versions.floor, versions.newest, results))
+        upgrade_failed = len(results) < 3 or not all(r["ok"] for r in results)
     # Below the floor, pip must refuse the plugin (else the claimed range would be untrue).
     failed += [r.version for r in rows if r.version == versions.below_floor and r.install != REFUSED]
     took = time.monotonic() - started
@@ -312,10 +355,12 @@ def main(argv: list[str]) -> int:
             f"FAILED: {', '.join(failed)}: a supported release that did not pass, or one below the floor that pip accepted.",
             flush=True,
         )
+    if upgrade_failed:
+        print(f"FAILED: the upgrade from letta {versions.floor} to {versions.newest} (see above).", flush=True)
     passed = sum(r.passed for r in rows)
     # Releases not claimed that did not pass (not on the index, refused, or failing) are "skipped".
     print(f"compat: {passed} passed, {len(failed)} failed, {len(rows) - passed - len(failed)} skipped")
-    return 1 if failed else 0
+    return 1 if failed or upgrade_failed else 0
 
 
 if __name__ == "__main__":

@@ -13,8 +13,23 @@ import sys
 
 from ._targets import TARGETS, disabled
 
+# Not typing.TYPE_CHECKING, and no __future__ import: this runs in every Python process
+# (see __init__.py). Type checkers treat a TYPE_CHECKING name as true wherever it comes from.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.abc import Loader
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+    from typing import Any
 
-def _loaded(name, module):
+    # The import system needs only a loader's methods; the stubs ask for the class.
+    _LoaderBase = Loader
+else:
+    _LoaderBase = object
+
+
+def _loaded(name: str, module: "ModuleType") -> None:
     try:
         from letta_tool_emulation.adapter.patches import on_import
 
@@ -23,24 +38,26 @@ def _loaded(name, module):
         sys.stderr.write(f"letta_tool_emulation: not active ({type(exc).__name__}: {exc})\n")
 
 
-class _Loader:
-    def __init__(self, loader, name):
+class _Loader(_LoaderBase):
+    def __init__(self, loader: "Loader", name: str) -> None:
         self._loader = loader
         self._name = name
 
-    def create_module(self, spec):
+    def create_module(self, spec: "ModuleSpec") -> "ModuleType | None":
         return self._loader.create_module(spec)
 
-    def exec_module(self, module):
+    def exec_module(self, module: "ModuleType") -> None:
         self._loader.exec_module(module)
         _loaded(self._name, module)
 
-    def __getattr__(self, attr):
+    def __getattr__(self, attr: str) -> "Any":
         return getattr(self._loader, attr)
 
 
 class LettaToolEmulationFinder:
-    def find_spec(self, name, path=None, target=None):
+    def find_spec(
+        self, name: str, path: "Sequence[str] | None" = None, target: "ModuleType | None" = None
+    ) -> "ModuleSpec | None":
         if name not in TARGETS:
             return None
         for finder in sys.meta_path:
@@ -56,7 +73,7 @@ class LettaToolEmulationFinder:
         return spec
 
 
-def install():
+def install() -> None:
     if disabled():
         return
     if any(type(f).__name__ == "LettaToolEmulationFinder" for f in sys.meta_path):

@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     standin.add_argument("--seed", type=int, default=0)
 
     demo = sub.add_parser("demo", help="start everything, create an agent and watch it remember something")
-    demo.add_argument("--model", help="model handle to use (default: venice/venice-uncensored)")
+    demo.add_argument("--model", help="model handle to use (default: an e2ee-* model from the endpoint's /models)")
     demo.add_argument("--port", type=int, default=8283)
     demo.add_argument("--data-dir")
     demo.add_argument("--stream", action="store_true", help="stream the agent's reply token by token")

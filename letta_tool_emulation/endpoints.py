@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -165,10 +165,12 @@ async def _llama_cpp(
         model_props = props
         if len(ids) > 1:
             model_props = await http.get(f"{root}/props", model=entry["id"], autoload="false")
-        meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
+        raw_meta = entry.get("meta")
+        meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
         settings = model_props.get("default_generation_settings") if isinstance(model_props, dict) else None
         settings = settings if isinstance(settings, dict) else {}
-        params = settings.get("params") if isinstance(settings.get("params"), dict) else {}
+        raw_params = settings.get("params")
+        params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
         context = token_count(settings.get("n_ctx")) or token_count((model_props or {}).get("n_ctx"))
         if context is None:
             notes.append(f"llama.cpp did not report the context of {entry['id']} (is it loaded?).")
@@ -194,8 +196,8 @@ def _llama_cpp_python(v1: str, listed: list[dict[str, Any]]) -> ServerInfo:
 
 async def _ollama(http: _Http, root: str, v1: str, listed: list[dict[str, Any]]) -> ServerInfo:
     tags, running = await asyncio.gather(http.get(f"{root}/api/tags"), http.get(f"{root}/api/ps"))
-    names = [m.get("model") or m.get("name") for m in (tags or {}).get("models", []) if isinstance(m, dict)]
-    names = [n for n in names if isinstance(n, str)] or [m["id"] for m in listed]
+    tagged = [m.get("model") or m.get("name") for m in (tags or {}).get("models", []) if isinstance(m, dict)]
+    names: list[str] = [n for n in tagged if isinstance(n, str)] or [m["id"] for m in listed]
     loaded: dict[str, int] = {}
     for m in (running or {}).get("models", []) if isinstance(running, dict) else []:
         if isinstance(m, dict) and token_count(m.get("context_length")):
@@ -212,10 +214,12 @@ async def _ollama(http: _Http, root: str, v1: str, listed: list[dict[str, Any]])
     notes: list[str] = []
     for name, info in await asyncio.gather(*(show(n) for n in names)):
         info = info if isinstance(info, dict) else {}
-        model_info = info.get("model_info") if isinstance(info.get("model_info"), dict) else {}
+        raw_info = info.get("model_info")
+        model_info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else {}
         arch = model_info.get("general.architecture")
         trained = token_count(model_info.get(f"{arch}.context_length")) if isinstance(arch, str) else None
         params = _ollama_parameters(info.get("parameters"))
+        context: int | None
         if name in loaded:
             context, source = loaded[name], "/api/ps context_length (loaded)"
         elif token_count(params.get("num_ctx")):
@@ -316,6 +320,11 @@ def _key(url: str | None) -> str:
     return _roots(url or "")[1]
 
 
+class KnownObserver(Protocol):
+    def stored(self, info: ServerInfo) -> None: ...
+    def refused(self, url: str | None, model: str) -> None: ...
+
+
 class Known:
     """What the probes found, by endpoint, and which models refused a schema. Filled when models
     are listed; read, never fetched, when a request is decided. Thread-safe."""
@@ -324,10 +333,14 @@ class Known:
         self._lock = threading.Lock()
         self._servers: dict[str, ServerInfo] = {}
         self._refused: set[tuple[str, str]] = set()
+        # Told of what is learned (the shared state passes it on to other workers); must not block.
+        self.observers: list[KnownObserver] = []
 
     def store(self, info: ServerInfo) -> None:
         with self._lock:
             self._servers[_key(info.base_url)] = info
+        for observer in list(self.observers):
+            observer.stored(info)
 
     def server(self, url: str | None) -> ServerInfo | None:
         with self._lock:
@@ -338,7 +351,10 @@ class Known:
         with self._lock:
             new = (_key(url), model) not in self._refused
             self._refused.add((_key(url), model))
-            return new
+        if new:
+            for observer in list(self.observers):
+                observer.refused(url, model)
+        return new
 
     def refused_schema(self, url: str | None, model: str) -> bool:
         with self._lock:

@@ -91,6 +91,7 @@ from .step import (
     ToolCallDict,
     Usage,
     call_arguments,
+    in_order,
     new_call_id,
     prompt_tokens,
 )
@@ -130,6 +131,8 @@ def prepare(
     settings: Settings | None = None,
     context_window: int | None = None,
     endpoint: str | None = None,
+    concurrent: frozenset[str] | None = None,
+    sequential: frozenset[str] | None = None,
     venice_parameters: Mapping[str, Any] | None = None,
     log: Log | None = None,
 ) -> EmulatedRequest:
@@ -139,10 +142,13 @@ def prepare(
     an earlier call's id to the text the model wrote with it, which the caller's history may
     have dropped. ``pending`` supplies feedback and queued calls from the previous reply, and
     is updated: what this request carries leaves it. ``settings``: the user's settings (None:
-    the defaults). ``venice_parameters``: what a request to an endpoint in Venice's dialect
-    carries as such (None: :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``:
-    the model endpoint's URL, which a refused schema is remembered for. ``log`` hears what the
-    engine did, at this step and the steps of :func:`run` (None: nothing is said).
+    the defaults). With ``parallel`` the caller runs several calls of one reply in one step:
+    ``concurrent`` and ``sequential`` say how it orders them (see :func:`step.in_order`);
+    without them it runs them all in the order given. ``venice_parameters``: what a request to
+    an endpoint in Venice's dialect carries as such (None:
+    :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``: the model endpoint's
+    URL, which a refused schema is remembered for. ``log`` hears what the engine did, at this
+    step and the steps of :func:`run` (None: nothing is said).
     """
     settings = settings or Settings()
     log = log or SILENT
@@ -153,7 +159,9 @@ def prepare(
     # removes `request_heartbeat` for v1 agents) while building the request, not in `tools`.
     # Which parameters are required comes from the tools as given: letta < 0.16.4 makes every
     # parameter required in the request (OpenAI's strict form).
-    given = {str(t["name"]): t for t in tools if isinstance(t, Mapping) and isinstance(t.get("name"), str)}
+    given: dict[str, Mapping[str, Any]] = {
+        t["name"]: t for t in tools if isinstance(t, Mapping) and isinstance(t.get("name"), str)
+    }
     for tool in data.get("tools") or tools:
         if isinstance(tool, Mapping):
             spec, has_thoughts, has_heartbeat = strip_injected(tool, given)
@@ -163,11 +171,16 @@ def prepare(
             if has_heartbeat:
                 beats.add(spec.name)
     tool_choice = data.get("tool_choice") if specs else None
-    history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
-    # Feedback is for the model's next request: a queued call handed out makes none.
-    feedback = _take_feedback(pending) if pending is not None and specs and queued is None else ""
+    if queued is not None:
+        # Handed out without a model request: nothing to render, and the feedback waits for
+        # the model's next request.
+        step = Step(decision=decision, tools=specs, inner_thoughts=frozenset(thoughts), heartbeat=frozenset(beats),
+                    tool_choice=tool_choice, queued=queued, settings=settings, endpoint=endpoint, log=log)  # fmt: skip
+        return EmulatedRequest({"model": data.get("model"), "messages": []}, step)
+    history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
+    feedback = _take_feedback(pending) if pending is not None and specs else ""
     rendered = _rendered(history, specs, tool_choice, feedback, constrained=False)
     if feedback and rendered[-1]["role"] != "user" and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
@@ -190,7 +203,8 @@ def prepare(
         heartbeat=frozenset(beats),
         tool_choice=tool_choice,
         parallel=parallel,
-        queued=queued,
+        concurrent=concurrent,
+        sequential=sequential,
         settings=settings,
         output_limit=body.get("max_completion_tokens"),
         schema_shape=shape,
@@ -266,7 +280,8 @@ def keep(pending: Pending, request: EmulatedRequest, outcome: Outcome) -> None:
     if not request.step.tools or request.step.queued is not None:
         return
     pending.queue = list(outcome.queue)
-    pending.after = outcome.calls[0]["id"] if outcome.calls else None
+    # Several calls of one step end with the last one's result.
+    pending.after = outcome.calls[-1]["id"] if outcome.calls else None
     pending.feedback = outcome.feedback
 
 
@@ -312,7 +327,8 @@ def strip_injected(
     """The tool as the model should see it, and whether Letta had added `thinking` /
     `request_heartbeat` (memgpt-style agents): the engine fills those in itself. ``given``:
     the tools as the caller gave them, by name, whose `required` lists are the true ones."""
-    fn: Mapping[str, Any] = f if isinstance(f := tool.get("function"), Mapping) else tool
+    raw_fn = tool.get("function")
+    fn: Mapping[str, Any] = raw_fn if isinstance(raw_fn, Mapping) else tool
     params = dict(fn.get("parameters") or {})
     original = (given or {}).get(str(fn.get("name")))
     original_params = original.get("parameters") if isinstance(original, Mapping) else None
@@ -372,7 +388,8 @@ def _history(
 
 
 def _without_injected(call: Mapping[str, Any], thoughts: set[str], beats: set[str]) -> Mapping[str, Any]:
-    fn: Mapping[str, Any] = f if isinstance(f := call.get("function"), Mapping) else {}
+    raw_fn = call.get("function")
+    fn: Mapping[str, Any] = raw_fn if isinstance(raw_fn, Mapping) else {}
     name = fn.get("name")
     drop = ({INNER_THOUGHTS} if name in thoughts else set()) | ({HEARTBEAT} if name in beats else set())
     args = call_arguments(call) if drop else {}
@@ -508,15 +525,20 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
     s.feedback = feedback  # the calls run; the model hears about the rest next time
 
     built = [_tool_call(step, name, args, s.thoughts if i == 0 else "") for i, (name, args) in enumerate(calls)]
-    if step.parallel:
-        s.calls = built
-    else:
-        # One call per step, in the order written, so each gets its own result. A reply
-        # through send_message ends a memgpt-style turn, so it goes after the other calls.
-        ordered = [c for c in built if c["function"]["name"] != REPLY_TOOL] + [
-            c for c in built if c["function"]["name"] == REPLY_TOOL
-        ]
-        s.calls, s.queue = ordered[:1], ordered[1:]
+    concurrent, sequential = step.concurrent, step.sequential
+    if step.parallel and (concurrent is None or sequential is None):
+        s.calls = built  # the caller runs them all, in the order given
+        return s
+    # A reply through send_message ends a memgpt-style turn, so it goes after the other calls.
+    ordered = [c for c in built if c["function"]["name"] != REPLY_TOOL] + [
+        c for c in built if c["function"]["name"] == REPLY_TOOL
+    ]
+    # In the order written, each with its own result: in one step as far as Letta keeps that
+    # order when it runs several calls itself, the rest one per later step.
+    now = 1
+    if step.parallel and concurrent is not None and sequential is not None:
+        now = in_order([c["function"]["name"] for c in ordered], concurrent, sequential)
+    s.calls, s.queue = ordered[:now], ordered[now:]
     return s
 
 

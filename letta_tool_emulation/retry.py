@@ -15,9 +15,13 @@ the whole turn). So for emulated models the SDK does not retry; this module does
   (seconds). A 429, a 5xx or a refused connection is retried (``max_retries`` times) when
   the wait is short; a longer wait fails at once with the reset time.
 
+With a shared database (``LETTA_PG_URI``, which the server command always sets, for its
+embedded database too) the budget lives there instead (:class:`DatabaseBudget`,
+``shared_state``), so that every server on that database, on any machine, keeps one budget.
+
 The budget file holds only timestamps and random ids, under a directory only this user can
 read (``LETTA_TOOL_EMULATION_STATE_DIR``, else ``$XDG_RUNTIME_DIR`` or the temp directory);
-its name is a hash of the key and host, never the key.
+its name is a hash of the key and host, never the key. The database holds the same hash.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import asyncio
 import contextlib
 import email.utils
 import fcntl
+import functools
 import hashlib
 import logging
 import os
@@ -38,6 +43,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+
+from . import shared_state
 
 log = logging.getLogger("letta_tool_emulation")
 
@@ -95,6 +102,18 @@ class BudgetBusy(Exception):
         )
 
 
+class BudgetUnavailable(BudgetBusy):
+    """The budget lives in the shared database, which could not be reached: the request was not
+    sent, so that the servers sharing the key cannot exceed its budget together."""
+
+    def __init__(self, host: str, why: str) -> None:
+        Exception.__init__(
+            self,
+            f"the retry budget for {host}, kept in the server's PostgreSQL for every server that shares it, could "
+            f"not be reached ({why}), so the request was not sent. Send the message again once the database is back.",
+        )
+
+
 class UpstreamWait(Exception):
     """The upstream asked for a longer wait than retrying within this request allows."""
 
@@ -127,6 +146,9 @@ def state_dir() -> Path | None:
         log.warning("letta_tool_emulation: %s is not a private directory; the retry budget is per process", path)
         return None
     return path
+
+
+_FILE_SLOT = "file-"  # slots of the file budget; the database's are hex digests
 
 
 class Budget:
@@ -178,7 +200,7 @@ class Budget:
                 raise BudgetSpent(self.host, len(failures), self.settings.window, failures[0] + self.settings.window)
             if len(failures) + in_flight >= self.settings.limit:
                 return ""
-            slot = secrets.token_hex(6)
+            slot = _FILE_SLOT + secrets.token_hex(6)
             lines.append(f"R{now:.3f}:{slot}")
             return slot
 
@@ -213,6 +235,124 @@ class Budget:
         raise AssertionError("unreachable")
 
 
+class DatabaseBudget(Budget):
+    """The budget of a key at a host in the shared database (``shared_state``), for every server
+    on that database. Until the database has been reached once, ``fallback`` (the file) keeps
+    the budget; after that, losing the database fails safe: requests are not sent
+    (:class:`BudgetUnavailable`) rather than sent uncounted."""
+
+    def __init__(self, key_id: str, host: str, settings: RetrySettings, store: Any, fallback: Budget) -> None:
+        super().__init__(key_id, host, settings, None)
+        self._store = store
+        self._fallback = fallback
+
+    def _decide(self, taken: shared_state.Taken) -> str | float:
+        """The slot, or how long to wait for one."""
+        slot, failures, reset_in, wake_in = taken
+        if slot:
+            return slot
+        if reset_in is not None:
+            raise BudgetSpent(self.host, failures, self.settings.window, time.time() + max(0.0, reset_in))
+        wait = max(0.0, wake_in or 0.0)
+        # Slots given back are announced; without the announcement, look again now and then.
+        return wait if self._store.listening else min(wait, 0.5)
+
+    def _give_back_when_done(self, future: Any) -> None:
+        """A slot taken for a caller that stopped waiting goes back at once."""
+
+        def done(f: Any) -> None:
+            if not f.cancelled() and f.exception() is None and f.result()[0]:
+                self._store.release(self.key_id, f.result()[0], False)
+
+        future.add_done_callback(done)
+
+    def _take_sync(self) -> shared_state.Taken:
+        future = self._store.take(self.key_id, self.settings.limit, self.settings.window)
+        try:
+            taken: shared_state.Taken = future.result(timeout=shared_state.CALL_TIMEOUT)
+        except TimeoutError:
+            self._give_back_when_done(future)
+            raise shared_state.Unavailable(
+                f"the database did not answer within {shared_state.CALL_TIMEOUT:.0f} s"
+            ) from None
+        return taken
+
+    async def _take(self) -> shared_state.Taken:
+        future = self._store.take(self.key_id, self.settings.limit, self.settings.window)
+        try:
+            taken: shared_state.Taken = await asyncio.wait_for(
+                asyncio.shield(asyncio.wrap_future(future)), shared_state.CALL_TIMEOUT
+            )
+        except TimeoutError:
+            self._give_back_when_done(future)
+            raise shared_state.Unavailable(
+                f"the database did not answer within {shared_state.CALL_TIMEOUT:.0f} s"
+            ) from None
+        except asyncio.CancelledError:
+            self._give_back_when_done(future)
+            raise
+        return taken
+
+    def try_acquire(self) -> str:
+        try:
+            decided = self._decide(self._take_sync())
+        except shared_state.NeverReached:
+            return self._fallback.try_acquire()
+        except shared_state.Unavailable as exc:
+            raise BudgetUnavailable(self.host, str(exc)) from None
+        return decided if isinstance(decided, str) else ""
+
+    async def acquire(self) -> str:
+        deadline = time.monotonic() + self.settings.queue_timeout
+        while True:
+            loop = asyncio.get_running_loop()
+            freed = asyncio.Event()
+            stop_waiting = self._store.waiter(self.key_id, functools.partial(loop.call_soon_threadsafe, freed.set))
+            try:
+                try:
+                    decided = self._decide(await self._take())
+                except shared_state.NeverReached:
+                    return await self._fallback.acquire()
+                except shared_state.Unavailable as exc:
+                    raise BudgetUnavailable(self.host, str(exc)) from None
+                if isinstance(decided, str):
+                    return decided
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BudgetBusy(self.host, self.settings.limit, self.settings.queue_timeout)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(freed.wait(), min(decided, left) + 0.01)
+            finally:
+                stop_waiting()
+
+    def acquire_sync(self) -> str:
+        deadline = time.monotonic() + self.settings.queue_timeout
+        while True:
+            freed = threading.Event()
+            stop_waiting = self._store.waiter(self.key_id, freed.set)
+            try:
+                try:
+                    decided = self._decide(self._take_sync())
+                except shared_state.NeverReached:
+                    return self._fallback.acquire_sync()
+                except shared_state.Unavailable as exc:
+                    raise BudgetUnavailable(self.host, str(exc)) from None
+                if isinstance(decided, str):
+                    return decided
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BudgetBusy(self.host, self.settings.limit, self.settings.queue_timeout)
+                freed.wait(min(decided, left) + 0.01)
+            finally:
+                stop_waiting()
+
+    def release(self, slot: str, failed: bool) -> None:
+        if slot.startswith(_FILE_SLOT):
+            self._fallback.release(slot, failed)
+        else:
+            self._store.release(self.key_id, slot, failed)
+
+
 def _when(entry: str) -> float:
     try:
         return float(entry[1:].split(":", 1)[0])
@@ -225,7 +365,8 @@ _BUDGETS_LOCK = threading.Lock()
 
 
 def budget_for(api_key: str | None, base_url: str, settings: RetrySettings | None = None) -> Budget:
-    """The budget of one key at one host, shared with every process that uses them."""
+    """The budget of one key at one host, shared with every process that uses them: through the
+    server's database when it has one (``shared_state``), else through a file."""
     from urllib.parse import urlsplit
 
     host = urlsplit(base_url or "").netloc or "the model endpoint"
@@ -236,7 +377,11 @@ def budget_for(api_key: str | None, base_url: str, settings: RetrySettings | Non
             directory = state_dir()
             settings = settings or RetrySettings.from_env()
             path = directory / f"budget-{key_id}" if directory is not None else None
-            budget = _BUDGETS[key_id] = Budget(key_id, host, settings, path)
+            budget = Budget(key_id, host, settings, path)
+            shared = shared_state.store()
+            if shared is not None:
+                budget = DatabaseBudget(key_id, host, settings, shared, budget)
+            _BUDGETS[key_id] = budget
         return budget
 
 
@@ -284,7 +429,7 @@ def _headers(exc: BaseException) -> Mapping[str, str] | None:
     return getattr(response, "headers", None)
 
 
-def _after_failure(budget: Budget, slot: str, exc: BaseException, attempt: int) -> float:
+def _after_failure(budget: Budget, slot: str, exc: Exception, attempt: int) -> float:
     """Release the slot; the seconds to wait before retrying, or re-raise."""
     failed = is_retryable(exc)
     budget.release(slot, failed)

@@ -131,6 +131,11 @@ class Step:
     heartbeat: frozenset[str] = frozenset()  # tools whose schema has `request_heartbeat`
     tool_choice: Any = None
     parallel: bool = False  # Letta runs several calls of one reply itself
+    # With `parallel`: the tools the caller (Letta) runs concurrently ahead of the others, and
+    # those it runs one after another in order (see `in_order`); any other tool is of unknown
+    # kind. None: the caller runs every call of a reply in the order given (an OpenAI client).
+    concurrent: frozenset[str] | None = None
+    sequential: frozenset[str] | None = None
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
@@ -141,6 +146,25 @@ class Step:
     @property
     def required(self) -> bool:
         return self.tool_choice in ("required", "any") or forced_tool_name(self.tool_choice) is not None
+
+
+def in_order(names: list[str], concurrent: frozenset[str], sequential: frozenset[str]) -> int:
+    """How many of these calls, from the first, Letta's parallel tool execution runs in the
+    order written. It runs the calls to concurrent tools first (all at once), then the others
+    one by one in order; so the order holds for concurrent calls followed by sequential ones,
+    with at most one call of unknown kind between them (it is safe as either kind there)."""
+    count, stage = 0, 0  # 0: concurrent calls so far; 1: after the one unknown; 2: sequential
+    for name in names:
+        if name in concurrent and stage == 0:
+            pass
+        elif name in sequential:
+            stage = 2
+        elif name not in concurrent and stage == 0:
+            stage = 1
+        else:
+            break
+        count += 1
+    return count
 
 
 class EmulatedRequest(dict[str, Any]):
@@ -361,7 +385,8 @@ class Pending:
 
 def call_arguments(call: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments of an OpenAI tool call as a dict ({} when unreadable)."""
-    fn: Mapping[str, Any] = f if isinstance(f := call.get("function"), Mapping) else {}
+    raw_fn = call.get("function")
+    fn: Mapping[str, Any] = raw_fn if isinstance(raw_fn, Mapping) else {}
     try:
         args = json.loads(fn.get("arguments") or "{}")
     except ValueError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -152,6 +152,8 @@ class CapabilityCache:
         self._lock = threading.Lock()
         self._by_url: dict[str, tuple[float, dict[str, ModelInfo] | None]] = {}
         self._refreshing: set[str] = set()
+        # Told of every store (the shared state passes it on to other workers); must not block.
+        self.observers: list[Callable[[str, dict[str, ModelInfo] | None], None]] = []
 
     def store(self, url: str, models: Iterable[ModelInfo] | None) -> None:
         entry = None if models is None else {m.id: m for m in models}
@@ -160,6 +162,8 @@ class CapabilityCache:
             if entry is not None and old is not None and old[1]:
                 entry = {**old[1], **entry}  # text and embedding listings arrive separately
             self._by_url[normalize_url(url)] = (time.monotonic(), entry)
+        for observe in list(self.observers):
+            observe(normalize_url(url), entry)
 
     def shape(self, url: str) -> bool | None:
         """True when the endpoint answered in Venice's shape, False when it answered

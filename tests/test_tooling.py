@@ -46,6 +46,7 @@ def test_mypy_runs_as_configured() -> None:
     (mypy,) = [hook for hook in hooks() if hook["id"] == "mypy"]
     assert mypy["entry"].split() == [".venv/bin/python", "-m", "mypy"] and mypy["pass_filenames"] is False
     assert "letta_tool_emulation" in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["packages"]
+    assert ("mypy",) in dev().CHECKS  # a gate of `lint` and `test`, not only of the hook
 
 
 def test_every_tool_of_the_test_extra_is_pinned() -> None:

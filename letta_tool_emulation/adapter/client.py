@@ -24,7 +24,7 @@ from ..e2ee.transport import E2EETransport
 from ..selection import decide, handle_of, speaks_venice
 from ..step import TOOL_CALL_ID_LEN, Decision, EmulatedRequest, Outcome, Pending, Settings
 from ..transport import OpenAITransport, Transport, with_timeout
-from . import drivers
+from . import drivers, parallel
 from .errors import map_error
 from .letta_api import LettaError, OpenAIClient, ProviderManager, TextContent, settings
 
@@ -68,18 +68,22 @@ class EmulatedToolsClient(OpenAIClient):
             venice.CAPABILITIES.refresh_in_background(url, venice.api_key() if venice.is_key_host(url) else None)
         if not decision.emulate:
             return data
-        return engine.prepare(
-            data,
-            decision=decision,
-            tools=arguments.get("tools") or [],
-            prose=_prose(arguments.get("messages") or []),
-            pending=self._pending,
-            parallel=parallel_tool_calls(llm_config),
-            settings=Settings.from_env(log),
-            context_window=getattr(llm_config, "context_window", None),
-            endpoint=url,
-            venice_parameters=venice.venice_parameters(),
-            log=log,
+        return parallel.ask_letta(
+            engine.prepare(
+                data,
+                decision=decision,
+                tools=arguments.get("tools") or [],
+                prose=_prose(arguments.get("messages") or []),
+                pending=self._pending,
+                parallel=parallel_tool_calls(llm_config),
+                settings=Settings.from_env(log),
+                context_window=getattr(llm_config, "context_window", None),
+                endpoint=url,
+                venice_parameters=venice.venice_parameters(),
+                log=log,
+                concurrent=parallel.CONCURRENT,
+                sequential=parallel.SEQUENTIAL,
+            )
         )
 
     async def request_async(
@@ -87,6 +91,7 @@ class EmulatedToolsClient(OpenAIClient):
     ) -> dict[str, Any]:
         if not isinstance(request_data, EmulatedRequest):
             return await super().request_async(request_data, llm_config, *args, **kwargs)
+        parallel.letta_said(request_data)
         try:
             outcome, response = await drivers.complete(request_data, self._transport(llm_config, request_data))
         except Exception as exc:
@@ -97,6 +102,7 @@ class EmulatedToolsClient(OpenAIClient):
     def request(self, request_data: dict[str, Any], llm_config: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         if not isinstance(request_data, EmulatedRequest):
             return super().request(request_data, llm_config, *args, **kwargs)
+        parallel.letta_said(request_data)
         try:
             outcome, response = drivers.complete_sync(request_data, self._transport(llm_config, request_data))
         except Exception as exc:
@@ -107,6 +113,7 @@ class EmulatedToolsClient(OpenAIClient):
     async def stream_async(self, request_data: dict[str, Any], llm_config: Any, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(request_data, EmulatedRequest):
             return await super().stream_async(request_data, llm_config, *args, **kwargs)
+        parallel.letta_said(request_data)
         # The Responses-API websocket options do not apply to chat completions; they are ignored.
         return drivers.StreamDriver(
             request_data,

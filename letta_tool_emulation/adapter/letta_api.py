@@ -73,6 +73,11 @@ LLMTimeoutError = _get("letta.errors", "LLMTimeoutError")
 LLMInsufficientCreditsError = _get("letta.errors", "LLMInsufficientCreditsError", lambda: LLMBadRequestError)
 
 DEFAULT_EMBEDDING_CHUNK_SIZE = _get("letta.constants", "DEFAULT_EMBEDDING_CHUNK_SIZE")
+# Which of Letta's own tools its agent loop runs concurrently, ahead of the others, when one
+# step has several calls; and all of its own tools (the rest run one after another, in order).
+# Without them every tool counts as unknown, and several calls of a reply run one per step.
+LETTA_PARALLEL_SAFE_TOOLS = _get("letta.constants", "LETTA_PARALLEL_SAFE_TOOLS", frozenset)
+LETTA_TOOL_SET = _get("letta.constants", "LETTA_TOOL_SET", frozenset)
 EmbeddingConfig = _get("letta.schemas.embedding_config", "EmbeddingConfig")
 LLMConfig = _get("letta.schemas.llm_config", "LLMConfig")
 ProviderUpdate = _get("letta.schemas.providers", "ProviderUpdate")

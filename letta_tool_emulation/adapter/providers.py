@@ -85,7 +85,7 @@ def max_output_tokens(provider: Any, model: str) -> int | None:
     return info.max_completion_tokens if info is not None else None
 
 
-def venice_provider(provider_class: type, secret_class: type) -> Any | None:
+def venice_provider(provider_class: type, secret_class: type[Any]) -> Any | None:
     """The ``venice`` base provider, when VENICE_API_KEY is set."""
     key = venice.api_key()
     if not key:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import regex
 
+from .results import ProblemKind
+
 
 def _lowercase(pattern: str) -> regex.Pattern[str]:
     """A pattern matched against lowercased text (faster than IGNORECASE)."""
@@ -92,7 +94,7 @@ class Context:
 
 
 # (problem kind, why) for each way a block can be shown rather than performed.
-Shown = tuple[str, str]
+Shown = tuple[ProblemKind, str]
 
 
 # For each kind of phrase above, words one of which it contains: a paragraph without any of a

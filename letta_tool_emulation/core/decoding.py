@@ -65,7 +65,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        twice = ""
+        for key, _ in pairs:
+            if key in seen:
+                twice = key
+                break
+            seen.add(key)
         raise Unreadable(f"The call's JSON gives the key {json.dumps(twice)} twice, so nothing was called.")
     return obj
 
@@ -81,7 +86,7 @@ _LENIENT = json.JSONDecoder(**_HOOKS, strict=False)
 
 
 @dataclass(slots=True)
-class Budget:
+class RepairBudget:
     """How much text json_repair may still see in this reply."""
 
     left: int = REPAIR_BUDGET
@@ -94,7 +99,7 @@ class Decoded:
     penalties: list[str] = field(default_factory=list)
 
 
-def decode(text: str, budget: Budget) -> Decoded | str:
+def decode(text: str, budget: RepairBudget) -> Decoded | str:
     """The value ``text`` holds, or a message saying why it cannot be read. Never raises."""
     try:
         return _decode(text, budget)
@@ -126,7 +131,7 @@ def _decode_exact(text: str) -> Decoded | str | None:
     return None
 
 
-def _decode(text: str, budget: Budget) -> Decoded | str:
+def _decode(text: str, budget: RepairBudget) -> Decoded | str:
     exact = _decode_exact(text)
     if exact is not None:
         return exact

@@ -12,7 +12,6 @@ server may enforce the schema loosely, or not at all.
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -20,21 +19,24 @@ from typing import Any
 
 import regex
 
-from .calls import DEFAULT_THRESHOLD
+from .accept import DEFAULT_THRESHOLD, Acceptor, Dialect
+from .chunks import ChunkReader, internal_error
 from .decoding import Decoded, clean_surrogates, decode_exact, may_hold_surrogates
 from .feedback import report_lines
+from .markers import run_end
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
     TOOL_DESCRIPTION_CHARS,
     ToolChoice,
-    example_call,
     forced_tool_name,
     signature,
     summarize,
+    worked_example,
 )
+from .region import excerpt as cut_excerpt
 from .results import ParseResult, Problem, StreamEvent, ToolCall
 from .tools import ToolLike, ToolSpec, normalize_tools
-from .validate import DEFAULT_IGNORED_PARAMS, validate_arguments
+from .validate import DEFAULT_IGNORED_PARAMS
 
 REPLY_KEY = "reply"
 CALLS_KEY = "calls"
@@ -138,7 +140,7 @@ def envelope_instruction(
 def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
     """A call with values, not placeholders: a grammar makes the model write JSON in any case,
     and small models follow a concrete shape best (the engine rejects a verbatim copy)."""
-    shape = example_call(specs)
+    shape = worked_example(specs)
     spec = specs[shape["function"]]
     return {"function": spec.name, "params": {n: _sample(n, spec.properties.get(n)) for n in shape["params"]}}
 
@@ -284,9 +286,20 @@ _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r"
 _HEX = frozenset("0123456789abcdefABCDEF")
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _REPLACEMENT = "\ufffd"
-_EXCERPT = 160
-# Confidence of an envelope call, and what each mended detail costs (as in the free-text parser).
-_PENALTY = {"key_variant": 0.97, "arguments_as_string": 0.97, "coerced": 0.95}
+CONFIDENCE = 1.0  # of a well-formed envelope call, before what mending cost (as in free text)
+_USAGE = f'A call must be {{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{...}}}}; nothing was called.'
+# What an envelope accepts as a call: its own keys and their usual variants, arguments as a
+# JSON string decoded exactly (the endpoint enforced the syntax: repairing would only guess).
+ENVELOPE = Dialect(
+    name_keys=(NAME_KEY, "name"),
+    argument_keys=(ARGUMENTS_KEY, "arguments", "parameters"),
+    nested=False,
+    beside_name=False,
+    exact_strings=True,
+    not_an_object=_USAGE,
+    no_name=_USAGE,
+    write_again=lambda name: f'as {{"{NAME_KEY}": "{name}", "{ARGUMENTS_KEY}": {{...}}}}.',
+)
 
 
 class _Frame:
@@ -322,11 +335,9 @@ class EnvelopeParser:
         ignored_params: frozenset[str] = DEFAULT_IGNORED_PARAMS,
         required: bool = False,
     ) -> None:
-        self.tools = normalize_tools(tools)
-        self.threshold = threshold
-        self.ignored_params = ignored_params
+        self._accept = Acceptor(normalize_tools(tools), threshold, ignored_params)
         self.required = required
-        self._decoder: codecs.IncrementalDecoder | None = None
+        self._chunks = ChunkReader()
         self._mode = _UNDECIDED
         self._held: list[str] = []  # the reply so far while undecided
         self._fallback: StreamingToolCallParser | None = None  # a reply that is not the envelope
@@ -345,25 +356,23 @@ class EnvelopeParser:
         self._events: list[StreamEvent] = []
         self._calls: list[ToolCall] = []
         self._problems: list[Problem] = []
-        self._reasoning = ""
 
     # -- public surface ----------------------------------------------------------------------
 
-    def feed(self, chunk: str | bytes) -> list[StreamEvent]:
-        if chunk.__class__ is not str:
-            if self._decoder is None:
-                self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-            try:
-                chunk = self._decoder.decode(chunk)  # type: ignore[arg-type]
-            except Exception:  # noqa: BLE001 - not bytes at all: nothing to read
-                chunk = ""
+    @property
+    def tools(self) -> Mapping[str, ToolSpec]:
+        return self._accept.tools
+
+    def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
+        """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
+        text = chunk if type(chunk) is str and not self._chunks.decoding else self._chunks.text(chunk)
         try:
-            return self._feed(chunk)  # type: ignore[arg-type]
+            return self._feed(text)
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
             return self._fail(exc)
 
     def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
-        tail = self._decoder.decode(b"", final=True) if self._decoder is not None else ""
+        tail = self._chunks.flush()
         try:
             events = self._feed(tail) if tail else []
             return events + self._close(finish_reason)
@@ -390,7 +399,7 @@ class EnvelopeParser:
             return fallback
         calls = list(self._calls)
         problems = list(self._problems)
-        reasoning = self._reasoning
+        reasoning = ""
         if self._tail is not None:
             tail = self._tail.result
             calls += tail.tool_calls
@@ -401,8 +410,9 @@ class EnvelopeParser:
     # -- driving -----------------------------------------------------------------------------
 
     def _feed(self, text: str) -> list[StreamEvent]:
-        if self._mode == _FALLBACK:
-            return self._fallback.feed(text) if text else []  # type: ignore[union-attr]
+        fallback = self._fallback
+        if self._mode == _FALLBACK and fallback is not None:
+            return fallback.feed(text) if text else []
         if self._mode == _BROKEN or not text:
             return []
         self._events = []
@@ -412,8 +422,8 @@ class EnvelopeParser:
             i = self._undecided(text, i) if self._mode == _UNDECIDED else self._step(text, i)
         if i < n and self._mode == _DONE:
             self._after(text[i:])
-        elif i < n and self._mode == _FALLBACK:
-            self._events += self._fallback.feed(text[i:])  # type: ignore[union-attr]
+        elif i < n and self._mode == _FALLBACK and self._fallback is not None:
+            self._events += self._fallback.feed(text[i:])
         self._flush()
         return self._events
 
@@ -421,8 +431,8 @@ class EnvelopeParser:
         self._events = []
         if self._mode == _UNDECIDED:
             self._fall_back()
-        if self._mode == _FALLBACK:
-            self._events += self._fallback.close(finish_reason)  # type: ignore[union-attr]
+        if self._mode == _FALLBACK and self._fallback is not None:
+            self._events += self._fallback.close(finish_reason)
         elif self._mode == _DONE:
             if self._tail is not None:
                 self._emit_all(self._tail.close(finish_reason))
@@ -434,11 +444,7 @@ class EnvelopeParser:
     def _fail(self, exc: Exception) -> list[StreamEvent]:
         # Never expected. If it happens, nothing more is executed and no JSON reaches the text:
         # the rest of the reply is dropped, and the problem says so.
-        problem = Problem(
-            "invalid_json",
-            f"Internal parser error ({type(exc).__name__}); the rest of the reply was not read.",
-            rejected=False,
-        )
+        problem = internal_error(exc, calls_released=True)
         self._mode = _BROKEN
         self._problems.append(problem)
         return [StreamEvent(problem=problem)]
@@ -479,9 +485,7 @@ class EnvelopeParser:
         self._mode = _FALLBACK
         self._stack = []
         self._string = None
-        self._fallback = StreamingToolCallParser(
-            self.tools.values(), threshold=self.threshold, ignored_params=self.ignored_params
-        )
+        self._fallback = self._free_text()
         held = "".join(self._held)
         self._held = []
         if held:
@@ -495,10 +499,10 @@ class EnvelopeParser:
         if self._string is not None:
             return self._string_run(text, i)
         if self._scalar is not None:
-            return self._scalar_run(text, i)
+            return self._scalar_run(text, i, self._scalar)
         c = text[i]
         if c in _WS:
-            end = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+            end = run_end(_WS_RUN, text, i)
             self._keep(text[i:end])
             return end
         frame = self._stack[-1]
@@ -595,16 +599,16 @@ class EnvelopeParser:
         if self._capture is not None:
             self._capture.append(piece)
 
-    def _scalar_run(self, text: str, i: int) -> int:
+    def _scalar_run(self, text: str, i: int, scalar: list[str]) -> int:
         n = len(text)
         start = i
         while i < n and text[i] in _SCALAR_CHARS:
             i += 1
-        self._scalar.append(text[start:i])  # type: ignore[union-attr]
+        scalar.append(text[start:i])
         self._keep(text[start:i])
         if i == n:
             return i  # the number or literal may go on in the next chunk
-        token = "".join(self._scalar)  # type: ignore[arg-type]
+        token = "".join(scalar)
         self._scalar = None
         if not _SCALAR.fullmatch(token):
             return self._syntax(token)
@@ -618,7 +622,7 @@ class EnvelopeParser:
             return self._string_char(text, i)
         role = self._string
         n = len(text)
-        end = _STRING_BODY.match(text, i).end()  # type: ignore[union-attr]
+        end = run_end(_STRING_BODY, text, i)
         closed = end < n and text[end] == '"'
         stop = end
         if not closed and role != "other" and _ends_with_high_surrogate(text, i, end):
@@ -744,9 +748,7 @@ class EnvelopeParser:
             text = text.lstrip(_WS)
             if not text:
                 return
-            self._tail = StreamingToolCallParser(
-                self.tools.values(), threshold=self.threshold, ignored_params=self.ignored_params
-            )
+            self._tail = self._free_text()
             self._pending.append("\n\n")
         self._flush()
         self._emit_all(self._tail.feed(text))
@@ -786,67 +788,29 @@ class EnvelopeParser:
             )
             return
         value = clean_surrogates(decoded.value) if may_hold_surrogates(raw) else decoded.value
-        read = _read_call(value)
+        read = self._accept.read(value, ENVELOPE)
         if isinstance(read, str):
             self._problem("malformed_call", read, rejected=True, excerpt=raw)
             return
-        name, arguments, notes, penalties = read
-        spec = self.tools.get(name)
-        if spec is None:
-            # As in free text: the exact name goes on, so the framework can list the valid tools.
-            self._problem(
-                "unknown_tool",
-                f"'{name}' is not an available tool. Available tools: {', '.join(self.tools) or 'none'}.",
-                tool=name,
-                excerpt=raw,
-            )
-        else:
-            checked = validate_arguments(spec, arguments, self.ignored_params)
-            if checked.errors:
-                self._problem(
-                    "invalid_arguments",
-                    f"The call to '{name}' was not executed: " + "; ".join(checked.errors) + ".",
-                    rejected=True,
-                    tool=name,
-                    excerpt=raw,
-                )
-                return
-            arguments = checked.arguments
-            notes += checked.notes
-            if any("->" in n for n in checked.notes):
-                penalties.append("coerced")
-        confidence = 1.0
-        for p in penalties:
-            confidence *= _PENALTY[p]
-        confidence = round(confidence, 3)
-        if confidence < self.threshold:
-            self._problem(
-                "low_confidence",
-                f"A call to '{name}' was found but not executed because it needed too much guessing "
-                f'({", ".join(notes)}). Write it again as {{"{NAME_KEY}": "{name}", "{ARGUMENTS_KEY}": {{...}}}}.',
-                rejected=True,
-                tool=name,
-                excerpt=raw,
-            )
-            return
-        if notes:
-            self._problem(
-                "repaired", f"The call to '{name}' was accepted after: {', '.join(notes)}.", tool=name, excerpt=raw
-            )
-        call = ToolCall(name, arguments, confidence, "envelope", tuple(notes))
-        self._calls.append(call)
-        self._flush()
-        self._events.append(StreamEvent(call=call))
+        for event in self._accept.accept(read, fmt="envelope", base=CONFIDENCE, dialect=ENVELOPE, raw=raw):
+            if event.call is not None:
+                self._calls.append(event.call)
+            elif event.problem is not None:
+                self._problems.append(event.problem)
+            self._flush()
+            self._events.append(event)
+
+    def _free_text(self) -> StreamingToolCallParser:
+        """A parser for a reply, or the part of one, that is not the envelope."""
+        a = self._accept
+        return StreamingToolCallParser(a.tools.values(), threshold=a.threshold, ignored_params=a.ignored_params)
 
     # -- events ------------------------------------------------------------------------------
 
     def _problem(
         self, kind: Any, message: str, *, rejected: bool = False, tool: str | None = None, excerpt: str = ""
     ) -> None:
-        excerpt = excerpt.strip()
-        if len(excerpt) > _EXCERPT:
-            excerpt = excerpt[: _EXCERPT - 3] + "..."
-        problem = Problem(kind, message, rejected=rejected, tool_name=tool, excerpt=excerpt)
+        problem = Problem(kind, message, rejected=rejected, tool_name=tool, excerpt=cut_excerpt(excerpt))
         self._problems.append(problem)
         self._flush()
         self._events.append(StreamEvent(problem=problem))
@@ -875,34 +839,3 @@ def _ends_with_high_surrogate(text: str, start: int, end: int) -> bool:
         slashes += 1
         k -= 1
     return slashes % 2 == 1
-
-
-def _read_call(value: Any) -> tuple[str, dict[str, Any], list[str], list[str]] | str:
-    """(name, arguments, notes, penalties) from one envelope call, or why it is not one."""
-    usage = f'A call must be {{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{...}}}}; nothing was called.'
-    if not isinstance(value, dict):
-        return usage
-    notes: list[str] = []
-    penalties: list[str] = []
-    name_key = next((k for k in (NAME_KEY, "name") if isinstance(value.get(k), str) and value[k].strip()), None)
-    if name_key is None:
-        return usage
-    name = value[name_key].strip()
-    arg_key = next((k for k in (ARGUMENTS_KEY, "arguments", "parameters") if k in value), None)
-    if name_key != NAME_KEY or arg_key not in (None, ARGUMENTS_KEY):
-        penalties.append("key_variant")
-    arguments = value.get(arg_key) if arg_key else {}
-    if isinstance(arguments, str):
-        decoded = decode_exact(arguments) if arguments.strip() else Decoded({})
-        if isinstance(decoded, str):
-            return f"The parameters of '{name}' were given as a JSON string that could not be read: {decoded}"
-        if decoded is None:
-            return f"The parameters of '{name}' were a string that is not JSON; nothing was called."
-        arguments = clean_surrogates(decoded.value) if may_hold_surrogates(arguments) else decoded.value
-        notes.append("arguments given as a JSON string")
-        penalties.append("arguments_as_string")
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        return f"The parameters of '{name}' must be a JSON object of named values."
-    return name, arguments, notes, penalties

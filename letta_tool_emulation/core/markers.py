@@ -1,128 +1,161 @@
-"""Every marker the parser reacts to, in one table.
+"""Every pattern the parser matches, built from the format table, and the neutraliser.
 
-The scanner builds its patterns from this table, the prompt names its markers from it, and
-:func:`neutralise` breaks every spelling the scanner accepts. Because both are derived from
-the same entries, a marker the scanner learns is neutralised in echoed text at the same time.
+Nothing here spells a format out: the scanner's triggers, the patterns that delimit a block,
+and :func:`neutralise` are all derived from :data:`formats.FORMATS` and
+:data:`formats.MARKERS`. Because they come from the same entries, a format the scanner learns
+is neutralised in echoed text at the same time.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 import regex
+
+from .formats import FORMATS, MARKERS, FormatSpec
 
 CALL_START = "TOOL_CALL_START"
 CALL_END = "TOOL_CALL_END"
 RESULT_LABEL = "TOOL_RESULT"
 RESULT_END = "TOOL_RESULT_END"  # closes a result, so where it stops is never in doubt
-MISTRAL_MARKER = "[TOOL_CALLS]"
 
-# Fence info strings (compared lowercased). A ```tool_call fence states its intent; ```json
-# and bare fences hold a call only when their JSON names a known tool.
-CALL_FENCE_INFOS = frozenset({"tool_call", "tool_calls", "tool_code", "tool", "function_call"})
-DATA_FENCE_INFOS = frozenset({"", "json", "jsonc", "json5"})
-
-# Keys that name the tool inside a call object. Formats made of JSON alone (a standalone JSON
-# line, a JSON fence) count only when one of these is written as a quoted key, which is also
-# what the neutraliser breaks.
-NAME_KEYS = ("function", "name", "tool", "tool_name", "function_name", "recipient_name")
-
-# -- the table ------------------------------------------------------------------------------
-#
-# (pattern, case-insensitive?) for everything that can open a call, or that the scanner
-# otherwise obeys. The scanner's triggers below use these exact spellings, and NEUTRALISE
-# is their union.
-_CANONICAL = (r"TOOL_CALL_START|TOOL_CALL_END|TOOL_RESULT", False)  # TOOL_RESULT covers _END
-_MISTRAL = (r"\[TOOL_CALLS\]", False)
-_TAG = (r"</?tool_call", False)
-_RESULT_TAGS = (r"<tool_response>|<tool_result>", False)
-_THINK_TAGS = (r"</?(?:think|thinking)>", True)
-_REACT_INPUT = (r"Action[ _]Input:", False)
-_CALL_FENCE = (r"(?m:^)[ \t]{0,3}(?:`{3,}|~{3,})[ \t]*(?:tool|function_call)", True)
-_NAME_KEY = (r"""(["'])(?:""" + "|".join(NAME_KEYS) + r""")\1(?=\s*:)""", False)
-
-TABLE = (_CANONICAL, _MISTRAL, _TAG, _RESULT_TAGS, _THINK_TAGS, _REACT_INPUT, _CALL_FENCE, _NAME_KEY)
+_INLINE = tuple(spec for spec in FORMATS if spec.anchor == "inline")
+_LINE = tuple(spec for spec in FORMATS if spec.anchor == "line")
+# End markers the scanner looks for outside a block: one alone on its line after a call says
+# that call's JSON ended early.
+_WATCHED_ENDS = tuple(end for spec in FORMATS if spec.end_required for end in spec.end)
 
 
-def _alt(entry: tuple[str, bool]) -> str:
-    pattern, fold = entry
+def _alt(pattern: str, fold: bool) -> str:
     return f"(?i:{pattern})" if fold else f"(?:{pattern})"
 
 
-# -- the scanner's patterns, from the table ---------------------------------------------------
+# A trie of literals: each character leads to the rest; "" marks where a literal ends.
+_Trie = dict[str, "_Trie"]
 
+
+def _one_of(literals: Iterable[str]) -> str:
+    """A pattern for any of ``literals``, shared beginnings factored out (a trie), so that a
+    search tests each character against one set. A literal that extends another is dropped:
+    finding the shorter one is enough."""
+    trie: _Trie = {}
+    for literal in literals:
+        node = trie
+        for ch in literal:
+            if node.get("") is not None:
+                break  # a shorter literal ends here
+            node = node.setdefault(ch, {})
+        else:
+            node.clear()
+            node[""] = {}
+    return _render(trie)
+
+
+def _render(node: _Trie) -> str:
+    return "|".join(_alternatives(node))
+
+
+def _alternatives(node: _Trie) -> list[str]:
+    leaves = [ch for ch, child in node.items() if ch and set(child) == {""}]
+    found = []
+    if leaves:
+        found.append(re.escape(leaves[0]) if len(leaves) == 1 else "[" + "".join(map(_in_set, leaves)) + "]")
+    for ch, child in node.items():
+        if ch and set(child) != {""}:
+            inner = _alternatives(child)
+            found.append(re.escape(ch) + (inner[0] if len(inner) == 1 else "(?:" + "|".join(inner) + ")"))
+    return found
+
+
+def _in_set(ch: str) -> str:
+    return "\\" + ch if ch in "\\]^-[" else ch
+
+
+# -- where the text scanner looks closer --------------------------------------------------------
+
+_INLINE_PREFIXES = (
+    *(p for spec in _INLINE for p in spec.prefixes),
+    *_WATCHED_ENDS,
+    *(p for marker in MARKERS for p in marker.prefixes),
+)
+_LINE_PREFIXES = (
+    *(p for spec in FORMATS if spec.anchor != "inline" for p in spec.prefixes),
+    *(p for marker in MARKERS for p in marker.line_prefixes),
+)
 # Where the text state must look more closely: the shortest prefixes that tell a trigger
 # apart from ordinary prose, every backtick (inline code), and a newline when the next line
 # may begin with a line-anchored construct (LINE_TRIGGER, a fence).
-CANDIDATE = regex.compile(r"TOOL_C|<(?:[tT!]|/[tT])|\[T|`|\n(?=[ \t\r]{0,40}(?:[`~<{\[]|Ac|Ob|TOOL_R))")
+CANDIDATE = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
 # Characters that can begin a candidate: prose without them needs no closer look.
-PLAIN = regex.compile(r"[^T<\[`\n]+")
+PLAIN = regex.compile("[^" + "".join(_in_set(c) for c in dict.fromkeys(p[0] for p in _INLINE_PREFIXES)) + r"\n]+")
+# First characters of a line that can begin a line-anchored construct.
+LINE_START_CHARS = frozenset(p[0] for p in _LINE_PREFIXES)
+# Inside inline code: the end of its line, a backtick run, or where an opener may begin.
+SPAN_STOP = regex.compile(
+    r"[`\n]|"
+    + _one_of(
+        (
+            *(p for spec in _INLINE for p in spec.prefixes),
+            *_WATCHED_ENDS,
+            *(p for marker in MARKERS if marker.in_code for p in marker.prefixes),
+        )
+    )
+)
 
-# Triggers anywhere in a line, tried at a candidate. Every alternative has a bounded length,
-# so a partial match at the end of the text holds back a few characters at most.
+_MARKER = {marker.name: marker for marker in MARKERS}
+
+# Triggers anywhere in a line, tried at a candidate: each inline format's opener (its group
+# named after the format), a lone closing reasoning tag, a comment, and an end marker with no
+# block open. Every alternative has a bounded length, so a partial match at the end of the
+# text holds back a few characters at most.
 TRIGGER = regex.compile(
-    r"(?P<start>TOOL_CALL_START)"
-    r"|(?P<tag><tool_call(?=[\s>/]))"
-    r"|(?P<mistral>\[TOOL_CALLS\])"
-    r"|(?P<unthink>" + _alt(("</(?:think|thinking)>", True)) + ")"
-    r"|(?P<comment><!--)"
-    r"|(?P<end>TOOL_CALL_END|</tool_call>)"
+    "|".join(
+        [
+            *(f"(?P<{spec.name}>{spec.opener})" for spec in _INLINE),
+            *(f"(?P<{m.name}>{_alt(m.pattern, m.fold)})" for m in MARKERS if m.anchor == "inline" and m.pattern),
+            "(?P<end>" + "|".join(map(re.escape, _WATCHED_ENDS)) + ")",
+        ]
+    )
 )
 # Triggers at the first non-blank character of a line (the indentation is already consumed).
 LINE_TRIGGER = regex.compile(
-    r"(?P<think>" + _alt(("<(?:think|thinking)>", True)) + ")"
-    r"|(?P<result>TOOL_RESULT|<tool_response>|<tool_result>|Observation:)"
-    r"|(?P<react>Action:[ \t]{0,40}(?P<react_name>[A-Za-z_][\w.\-]{0,80})[ \t]{0,40}\r?\n"
-    r"[ \t]{0,40}Action[ _]Input:[ \t\r\n]{0,40}[{\[])"
-    r"|(?P<json>\{[ \t\r\n]{0,40}[\"']|\[[ \t\r\n]{0,40}\{[ \t\r\n]{0,40}[\"'])"
+    "|".join(
+        [
+            *(f"(?P<{m.name}>{_alt(m.pattern, m.fold)})" for m in MARKERS if m.anchor == "line"),
+            *(f"(?P<{spec.name}>{spec.opener})" for spec in _LINE),
+        ]
+    )
 )
-THINK_END = regex.compile(_alt(("</(?:think|thinking)>", True)))
+THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
 COMMENT_END = regex.compile(r"-->")
-QUOTED_NAME_KEY = regex.compile(_NAME_KEY[0])
+QUOTED_NAME_KEY = regex.compile(next(spec.neutralise for spec in FORMATS if spec.json_only))
+BLANKS = re.compile(r"[ \t\r]*")
 
-# What may sit between an opener and its JSON (some models wrap the JSON in a fence).
-BODY_START = regex.compile(r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t\r\n]{0,40})?[{\[]")
-AFTER_MISTRAL = regex.compile(r"[ \t\r\n]{0,40}[{\[]")
-EMPTY_TAG_BODY = regex.compile(r"[ \t\r\n]{0,40}</tool_call>")
-# One step through the attributes of an opening <tool_call ...> tag: its end, or the start of
-# a quoted attribute value (the value itself is skipped by looking for its closing quote).
+
+def run_end(pattern: re.Pattern[str] | regex.Pattern[str], text: str, pos: int, endpos: int | None = None) -> int:
+    """Where the run that ``pattern`` matches at ``pos`` ends (a pattern that may match nothing)."""
+    m = pattern.match(text, pos) if endpos is None else pattern.match(text, pos, endpos)
+    return pos if m is None else m.end()
+
+
+# One step through the attributes of an opening tag: its end, or the start of a quoted
+# attribute value (the value itself is skipped by looking for its closing quote).
 TAG_STEP = regex.compile(
     r"[ \t\r\n]{0,40}(?:(?P<end>/?>)|(?P<attr>[\w:.-]{1,40})[ \t\r\n]{0,40}=[ \t\r\n]{0,40}(?P<quote>[\"']))"
 )
 TAG_ATTR = regex.compile(r"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
-# The end of a canonical or tag block; the model may close a fence it opened after the opener.
-CANONICAL_END = regex.compile(r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}\r?\n?[ \t\r\n]{0,40})?TOOL_CALL_END")
-TAG_END = regex.compile(r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}\r?\n?[ \t\r\n]{0,40})?</tool_call>")
-# After an opener that holds no JSON: where the broken attempt stops.
-MALFORMED_END = {
-    "canonical": regex.compile(r"TOOL_CALL_END|TOOL_CALL_START"),
-    "tag": regex.compile(r"</tool_call>|<tool_call(?=[\s>/])"),
-}
-BLANKS = re.compile(r"[ \t\r]*")
 
-# Inside a call region, outside strings: structural characters and the markers that can
-# interrupt a region (an end marker, or a new opener when the model forgot the end). A
-# marker that starts with a structural character comes first, or the character would win.
-STRUCT = {
-    "canonical": regex.compile(r"""["'{}\[\]]|TOOL_CALL_END|TOOL_CALL_START"""),
-    "tag": regex.compile(r"""["'{}\[\]]|</tool_call>|<tool_call(?=[\s>/])"""),
-    "mistral": regex.compile(r"""\[TOOL_CALLS\]|["'{}\[\]]"""),
-    # A standalone JSON line ends at a blank line or at any opener: it is never held long.
-    "bare": regex.compile(r"""\[TOOL_CALLS\]|["'{}\[\]]|\n[ \t\r]{0,40}\n|TOOL_CALL_START|<tool_call(?=[\s>/])"""),
-    "react": regex.compile(r"""["'{}\[\]]|\n[ \t\r]{0,40}\n"""),
-}
-# An end or start marker alone on its line inside a string: the string was never closed and
-# the block ends there (a marker in the middle of a line is the string's own text).
-_OWN_LINE = {
-    "canonical": r"\n[ \t\r]{0,40}(?:TOOL_CALL_END[ \t\r]{0,40}(?:\n|@EOF)|TOOL_CALL_START[ \t\r]{0,40}(?:[\n{\[]|@EOF))",
-    "tag": r"\n[ \t\r]{0,40}(?:</tool_call>[ \t\r]{0,40}(?:\n|@EOF)|<tool_call(?:[ \t\r]{0,40}[>\n{\[]|[ \t]+\w|@EOF))",
-}
-# (while more text may come, at the end of the reply): \Z is only tried once the reply ended,
-# since partial matching must not take the end of the text so far for the end of the reply.
-OWN_LINE_MARKER = {
-    kind: (regex.compile(p.replace("|@EOF", "")), regex.compile(p.replace("@EOF", r"\Z")))
-    for kind, p in _OWN_LINE.items()
-}
+# -- inside a block -----------------------------------------------------------------------------
+
+# What may sit between an opener and its JSON (some models wrap the JSON in a fence), and
+# before its end marker (the fence closed again).
+_FENCED_BODY = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t\r\n]{0,40})?[{\[]"
+_FENCED_END = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}\r?\n?[ \t\r\n]{0,40})?"
+_BODY = r"[ \t\r\n]{0,40}[{\[]"
+_STRUCTURAL = "\"'{}[]"
+_BLANK_LINE = r"\n[ \t\r]{0,40}\n"
 # The body of a string up to its closing quote, a raw newline, or a backslash at the very
 # end. No partial matching is needed here, and the standard library's engine is faster on it.
 STRING_BODY = {
@@ -139,25 +172,81 @@ def _string_body(quote: str, stop: str | None) -> re.Pattern[str]:
     return re.compile(rf"[^{q}\\\n]*(?:(?:\\[\s\S]|{newline})[^{q}\\\n]*)*")
 
 
-# By format family: where a raw newline may end the block, and where it is just text.
-STRING_BODY_BY_KIND = {
-    kind: {quote: _string_body(quote, stop) for quote in "\"'"}
-    for kind, stop in (
-        ("canonical", "TOOL_CALL_END|TOOL_CALL_START"),
-        ("tag", "</tool_call>|<tool_call"),
-        ("mistral", None),
-        ("react", None),
-    )
-}
-STRING_BODY_BY_KIND["bare"] = STRING_BODY  # a standalone JSON line holds no raw newline
+@dataclass(frozen=True, slots=True)
+class BlockPatterns:
+    """What delimits the JSON of one format's blocks, built from its spec."""
 
-# -- neutralising ---------------------------------------------------------------------------
+    # Outside strings: structural characters and the markers that interrupt the JSON.
+    struct: regex.Pattern[str]
+    # An end marker or opener alone on its line inside a string, which ends the block (while
+    # more text may come, and at the end of the reply); None where strings run on.
+    own_line: tuple[regex.Pattern[str], regex.Pattern[str]] | None
+    bodies: Mapping[str, re.Pattern[str]]  # a string's body, by its quote
+    opener_first: str  # an interrupting marker that begins with "[" ("" if none)
+    body_start: regex.Pattern[str] | None  # from the opener to the JSON's first bracket
+    end: regex.Pattern[str] | None  # the end marker right after the JSON
+    empty: regex.Pattern[str] | None  # an end marker right after the opener (an empty call)
+    malformed_end: regex.Pattern[str] | None  # where a block with no JSON after its opener stops
+
+
+def _block_patterns(spec: FormatSpec) -> BlockPatterns:
+    ends = "|".join(map(re.escape, spec.end))
+    end_alt = ends if len(spec.end) <= 1 else f"(?:{ends})"
+    if spec.family == "marked":
+        interrupters = [*map(re.escape, spec.end), spec.opener]
+    elif spec.family == "open":
+        interrupters = [spec.opener]
+    elif spec.family == "line":
+        interrupters = [_BLANK_LINE, *(s.opener for s in _INLINE)]
+    else:
+        interrupters = [_BLANK_LINE]
+    literal = {spec.opener: spec.literal for spec in _INLINE}
+    # A marker that starts with a structural character comes first, or the character would win.
+    first = [p for p in interrupters if literal.get(p, "x")[0] in _STRUCTURAL]
+    rest = [p for p in interrupters if p not in first]
+    struct = regex.compile("|".join([*first, "[" + re.escape(_STRUCTURAL) + "]", *rest]))
+    own_line = None
+    bodies: Mapping[str, re.Pattern[str]] = {quote: _string_body(quote, None) for quote in "\"'"}
+    if spec.family == "marked":
+        opener = re.escape(spec.literal)
+        if spec.attributes is not None:
+            on_line = rf"{opener}(?:[ \t\r]{{0,40}}[>\n{{\[]|[ \t]+\w|@EOF)"
+        else:
+            on_line = rf"{opener}[ \t\r]{{0,40}}(?:[\n{{\[]|@EOF)"
+        pattern = rf"\n[ \t\r]{{0,40}}(?:{end_alt}[ \t\r]{{0,40}}(?:\n|@EOF)|{on_line})"
+        own_line = (regex.compile(pattern.replace("|@EOF", "")), regex.compile(pattern.replace("@EOF", r"\Z")))
+        bodies = {quote: _string_body(quote, f"{ends}|{opener}") for quote in "\"'"}
+    elif spec.family == "line":
+        bodies = STRING_BODY  # JSON standing alone holds no raw newline
+    opener_first = next((literal[p] for p in first if p in literal), "")
+    return BlockPatterns(
+        struct=struct,
+        own_line=own_line,
+        bodies=bodies,
+        opener_first=opener_first,
+        body_start=regex.compile(_FENCED_BODY if spec.wraps_fence else _BODY) if spec.anchor == "inline" else None,
+        end=regex.compile((_FENCED_END if spec.wraps_fence else r"[ \t\r\n]{0,40}") + end_alt) if ends else None,
+        empty=regex.compile(r"[ \t\r\n]{0,40}" + end_alt) if ends and spec.attributes is not None else None,
+        malformed_end=regex.compile(f"{ends}|{spec.opener}") if spec.malformed else None,
+    )
+
+
+BLOCK: Mapping[str, BlockPatterns] = {spec.name: _block_patterns(spec) for spec in FORMATS if spec.family != "fence"}
+
+# -- neutralising -------------------------------------------------------------------------------
 #
 # Text that did not come from this turn's model is rewritten so that an echo of it cannot
 # trigger a call: a WORD JOINER (U+2060, invisible, no width) goes after the first letter of
 # each marker. The scanner only matches the exact spellings above, so the echo stays text.
 WORD_JOINER = "\u2060"
-NEUTRALISE = regex.compile("|".join(_alt(entry) for entry in TABLE))
+NEUTRALISE = regex.compile(
+    "|".join(
+        [
+            *(_alt(spec.neutralise, spec.fold) for spec in FORMATS),
+            *(_alt(m.neutralise, m.fold) for m in MARKERS if m.neutralise),
+        ]
+    )
+)
 
 
 def neutralise(text: str) -> str:

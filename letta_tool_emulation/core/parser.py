@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import codecs
 from collections.abc import Iterable
 
 import regex
 
-from .calls import DEFAULT_THRESHOLD, Interpreter, Options
-from .results import ParseResult, Problem, StreamEvent
-from .scanner import Scanner
+from .accept import DEFAULT_THRESHOLD, Acceptor
+from .calls import Interpreter
+from .chunks import ChunkReader, internal_error
+from .results import ParseResult, StreamEvent
+from .scan import Scanner
 from .tools import ToolLike, ToolSpec, normalize_tools
 from .validate import DEFAULT_IGNORED_PARAMS
 
@@ -36,23 +37,23 @@ class StreamingToolCallParser:
         ignored_params: frozenset[str] = DEFAULT_IGNORED_PARAMS,
     ) -> None:
         self.tools = normalize_tools(tools)
-        self._scanner = Scanner(Interpreter(self.tools, Options(threshold, ignored_params)))
-        self._decoder: codecs.IncrementalDecoder | None = None
+        self._scanner = Scanner(Interpreter(Acceptor(self.tools, threshold, ignored_params)))
+        self._chunks = ChunkReader()
         self._broken = False  # an internal error stopped the parser
         self._extra: list[StreamEvent] = []
 
     def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
         """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
-        text = chunk if chunk.__class__ is str and self._decoder is None else self._text_of(chunk)
+        text = chunk if type(chunk) is str and not self._chunks.decoding else self._chunks.text(chunk)
         if self._broken:
             return []
         try:
-            return self._scanner.feed(text)  # type: ignore[arg-type]
+            return self._scanner.feed(text)
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
             return self._fail(exc)
 
     def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
-        tail = self._flush_bytes()
+        tail = self._chunks.flush()
         if self._broken:
             return []
         try:
@@ -68,47 +69,20 @@ class StreamingToolCallParser:
     @property
     def result(self) -> ParseResult:
         """Everything so far; complete after :meth:`close`."""
-        s = self._scanner
+        out = self._scanner.out
         return ParseResult(
-            content=tidy("".join(s.texts)),
-            tool_calls=[] if self._broken else list(s.calls),
-            problems=s.problems + [e.problem for e in self._extra if e.problem is not None],
-            reasoning="".join(s.reasoning).strip(),
+            content=tidy("".join(out.texts)),
+            tool_calls=[] if self._broken else list(out.calls),
+            problems=out.problems + [e.problem for e in self._extra if e.problem is not None],
+            reasoning="".join(out.reasoning).strip(),
         )
-
-    def _text_of(self, chunk: object) -> str:
-        if isinstance(chunk, str):
-            # A str subclass becomes a plain str; bytes still held from an earlier chunk come first.
-            return self._flush_bytes() + str.__str__(chunk) if self._decoder is not None else str.__str__(chunk)
-        if isinstance(chunk, (bytes, bytearray, memoryview)):
-            if self._decoder is None:
-                self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-            return self._decoder.decode(bytes(chunk))
-        if chunk is None:
-            return ""
-        return str(chunk)
-
-    def _flush_bytes(self) -> str:
-        """Whatever incomplete character the bytes so far ended in, as a replacement character."""
-        if self._decoder is None:
-            return ""
-        text = self._decoder.decode(b"", final=True)
-        self._decoder.reset()
-        return text
 
     def _fail(self, exc: Exception) -> list[StreamEvent]:
         # Never expected. If it happens the parser stops: nothing more is read or executed,
         # and no marker text is passed on as prose. Calls are only ever released at the end,
         # so none from this reply runs.
         self._broken = True
-        event = StreamEvent(
-            problem=Problem(
-                "invalid_json",
-                f"Internal parser error ({type(exc).__name__}); the rest of the reply was not read and "
-                "nothing in it was executed. Write the call again.",
-                rejected=True,
-            )
-        )
+        event = StreamEvent(problem=internal_error(exc, calls_released=False))
         self._extra.append(event)
         return [event]
 

@@ -47,7 +47,7 @@ def render_tool_prompt(
     specs = normalize_tools(tools)
     if not specs:
         return ""
-    shown = example_call(specs, example)
+    shown = worked_example(specs, example)
     lines = [
         "# Tools",
         f"You can call the tools listed below. To call one, write {CALL_START} on its own line, then the call "
@@ -107,11 +107,10 @@ def tool_choice_instruction(tool_choice: ToolChoice, tools: Mapping[str, ToolSpe
 def forced_tool_name(tool_choice: ToolChoice) -> str | None:
     if isinstance(tool_choice, Mapping):
         fn = tool_choice.get("function")
-        if isinstance(fn, Mapping) and isinstance(fn.get("name"), str):
-            return fn["name"]
-        if isinstance(tool_choice.get("name"), str):
-            return tool_choice["name"]
-        return None
+        name = fn.get("name") if isinstance(fn, Mapping) else None
+        if not isinstance(name, str):
+            name = tool_choice.get("name")
+        return name if isinstance(name, str) else None
     if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "required", "any"):
         return tool_choice
     return None
@@ -145,7 +144,7 @@ def summarize(text: str, limit: int) -> str:
     return cut.rsplit(" ", 1)[0].rstrip(",;:") + "..."
 
 
-def example_call(specs: Mapping[str, ToolSpec], example: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def worked_example(specs: Mapping[str, ToolSpec], example: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The prompt's worked example: a listed tool with placeholders for its values."""
     if example and isinstance(example.get("params"), Mapping):
         return {"function": example.get("function"), "params": dict(example["params"])}

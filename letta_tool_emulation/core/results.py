@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Format = Literal["canonical", "hermes", "xml", "mistral", "fence", "react", "bare", "envelope"]
+# The format a call was written in: a format named in formats.FORMATS (canonical, hermes, xml, mistral,
+# fence, react, bare, ...), or "envelope" for a constrained reply.
+Format = str
 
 ProblemKind = Literal[
     "truncated",  # a call was cut off before its JSON was complete

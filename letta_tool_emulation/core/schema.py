@@ -103,12 +103,12 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
         elif key == "type":
             left = mine if isinstance(mine, list) else [mine]
             right = value if isinstance(value, list) else [value]
-            both = [t for t in left if t in right]
-            if "integer" in left and "number" in right and "integer" not in both:
-                both.append("integer")
-            if "number" in left and "integer" in right and "integer" not in both:
-                both.append("integer")
-            out[key] = both[0] if len(both) == 1 else both or mine
+            common = [t for t in left if t in right]
+            if "integer" in left and "number" in right and "integer" not in common:
+                common.append("integer")
+            if "number" in left and "integer" in right and "integer" not in common:
+                common.append("integer")
+            out[key] = common[0] if len(common) == 1 else common or mine
         elif key == "enum" and isinstance(mine, list) and isinstance(value, list):
             out[key] = [v for v in mine if v in value]
         elif key in _LOWER_BOUNDS and _number(mine) and _number(value):

@@ -55,9 +55,10 @@ def normalize_tool(tool: ToolLike | ToolSpec) -> ToolSpec | None:
     params = tool.get("parameters")
     if not isinstance(params, Mapping):
         params = tool.get("input_schema")  # Anthropic's spelling, seen in mixed tool lists
+    description = tool.get("description")
     return ToolSpec(
         name=name,
-        description=tool.get("description") if isinstance(tool.get("description"), str) else "",
+        description=description if isinstance(description, str) else "",
         parameters=resolve(params) if isinstance(params, Mapping) else {"type": "object", "properties": {}},
     )
 

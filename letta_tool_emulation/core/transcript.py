@@ -122,7 +122,8 @@ def render_transcript(messages: Iterable[Message], *, alternate: bool = True) ->
                 pieces.append(text)
             tool_calls = [tc for tc in msg.get("tool_calls") or () if isinstance(tc, Mapping)]
             for k, tc in enumerate(tool_calls, 1):
-                fn = tc.get("function") if isinstance(tc.get("function"), Mapping) else {}
+                given = tc.get("function")
+                fn: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
                 name = str(fn.get("name") or "unknown")
                 pieces.append(render_call(name, fn.get("arguments")))
                 position = f"call {k} of {len(tool_calls)}" if len(tool_calls) > 1 else ""

@@ -14,7 +14,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import regex
 
@@ -160,7 +160,7 @@ def _int_bound(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -336,10 +336,10 @@ def _as_type(value: Any, t: str, schema: Mapping[str, Any], path: str, checked: 
         if not isinstance(props, Mapping) or not props:
             return value
         nested = ToolSpec(name=path, parameters=schema)
-        result = validate_arguments(nested, value, frozenset())
-        checked.errors.extend(f"'{path}': {e}" for e in result.errors)
-        checked.notes.extend(result.notes)
-        return result.arguments
+        inner = validate_arguments(nested, value, frozenset())
+        checked.errors.extend(f"'{path}': {e}" for e in inner.errors)
+        checked.notes.extend(inner.notes)
+        return inner.arguments
     return value  # a type this validator does not know: accept as given
 
 

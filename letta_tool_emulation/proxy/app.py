@@ -29,7 +29,7 @@ from starlette.types import Receive, Scope, Send
 from .. import engine, venice
 from ..step import Settings
 from . import wire
-from .driver import Emulated, open_upstream, relay, relayed_headers, transport_for
+from .driver import Emulated, open_upstream, read_all, relay, relayed_headers, transport_for
 from .errors import Failure, ProxyError, failure_of
 from .upstream import Upstream
 
@@ -140,15 +140,18 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
         started = time.perf_counter()
         try:
             response = await until_disconnect(request, open_upstream(upstream, "/embeddings", raw, stream=False))
-            content = await response.aread()
+            try:
+                content = await until_disconnect(request, read_all(response))
+            finally:
+                response.close()  # a no-op once read_all gave the connection back
         except ClientGone:
             return Response(status_code=499)
         except Exception as exc:  # noqa: BLE001
             failure = failure_of(exc, "embeddings")
             _log("POST /v1/embeddings", "-", "pass-through", failure.status, started)
             return _failure(failure)
-        _log("POST /v1/embeddings", "-", "pass-through", response.status_code, started)
-        return Response(content, status_code=response.status_code, headers=relayed_headers(response))
+        _log("POST /v1/embeddings", "-", "pass-through", response.status, started)
+        return Response(content, status_code=response.status, headers=relayed_headers(response))
 
     async def chat(request: Request) -> Response:
         if (refused := denied(request)) is not None:
@@ -171,14 +174,14 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
                 opened = await until_disconnect(request, open_upstream(upstream, "/chat/completions", raw, stream))
                 headers = relayed_headers(opened)
                 if stream:
-                    _log("POST /v1/chat/completions", model, mode, opened.status_code, started)
-                    return LiveStream(relay(opened), status_code=opened.status_code, headers={**SSE_HEADERS, **headers})
+                    _log("POST /v1/chat/completions", model, mode, opened.status, started)
+                    return LiveStream(relay(opened), status_code=opened.status, headers={**SSE_HEADERS, **headers})
                 try:
-                    content = await until_disconnect(request, opened.aread())
+                    content = await until_disconnect(request, read_all(opened))
                 finally:
-                    await opened.aclose()
-                _log("POST /v1/chat/completions", model, mode, opened.status_code, started)
-                return Response(content, status_code=opened.status_code, headers=headers)
+                    opened.close()  # a no-op once read_all gave the connection back
+                _log("POST /v1/chat/completions", model, mode, opened.status, started)
+                return Response(content, status_code=opened.status, headers=headers)
             driver = Emulated(_prepare(upstream, body, decision), transport_for(upstream, decision, model), model)
             if not stream:
                 result = await until_disconnect(request, driver.complete())

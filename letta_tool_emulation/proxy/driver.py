@@ -14,10 +14,11 @@ import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
+import aiohttp
 import httpx
 import openai
 
-from .. import endpoints, engine, retry
+from .. import endpoints, engine
 from ..core import StreamEvent
 from ..e2ee import E2EEError
 from ..e2ee.transport import E2EETransport
@@ -34,7 +35,7 @@ from ..step import (
 from ..transport import Transport
 from . import wire
 from .errors import BrokenStream
-from .transport import HttpTransport, status_error
+from .transport import HttpTransport, body_pieces, post, read_body
 from .upstream import Upstream
 
 log = logging.getLogger("letta_tool_emulation.proxy")
@@ -201,39 +202,37 @@ _RELAYED_HEADERS = ("content-type", "x-ratelimit-remaining-requests", "x-ratelim
                     "x-ratelimit-reset-requests", "x-ratelimit-reset-tokens")  # fmt: skip
 
 
-async def open_upstream(upstream: Upstream, path: str, raw: bytes, stream: bool) -> httpx.Response:
+async def open_upstream(upstream: Upstream, path: str, raw: bytes, stream: bool) -> aiohttp.ClientResponse:
     """POST the client's body, byte for byte, to the upstream's ``path`` with the upstream's key,
     within the retry budget. Raises the SDK's errors (``APIStatusError`` with the upstream's
     status and body), so that both paths fail the same way."""
-    budget = retry.budget_for(upstream.client_kwargs()["api_key"], upstream.base_url)
-    headers = {"Content-Type": "application/json", "Accept": "text/event-stream" if stream else "application/json",
-               **upstream.headers()}  # fmt: skip
-
-    async def send() -> httpx.Response:
-        request = upstream.http.build_request("POST", upstream.base_url + path, content=raw, headers=headers)
-        try:
-            response = await upstream.http.send(request, stream=True)
-        except httpx.TimeoutException:
-            raise openai.APITimeoutError(request=request) from None
-        except httpx.TransportError as exc:
-            raise openai.APIConnectionError(request=request) from exc
-        if response.status_code >= 400:
-            await response.aread()
-            await response.aclose()
-            raise status_error(response)
-        return response
-
-    return await retry.call(budget, send)
+    return await post(upstream, path, raw, stream)
 
 
-def relayed_headers(response: httpx.Response) -> dict[str, str]:
+def relayed_headers(response: aiohttp.ClientResponse) -> dict[str, str]:
     return {name: response.headers[name] for name in _RELAYED_HEADERS if name in response.headers}
 
 
-async def relay(response: httpx.Response) -> AsyncIterator[bytes]:
+async def relay(response: aiohttp.ClientResponse) -> AsyncIterator[bytes]:
     """The upstream's body as it arrives, chunk for chunk."""
+    done = False
     try:
-        async for piece in response.aiter_raw():
+        async for piece in body_pieces(response):
             yield piece
+        done = True
     finally:
-        await response.aclose()
+        if done:
+            response.release()
+        else:
+            response.close()  # the client went away: the upstream request ends
+
+
+async def read_all(response: aiohttp.ClientResponse) -> bytes:
+    """The whole body; the connection goes back to the pool, or is closed if reading it failed."""
+    try:
+        content = await read_body(response)
+    except BaseException:
+        response.close()
+        raise
+    response.release()
+    return content

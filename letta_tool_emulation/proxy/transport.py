@@ -1,11 +1,13 @@
 """The proxy's transport to a plaintext OpenAI-compatible upstream: ``transport.OpenAITransport``'s
-surface and retry budget, over the proxy's shared connection pool, reading the reply's JSON
+surface and retry budget, over the proxy's shared aiohttp session, reading the reply's JSON
 and server-sent events directly.
 
 The SDK builds a pydantic object for every streamed chunk (about half a millisecond each here),
-which a proxy that only passes the text on to the engine has no use for. Failures are raised as
-the SDK's exception types, so that the engine's drivers and the error mapping treat both alike.
-End-to-end encrypted requests keep ``e2ee.transport.E2EETransport``.
+which a proxy that only passes the text on to the engine has no use for; and httpx's
+pure-Python HTTP costs about four times what aiohttp's does per request. Failures are raised
+as the SDK's and httpx's exception types (what the SDK raises, and what httpx raises in the
+middle of a body), so that the engine's drivers and the error mapping treat every transport
+alike. End-to-end encrypted requests keep ``e2ee.transport.E2EETransport``.
 """
 
 from __future__ import annotations
@@ -14,47 +16,82 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+import aiohttp
 import httpx
 import openai
+import orjson
 
 from .. import retry
 from ..transport import Completion, Delta
 from .upstream import Upstream
+
+READ_TIMEOUT = "the upstream sent nothing for longer than the timeout"
+
+
+async def post(upstream: Upstream, path: str, content: bytes, stream: bool) -> aiohttp.ClientResponse:
+    """POST ``content`` to the upstream's ``path`` with the upstream's key, within the retry
+    budget; the response is open, its body unread (the caller reads it, then releases it).
+    Raises the SDK's errors (``APIStatusError`` with the upstream's status and body)."""
+    url = upstream.base_url + path
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream" if stream else "application/json",
+               **upstream.headers()}  # fmt: skip
+    budget = retry.budget_for(upstream.client_kwargs()["api_key"], upstream.base_url)
+
+    async def send() -> aiohttp.ClientResponse:
+        try:
+            response = await upstream.session().post(url, data=content, headers=headers)
+        except TimeoutError:
+            raise openai.APITimeoutError(request=httpx.Request("POST", url)) from None
+        except aiohttp.ClientError as exc:
+            raise openai.APIConnectionError(request=httpx.Request("POST", url)) from exc
+        if response.status >= 400:
+            try:
+                body = await response.read()
+            except (TimeoutError, aiohttp.ClientError):
+                body = b""
+            finally:
+                response.release()
+            raise status_error(as_httpx(response, body))
+        return response
+
+    return await retry.call(budget, send)
+
+
+async def body_pieces(response: aiohttp.ClientResponse) -> AsyncIterator[bytes]:
+    """The body as it arrives, with a failure on the way raised as httpx raises it mid-body: a
+    stalled upstream as ``httpx.ReadTimeout``, a broken connection as ``httpx.ReadError``."""
+    try:
+        async for piece in response.content.iter_any():
+            yield piece
+    except TimeoutError:
+        raise httpx.ReadTimeout(READ_TIMEOUT) from None
+    except aiohttp.ClientError as exc:
+        raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
+
+
+async def read_body(response: aiohttp.ClientResponse) -> bytes:
+    return b"".join([piece async for piece in body_pieces(response)])
+
+
+def as_httpx(response: aiohttp.ClientResponse, content: bytes) -> httpx.Response:
+    """An error answer as the SDK's exceptions carry it."""
+    request = httpx.Request(response.method, str(response.url))
+    return httpx.Response(response.status, headers=list(response.headers.items()), content=content, request=request)
 
 
 class HttpTransport:
     def __init__(self, upstream: Upstream) -> None:
         self.upstream = upstream
 
-    async def _open(self, body: Mapping[str, Any], stream: bool) -> httpx.Response:
-        up = self.upstream
-        content = json.dumps(body, ensure_ascii=False).encode()
-        headers = {"Content-Type": "application/json", "Accept": "text/event-stream" if stream else "application/json",
-                   **up.headers()}  # fmt: skip
-        budget = retry.budget_for(up.client_kwargs()["api_key"], up.base_url)
-
-        async def send() -> httpx.Response:
-            request = up.http.build_request("POST", up.base_url + "/chat/completions", content=content, headers=headers)
-            try:
-                response = await up.http.send(request, stream=True)
-            except httpx.TimeoutException:
-                raise openai.APITimeoutError(request=request) from None
-            except httpx.TransportError as exc:
-                raise openai.APIConnectionError(request=request) from exc
-            if response.status_code >= 400:
-                await response.aread()
-                await response.aclose()
-                raise status_error(response)
-            return response
-
-        return await retry.call(budget, send)
+    async def _open(self, body: Mapping[str, Any], stream: bool) -> aiohttp.ClientResponse:
+        return await post(self.upstream, "/chat/completions", json.dumps(body, ensure_ascii=False).encode(), stream)
 
     async def complete(self, body: Mapping[str, Any]) -> Completion:
         response = await self._open({**body, "stream": False}, stream=False)
         try:
-            payload = json.loads(await response.aread())
+            payload = loads(await read_body(response))
         finally:
-            await response.aclose()
+            response.release()
         choice = (payload.get("choices") or [{}])[0]
         message = choice.get("message") or {}
         return Completion(
@@ -73,23 +110,59 @@ class HttpTransport:
     async def stream(self, body: Mapping[str, Any]) -> AsyncIterator[Delta]:
         # Retried only until the reply starts: what streamed cannot be taken back.
         response = await self._open({**body, "stream": True, "stream_options": {"include_usage": True}}, stream=True)
+        done = False
         try:
-            async for line in response.aiter_lines():
-                if not line.startswith("data:"):
-                    continue  # comments, event names, keep-alives
-                data = line[5:].strip()
-                if data == "[DONE]":
-                    continue  # read on to the end, so that the connection can be used again
-                chunk = json.loads(data)
-                if isinstance(chunk, dict) and "error" in chunk:
-                    # An error event in the middle of a stream, as OpenAI's own SDK reports it.
-                    error = chunk["error"]
-                    message = error.get("message") if isinstance(error, dict) else str(error)
-                    raise openai.APIError(str(message or "error"), request=response.request, body=error)
-                for delta in deltas(chunk):
+            rest = b""
+            # The body's pieces read here rather than through body_pieces: one generator less
+            # for each of the reply's many small pieces.
+            pieces = response.content.iter_any()
+            while True:
+                try:
+                    piece = await pieces.__anext__()
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    raise httpx.ReadTimeout(READ_TIMEOUT) from None
+                except aiohttp.ClientError as exc:
+                    raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
+                *lines, rest = (rest + piece).split(b"\n")
+                for line in lines:
+                    if line.startswith(b"data:"):  # else comments, event names, keep-alives, blank lines
+                        for delta in _event(line, response):
+                            yield delta
+            if rest.startswith(b"data:"):
+                for delta in _event(rest, response):
                     yield delta
+            done = True
         finally:
-            await response.aclose()
+            if done:
+                response.release()  # read to the end: the connection can be used again
+            else:
+                response.close()  # given up half-way (or cancelled): the upstream request ends
+
+
+def _event(line: bytes, response: aiohttp.ClientResponse) -> list[Delta]:
+    """The deltas of one ``data:`` line of the event stream."""
+    data = line[5:].strip()
+    if data == b"[DONE]":
+        return []  # read on to the end, so that the connection can be used again
+    chunk = loads(data)
+    if isinstance(chunk, dict) and "error" in chunk:
+        # An error event in the middle of a stream, as OpenAI's own SDK reports it.
+        error = chunk["error"]
+        message = error.get("message") if isinstance(error, dict) else str(error)
+        request = httpx.Request(response.method, str(response.url))
+        raise openai.APIError(str(message or "error"), request=request, body=error)
+    return deltas(chunk)
+
+
+def loads(data: bytes) -> Any:
+    """JSON as ``json.loads`` reads it, at a fraction of the cost for the many small chunks of a
+    stream; what orjson refuses and ``json`` takes (NaN, integers beyond 64 bits) goes to ``json``."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
 
 
 def deltas(chunk: Mapping[str, Any]) -> list[Delta]:

@@ -1,6 +1,11 @@
-"""The model endpoint behind the proxy: where it is, its key, one connection pool for every
-request, and what is known about its models (Venice's capability data, the server kind's
-probe), which decides per request whether tool calls are emulated."""
+"""The model endpoint behind the proxy: where it is, its key, the connection pools every
+request shares, and what is known about its models (Venice's capability data, the server
+kind's probe), which decides per request whether tool calls are emulated.
+
+Chat and embeddings requests in plaintext go through an aiohttp session, whose C parser
+costs about a quarter of httpx's pure-Python stack per request: on the proxy's hot path
+that is most of its own work. End-to-end encrypted requests (through the OpenAI SDK) and the
+model list keep the httpx client."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import httpx
 
 from .. import endpoints, venice
@@ -55,6 +61,7 @@ class Upstream:
     timeout: float
     http: SharedClient = field(repr=False)
     _probe_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    _session: aiohttp.ClientSession | None = field(default=None, repr=False)
 
     @property
     def is_venice(self) -> bool:
@@ -68,6 +75,21 @@ class Upstream:
             "http_client": self.http,
             "timeout": httpx.Timeout(self.timeout, connect=min(10.0, self.timeout)),
         }
+
+    def session(self) -> aiohttp.ClientSession:
+        """The connection pool of plaintext chat and embeddings requests, opened on first use
+        (an aiohttp session belongs to the event loop it was made in). Its timeouts are the
+        httpx client's: ``timeout`` to get a connection and for each read, 10 s at most to connect."""
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=1000, limit_per_host=0, keepalive_timeout=5.0),
+                timeout=aiohttp.ClientTimeout(
+                    total=None, connect=self.timeout, sock_connect=min(10.0, self.timeout), sock_read=self.timeout
+                ),
+                cookie_jar=aiohttp.DummyCookieJar(),  # requests share no state
+                raise_for_status=False,
+            )
+        return self._session
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
@@ -149,6 +171,8 @@ class Upstream:
     async def close(self) -> None:
         if self._probe_task is not None:
             self._probe_task.cancel()
+        if self._session is not None:
+            await self._session.close()
         await self.http.shutdown()
 
 

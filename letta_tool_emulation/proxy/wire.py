@@ -11,6 +11,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
+
 from ..step import ToolCallDict
 
 ARGUMENT_PIECE = 16  # characters of arguments per streamed delta, about what native models send
@@ -22,7 +24,14 @@ def completion_id() -> str:
 
 
 def sse(payload: Mapping[str, Any]) -> bytes:
-    return b"data: " + json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
+    # orjson writes what json.dumps writes here (compact, UTF-8) at a fraction of the cost, for
+    # every chunk of every stream; what it refuses (keys that are not strings, integers beyond
+    # 64 bits) json writes as before.
+    try:
+        data = orjson.dumps(payload)
+    except TypeError:
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    return b"data: " + data + b"\n\n"
 
 
 class ChunkWriter:

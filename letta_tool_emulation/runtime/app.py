@@ -77,6 +77,12 @@ def create_app() -> ASGIApp:
         use_embedded_redis(os.environ[REDIS_SOCKET_ENV])
     from letta.server.rest_api.app import app
 
+    from .. import shared_state
+
+    # Connected now, so that what other workers and servers learned is known before the first
+    # request (and the retry budget's first call does not pay for the connection).
+    shared_state.start()
+
     wrapped: ASGIApp = app
     if os.environ.get(DATA_DIR_ENV):
         wrapped = DiskGuard(wrapped, os.environ[DATA_DIR_ENV])

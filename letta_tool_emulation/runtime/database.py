@@ -204,7 +204,7 @@ class EmbeddedPostgres:
         libs = install.parent.parent / "pgserver.libs"  # the wheel's bundled libraries, found by RPATH
         if libs.is_dir():
             shutil.copytree(libs, copy / "pgserver.libs", symlinks=True)
-        os.chmod(copy, 0o755)  # our own new directory; the programs in it are public anyway
+        _open_to_all(copy)
         self.log(
             f"User {PG_USER_WHEN_ROOT} cannot reach the PostgreSQL programs in {self._bin}; running a copy in {copy}"
         )
@@ -361,6 +361,20 @@ class EmbeddedPostgres:
                     cur.execute(f"CREATE DATABASE {DATABASE}")
         finally:
             conn.close()
+
+
+def _open_to_all(root: Path) -> None:
+    """Make a fresh copy of the PostgreSQL programs readable (and its programs runnable) by every
+    user. The copy is made under the server's umask 077, and ``copytree`` takes the modes of the
+    installation, which may be private too; either way the postgres user could not enter it.
+    Only this new tree is touched, and links in it are left alone (they point inside it)."""
+    for directory, _subdirs, files in os.walk(root):  # links to directories are not followed
+        os.chmod(directory, 0o755)
+        for name in files:
+            path = os.path.join(directory, name)
+            info = os.lstat(path)
+            if stat.S_ISREG(info.st_mode):
+                os.chmod(path, 0o755 if info.st_mode & stat.S_IXUSR else 0o644)
 
 
 def _socket_parent() -> str:

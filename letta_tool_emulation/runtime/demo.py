@@ -1,8 +1,10 @@
 """``letta-tool-emulation demo``: everything started, one agent, one memory edit, shown.
 
-Uses the real Venice API when VENICE_API_KEY is set (``venice/venice-uncensored`` unless
-``--model`` says otherwise), the local stand-in model otherwise. The database lives in a
-temporary directory unless ``--data-dir`` is given.
+Uses the real Venice API when VENICE_API_KEY is set, the local stand-in model otherwise. The
+model is ``--model``, else one of the end-to-end encrypted ``e2ee-*`` models the endpoint's
+``/models`` lists (Venice serves those without native tools, which is what the plugin is
+for; a hard-coded id would outlive the model, as ``venice-uncensored`` did). The database
+lives in a temporary directory unless ``--data-dir`` is given.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import venice
 from .stack import ServerProcess
 from .standin import StandIn
 
@@ -41,6 +44,25 @@ def _show(message: Any) -> None:
         _say(f"  agent:       {message.content}")
 
 
+class NoModel(RuntimeError):
+    """The endpoint lists no model the demo can use; the message says what to do."""
+
+
+def default_model(base_url: str, key: str | None) -> str:
+    """The handle of an ``e2ee-*`` model that ``base_url``'s /models lists: one without native
+    tools first (every request to such a model is emulated), in the order listed."""
+    models = venice.fetch_models(base_url, key, timeout=20)
+    if models is None:
+        raise NoModel(f"{base_url}/models could not be read; pass --model venice/<model id>")
+    private = [
+        m for m in models if m.type == "text" and m.id.startswith(venice.E2EE_PREFIX) and m.supports_e2ee is not False
+    ]
+    private.sort(key=lambda m: m.supports_function_calling is not False)  # stable: the listing's order otherwise
+    if not private:
+        raise NoModel(f"{base_url}/models lists no {venice.E2EE_PREFIX}* model; pass --model venice/<model id>")
+    return f"{venice.PROVIDER_NAME}/{private[0].id}"
+
+
 def main(model: str | None = None, port: int = 8283, data_dir: str | None = None, stream: bool = False) -> int:
     real = bool(os.environ.get("VENICE_API_KEY"))
     root = Path(data_dir).expanduser() if data_dir else Path(tempfile.mkdtemp(prefix="letta-tool-emulation-demo-"))
@@ -53,9 +75,18 @@ def main(model: str | None = None, port: int = 8283, data_dir: str | None = None
         standin = StandIn().start()
         _say(f"No VENICE_API_KEY: using the local stand-in model at {standin.url} (it has no function calling).")
         env = {"VENICE_API_KEY": "stand-in", "VENICE_BASE_URL": standin.url}
-    model = model or "venice/venice-uncensored"
-    server = ServerProcess(root, port, **env)
+    server = ServerProcess(root, port)
+    server.env.update(env)
     ok = False
+    if model is None:
+        try:
+            model = default_model(env.get("VENICE_BASE_URL") or venice.DEFAULT_BASE_URL, env.get("VENICE_API_KEY"))
+        except NoModel as exc:
+            _say(f"The demo cannot choose a model: {exc}.")
+            if standin is not None:
+                standin.stop()
+            return 1
+        _say(f"Model: {model} (end-to-end encrypted; --model chooses another).")
     _say(f"Starting PostgreSQL and Letta with the plugin (data in {root}); this takes about 30 s ...")
     try:
         server.start(progress=lambda s: _say(f"  ... {s:.0f} s"))

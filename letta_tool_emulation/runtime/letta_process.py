@@ -12,10 +12,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from .app import DATA_DIR_ENV
 
 EXIT_SETUP_FAILED = 3
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
 
 
 def main(argv: list[str]) -> int:
@@ -23,6 +28,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8283)
     parser.add_argument("--data-dir", help="the embedded database's directory, watched for a full disk")
+    parser.add_argument("--backup-dir", help="where a backup goes before the schema is upgraded")
     args = parser.parse_args(argv)
     if args.data_dir:
         os.environ[DATA_DIR_ENV] = args.data_dir  # read by the app factory, in every worker
@@ -34,7 +40,7 @@ def main(argv: list[str]) -> int:
     from .schema import ensure_schema
 
     try:
-        ensure_schema()
+        ensure_schema(backup_dir=Path(args.backup_dir) if args.backup_dir else None, log=_say)
     except DatabaseError as exc:
         print(f"letta-tool-emulation: {exc}", file=sys.stderr, flush=True)
         return EXIT_SETUP_FAILED
@@ -55,6 +61,10 @@ def main(argv: list[str]) -> int:
         workers=settings.uvicorn_workers,
         timeout_keep_alive=settings.uvicorn_timeout_keep_alive,
         access_log=False,
+        # The loop and HTTP parser Letta's server was tested on. The package installs uvloop and httptools for
+        # the proxy, and uvicorn's "auto" would otherwise switch this server to them as well.
+        loop="asyncio",
+        http="h11",
     )
     return 0
 

@@ -265,6 +265,7 @@ def _run_letta(
     if redis is not None:
         env[SOCKET_ENV] = str(redis.socket_path)
     command = [sys.executable, "-m", "letta_tool_emulation.runtime.letta_process", "--host", host, "--port", str(port)]
+    command += ["--backup-dir", str((db.home if db else default_home()) / "backups")]
     if db is not None:
         command += ["--data-dir", str(db.data_dir)]
     child = subprocess.Popen(command, env=env, cwd=workdir, preexec_fn=parent_death_signal(signal.SIGTERM))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 COMMAND = str(Path(sys.executable).parent / "letta-tool-emulation")
-READY_TIMEOUT = 300.0
+READY_TIMEOUT = 900.0  # generous: several workers start at once on shared, busy machines
 # Settings that would leak from the caller's environment into a server that should only
 # see what it is given.
 _SCRUBBED_PREFIXES = ("OPENAI_", "LETTA_", "VENICE_", "ANTHROPIC_")
@@ -29,12 +29,20 @@ def free_port() -> int:
 
 class ServerProcess:
     """One ``letta-tool-emulation server`` with its own data directory (``root/pgdata`` unless
-    given) and HOME."""
+    given) and HOME; ``command`` is the server command of another installation."""
 
     def __init__(
-        self, root: Path, port: int | None = None, *, clean_env: bool = True, data_dir: Path | None = None, **env: str
+        self,
+        root: Path,
+        port: int | None = None,
+        *,
+        clean_env: bool = True,
+        data_dir: Path | None = None,
+        command: str = COMMAND,
+        **env: str,
     ) -> None:
         self.root = root
+        self.command = command
         self.data_dir = data_dir or root / "pgdata"
         self.port = port or free_port()
         self.log_path = root / "server.log"
@@ -53,7 +61,7 @@ class ServerProcess:
         # The server writes to it; private, like everything the server writes.
         log = os.fdopen(os.open(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600), "ab")
         self.proc = subprocess.Popen(
-            [COMMAND, "server", "--port", str(self.port), "--data-dir", str(self.data_dir)],
+            [self.command, "server", "--port", str(self.port), "--data-dir", str(self.data_dir)],
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -73,8 +81,17 @@ class ServerProcess:
                 progress(now - started)
                 next_note = now + 10
             time.sleep(0.5)
-        deadline = time.monotonic() + 60  # the launcher prints its summary right after
-        while "Press Ctrl-C to stop." not in self.log() and time.monotonic() < deadline:
+        # The first worker answers /v1/health while the others may still be starting, and an
+        # agent created meanwhile can deadlock with a worker's start-up: the launcher says when
+        # every worker is up (and prints its summary).
+        while "Press Ctrl-C to stop." not in self.log():
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with code {self.proc.returncode}:\n{self.tail()}")
+            if time.monotonic() - started > READY_TIMEOUT:
+                self.kill()
+                raise RuntimeError(
+                    f"the server's workers were not all ready within {READY_TIMEOUT:.0f} s:\n{self.tail()}"
+                )
             time.sleep(0.2)
         return self
 

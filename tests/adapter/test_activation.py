@@ -38,9 +38,13 @@ def _removals() -> list[tuple[str, str, str]]:
 
 
 REMOVALS = _removals()
-OPTIONAL = {("letta.errors", "", "LLMInsufficientCreditsError"), ("letta.errors", "ErrorCode", "PAYMENT_REQUIRED")} | {
-    ("letta.schemas.providers.openai", owner, method) for owner, method, _ in letta_api.OPTIONAL_METHODS
-}
+OPTIONAL = {
+    ("letta.errors", "", "LLMInsufficientCreditsError"),
+    ("letta.errors", "ErrorCode", "PAYMENT_REQUIRED"),
+    # Without them several calls of one reply run one per step, as with parallel tool calls off.
+    ("letta.constants", "", "LETTA_PARALLEL_SAFE_TOOLS"),
+    ("letta.constants", "", "LETTA_TOOL_SET"),
+} | {("letta.schemas.providers.openai", owner, method) for owner, method, _ in letta_api.OPTIONAL_METHODS}
 
 
 PATCHABLE = ("create", "__init__", "sync_base_providers", "list_llm_models_async", "list_embedding_models_async",

@@ -10,7 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
-from letta_tool_emulation.core.decoding import REPAIR_BUDGET, REPAIR_LIMIT, Budget, decode, faithful
+from letta_tool_emulation.core.decoding import REPAIR_BUDGET, REPAIR_LIMIT, RepairBudget, decode, faithful
 
 SAVE = [
     {
@@ -217,7 +217,7 @@ def test_faithful_refuses_anything_that_changes_text(source: str, value: dict) -
 
 
 def test_limits_are_checked_before_decoding() -> None:
-    budget = Budget()
+    budget = RepairBudget()
     assert "nested" in decode("[" * 100 + "]" * 100, budget)  # type: ignore[operator]
     assert "digits" in decode('{"n": ' + "9" * 5000 + "}", budget)  # type: ignore[operator]
     assert "digits" in decode('{"n": 1e999}', budget)  # type: ignore[operator]

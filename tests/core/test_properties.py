@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+from letta_tool_emulation.core.formats import FORMATS
 from letta_tool_emulation.core.parser import tidy
 
 from .corpus import load_corpus, load_tools
@@ -76,6 +77,8 @@ FRAGMENTS = [
     "null",
     "True",
     "12",
+    *(spec.example for spec in FORMATS),  # every format in the table
+    *(end for spec in FORMATS for end in spec.end),
 ]
 
 texts = st.one_of(
@@ -157,3 +160,37 @@ def test_bytes_one_at_a_time_through_emoji_and_markers() -> None:
     r = parse_tool_calls(text, TOOLS)
     assert [c.arguments for c in r.tool_calls] == [{"sides": 6, "note": "漢字👩‍👩‍👧"}]
     assert r.content == "Hé 😀 \nok"  # the prose on both sides of the block, as written
+
+
+# Inline code across chunks: backtick runs of every length between short prose, and a call
+# between two runs that may or may not open and close inline code around it. A run cut by a
+# chunk's end, while inline code holds text, is where every position the scanner keeps must
+# still point at the same text after the buffer is compacted.
+CALL_IN_A_LINE = 'TOOL_CALL_START {"function": "roll_dice", "params": {"sides": 6}} TOOL_CALL_END'
+_runs = st.integers(min_value=1, max_value=3).map(lambda k: "`" * k)
+_prose = st.sampled_from(["", "a", "ab", "abc"])
+backtick_lines = st.tuples(
+    st.lists(st.tuples(_prose, _runs).map("".join), min_size=1, max_size=5).map("".join),
+    _runs,
+    _prose,
+).map(lambda parts: f"{parts[0]} {CALL_IN_A_LINE} {parts[1]}{parts[2]}")
+
+
+@given(backtick_lines)
+def test_backtick_runs_cut_by_a_chunk_parse_as_in_one_piece(text: str) -> None:
+    whole = one_shot(text, None)
+    for cut in range(1, len(text)):
+        if text[cut - 1] == "`" == text[cut]:  # inside a run; the chunk before it starts anywhere near
+            for start in range(max(cut - 12, 0), cut):
+                chunks = [text[:start], text[start:cut], text[cut:]]
+                assert streamed([c for c in chunks if c], None) == whole, (start, cut)
+
+
+def test_a_backtick_run_cut_by_a_chunk_keeps_its_place() -> None:
+    # The second run of two backticks is cut; the run of three after it must be known for
+    # what it is (it opens inline code that closes on the line), however the reply is cut.
+    text = "x`a``q``w``` " + CALL_IN_A_LINE + " ```\nok"
+    whole = one_shot(text, None)
+    assert whole[1] == []  # the call is inside inline code
+    for cut in range(1, len(text)):
+        assert streamed([text[:cut], text[cut:]], None) == whole, cut

@@ -9,10 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls, render_messages
+from letta_tool_emulation.core import accept as accept_module
 from letta_tool_emulation.core import calls as calls_module
 from letta_tool_emulation.core import context as context_module
 from letta_tool_emulation.core import decoding as decoding_module
-from letta_tool_emulation.core import scanner as scanner_module
+from letta_tool_emulation.core.scan import matcher as matcher_module
+from letta_tool_emulation.core.scan.text import MAX_BLOCKS
 
 from .corpus import load_tools
 
@@ -81,12 +83,12 @@ def _inject_and_check(monkeypatch: pytest.MonkeyPatch, where: str, plan: list[tu
         raise RuntimeError("injected")
 
     if where == "validate":
-        real = calls_module.validate_arguments
+        real = accept_module.validate_arguments
 
         def validate(spec, arguments, ignored):  # type: ignore[no-untyped-def]
             return boom() if arguments.get("note") == "BOOM" else real(spec, arguments, ignored)
 
-        monkeypatch.setattr(calls_module, "validate_arguments", validate)
+        monkeypatch.setattr(accept_module, "validate_arguments", validate)
     elif where == "decode":
         real_decode = calls_module.decode
         real_raw = decoding_module.STRICT.raw_decode
@@ -125,9 +127,7 @@ def test_an_internal_scanner_error_stops_parsing_without_leaking_or_running(monk
     def broken(self, eof):  # type: ignore[no-untyped-def]
         raise RuntimeError("injected")
 
-    handlers = list(scanner_module._HANDLERS)
-    handlers[scanner_module.REGION] = broken
-    monkeypatch.setattr(scanner_module, "_HANDLERS", handlers)
+    monkeypatch.setattr(matcher_module.Matcher, "json", broken)
     text = "Sure.\nTOOL_CALL_START\n" + json.dumps({"function": "roll_dice", "params": {"sides": 6}})
     text += '\nTOOL_CALL_END\nTOOL_CALL_START\n{"function": "roll_dice"}\nTOOL_CALL_END'
     p = StreamingToolCallParser(TOOLS)
@@ -195,9 +195,9 @@ def test_interpreter_guard_turns_any_exception_into_a_rejected_event(monkeypatch
 
 def test_a_reply_with_too_many_blocks_is_read_up_to_the_limit() -> None:
     one = 'TOOL_CALL_START\n{"function": "roll_dice", "params": {"sides": 6}}\nTOOL_CALL_END\n'
-    text = one * (scanner_module.MAX_BLOCKS + 5) + "Bye."
+    text = one * (MAX_BLOCKS + 5) + "Bye."
     for r in (parse_tool_calls(text, TOOLS), _streamed(text)):
-        assert len(r.tool_calls) == scanner_module.MAX_BLOCKS
+        assert len(r.tool_calls) == MAX_BLOCKS
         assert [p.kind for p in r.rejected] == ["malformed_call"] and "more than" in r.rejected[0].message
         assert r.content.endswith("Bye.") and r.content.count("TOOL_CALL_START") == 5  # the rest is text
 

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import neutralise, parse_tool_calls, render_feedback, render_messages, render_transcript
+from letta_tool_emulation.core.formats import FORMATS
 
 from .corpus import load_tools
 
@@ -143,6 +144,7 @@ def test_neutralise_breaks_reasoning_tags_in_any_case() -> None:
 # Everything the scanner reacts to, in every spelling it accepts, to build texts from.
 FRAGMENTS = [
     *NEUTRALISE_SAMPLES,
+    *(spec.example for spec in FORMATS),  # every format in the table, the same call to "lookup"
     "TOOL_CALL_START",
     "TOOL_CALL_END",
     "TOOL_RESULT",

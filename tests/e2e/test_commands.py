@@ -32,6 +32,7 @@ def test_demo_shows_a_memory_edit_from_start_to_finish(tmp_path: Path) -> None:
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
     assert "using the local stand-in model" in out
+    assert "Model: venice/e2ee-" in out and "venice-uncensored" not in out  # read from /models
     assert "Memory block 'human' before:\n  'Name: Ana'" in out
     assert "tool call:   memory_insert(" in out and "tool result: [success]" in out
     assert "Memory block 'human' after:\n  'Name: Ana\\nI like pizza'" in out

@@ -9,12 +9,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from letta_tool_emulation import shared_state
 from letta_tool_emulation.runtime.standin import EMULATED_MODEL
 
 from .conftest import Server, wait_gone
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from benchmarks.load import postgres_connections, run_load, server_rss_mb
+from benchmarks.load import plugin_connections, postgres_connections, run_load, server_rss_mb
 
 
 def emulating_workers(server: Server) -> set[str]:
@@ -22,7 +23,7 @@ def emulating_workers(server: Server) -> set[str]:
 
 
 def test_agents_at_once_on_two_workers_lose_nothing(tmp_path: Path, standin: Any) -> None:
-    server = Server(tmp_path, standin.url, LETTA_UVICORN_WORKERS="2").start()
+    server = Server(tmp_path, standin.url, LETTA_UVICORN_WORKERS="2", LETTA_TOOL_EMULATION_READY_TIMEOUT="900").start()
     try:
         standin.reset(sloppy=True, seed=11)
         standin.state.latency = 0.3  # requests overlap, so both workers take some
@@ -39,6 +40,8 @@ def test_agents_at_once_on_two_workers_lose_nothing(tmp_path: Path, standin: Any
         while postgres_connections(server) > 0 and time.monotonic() < deadline:
             time.sleep(0.5)
         assert postgres_connections(server) == 0, "connections left open after the load"
+        # The plugin's own, for the shared state: per worker one listening, a few kept for the budget.
+        assert 0 < plugin_connections(server) <= 2 * (shared_state.POOL_IDLE + 1)
         # Which worker accepts a connection is the kernel's choice, and the one that took the
         # last tends to take the next, so one worker can take every agent's connection. Keep
         # the load on, a new connection per request, until both have served emulated turns.

@@ -68,6 +68,20 @@ def test_a_reply_cut_at_the_output_limit_finishes_with_length(proxy: ProxyServer
     assert check_stream(events, include_usage=False).finish_reason == "length"
 
 
+def test_a_cut_reply_says_so_alike_streamed_or_not(proxy: ProxyServer, upstream: StandIn) -> None:
+    # finish_reason "length" is how an OpenAI client learns that a reply was cut: the streamed
+    # reply carries the same text and the same signal as the whole one.
+    story = "A long story that goes on and on"
+    upstream.script({"text": story, "finish_reason": "length"})
+    _, events = post_stream(proxy.url, body("Tell me a story", max_tokens=5))
+    streamed = check_stream(events, include_usage=False)
+    upstream.script({"text": story, "finish_reason": "length"})
+    whole = httpx.post(f"{proxy.url}/chat/completions", json=body("Tell me a story", max_tokens=5), timeout=60).json()
+    choice = whole["choices"][0]
+    assert (streamed.content, streamed.finish_reason) == (choice["message"]["content"], choice["finish_reason"])
+    assert streamed.finish_reason == "length" and streamed.content == story
+
+
 def test_reasoning_goes_to_reasoning_content(proxy: ProxyServer, upstream: StandIn) -> None:
     upstream.script({"text": "<think>The user wants figs kept.</think>" + call_block("memory_insert", label="human",
                                                                                          new_string="figs")})  # fmt: skip

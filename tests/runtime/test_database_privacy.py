@@ -340,25 +340,6 @@ def test_links_planted_by_an_outsider_do_not_redirect_the_launcher(
     assert not any(p.name.startswith("lte-pg-") and p.is_dir() and p.owner() == outsider.name for p in shared.iterdir())
 
 
-def test_programs_out_of_the_postgres_users_reach_are_run_from_a_copy(tmp_path: Path) -> None:
-    from pgserver._commands import POSTGRES_BIN_PATH
-
-    private = tmp_path / "private"  # like a virtualenv inside root's home: 0700
-    private.mkdir(mode=0o700)
-    install = POSTGRES_BIN_PATH.parent
-    shutil.copytree(install, private / "pgserver" / "pginstall", symlinks=True)
-    shutil.copytree(install.parent.parent / "pgserver.libs", private / "pgserver.libs", symlinks=True)
-    programs = private / "pgserver" / "pginstall" / "bin"
-    notes: list[str] = []
-    with EmbeddedPostgres(tmp_path / "pgdata", log=notes.append, programs=programs) as db:
-        with psycopg2.connect(db.uri) as conn, conn.cursor() as cur:
-            cur.execute("SELECT 1")
-        copy = next(n for n in notes if "running a copy in" in n).rsplit(" ", 1)[1]
-        assert Path(copy).is_dir()
-    assert mode(private) == 0o700 and mode(tmp_path) == 0o700
-    assert not Path(copy).exists()
-
-
 def test_a_database_with_trust_authentication_is_closed_at_the_next_start(outsider: User, tmp_path: Path) -> None:
     data = tmp_path / "pgdata"
     EmbeddedPostgres(data, log=lambda _: None).start().stop()

@@ -145,14 +145,17 @@ def envelope_reply(body: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[
 def _call_variants(schema: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     """Each tool the envelope schema offers, with its parameter schema."""
     out: dict[str, Mapping[str, Any]] = {}
-    shapes = schema.get("anyOf") if isinstance(schema.get("anyOf"), list) else [schema]
-    defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+    any_of = schema.get("anyOf")
+    shapes = any_of if isinstance(any_of, list) else [schema]
+    raw_defs = schema.get("$defs")
+    defs = raw_defs if isinstance(raw_defs, dict) else {}
     for shape in shapes:
         calls = (shape.get("properties") or {}).get(CALLS_KEY) if isinstance(shape, dict) else None
         item = calls.get("items") if isinstance(calls, dict) else None
         if not isinstance(item, dict):
             continue
-        for variant in item.get("anyOf") if isinstance(item.get("anyOf"), list) else [item]:
+        variants = item.get("anyOf")
+        for variant in variants if isinstance(variants, list) else [item]:
             props = variant.get("properties") if isinstance(variant, dict) else None
             name = (props or {}).get(NAME_KEY, {}).get("const") if isinstance(props, dict) else None
             params = (props or {}).get(ARGUMENTS_KEY) if isinstance(props, dict) else None
@@ -166,7 +169,8 @@ def _call_variants(schema: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 
 def _forms(schema: Mapping[str, Any]) -> tuple[bool, bool]:
     """(calls required, a text-only reply allowed)."""
-    shapes = schema.get("anyOf") if isinstance(schema.get("anyOf"), list) else [schema]
+    any_of = schema.get("anyOf")
+    shapes = any_of if isinstance(any_of, list) else [schema]
     text_only = any(
         isinstance(s, dict) and CALLS_KEY not in (s.get("required") or []) and REPLY_KEY in (s.get("properties") or {})
         for s in shapes
@@ -201,7 +205,9 @@ def context_routes(local: LocalServer | None) -> list[Route]:
             "model_path": f"/models/{EMULATED_MODEL}.gguf",
             "modalities": {"vision": False},
         }
-        models = [{"id": i, "object": "model", "owned_by": "llamacpp", "meta": {"n_ctx_train": 32768}} for i in ids]
+        models: list[dict[str, Any]] = [
+            {"id": i, "object": "model", "owned_by": "llamacpp", "meta": {"n_ctx_train": 32768}} for i in ids
+        ]
         return [
             Route("/props", respond(props)),
             Route("/v1/models", respond({"object": "list", "data": models})),

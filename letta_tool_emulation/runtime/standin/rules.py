@@ -116,7 +116,7 @@ def plan_reply(body: Mapping[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]
             return [("send_message", {"message": text})], ""
         return [], text
 
-    calls: list[tuple[str, dict[str, Any]]] = []
+    calls = []
     for fact in _REMEMBER.findall(said):
         fact = fact.strip().rstrip(".")
         if "memory_insert" in tools:
@@ -159,7 +159,7 @@ def _without_feedback(messages: list[Mapping[str, Any]]) -> list[Mapping[str, An
     def only_feedback(m: Mapping[str, Any]) -> bool:
         return (m.get("content") or "").startswith(_FEEDBACK)
 
-    out = [dict(m) for m in messages]
+    out: list[Mapping[str, Any]] = [dict(m) for m in messages]
     # A re-ask: the rejected reply, then a message that is nothing but feedback.
     while len(out) >= 2 and out[-2].get("role") == "assistant" and only_feedback(out[-1]):
         out = out[:-2]

@@ -65,7 +65,7 @@ def _null_where_forbidden(body: dict[str, Any]) -> str | None:
             for i, m in enumerate(value):
                 if not isinstance(m, dict):
                     continue
-                allowed = NULLABLE_IN_MESSAGE.get(str(m.get("role")), frozenset())
+                allowed = NULLABLE_IN_MESSAGE.get(m.get("role", ""), frozenset())
                 for field_name, v in m.items():
                     found = None if (v is None and field_name in allowed) else _nulls(v, f"messages[{i}].{field_name}")
                     if found:

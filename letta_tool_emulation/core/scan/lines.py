@@ -1,0 +1,139 @@
+"""Line and prose tracking: what the context rule needs to know about the prose released so far.
+
+Every piece of prose the scanner releases passes through :meth:`Lines.track`: the current
+line's first characters and last non-blank character, whether it is blank so far and how far
+indented, whether a block already stood on it, the recent prose (for the paragraph before a
+block), whether the nearest heading above presents examples, and how much prose came out in
+all. :meth:`Lines.context` captures this where a block's opener stands.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from .. import context as C
+
+HEAD = 120  # characters of a line's prose kept to judge list items, quotes and headings
+RECENT = 3 * C.PARAGRAPH_CHARS  # characters of recent prose kept to judge the paragraph before a block
+_HEADING_LINE = regex.compile(r"(?m)^[ \t]{0,3}#[^\n]*")
+
+
+class Lines:
+    __slots__ = ("blank", "emitted", "head", "indent", "last", "on_line", "recent", "recent_len", "section_example")
+
+    def __init__(self) -> None:
+        self.blank = True  # only blanks since the last newline
+        self.indent = 0  # their width
+        self.head = ""  # the line's first characters
+        self.last = ""  # its last non-blank character
+        self.on_line = False  # a block stood on this line
+        self.section_example = False  # the nearest heading above presents examples
+        self.recent: list[str] = []
+        self.recent_len = 0
+        self.emitted = 0  # characters of prose released so far
+
+    def track(self, s: str) -> None:
+        """Prose released."""
+        self.emitted += len(s)
+        self.recent.append(s)
+        self.recent_len += len(s)
+        if self.recent_len > 3 * RECENT:
+            self._trim_recent()
+        nl = s.find("\n")
+        if nl < 0:
+            if not self.blank and len(self.head) >= HEAD:  # the usual case, in short
+                last = s[-1]
+                if last != " " and last != "\t" and last != "\r":
+                    self.last = last
+                elif s.strip(" \t\r"):
+                    self.last = s.rstrip(" \t\r")[-1]
+                return
+            if self.blank:
+                if s.strip(" \t\r"):
+                    self.blank = False
+                else:
+                    self.indent += len(s) + 3 * s.count("\t")
+            if len(self.head) < HEAD:
+                self.head += s[: HEAD - len(self.head)]
+            last = s.rstrip(" \t\r")
+            if last:
+                self.last = last[-1]
+        else:
+            # Headings change the section; only lines that start with "#" can be one.
+            head = self.head or s[:HEAD]
+            if head.lstrip(" \t")[:1] == "#":
+                self._end_line(self.head + s[:nl] if len(self.head) < HEAD else self.head)
+            last_nl = s.rfind("\n")
+            if last_nl > nl:
+                for m in _HEADING_LINE.finditer(s, nl + 1, last_nl):
+                    self._end_line(m.group()[:HEAD])
+            tail = s[last_nl + 1 :]
+            stripped = tail.rstrip(" \t\r")
+            self.head = tail[:HEAD]
+            self.last = stripped[-1] if stripped else ""
+            self.on_line = False
+            self.blank = not stripped
+            self.indent = 0 if stripped else len(tail) + 3 * tail.count("\t")
+
+    def track_plain(self, chunk: str) -> None:
+        """Prose released in the middle of a non-blank line, with no newline and nothing in it
+        that needs a closer look (the scanner's fast path)."""
+        self.recent.append(chunk)
+        self.recent_len += len(chunk)
+        if self.recent_len > 3 * RECENT:
+            self._trim_recent()
+        if len(self.head) < HEAD:
+            self.head += chunk[: HEAD - len(self.head)]
+        last = chunk[-1]
+        if last == " " or last == "\t" or last == "\r":
+            stripped = chunk.rstrip(" \t\r")
+            if stripped:
+                self.last = stripped[-1]
+        else:
+            self.last = last
+        self.emitted += len(chunk)
+
+    def new_line(self, indent: int = 0) -> None:
+        """A line ended inside text that is not prose (a hidden block, reasoning)."""
+        self.head = ""
+        self.last = ""
+        self.on_line = False
+        self.blank = True
+        self.indent = indent
+
+    def block_on_line(self) -> None:
+        """A block was hidden on this line, which goes on."""
+        self.on_line = True
+        self.blank = False
+
+    def forget_recent(self) -> None:
+        """Reasoning ended: the visible reply starts afresh."""
+        self.recent = []
+        self.recent_len = 0
+
+    def context(self, *, block_waiting: bool) -> C.Context:
+        """What surrounds an opener here (``block_waiting``: a block earlier on this line is
+        not decided yet)."""
+        return C.Context(
+            line_head=self.head,
+            line_last=self.last,
+            region_on_line=self.on_line or block_waiting,
+            paragraph=C.last_paragraph(self._recent_text()),
+            section_example=self.section_example,
+        )
+
+    def _recent_text(self) -> str:
+        recent = self.recent
+        if recent and len(recent[-1]) >= RECENT:
+            return recent[-1][-RECENT:]
+        return "".join(recent)[-RECENT:]
+
+    def _trim_recent(self) -> None:
+        kept = "".join(self.recent)[-RECENT:]
+        self.recent = [kept]
+        self.recent_len = len(kept)
+
+    def _end_line(self, line: str) -> None:
+        example = C.heading_is_example(line)
+        if example is not None:
+            self.section_example = example

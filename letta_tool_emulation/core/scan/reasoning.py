@@ -1,0 +1,77 @@
+"""Reasoning: <think> blocks opened at the start of a line, and a lone </think> closing
+reasoning that the chat template opened before the reply began."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import markers as M
+from ..results import Problem, StreamEvent
+from .states import TEXT
+
+if TYPE_CHECKING:
+    from .scanner import Scanner
+
+
+class Reasoning:
+    """The THINK state."""
+
+    __slots__ = ("buf", "explicit", "lines", "lone_closed", "open", "sc", "settle")
+
+    def __init__(self, sc: Scanner) -> None:
+        self.sc = sc
+        self.buf = sc.buf
+        self.settle = sc.settle
+        self.lines = sc.lines
+        self.explicit = False  # the reply opened reasoning itself
+        self.open = False  # and has not closed it
+        self.lone_closed = False  # a lone </think> closed reasoning the reply began in
+
+    @property
+    def settled(self) -> bool:
+        """Whether a later </think> is only a stray tag."""
+        return self.explicit or self.lone_closed
+
+    def begin(self) -> None:
+        self.explicit = True
+        self.open = True
+
+    def think(self, eof: bool) -> bool:
+        b = self.buf
+        buf, pos = b.text, b.pos
+        m = M.THINK_END.search(buf, pos, partial=not eof)
+        end = len(buf) if m is None else m.start()
+        if end > pos:
+            if self.settle.unterminated is not None:
+                self.settle.watch_end(buf[pos:end])
+            self.sc.out.emit(StreamEvent(reasoning=buf[pos:end]))
+            b.pos = end
+        if m is None or m.partial:
+            return False
+        b.pos = m.end()
+        self.open = False
+        self.sc.go(TEXT)
+        self._ended()  # reasoning first, then a bare JSON call, is a common shape
+        return True
+
+    def close_lone(self) -> None:
+        """A lone </think>: what the reply drafted before it was reasoning, and does not run."""
+        self.lone_closed = True
+        self.settle.drop_drafts()
+        self._ended()
+
+    def _ended(self) -> None:
+        """After </think> the visible reply starts afresh."""
+        self.lines.forget_recent()
+        self.lines.new_line()
+
+    def unclosed(self) -> None:
+        """The reply ended: reasoning it opened and never closed is reported."""
+        if self.open:
+            self.sc.out.emit(
+                StreamEvent(
+                    problem=Problem(
+                        "unclosed_reasoning", "A <think> block was never closed; its text was kept as reasoning."
+                    )
+                )
+            )

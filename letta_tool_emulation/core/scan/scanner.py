@@ -1,0 +1,191 @@
+"""The lexical half of the parser: where calls, code, reasoning and prose begin and end.
+
+One scanner serves streaming and one-shot parsing (one-shot is a single ``feed`` and
+``close``). Every decision depends only on the text, never on how it was chunked: whatever
+could still become a marker is held back, everything else is released at once.
+
+Linear time: every pattern tried at a position has a bounded length, and every unbounded run
+(blanks, backticks, a tag's attributes, a string, a fence's lines) is consumed by a state
+that resumes where it stopped. Each character is looked at a bounded number of times however
+the text is chunked.
+
+The scanner is a state machine (``states.py`` lists the states and every transition) whose
+rooms each own their state: the buffer and hold (``buffer.py``), what was handed out
+(``output.py``), the line and the prose so far (``lines.py``), when a block is decided
+performed or shown (``settle.py``), and one room per construct: prose (``text.py``), inline
+code and comments (``code.py``), fences (``fence.py``), openers (``openers.py``), the JSON of a
+region (``matcher.py``) and reasoning (``reasoning.py``). A region, once delimited, goes to the
+interpreter (``calls.py``), and its reading to ``Settle``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from .. import markers as M
+from ..region import Interpret
+from ..results import StreamEvent
+from . import states
+from .buffer import Buffer
+from .code import Code
+from .fence import Fence
+from .lines import Lines
+from .matcher import Matcher
+from .openers import Openers
+from .output import Output
+from .reasoning import Reasoning
+from .settle import Settle
+from .states import CALL_STATES, FENCE, REGION, TEXT, State
+from .text import Text
+
+
+class Scanner:
+    __slots__ = (
+        "_handlers",
+        "buf",
+        "closed",
+        "closing",
+        "code",
+        "fence",
+        "finish_reason",
+        "lines",
+        "matcher",
+        "openers",
+        "out",
+        "reasoning",
+        "settle",
+        "state",
+        "text",
+    )
+
+    def __init__(self, interpret: Interpret) -> None:
+        self.state = TEXT
+        self.closed = False
+        self.closing = False  # the reply has ended (close() is running)
+        self.finish_reason: str | None = None
+        self.buf = Buffer()
+        self.out = Output()
+        self.lines = Lines()
+        self.settle = Settle(self, interpret)
+        self.code = Code(self)
+        self.fence = Fence(self)
+        self.matcher = Matcher(self)
+        self.openers = Openers(self)
+        self.reasoning = Reasoning(self)
+        self.text = Text(self)
+        handlers: dict[State, Callable[[bool], bool]] = {
+            states.TEXT: self.text.text,
+            states.THINK: self.reasoning.think,
+            states.BTICK: self.code.btick,
+            states.SPAN: self.code.span,
+            states.SPAN_HOLD: self.code.span_hold,
+            states.COMMENT: self.code.comment,
+            states.LINE_RUN: self.fence.line_run,
+            states.FENCE_INFO: self.fence.info_line,
+            states.FENCE: self.fence.fence,
+            states.AFTER_OPENER: self.openers.after_opener,
+            states.TAG: self.openers.tag,
+            states.MALFORMED: self.openers.malformed,
+            states.REGION: self.matcher.json,
+            states.POST_REGION: self.matcher.after_json,
+            states.DROP: self.text.drop,
+            states.FLOOD: self.text.flood,
+        }
+        # Each handler reads from the buffer in its state and says whether to go on: False
+        # when it needs more text.
+        self._handlers = [handlers[state] for state in State]
+
+    @property
+    def in_call(self) -> bool:
+        """Whether a possible call is being read (its text is held back)."""
+        state = self.state
+        return state in CALL_STATES or (state == FENCE and self.fence.hold) or bool(self.settle.items)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def go(self, state: State) -> None:
+        """Change state (every change is one of ``states.TRANSITIONS``; see :func:`record`)."""
+        self.state = state
+
+    def feed(self, chunk: str) -> list[StreamEvent]:
+        if self.closed or not chunk:
+            return []
+        b = self.buf
+        if not b.text:  # nothing undecided is waiting: try the fast paths
+            state = self.state
+            if state == REGION:
+                m = self.matcher
+                quote = m.quote
+                if (
+                    quote is not None
+                    and chunk[-1] != "\\"
+                    and "\n" not in chunk
+                    and (quote not in chunk or M.run_end(m.bodies[quote], chunk, 0) == len(chunk))
+                ):
+                    # Inside a string that goes on past this chunk: nothing here can end it.
+                    b.hold_whole(chunk)
+                    return []
+            elif state == TEXT:
+                lines = self.lines
+                settle = self.settle
+                if not lines.blank and not settle.items and M.PLAIN.fullmatch(chunk):
+                    # Prose with nothing to look at (no newline either): released as it is.
+                    b.base += len(chunk)
+                    if settle.unterminated is not None:
+                        settle.watch_end(chunk)
+                    lines.track_plain(chunk)
+                    self.out.texts.append(chunk)
+                    return [StreamEvent(text=chunk)]
+        b.text = b.text + chunk if b.text else chunk
+        self._run(eof=False)
+        return self.out.take()
+
+    def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
+        if self.closed:
+            return []
+        self.finish_reason = finish_reason
+        self._run(eof=True)
+        self.closed = True
+        self.settle.close()
+        self.reasoning.unclosed()
+        return self.out.take()
+
+    def _run(self, eof: bool) -> None:
+        self.closing = eof
+        handlers = self._handlers
+        while handlers[self.state](eof):
+            pass
+        self.buf.compact()
+
+
+# Transitions seen while record() runs; None otherwise.
+_observed: set[tuple[State, State]] | None = None
+
+
+def _go_recording(self: Scanner, state: State) -> None:
+    if _observed is not None and state != self.state:
+        _observed.add((self.state, state))
+    self.state = state
+
+
+_go = Scanner.go
+
+
+@contextmanager
+def record() -> Iterator[set[tuple[State, State]]]:
+    """Collect every transition any scanner takes while the block runs (for tests: the
+    scanner's go() records nothing otherwise, and costs nothing more than the assignment)."""
+    global _observed
+    outer = _observed
+    seen: set[tuple[State, State]] = set()
+    _observed = seen
+    setattr(Scanner, "go", _go_recording)  # noqa: B010 - swapped in only while a test records
+    try:
+        yield seen
+    finally:
+        _observed = outer
+        if outer is None:
+            setattr(Scanner, "go", _go)  # noqa: B010
+        else:
+            outer |= seen

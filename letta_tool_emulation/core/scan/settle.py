@@ -1,0 +1,347 @@
+"""When a block is decided performed or shown, and what waits until it is.
+
+A region's reading comes from the interpreter; whether it was performed is decided in steps:
+
+1. What precedes it (``context.shown_before`` on the context captured at its opener) is
+   known at once: :meth:`Settle.judge`.
+2. Prose after it on its line is known when that line ends: the block waits in ``items``
+   with the prose after it (:meth:`Settle.release`), and :meth:`Settle.settle_line` decides.
+3. A performed block is committed to a group and held until the reply ends: a later lone
+   ``</think>`` can still show it was drafted in reasoning (:meth:`Settle.drop_drafts`), a
+   stray end marker or an unterminated block's end marker can still show its JSON closed
+   early (:meth:`Settle.watch_end`, :meth:`Settle.stray_end`), and the first line after it can
+   still ask permission to make it (:meth:`Settle.close`).
+
+All prose the scanner releases passes through :meth:`Settle.release`, but for plain prose in
+the middle of a line when no block waits on it (the scanner's fast path).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import regex
+
+from .. import context as C
+from ..region import Interpret, Reading, Region, excerpt
+from ..results import Problem, StreamEvent
+from .lines import Lines
+from .output import Output
+
+if TYPE_CHECKING:
+    from .scanner import Scanner
+
+_TELLING = regex.compile(r"[\w\"'{}\[\]]")
+_NOT_BLANK = regex.compile(r"[^ \t\r\n]")
+
+
+@dataclass(slots=True)
+class Block:
+    """A performed-looking region whose line has not ended yet."""
+
+    region: Region
+    reading: Reading
+
+
+@dataclass(slots=True)
+class Group:
+    """The events of a performed region, held until the reply ends."""
+
+    region: Region
+    events: list[StreamEvent]
+    after_at: int = 0  # where the prose written after it begins
+
+
+class Settle:
+    __slots__ = (
+        "after_call",
+        "ctx",
+        "fragile",
+        "groups",
+        "interpret",
+        "items",
+        "lines",
+        "open_group",
+        "out",
+        "prior_group",
+        "sc",
+        "unterminated",
+        "watch_tail",
+    )
+
+    def __init__(self, sc: Scanner, interpret: Interpret) -> None:
+        self.sc = sc
+        self.out: Output = sc.out
+        self.lines: Lines = sc.lines
+        self.interpret = interpret
+        self.ctx: C.Context | None = None  # the context of the block being read
+        self.items: list[Block | str] = []  # blocks on this line and the prose after them
+        self.fragile = False  # one of them is broken or was mended
+        self.groups: list[Group] = []  # performed calls, released at close
+        self.after_call = False  # a call was committed (and not dropped as reasoning)
+        self.open_group: Group | None = None  # the last call, while no other block followed it
+        self.prior_group: Group | None = None  # the same, for the block being read
+        self.unterminated: Group | None = None  # the last call, if its end marker never came
+        self.watch_tail = ""  # the end of the text watched for that marker
+
+    # -- prose -------------------------------------------------------------------------------
+
+    def release(self, s: str) -> None:
+        """Release prose, unless a block earlier on this line still waits to know whether
+        prose follows it."""
+        if not s:
+            return
+        if self.items:
+            nl = s.find("\n")
+            part = s if nl < 0 else s[:nl]
+            # The first telling character after the blocks decides: JSON punctuation (or, after
+            # a mended block, anything) means the JSON did not really end where it was closed;
+            # a word makes the blocks part of a sentence.
+            m = (_NOT_BLANK if self.fragile else _TELLING).search(part)
+            if m is not None and (self.fragile or (not m.group().isalnum() and m.group() != "_")):
+                self.settle_line(performed=False, broken=True)
+            elif m is not None:
+                self.settle_line(performed=False)
+            elif nl < 0:
+                self.items.append(s)
+                return
+            else:
+                self.settle_line(performed=True)
+        self._pass(s)
+
+    def _pass(self, s: str) -> None:
+        self.out.pending.append(s)
+        if self.unterminated is not None:
+            self.watch_end(s)
+        self.lines.track(s)
+
+    def watch_end(self, s: str) -> None:
+        """The last call's JSON closed without its end marker: if the marker turns up later
+        in text that is no call (prose, code, reasoning), the JSON closed early, inside a
+        string, and must not run."""
+        group = self.unterminated
+        assert group is not None
+        markers = group.region.spec.end
+        seen = self.watch_tail + s
+        if any(marker in seen for marker in markers):
+            self.unterminated = None
+            if group in self.groups:
+                _reject(group)
+        self.watch_tail = seen[-max(map(len, markers)) :]
+
+    # -- blocks ------------------------------------------------------------------------------
+
+    def begin_block(self) -> None:
+        """A block's opener: capture what surrounds it."""
+        self.prior_group, self.open_group = self.open_group, None
+        self.ctx = self.lines.context(block_waiting=bool(self.items))
+
+    def judge(self, region: Region) -> None:
+        """A region is complete: read it, and decide what it was (the held text is released
+        and the state is TEXT again before this)."""
+        region.finish_reason = self.sc.finish_reason
+        try:
+            reading = self.interpret(region)
+        except Exception as exc:  # noqa: BLE001 - the interpreter guards itself; this is the last line
+            reading = Reading(events=[_unreadable(region, exc)])
+        try:
+            shown = self.shown_before(region) or reading.shown
+        except Exception as exc:  # noqa: BLE001 - never let one region poison the rest
+            reading, shown = Reading(events=[_unreadable(region, exc)]), None
+        if not reading.call_attempt:
+            self.release(region.raw)  # ordinary text after all
+        elif shown is not None:
+            self.show(region, reading, shown)
+        else:
+            self.wait(Block(region, reading))
+            self.after_hidden(region.raw)
+
+    def judge_attempt(self, region: Region, reading: Reading) -> None:
+        """A failed attempt (an opener with no JSON) that reached its end marker."""
+        region.context = self.ctx
+        shown = self.shown_before(region, quiet=True)
+        if shown is not None:
+            self.show(region, reading, shown)
+        else:
+            self.wait(Block(region, reading))
+            self.after_hidden(region.raw)
+
+    def wait(self, block: Block) -> None:
+        self.items.append(block)
+        if _fragile(block):
+            self.fragile = True
+
+    def shown_before(self, region: Region, *, quiet: bool = False) -> C.Shown | None:
+        """What precedes ``region`` says it is shown, not performed (see context.py). With
+        ``quiet``, a failure to judge counts as no (for blocks that run nothing anyway)."""
+        if region.context is None:
+            return None
+        try:
+            return C.shown_before(region.context, json_only=region.spec.json_only)
+        except Exception:
+            if quiet:
+                return None
+            raise
+
+    def settle_line(self, *, performed: bool, broken: bool = False) -> None:
+        """The line of the waiting blocks ended (performed) or went on with prose (shown, or
+        ``broken`` when what followed shows their JSON did not end where it seemed to)."""
+        items, self.items = self.items, []
+        self.fragile = False
+        for item in items:
+            if isinstance(item, Block):
+                if performed:
+                    self.commit(item)
+                elif broken or _fragile(item):
+                    # Not a clean mention: an attempt that went wrong, and text ran on after it.
+                    self.out.emit(
+                        StreamEvent(
+                            problem=Problem(
+                                "invalid_json",
+                                "A call was broken (its JSON incomplete, mended or closed before its end marker) "
+                                "and text followed it on the same line, so nothing was called. Write the call "
+                                "again, alone on its lines.",
+                                rejected=True,
+                                excerpt=excerpt(item.region.raw),
+                            )
+                        )
+                    )
+                    self.release(item.region.raw)
+                else:
+                    self.show(item.region, item.reading, ("in_sentence", "prose follows it on the same line"))
+            else:
+                self._pass(item)
+
+    def commit(self, block: Block) -> None:
+        region = block.region
+        group = Group(region, block.reading.events)
+        self.groups.append(group)
+        marked = region.spec.end_required
+        self.unterminated = group if region.end_marker is False and marked else None
+        self.watch_tail = ""
+        self.open_group = group if marked else None
+        self.after_call = True
+        group.after_at = self.lines.emitted
+
+    def show(self, region: Region, reading: Reading, shown: C.Shown) -> None:
+        """Give a call-shaped region back as prose, saying why it did not run."""
+        if reading.call_attempt:
+            self.note_shown(region, shown)
+        self.release(region.raw)
+
+    def note_shown(self, region: Region, shown: C.Shown) -> None:
+        kind, why = shown
+        self.out.emit(
+            StreamEvent(
+                problem=Problem(
+                    kind,
+                    f"A call-shaped block was not executed because {why}.",
+                    excerpt=excerpt(region.raw),
+                )
+            )
+        )
+
+    def after_hidden(self, raw: str) -> None:
+        """Line bookkeeping after a block whose text is not released."""
+        nl = raw.rfind("\n")
+        if nl >= 0 and not raw[nl + 1 :].strip(" \t\r"):  # its line is over
+            tail = raw[nl + 1 :]
+            if self.items:
+                self.settle_line(performed=True)
+            self.lines.new_line(len(tail) + 3 * tail.count("\t"))
+        else:
+            self.lines.block_on_line()
+
+    def drop_drafts(self) -> None:
+        """A lone </think> closed reasoning the reply began in: nothing drafted before runs."""
+        items, self.items = self.items, []
+        shown: C.Shown = ("in_reasoning", "it was written in reasoning that the reply closed later")
+        for item in items:
+            if isinstance(item, Block):
+                if item.reading.call_attempt:
+                    self.note_shown(item.region, shown)
+            else:
+                self._pass(item)
+        for group in self.groups:
+            self.note_shown(group.region, shown)
+        self.groups = []
+        self.after_call = False
+
+    def ends_open_call(self, marker: str) -> bool:
+        """Whether ``marker``, an end marker at the start of a line with no block open, may
+        close the last call (only prose came since)."""
+        group = self.open_group
+        return group is not None and marker in group.region.spec.end and self.lines.blank
+
+    def reject_open_call(self) -> None:
+        """An end marker alone on its line closed the last call: its JSON (or its end marker)
+        ended early, an unescaped quote say, so what it holds is not what the model wrote."""
+        group = self.open_group
+        assert group is not None
+        self.open_group = None
+        _reject(group)
+
+    def reject_prior_unterminated(self) -> None:
+        """What followed the last call is no call: if that call had no end marker, its JSON
+        most likely closed early, inside a string."""
+        prior = self.prior_group
+        if prior is not None and prior.region.end_marker is False and prior in self.groups:
+            _reject(prior)
+
+    def close(self) -> None:
+        """The reply ended: the last line's blocks were performed, and every held call runs
+        unless the first line after it asks permission to make it."""
+        if self.items:
+            self.settle_line(performed=True)
+        prose = "".join(self.out.texts) + "".join(self.out.pending) if self.groups else ""
+        for group in self.groups:
+            if C.asks_permission(C.first_line(prose, group.after_at)):
+                self.note_shown(group.region, ("proposed", "the line after it asks for permission to make it"))
+            else:
+                for event in group.events:
+                    self.out.emit(event)
+        self.groups = []
+
+
+def _reject(group: Group) -> None:
+    group.events = [
+        StreamEvent(
+            problem=Problem(
+                "invalid_json",
+                "The call's JSON ended before its end marker, and more of it followed (often an unescaped \" "
+                "inside a string), so nothing was called. Write it again as valid JSON, escaping quotes "
+                'inside strings as \\".',
+                rejected=True,
+                excerpt=excerpt(group.region.raw),
+            )
+        )
+    ]
+
+
+def _fragile(block: Block) -> bool:
+    """A mended block, or JSON that closed without its end marker: text right after it on its
+    line means the JSON did not really end there (an unescaped quote, say)."""
+    region = block.region
+    return _broken(block.reading) or (region.end_marker is False and region.spec.end_required)
+
+
+def _broken(reading: Reading) -> bool:
+    """Whether a call-shaped region failed, or only ran after its JSON was mended."""
+    for event in reading.events:
+        if event.problem is not None and event.problem.rejected:
+            return True
+        if event.call is not None and any(n.startswith(("closed", "repaired")) for n in event.call.notes):
+            return True
+    return False
+
+
+def _unreadable(region: Region, exc: BaseException) -> StreamEvent:
+    return StreamEvent(
+        problem=Problem(
+            "invalid_json",
+            f"The call could not be read ({type(exc).__name__}); nothing was called.",
+            rejected=True,
+            excerpt=excerpt(region.raw),
+        )
+    )

@@ -1,0 +1,258 @@
+"""Prose: where the scanner looks closer, and what begins at a candidate or a line start.
+
+Prose is released in one piece up to the next place that needs a closer look: a candidate
+(a prefix of a trigger, a backtick) or a newline before a line that may begin a line-anchored
+construct. There a trigger hands over to the room that reads its construct.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import regex
+
+from .. import markers as M
+from ..formats import BY_NAME
+from ..region import excerpt
+from ..results import Problem, StreamEvent
+from .states import AFTER_OPENER, COMMENT, DROP, FLOOD, LINE_RUN, TAG, THINK
+
+if TYPE_CHECKING:
+    from .scanner import Scanner
+
+# Blocks (call blocks, code blocks, JSON lines) read in one reply; the rest is kept as text.
+# Each costs a few dozen microseconds, and a reply made of nothing but tiny blocks must not
+# stall the server; no real reply comes near this.
+MAX_BLOCKS = 256
+_DONE, _AS_TEXT, _WAIT = range(3)
+
+
+class Text:
+    """The TEXT state, and DROP and FLOOD, where nothing more is looked at."""
+
+    __slots__ = ("blocks", "buf", "code", "fence", "lines", "matcher", "openers", "reasoning", "sc", "settle")
+
+    def __init__(self, sc: Scanner) -> None:
+        self.sc = sc
+        self.buf = sc.buf
+        self.lines = sc.lines
+        self.settle = sc.settle
+        self.code = sc.code
+        self.fence = sc.fence
+        self.openers = sc.openers
+        self.matcher = sc.matcher
+        self.reasoning = sc.reasoning
+        self.blocks = 0  # blocks read so far
+
+    def text(self, eof: bool) -> bool:
+        b = self.buf
+        buf = b.text
+        n = len(buf)
+        pos = start = b.pos
+        blank = self.lines.blank
+        release = self.settle.release
+        while pos < n:
+            if blank:
+                blanks = M.BLANKS.match(buf, pos)
+                e = pos if blanks is None else blanks.end()
+                if e == n:
+                    pos = n
+                    break
+                ch = buf[e]
+                if ch == "\n":
+                    pos = e + 1
+                    continue
+                if ch in M.LINE_START_CHARS and (
+                    ch == "`" or ch == "~" or M.LINE_TRIGGER.match(buf, e, partial=not eof) is not None
+                ):
+                    release(buf[start:e])  # the line's indentation and context are needed now
+                    start = e
+                    b.pos = e
+                    started = self._line_start(e, eof)
+                    if started is not None:
+                        return started
+                blank = False
+                pos = e
+            m = M.CANDIDATE.search(buf, pos, partial=not eof)
+            if m is None:
+                pos = n
+                break
+            c = m.start()
+            if m.partial:
+                pos = c
+                break
+            first = buf[c]
+            if first == "\n":
+                blank = True
+                if self.code.literal_runs:
+                    self.code.literal_runs.clear()
+                pos = c + 1
+                continue
+            if first == "`":
+                release(buf[start:c])
+                b.pos = c
+                self.code.begin_run(c)
+                return True
+            t = M.TRIGGER.match(buf, c, partial=not eof)
+            if t is None or (t.lastgroup == "unthink" and self.reasoning.settled):
+                pos = c + 1  # ordinary text (a stray </think> once reasoning was settled)
+                continue
+            if t.partial:
+                pos = c
+                break
+            release(buf[start:c])  # the construct is judged from the prose before it
+            start = c
+            b.pos = c
+            done = self._trigger(t, c, eof)
+            if done == _DONE:
+                return True
+            if done == _WAIT:
+                pos = c
+                break
+            pos = c + 1
+        release(buf[start:pos])
+        b.pos = pos
+        return False
+
+    def _line_start(self, e: int, eof: bool) -> bool | None:
+        """At the first non-blank character of a line: a line-anchored construct, or None."""
+        b = self.buf
+        buf = b.text
+        ch = buf[e]
+        if (ch == "`" or ch == "~") and self.lines.indent <= 3:
+            if ch == "~":
+                if len(buf) - e < 3 and not eof and "~~~".startswith(buf[e:]):
+                    return False
+                if not buf.startswith("~~~", e):
+                    return None
+            if not self._count_block():
+                return True
+            self.settle.begin_block()
+            b.hold_from(e)
+            b.pos = e
+            self.fence.begin(ch)
+            self.sc.go(LINE_RUN)
+            return True
+        t = M.LINE_TRIGGER.match(buf, e, partial=not eof)
+        if t is None:
+            return None
+        if t.partial:
+            return False
+        kind = t.lastgroup
+        if kind == "think":
+            b.pos = t.end()
+            self.reasoning.begin()
+            self.sc.go(THINK)
+            return True
+        if kind == "result":
+            if not self.settle.after_call:
+                return None
+            self.sc.out.emit(
+                StreamEvent(
+                    problem=Problem(
+                        "invented_result",
+                        "After its call the reply went on with a tool result the model wrote itself; "
+                        "that text and everything after it was dropped.",
+                        excerpt=excerpt(buf[e:]),
+                    )
+                )
+            )
+            b.pos = e
+            self.sc.go(DROP)
+            return True
+        assert kind is not None
+        spec = BY_NAME[kind]
+        if spec.json_only and self.lines.indent > 3:
+            return None
+        if not self._count_block():
+            return True
+        self.settle.begin_block()
+        self.openers.at_line_start = True
+        b.hold_from(e)
+        if spec.json_only:
+            self.matcher.begin(e, spec, spec.format)
+        else:  # the opener names the tool, and ends on the JSON's first bracket
+            self.matcher.begin(t.end() - 1, spec, spec.format, name=t.groupdict().get(f"{spec.name}_name"))
+        return True
+
+    def _trigger(self, t: regex.Match[str], c: int, eof: bool) -> int:
+        """A trigger inside a line: _DONE (handled), _AS_TEXT (ordinary text) or _WAIT."""
+        kind = t.lastgroup
+        end = t.end()
+        b = self.buf
+        if kind == "unthink":
+            if self.reasoning.settled:
+                return _AS_TEXT  # a stray closing tag
+            if self.lines.last.isalnum():  # "...the </think> tag": a mention, unless the line ends here
+                if end >= len(b.text):
+                    if not eof:
+                        return _WAIT
+                elif b.text[end] not in "\r\n":
+                    return _AS_TEXT
+            b.pos = end
+            self.reasoning.close_lone()
+            return _DONE
+        if kind == "end":
+            return self._stray_end(t, end)
+        if kind == "comment":
+            self.settle.release(t.group())
+            b.pos = end
+            self.sc.go(COMMENT)
+            return _DONE
+        if not self._count_block():
+            return _DONE
+        assert kind is not None
+        spec = BY_NAME[kind]
+        self.settle.begin_block()
+        self.openers.at_line_start = self.lines.blank
+        b.hold_from(c)
+        b.pos = end
+        self.openers.begin(spec)
+        self.sc.go(TAG if spec.attributes is not None else AFTER_OPENER)
+        return _DONE
+
+    def _stray_end(self, t: regex.Match[str], end: int) -> int:
+        """An end marker with no block open: if it stands alone on its line and only text came
+        between it and the last call, that call's JSON ended early and must not run."""
+        if not self.settle.ends_open_call(t.group()):
+            return _AS_TEXT
+        b = self.buf
+        rest = M.run_end(M.BLANKS, b.text, end)
+        if rest == len(b.text) and not self.sc.closing:
+            return _WAIT  # alone on its line only if the line ends here
+        if rest < len(b.text) and b.text[rest] != "\n":
+            return _AS_TEXT
+        self.settle.reject_open_call()
+        b.pos = end  # the marker closes the broken block: it is not prose
+        return _DONE
+
+    def _count_block(self) -> bool:
+        """Count a block about to be read; past MAX_BLOCKS, the rest of the reply is text."""
+        self.blocks += 1
+        if self.blocks <= MAX_BLOCKS:
+            return True
+        self.sc.out.emit(
+            StreamEvent(
+                problem=Problem(
+                    "malformed_call",
+                    f"The reply held more than {MAX_BLOCKS} call blocks, code blocks and JSON lines; the rest of "
+                    "it was kept as text and nothing in it was executed. Write fewer, one call per block.",
+                    rejected=True,
+                )
+            )
+        )
+        self.sc.go(FLOOD)
+        return False
+
+    def flood(self, eof: bool) -> bool:
+        b = self.buf
+        self.settle.release(b.text[b.pos :])
+        b.pos = len(b.text)
+        return False
+
+    def drop(self, eof: bool) -> bool:
+        b = self.buf
+        if self.settle.unterminated is not None:
+            self.settle.watch_end(b.text[b.pos :])
+        b.pos = len(b.text)
+        return False

@@ -1,0 +1,125 @@
+"""Several calls in one reply: one step each, or as many in one step as the caller runs in the
+order written (Letta's parallel tool execution), the rest handed out later without asking the
+model again, and none lost on the way."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from letta_tool_emulation import engine
+from letta_tool_emulation.step import Pending, Settings, in_order
+
+from .test_engine import EMULATE, block, drive
+
+CONCURRENT = frozenset({"archival_memory_search", "conversation_search"})
+SEQUENTIAL = frozenset({"memory_insert", "archival_memory_insert", "send_message"})
+
+
+def tool(name: str, *params: str) -> dict[str, Any]:
+    props = {p: {"type": "string"} for p in params}
+    return {"name": name, "description": name, "parameters": {"type": "object", "properties": props, "required": []}}
+
+
+TOOLS = [
+    tool("memory_insert", "label", "new_string"),
+    tool("archival_memory_insert", "content"),
+    tool("archival_memory_search", "query"),
+    tool("conversation_search", "query"),
+    tool("lookup", "query"),  # a custom tool: whether Letta runs it concurrently is not known
+]
+
+
+def request(messages: list[dict[str, Any]], pending: Pending, parallel: bool) -> Any:
+    data = {"model": "m", "messages": messages, "tool_choice": "auto"}
+    return engine.prepare(
+        data, decision=EMULATE, tools=TOOLS, pending=pending, parallel=parallel, settings=Settings(),
+        concurrent=CONCURRENT, sequential=SEQUENTIAL,
+    )  # fmt: skip
+
+
+def answered(history: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history after the caller ran ``calls`` in one step, as Letta stores it."""
+    results = [{"role": "tool", "tool_call_id": c["id"], "content": '{"status": "OK"}'} for c in calls]
+    return [*history, {"role": "assistant", "content": None, "tool_calls": calls}, *results]
+
+
+def names(calls: list[dict[str, Any]]) -> list[str]:
+    return [c["function"]["name"] for c in calls]
+
+
+@pytest.mark.parametrize(
+    ("written", "together"),
+    [
+        (["memory_insert", "memory_insert"], 2),  # sequential tools: in order
+        (["archival_memory_search", "conversation_search", "memory_insert"], 3),  # reads first, then in order
+        (["archival_memory_insert", "archival_memory_search"], 1),  # the search would run before the insert
+        (["memory_insert", "lookup"], 1),  # the custom tool might run concurrently, ahead of the insert
+        (["lookup", "memory_insert"], 2),  # either way it runs before the insert
+        (["archival_memory_search", "lookup", "memory_insert"], 3),
+        (["lookup", "lookup"], 1),  # one concurrent and one not would swap
+        (["conversation_search", "memory_insert", "archival_memory_search"], 2),
+    ],
+)
+def test_how_many_calls_letta_runs_in_the_order_written(written: list[str], together: int) -> None:
+    assert in_order(written, CONCURRENT, SEQUENTIAL) == together
+
+
+def test_without_knowing_the_tools_one_call_per_step() -> None:
+    assert in_order(["memory_insert", "memory_insert"], frozenset(), frozenset()) == 1
+
+
+HISTORY = [{"role": "system", "content": "You are Sam."}, {"role": "user", "content": "Do three things."}]
+REPLY = "\n".join(
+    [
+        block({"label": "human", "new_string": "One."}),
+        block({"content": "Two."}, "archival_memory_insert"),
+        block({"query": "Two."}, "archival_memory_search"),
+        block({"label": "human", "new_string": "Three."}),
+    ]
+)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_every_call_of_a_reply_runs_once_in_the_order_written(parallel: bool) -> None:
+    pending = Pending()
+    first = request(HISTORY, pending, parallel)
+    outcome, attempts = drive(first, [REPLY])
+    assert len(attempts) == 1
+    engine.keep(pending, first, outcome)
+    steps = [names(outcome.calls)]
+    history = answered(HISTORY, outcome.calls)
+    while pending.queue:
+        later = request(history, pending, parallel)
+        nxt, more = drive(later, [])
+        assert more == [] and nxt.attempts == 0  # handed out without asking the model
+        engine.keep(pending, later, nxt)
+        steps.append(names(nxt.calls))
+        history = answered(history, nxt.calls)
+    ran = [n for step in steps for n in step]
+    assert ran == ["memory_insert", "archival_memory_insert", "archival_memory_search", "memory_insert"]
+    if parallel:  # the search must not run before the insert it reads: later calls are handed out one by one
+        assert steps == [["memory_insert", "archival_memory_insert"], ["archival_memory_search"], ["memory_insert"]]
+    else:
+        assert steps == [[n] for n in ran]
+    final, asked = drive(request(history, pending, parallel), ["All done."])
+    assert len(asked) == 1 and final.content == "All done."
+
+
+def test_a_queued_hand_out_renders_nothing_and_keeps_the_feedback_for_the_model() -> None:
+    pending = Pending()
+    rejected = block({"label": "human", "new_string": "One."}) + "\n" + block({"label": "human", "new_string": "Two."})
+    rejected += "\n" + block({"label": "human", "colour": "red"})  # an unknown parameter: rejected
+    first = request(HISTORY, pending, False)
+    outcome, _ = drive(first, [rejected])
+    engine.keep(pending, first, outcome)
+    assert outcome.feedback and len(pending.queue) == 1
+    handed = request(answered(HISTORY, outcome.calls), pending, False)
+    assert handed.step.queued is not None and handed["messages"] == []  # nothing rendered for it
+    nxt, _ = drive(handed, [])
+    engine.keep(pending, handed, nxt)
+    assert json.loads(nxt.calls[0]["function"]["arguments"])["new_string"] == "Two."
+    after = request(answered(answered(HISTORY, outcome.calls), nxt.calls), pending, False)
+    assert after["messages"][-1]["content"].endswith(outcome.feedback)  # the model hears of the rejected call
