@@ -67,7 +67,7 @@ from .core.envelope import (
     envelope_schema,
     render_envelope_feedback,
 )
-from .core.feedback import render_empty_reply, render_required_call
+from .core.feedback import render_empty_reply, render_notes, render_required_call
 from .core.prompt import forced_tool_name
 from .server_dialect import schema_request_fields
 from .step import (
@@ -519,10 +519,12 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
             if constrained
             else render_empty_reply()
         )
+    notes = "" if constrained else render_notes(s.problems, step.tools)
     if not calls:
         s.reask_feedback = feedback
+        s.feedback = notes  # blocks set aside because of their words: told, never re-asked
         return s
-    s.feedback = feedback  # the calls run; the model hears about the rest next time
+    s.feedback = "\n\n".join(x for x in (feedback, notes) if x)  # the model hears about the rest next time
 
     built = [_tool_call(step, name, args, s.thoughts if i == 0 else "") for i, (name, args) in enumerate(calls)]
     concurrent, sequential = step.concurrent, step.sequential
@@ -587,7 +589,7 @@ def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason
             content = f"{content}\n\n(The reply reached the output limit{limit} and was cut off here.)".strip()
         return Outcome(
             calls=[], content=content, reasoning=s.reasoning, usage=usage, attempts=attempts, finish_reason=finish,
-            gave_up=gave_up,
+            gave_up=gave_up, feedback="" if s.reask_feedback else s.feedback,
         )  # fmt: skip
     # Text next to a call goes where a native model's goes: the message's text, which Letta
     # shows as the assistant's (letta_v1_agent) and leaves out of later requests (the adapter
@@ -633,5 +635,13 @@ def _log(step: Step, s: _Settled, attempt: int) -> None:
         step.log.warning("letta_tool_emulation: calling %s; rejected: %s", names, kinds)
     else:
         step.log.debug("letta_tool_emulation: reply %d -> calls %s, queued %d", attempt, names, len(s.queue))
+    set_aside = [p for p in s.problems if not p.rejected and p.kind != "repaired"]
+    if set_aside:
+        # The kinds and reasons only (the parser's own words): what the model wrote stays out of INFO.
+        step.log.info(
+            "letta_tool_emulation: %d block(s) set aside, not run: %s",
+            len(set_aside),
+            "; ".join(f"{p.kind}: {p.message}" for p in set_aside),
+        )
     if s.problems and not step.decision.private:
         step.log.debug("letta_tool_emulation: problems: %s", "; ".join(p.message for p in s.problems))

@@ -46,11 +46,15 @@ class Log(Protocol):
     ``logging`` itself, which would load ``threading``)."""
 
     def warning(self, msg: str, /, *args: object) -> None: ...
+    def info(self, msg: str, /, *args: object) -> None: ...
     def debug(self, msg: str, /, *args: object) -> None: ...
 
 
 class _Silent:
     def warning(self, msg: str, /, *args: object) -> None:
+        pass
+
+    def info(self, msg: str, /, *args: object) -> None:
         pass
 
     def debug(self, msg: str, /, *args: object) -> None:

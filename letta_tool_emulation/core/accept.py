@@ -133,7 +133,34 @@ class Acceptor:
             arguments = {}
         if not isinstance(arguments, dict):
             return f"The parameters of '{name}' must be a JSON object of named values."
+        if arg_key is not None and dialect.beside_name:
+            beside = self._beside(name, name_key, arg_key, item, arguments, dialect)
+            if beside:
+                return beside
         return name, arguments, notes, penalties
+
+    def _beside(
+        self, name: str, name_key: str, arg_key: str, item: dict[str, Any], arguments: dict[str, Any], dialect: Dialect
+    ) -> str:
+        """Why a call is refused for a parameter written beside its arguments ("" if none is):
+        which of two values was meant, or whether one outside the arguments was meant at all,
+        would be a guess."""
+        spec = self.tools.get(name)
+        params = spec.properties if spec is not None else {}
+        for key in item:
+            if key in (name_key, arg_key) or key in PASSIVE_KEYS or key in NAME_KEYS or key in dialect.argument_keys:
+                continue
+            if key in arguments and arguments[key] != item[key]:
+                return (
+                    f"The call to '{name}' gave '{key}' twice, inside \"{arg_key}\" and beside it, with different "
+                    f'values; nothing was called. Write each parameter once, inside "{arg_key}".'
+                )
+            if key not in arguments and key in params:
+                return (
+                    f"The call to '{name}' gave its parameter '{key}' beside \"{arg_key}\" instead of inside it; "
+                    f'nothing was called. Write every parameter inside "{arg_key}".'
+                )
+        return ""
 
     def _string_arguments(self, name: str, text: str, dialect: Dialect) -> Decoded | str:
         """Arguments given as a JSON string: what they hold, or why they cannot be read."""

@@ -15,9 +15,10 @@ import regex
 
 from . import markers as M
 from .accept import DEFAULT_THRESHOLD, FREE_TEXT, Acceptor, Read
-from .decoding import Decoded, clean_surrogates, decode, may_hold_surrogates
+from .context import Shown
+from .decoding import Decoded, clean_surrogates, decode, decode_exact, may_hold_surrogates
 from .formats import BASE_CONFIDENCE, CALL_FENCE_INFOS
-from .region import NOT_DECODED, Reading, Region, excerpt
+from .region import NOT_DECODED, Reading, Region, cut_why, excerpt, is_cut
 from .results import Format, Problem, ProblemKind, StreamEvent
 
 __all__ = ["DEFAULT_THRESHOLD", "Interpreter"]  # the threshold's old home, still imported from here
@@ -97,12 +98,17 @@ class Interpreter:
         tool_fence = info in CALL_FENCE_INFOS
         if M.CALL_START in body:
             if not tool_fence:
-                return Reading(shown=("in_code_block", "it is inside a code block (calls are written outside them)"))
+                return Reading(
+                    shown=Shown("in_code_block", "it is inside a code block (calls are written outside them)")
+                )
             start = body.index(M.CALL_START) + len(M.CALL_START)
             end = body.find(M.CALL_END, start)
             body = body[start:] if end < 0 else body[start:end]
         elif not tool_fence and not self._looks_like_call(body):
             return Reading(call_attempt=False)
+        # A fence the reply's cut left open holds a call only if its JSON is whole as written:
+        # mending it would run what the model never finished.
+        cut_open = region.end_marker is False and is_cut(region.finish_reason)
         inner = Region(
             spec=region.spec,
             format=region.format,
@@ -110,6 +116,7 @@ class Interpreter:
             raw=region.raw,
             end_marker=region.end_marker,
             finish_reason=region.finish_reason,
+            complete=not cut_open or isinstance(decode_exact(body.strip()), Decoded),
         )
         decoded = self._decode(inner)
         if isinstance(decoded, Problem):
@@ -140,7 +147,7 @@ class Interpreter:
         if not reads or any(isinstance(r, str) or r[0] not in self.accept.tools for r in reads):
             return Reading(call_attempt=False)
         if len({r[0] for r in reads if not isinstance(r, str)}) > 1:
-            return Reading(shown=("example", "it lists several different tools"))
+            return Reading(shown=Shown("example", "it lists several different tools"))
         return None
 
     def _decode(self, region: Region) -> Decoded | Problem:
@@ -155,7 +162,7 @@ class Interpreter:
                 rejected=True,
             )
         if not region.complete:
-            if region.finish_reason == "length" or not text or (region.in_string and not region.end_marker):
+            if is_cut(region.finish_reason) or not text or (region.in_string and not region.end_marker):
                 return _truncated(region)
             if region.cut:
                 return _problem(
@@ -232,7 +239,7 @@ def _call_items(value: Any) -> list[Any]:
 
 
 def _truncated(region: Region) -> Problem:
-    why = " (the reply hit its length limit)" if region.finish_reason == "length" else ""
+    why = cut_why(region.finish_reason)
     return _problem(
         "truncated",
         f"The call was cut off before its JSON was complete{why}, so nothing was called. "

@@ -135,6 +135,14 @@ def _decode(text: str, budget: RepairBudget) -> Decoded | str:
     exact = _decode_exact(text)
     if exact is not None:
         return exact
+    if "/" in text:
+        # JSON whose only fault is comments: read as written without them (they hold no data).
+        bare = without_comments(text)
+        if bare is not None:
+            exact = _decode_exact(bare)
+            if isinstance(exact, Decoded):
+                exact.notes.append("comments removed")
+                return exact
     value = _python_literal(text)  # Python's parser bounds nesting itself
     if value is not _NOTHING:
         if value is _UNREADABLE:
@@ -164,6 +172,29 @@ def _decode(text: str, budget: RepairBudget) -> Decoded | str:
     if not isinstance(value, (dict, list)) or not value or not faithful(text, value):
         return _UNREPAIRABLE
     return Decoded(value, ["repaired JSON"], ["repaired_json"])
+
+
+# Strings (either quote, escapes and raw newlines included), comments, and everything else.
+_COMMENT_TOKENS = re.compile(
+    r""""(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\\n]|\\[\s\S])*'|//[^\n]*|/\*[\s\S]*?\*/|[^"'/]+|[\s\S]"""
+)
+
+
+def without_comments(text: str) -> str | None:
+    """``text`` without the // and /* */ comments that stand outside its strings, or None when
+    it has none. One pass over the text."""
+    out: list[str] = []
+    found = False
+    for m in _COMMENT_TOKENS.finditer(text):
+        token = m.group()
+        if token.startswith("//"):
+            found = True
+        elif token.startswith("/*") and len(token) >= 4 and token.endswith("*/"):
+            found = True
+            out.append(" ")
+        else:
+            out.append(token)
+    return "".join(out) if found else None
 
 
 _TOO_DEEP = f"The call's JSON is nested more than {MAX_DEPTH} levels deep, so nothing was called."
@@ -432,7 +463,7 @@ class _Reader:
             # A run of ordinary characters, compared at once.
             k = s.find("\\", i, i + (m - t))
             j = k if k >= 0 else min(n, i + (m - t))
-            if s[i:j] != text[t : t + (j - i)]:
+            if s[i:j] != text[t : t + (j - i)] or _closes_early(s, quote, i, j):
                 raise _Mismatch
             t += j - i
             i = j
@@ -448,6 +479,21 @@ class _Reader:
             if self.s[self.i] not in "}],":
                 raise _Mismatch
             self.i += 1
+
+
+_AFTER_CLOSE = {q: re.compile(re.escape(q) + r"[ \t\r\n]*[:,}\]]") for q in "\"'"}
+
+
+def _closes_early(s: str, quote: str, i: int, j: int) -> bool:
+    """Whether an unescaped ``quote`` in ``s[i:j]``, kept inside a repaired string, stands where
+    JSON would end the string (before a colon, a comma or a closer): the repair read past the
+    string's end, and what follows (often the next key) would move into the value."""
+    k = s.find(quote, i, j)
+    while k >= 0:
+        if _AFTER_CLOSE[quote].match(s, k):
+            return True
+        k = s.find(quote, k + 1, j)
+    return False
 
 
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")

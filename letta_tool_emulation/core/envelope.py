@@ -23,7 +23,7 @@ from .accept import DEFAULT_THRESHOLD, Acceptor, Dialect
 from .chunks import ChunkReader, internal_error
 from .decoding import Decoded, clean_surrogates, decode_exact, may_hold_surrogates
 from .feedback import report_lines
-from .markers import run_end
+from .markers import LOOK_CLOSER, run_end
 from .parser import StreamingToolCallParser, tidy
 from .prompt import (
     TOOL_DESCRIPTION_CHARS,
@@ -33,6 +33,7 @@ from .prompt import (
     summarize,
     worked_example,
 )
+from .region import cut_why
 from .region import excerpt as cut_excerpt
 from .results import ParseResult, Problem, StreamEvent, ToolCall
 from .tools import ToolLike, ToolSpec, normalize_tools
@@ -275,6 +276,12 @@ _ITEM_OR_END, _ITEM, _ARR_NEXT = range(5, 8)
 _ROLE_ENVELOPE, _ROLE_CALLS, _ROLE_OTHER = range(3)
 
 _WS = " \t\r\n"
+_BOM = "\ufeff"
+# Prose a server that does not enforce the schema may write before the envelope: held while
+# the reply may still turn out to be one, up to this many characters.
+PREAMBLE_LIMIT = 1000
+# A fence opener line just before the envelope: ```json, ``` or the like.
+_FENCE_OPENER = re.compile(r"(?:^|\n)[ \t]{0,3}(`{3,}|~{3,})[ \t]*(?:json|jsonc|json5)?[ \t]*\r?\n[ \t\r\n]*\Z", re.I)
 _WS_RUN = re.compile(r"[ \t\r\n]+")
 _STRING_SPECIAL = regex.compile(r'["\\]')
 # String content the json module decodes as it stands: plain characters and valid escapes.
@@ -312,6 +319,24 @@ class _Frame:
         self.key = ""  # the current key, kept for the envelope's own object only
 
 
+class _Outer:
+    """What surrounds the envelope's own object, and what its keys said so far."""
+
+    __slots__ = ("duplicate", "fence", "fence_tail", "give_up", "seen", "tail", "tentative", "waiting")
+
+    def __init__(self) -> None:
+        # The object began with another key: it is read as the envelope only once one of its
+        # keys turns up; until then all of it is held, to be given back whole.
+        self.tentative = False
+        self.give_up = False  # a tentative envelope stopped being JSON
+        self.seen: set[str] = set()  # the envelope's keys so far
+        self.duplicate = False  # "calls" given twice: none of them runs
+        self.fence = ""  # the fence run the envelope was written in, to drop its closer after it
+        self.fence_tail: list[str] = []  # text after the envelope while its closing fence may come
+        self.tail: StreamingToolCallParser | None = None  # free text after the closed envelope
+        self.waiting: list[StreamEvent] = []  # calls, handed out once the envelope is settled
+
+
 class EnvelopeParser:
     """Parse a constrained reply chunk by chunk; the same surface as ``StreamingToolCallParser``.
 
@@ -341,7 +366,6 @@ class EnvelopeParser:
         self._mode = _UNDECIDED
         self._held: list[str] = []  # the reply so far while undecided
         self._fallback: StreamingToolCallParser | None = None  # a reply that is not the envelope
-        self._tail: StreamingToolCallParser | None = None  # text after a closed envelope
         self._stack: list[_Frame] = []
         # The string being read: None, or the role of its text (key, reply text, other).
         self._string: str | None = None
@@ -356,6 +380,7 @@ class EnvelopeParser:
         self._events: list[StreamEvent] = []
         self._calls: list[ToolCall] = []
         self._problems: list[Problem] = []
+        self._outer = _Outer()
 
     # -- public surface ----------------------------------------------------------------------
 
@@ -387,8 +412,8 @@ class EnvelopeParser:
         if self._mode == _UNDECIDED:
             return any(part.strip() for part in self._held)
         if self._mode == _DONE:
-            return self._tail is not None and self._tail.in_call
-        return self._mode == _ENVELOPE and self._calls_open
+            return self._outer.tail is not None and self._outer.tail.in_call
+        return self._mode == _ENVELOPE and (self._calls_open or self._outer.tentative)
 
     @property
     def result(self) -> ParseResult:
@@ -400,8 +425,8 @@ class EnvelopeParser:
         calls = list(self._calls)
         problems = list(self._problems)
         reasoning = ""
-        if self._tail is not None:
-            tail = self._tail.result
+        if self._outer.tail is not None:
+            tail = self._outer.tail.result
             calls += tail.tool_calls
             problems += tail.problems
             reasoning = tail.reasoning
@@ -419,7 +444,22 @@ class EnvelopeParser:
         i = 0
         n = len(text)
         while i < n and self._mode in (_UNDECIDED, _ENVELOPE):
-            i = self._undecided(text, i) if self._mode == _UNDECIDED else self._step(text, i)
+            if self._mode == _UNDECIDED:
+                i = self._undecided(text, i)
+                continue
+            j = self._step(text, i)
+            if self._outer.tentative:
+                if self._outer.give_up:  # not JSON after all: the reply is free text, from its start
+                    self._outer.give_up = self._outer.tentative = False
+                    self._fall_back()
+                    break
+                self._held.append(text[i:j])
+                if self._mode == _DONE:  # an object with none of the envelope's keys
+                    self._outer.tentative = False
+                    self._fall_back()
+                    i = j
+                    break
+            i = j
         if i < n and self._mode == _DONE:
             self._after(text[i:])
         elif i < n and self._mode == _FALLBACK and self._fallback is not None:
@@ -429,15 +469,18 @@ class EnvelopeParser:
 
     def _close(self, finish_reason: str | None) -> list[StreamEvent]:
         self._events = []
-        if self._mode == _UNDECIDED:
+        if self._mode == _UNDECIDED or (self._mode == _ENVELOPE and self._outer.tentative):
+            self._outer.tentative = False
             self._fall_back()
         if self._mode == _FALLBACK and self._fallback is not None:
             self._events += self._fallback.close(finish_reason)
         elif self._mode == _DONE:
-            if self._tail is not None:
-                self._emit_all(self._tail.close(finish_reason))
+            self._after("", eof=True)
+            if self._outer.tail is not None:
+                self._emit_all(self._outer.tail.close(finish_reason))
         elif self._mode == _ENVELOPE:
             self._cut(finish_reason)
+        self._settle_calls()
         self._flush()
         return self._events
 
@@ -452,39 +495,77 @@ class EnvelopeParser:
     # -- deciding: envelope or free text -----------------------------------------------------
 
     def _undecided(self, text: str, i: int) -> int:
-        """Read while the reply may still be the envelope; the decision falls within its first key."""
+        """Read while the reply may still be the envelope: a byte order mark, prose and a fence
+        opener may come first (a server that does not enforce the schema); the decision falls
+        within the object's first key."""
         c = text[i]
         self._held.append(c)
         stack = self._stack
         if self._string is None:
+            if not stack:
+                if c == "{":
+                    if not self._may_precede("".join(self._held[:-1])):
+                        return self._fall_back(text, i + 1)
+                    stack.append(_Frame(array=False, role=_ROLE_ENVELOPE))
+                elif len(self._held) > PREAMBLE_LIMIT:
+                    return self._fall_back(text, i + 1)
+                return i + 1
             if c in _WS:
                 return i + 1
-            if not stack and c == "{":
-                stack.append(_Frame(array=False, role=_ROLE_ENVELOPE))
-                return i + 1
-            if stack and c == '"':
+            if c == '"':
                 self._string = "key"
                 return i + 1
             return self._fall_back(text, i + 1)
         frame = stack[0]
         if c == '"':
             self._string = None
+            frame.state = _COLON
+            self._mode = _ENVELOPE
             if frame.key in ENVELOPE_KEYS:
-                frame.state = _COLON
-                self._held = []
-                self._mode = _ENVELOPE
-                return i + 1
-            return self._fall_back(text, i + 1)
+                self._commit()
+            else:
+                self._outer.tentative = True  # extra keys first: held until one of the envelope's comes
+            return i + 1
         frame.key += c
-        if c == "\\" or not any(k.startswith(frame.key) for k in ENVELOPE_KEYS):
+        if c == "\\" or len(frame.key) > 200:
             return self._fall_back(text, i + 1)
         return i + 1
+
+    def _may_precede(self, before: str) -> bool:
+        """Whether what came before a "{" may precede the envelope: blanks, a byte order mark,
+        a fence opener, plain prose that does not introduce what follows (a last line ending in
+        a colon presents it: "for example:", "like this:")."""
+        before = before.replace(_BOM, "")
+        fence = _FENCE_OPENER.search(before)
+        if fence is not None:
+            before = before[: fence.start()]
+        prose = before.strip()
+        if prose.endswith((":", "：")) or LOOK_CLOSER.search(prose) is not None:
+            return False  # presented, or holding what the free-text parser reads (reasoning, calls)
+        self._outer.fence = fence.group(1) if fence is not None else ""
+        return True
+
+    def _commit(self) -> None:
+        """The reply is the envelope: what was held before it is prose the model wrote."""
+        held = "".join(self._held).replace(_BOM, "")
+        self._held = []
+        self._outer.tentative = False
+        brace = held.find("{")
+        before = held[:brace]
+        fence = _FENCE_OPENER.search(before)
+        prose = (before[: fence.start()] if fence is not None else before).strip()
+        if prose:
+            self._pending.append(prose + "\n\n")
 
     def _fall_back(self, text: str = "", rest: int = 0) -> int:
         """Not the envelope: the whole reply goes through the free-text parser."""
         self._mode = _FALLBACK
         self._stack = []
         self._string = None
+        self._scalar = None
+        self._capture = None
+        self._calls_open = False
+        self._outer.fence = ""
         self._fallback = self._free_text()
         held = "".join(self._held)
         self._held = []
@@ -542,7 +623,9 @@ class EnvelopeParser:
         """A value starts at ``text[i]``; what it is to the envelope depends on where it is."""
         role = _ROLE_OTHER
         top = frame.role == _ROLE_ENVELOPE
-        if top and frame.key == CALLS_KEY:
+        if top and len(self._stack) == 1:
+            self._envelope_key(frame.key)
+        if top and frame.key == CALLS_KEY and not self._outer.duplicate:
             if c == "[":
                 role = _ROLE_CALLS
                 self._calls_open = True
@@ -555,7 +638,7 @@ class EnvelopeParser:
                     f'"{ARGUMENTS_KEY}": {{...}}}}; nothing was called.',
                     rejected=True,
                 )
-        elif frame.role == _ROLE_CALLS:
+        elif frame.role == _ROLE_CALLS and not self._outer.duplicate:
             self._start_capture()
         self._keep(c)
         if c == "{" or c == "[":
@@ -731,6 +814,9 @@ class EnvelopeParser:
 
     def _syntax(self, found: str) -> int:
         """The reply stopped being JSON: nothing after this point is used."""
+        if self._outer.tentative:
+            self._outer.give_up = True
+            return 1 << 62
         self._mode = _BROKEN
         where = "while writing a call" if self._calls_open else "in its JSON"
         shown = found if len(found) <= 20 else found[:17] + "..."
@@ -742,21 +828,37 @@ class EnvelopeParser:
         )
         return 1 << 62  # past the end of any chunk
 
-    def _after(self, text: str) -> None:
-        """Whatever follows the closed envelope: whitespace, or free text (an unconstrained server)."""
-        if self._tail is None:
+    def _after(self, text: str, *, eof: bool = False) -> None:
+        """Whatever follows the closed envelope: whitespace, the fence it was written in, or
+        free text (an unconstrained server), read in the context of the envelope's reply."""
+        self._settle_calls()
+        if self._outer.fence:
+            self._outer.fence_tail.append(text)
+            held = "".join(self._outer.fence_tail).lstrip(_WS)
+            run = held[: len(self._outer.fence)]
+            if not eof and len(held) < len(self._outer.fence) and self._outer.fence.startswith(held):
+                return  # the closing fence may be coming
+            if run == self._outer.fence:
+                nl = held.find("\n")
+                if nl < 0 and not eof:
+                    return
+                held = held[len(run) :].lstrip("`~ \t\r") if nl < 0 else held[nl + 1 :]
+            self._outer.fence = ""
+            self._outer.fence_tail = []
+            text = held
+        if self._outer.tail is None:
             text = text.lstrip(_WS)
             if not text:
                 return
-            self._tail = self._free_text()
+            self._outer.tail = self._free_text(before="".join(self._texts) + "".join(self._pending))
             self._pending.append("\n\n")
         self._flush()
-        self._emit_all(self._tail.feed(text))
+        self._emit_all(self._outer.tail.feed(text))
 
     def _cut(self, finish_reason: str | None) -> None:
         """The reply ended inside the envelope."""
         self._settle_surrogate(self._string)
-        why = " (the reply hit its length limit)" if finish_reason == "length" else ""
+        why = cut_why(finish_reason)
         if self._calls_open:
             self._problem(
                 "truncated",
@@ -795,15 +897,44 @@ class EnvelopeParser:
         for event in self._accept.accept(read, fmt="envelope", base=CONFIDENCE, dialect=ENVELOPE, raw=raw):
             if event.call is not None:
                 self._calls.append(event.call)
-            elif event.problem is not None:
+                self._outer.waiting.append(event)  # runs once the envelope is known whole
+                continue
+            if event.problem is not None:
                 self._problems.append(event.problem)
             self._flush()
             self._events.append(event)
 
-    def _free_text(self) -> StreamingToolCallParser:
-        """A parser for a reply, or the part of one, that is not the envelope."""
+    def _envelope_key(self, key: str) -> None:
+        """A key of the envelope's own object was read (its value starts now)."""
+        if key in self._outer.seen and key == CALLS_KEY and not self._outer.duplicate:
+            self._outer.duplicate = True
+            dropped = len(self._calls)
+            self._calls = []
+            self._outer.waiting = []
+            self._problem(
+                "malformed_call",
+                f'The reply gave "{CALLS_KEY}" twice, so none of its calls was run ({dropped} read before the '
+                f'second). Give all calls in one "{CALLS_KEY}" list.',
+                rejected=True,
+            )
+        self._outer.seen.add(key)
+        if self._outer.tentative and key in ENVELOPE_KEYS:
+            self._commit()
+
+    def _settle_calls(self) -> None:
+        """Hand out the calls read so far: the envelope closed, or the reply ended."""
+        if self._outer.waiting:
+            self._flush()
+            self._events += self._outer.waiting
+            self._outer.waiting = []
+
+    def _free_text(self, before: str = "") -> StreamingToolCallParser:
+        """A parser for a reply, or the part of one, that is not the envelope (``before``: the
+        reply's text so far, which that part is read after)."""
         a = self._accept
-        return StreamingToolCallParser(a.tools.values(), threshold=a.threshold, ignored_params=a.ignored_params)
+        return StreamingToolCallParser(
+            a.tools.values(), threshold=a.threshold, ignored_params=a.ignored_params, before=before
+        )
 
     # -- events ------------------------------------------------------------------------------
 

@@ -11,9 +11,10 @@ NOTHING_RAN = "Your last reply tried to call a tool, but nothing was executed:"
 SOME_RAN = "Not every call in your last reply was executed"
 NONE_CALLED = "Your last reply called no tool, but one is required"
 EMPTY = "Your last reply was empty"
+SET_ASIDE = "Note on your last reply"
 # How every message to the model about its calls begins, so that a reader of a transcript (the
 # stand-in model, for one) can tell the plugin's feedback from the user's own words.
-FEEDBACK_OPENINGS = (NOTHING_RAN.split(",")[0], SOME_RAN, NONE_CALLED, EMPTY)
+FEEDBACK_OPENINGS = (NOTHING_RAN.split(",")[0], SOME_RAN, NONE_CALLED, EMPTY, SET_ASIDE)
 
 
 def report_lines(problems: Iterable[Problem], *, executed: int = 0) -> list[str]:
@@ -32,6 +33,32 @@ def report_lines(problems: Iterable[Problem], *, executed: int = 0) -> list[str]
             line += f"\n  You wrote: {neutralise(p.excerpt)}"
         lines.append(line)
     return lines
+
+
+_TREATED_AS = {
+    "example": "an illustration",
+    "quoted": "a quotation",
+    "proposed": "a proposal",
+    "retracted": "retracted",
+}
+
+
+def render_notes(problems: Iterable[Problem], tools: Iterable[str] = ()) -> str:
+    """A neutral note for the model about blocks to a real tool that were set aside because of
+    the words next to them (not their place in the reply), or "" when there were none. It
+    neither asks the model to run them nor lets it believe anything was saved."""
+    known = frozenset(tools)
+    lines = []
+    for p in problems:
+        if p.rejected or not p.words or p.tool_name is None or (known and p.tool_name not in known):
+            continue
+        lines.append(
+            f"- the {p.tool_name} block next to {p.words!r} was treated as {_TREATED_AS.get(p.kind, 'an illustration')} "
+            "and was not run; nothing in it was executed or saved."
+        )
+    if not lines:
+        return ""
+    return f"{SET_ASIDE}:\n" + "\n".join(lines)
 
 
 def render_feedback(problems: Iterable[Problem], *, executed: int = 0) -> str:

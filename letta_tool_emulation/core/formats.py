@@ -78,12 +78,23 @@ class FormatSpec:
 # line, a JSON fence) count only when one of these is written as a quoted key, which is also
 # what the neutraliser breaks.
 NAME_KEYS = ("function", "name", "tool", "tool_name", "function_name", "recipient_name")
-QUOTED_NAME_KEY = r"""(?P<quote>["'])(?:""" + "|".join(NAME_KEYS) + r""")(?P=quote)(?=\s*:)"""
+# What may stand between a key and its colon: blanks, and comments, which repaired JSON and
+# Python literals skip.
+KEY_COLON = r"(?=\s*(?:(?:/\*[^*]{0,200}\*/|//[^\n]{0,200}\n|#[^\n]{0,200}\n)\s*){0,4}:)"
+QUOTED_NAME_KEY = r"""(?P<quote>["'])(?:""" + "|".join(NAME_KEYS) + r""")(?P=quote)""" + KEY_COLON
 
 # Fence info strings (compared lowercased). A ```tool_call fence states its intent; ```json
 # and bare fences hold a call only when their JSON names a known tool.
 CALL_FENCE_INFOS = frozenset({"tool_call", "tool_calls", "tool_code", "tool", "function_call"})
 DATA_FENCE_INFOS = frozenset({"", "json", "jsonc", "json5"})
+FENCE_INFO_MAX = 60  # a longer info string names no fence kind
+
+
+def fence_info(info: str) -> str:
+    """An info string as the scanner compares it (the line after the fence characters, up to
+    its newline): blanks of any kind around it dropped, lowercased; "\x00" if too long."""
+    return info.strip().lower() if len(info) <= FENCE_INFO_MAX else "\x00"
+
 
 CANONICAL = FormatSpec(
     name="canonical",
@@ -162,7 +173,10 @@ FENCE = FormatSpec(
     family="fence",
     format="fence",
     confidence={"tool_fence": 0.85, "data_fence": 0.7},
-    neutralise=r"(?m:^)[ \t]{0,3}(?:`{3,}|~{3,})[ \t]*(?:tool|function_call)",
+    # Every run that may open a fence, wherever it stands, with its info string (bounded: a
+    # longer one names no kind); the neutraliser breaks it when fence_info() reads it as a call
+    # fence, the same test the scanner makes.
+    neutralise=r"(?:`{3,}|~{3,})(?P<fence_info>[^\n]{0," + str(FENCE_INFO_MAX + 1) + "})",
     fold=True,
     display="```tool_call",
     example='```tool_call\n{"name": "lookup", "arguments": {"q": "x"}}\n```',
@@ -218,18 +232,25 @@ class Marker:
 
 
 MARKERS: tuple[Marker, ...] = (
-    # Reasoning opens at the start of a line, in any letter case; inside a line its tag is
+    # Reasoning (<think>, <thinking>, <reasoning>, <reflection>, Magistral's [THINK]) opens at
+    # the start of a line, in any letter case; inside a line its tag is
     # still looked at closely (inline code stops there), and a lone closing tag counts anywhere.
     Marker(
         "think",
         "line",
-        "<(?:think|thinking)>",
-        prefixes=("<t", "<T"),
-        line_prefixes=("<",),
+        r"<(?:think|thinking|reasoning|reflection)>|\[THINK\]",
+        prefixes=("<t", "<T", "<r", "<R", "[T"),
+        line_prefixes=("<", "["),
         fold=True,
         neutralise="</?(?:think|thinking)>",
     ),
-    Marker("unthink", "inline", "</(?:think|thinking)>", prefixes=("</t", "</T"), fold=True),
+    Marker(
+        "unthink",
+        "inline",
+        r"</(?:think|thinking|reasoning|reflection)>|\[/THINK\]",
+        prefixes=("</t", "</T", "</r", "</R", "[/"),
+        fold=True,
+    ),
     # A tool result the model writes itself, at the start of a line.
     Marker(
         "result",

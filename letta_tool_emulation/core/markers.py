@@ -8,13 +8,16 @@ is neutralised in echoed text at the same time.
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import regex
 
-from .formats import FORMATS, MARKERS, FormatSpec
+from .formats import CALL_FENCE_INFOS, FORMATS, KEY_COLON, MARKERS, NAME_KEYS, FormatSpec, fence_info
 
 CALL_START = "TOOL_CALL_START"
 CALL_END = "TOOL_CALL_END"
@@ -84,10 +87,10 @@ _LINE_PREFIXES = (
     *(p for spec in FORMATS if spec.anchor != "inline" for p in spec.prefixes),
     *(p for marker in MARKERS for p in marker.line_prefixes),
 )
-# Where the text state must look more closely: the shortest prefixes that tell a trigger
-# apart from ordinary prose, every backtick (inline code), and a newline when the next line
-# may begin with a line-anchored construct (LINE_TRIGGER, a fence).
-CANDIDATE = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
+# Text that may hold something the parser reads: the shortest prefixes that tell a trigger
+# apart from ordinary prose, every backtick, and a newline when the next line may begin with a
+# line-anchored construct. (The text state searches for CANDIDATE, below, which is stricter.)
+LOOK_CLOSER = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
 # Characters that can begin a candidate: prose without them needs no closer look.
 PLAIN = regex.compile("[^" + "".join(_in_set(c) for c in dict.fromkeys(p[0] for p in _INLINE_PREFIXES)) + r"\n]+")
 # First characters of a line that can begin a line-anchored construct.
@@ -128,6 +131,70 @@ LINE_TRIGGER = regex.compile(
         ]
     )
 )
+
+
+def _plain_alt(pattern: str, fold: bool) -> str:
+    """``pattern`` for the standard library's engine, which skips ahead fastest when every
+    alternative begins with a literal character: the leading characters that have no case are
+    kept outside a case-folding group."""
+    if not fold:
+        return f"(?:{pattern})"
+    lead = len(pattern) - len(pattern.lstrip("<>/!|[]"))
+    return f"(?:{pattern[:lead]}(?i:{pattern[lead:]}))"
+
+
+_UNNAMED = re.compile(r"\(\?P<\w+>")
+
+
+def _candidate_pattern(plain: bool) -> str:
+    alt = _plain_alt if plain else _alt
+    inline = [
+        *(spec.opener for spec in _INLINE),
+        *(alt(m.pattern, m.fold) for m in MARKERS if m.anchor == "inline" and m.pattern),
+        *map(re.escape, _WATCHED_ENDS),
+    ]
+    line = [
+        "`",
+        "~~~",
+        *(alt(m.pattern, m.fold) for m in MARKERS if m.anchor == "line"),
+        *(spec.opener for spec in _LINE),
+    ]
+    pattern = "|".join(["`", *inline, r"\n(?=[ \t\r]{0,40}(?:" + "|".join(line) + "))"])
+    return _UNNAMED.sub("(?:", pattern)
+
+
+# Where the text state must look more closely: a whole trigger (one search finds it, however
+# much text that only begins like one comes first), every backtick (inline code), and a
+# newline whose next line begins with a whole line-anchored construct or a fence. Every
+# alternative is bounded (CANDIDATE_SPAN), so only a match that begins that close to the end
+# of the text can be cut by it: the standard library's engine finds whole matches, and the
+# regex module's partial matching is asked only about the end.
+CANDIDATE = regex.compile(_candidate_pattern(plain=False))
+_CANDIDATE_WHOLE = re.compile(_candidate_pattern(plain=True))
+CANDIDATE_SPAN = 512
+
+
+def find_candidate(text: str, pos: int, eof: bool) -> tuple[int, bool] | None:
+    """Where the next candidate begins at or after ``pos``, and whether the end of the text
+    cut it (it may still turn out to be one); None if there is none."""
+    m = _CANDIDATE_WHOLE.search(text, pos)
+    if eof:
+        return None if m is None else (m.start(), False)
+    tail = max(pos, len(text) - CANDIDATE_SPAN)
+    if m is not None and m.start() < tail:
+        return m.start(), False
+    may = _MAY_BE_CUT.search(text, tail)
+    if may is None:  # nothing near the end can begin a candidate: no need to ask (costly)
+        return None if m is None else (m.start(), False)
+    cut = CANDIDATE.search(text, min(may.start(), m.start()) if m is not None else may.start(), partial=True)
+    return None if cut is None else (cut.start(), bool(cut.partial))
+
+
+# Where a candidate cut by the end of the text may begin (more places than can, never fewer):
+# an inline trigger's first characters (every one is at most 15 characters long and begins
+# with "<", "[" or "TOOL_"), or a newline whose next line so far is blank or begins like a
+# line-anchored construct.
+_MAY_BE_CUT = re.compile(r"<[^\n]{0,15}\Z|\[[^\n]{0,12}\Z|T[A-Z_]{0,14}\Z|\n[ \t\r]{0,40}(?:[`~<TOA{\[][\s\S]*)?\Z")
 THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
 COMMENT_END = regex.compile(r"-->")
 QUOTED_NAME_KEY = regex.compile(next(spec.neutralise for spec in FORMATS if spec.json_only))
@@ -155,7 +222,10 @@ _FENCED_BODY = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?
 _FENCED_END = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}\r?\n?[ \t\r\n]{0,40})?"
 _BODY = r"[ \t\r\n]{0,40}[{\[]"
 _STRUCTURAL = "\"'{}[]"
-_BLANK_LINE = r"\n[ \t\r]{0,40}\n"
+# A blank line ends JSON that has no end marker, unless the JSON evidently goes on after it
+# (pretty-printed JSON may hold blank lines): the next line's first character must be one no
+# JSON token begins with. It is judged on that character, so one-shot and streamed agree.
+_BLANK_LINE = r"\n[ \t\r]{0,40}\n[ \t\r\n]{0,40}[^ \t\r\n\"'{}\[\],:0-9.+\-tfn]"
 # The body of a string up to its closing quote, a raw newline, or a backslash at the very
 # end. No partial matching is needed here, and the standard library's engine is faster on it.
 STRING_BODY = {
@@ -204,7 +274,8 @@ def _block_patterns(spec: FormatSpec) -> BlockPatterns:
     # A marker that starts with a structural character comes first, or the character would win.
     first = [p for p in interrupters if literal.get(p, "x")[0] in _STRUCTURAL]
     rest = [p for p in interrupters if p not in first]
-    struct = regex.compile("|".join([*first, "[" + re.escape(_STRUCTURAL) + "]", *rest]))
+    # Comments outside strings (// to the line's end, /* to */) hold no data: the matcher skips them.
+    struct = regex.compile("|".join([*first, "[" + re.escape(_STRUCTURAL) + "]", "/[/*]", *rest]))
     own_line = None
     bodies: Mapping[str, re.Pattern[str]] = {quote: _string_body(quote, None) for quote in "\"'"}
     if spec.family == "marked":
@@ -239,14 +310,20 @@ BLOCK: Mapping[str, BlockPatterns] = {spec.name: _block_patterns(spec) for spec 
 # trigger a call: a WORD JOINER (U+2060, invisible, no width) goes after the first letter of
 # each marker. The scanner only matches the exact spellings above, so the echo stays text.
 WORD_JOINER = "\u2060"
+# A quoted key spelled so that it only reads as a name key once decoded: escapes (JSON's
+# \u0066, Python's \x66, \146, \N{...}), or a string written in pieces ('func' 'tion').
+# The neutraliser decodes it the way the decoders do and breaks it if it names the tool.
+_SPELLED_KEY = r"""(?P<skey>["'])(?P<skey_body>(?:[^"'\\\n]|\\[^\n]){1,512}?)(?P=skey)""" + KEY_COLON
 NEUTRALISE = regex.compile(
     "|".join(
         [
             *(_alt(spec.neutralise, spec.fold) for spec in FORMATS),
             *(_alt(m.neutralise, m.fold) for m in MARKERS if m.neutralise),
+            _SPELLED_KEY,
         ]
     )
 )
+_PIECE_BEFORE = regex.compile(r"""["'][ \t\r\n]*$""")
 
 
 def neutralise(text: str) -> str:
@@ -258,5 +335,32 @@ def neutralise(text: str) -> str:
 
 def _break_marker(m: regex.Match[str]) -> str:
     s = m.group(0)
+    info = m.group("fence_info")
+    if info is not None:
+        # A fence opener: broken only where the scanner reads it as a call fence.
+        if fence_info(info) not in CALL_FENCE_INFOS:
+            return s
+        run = len(s) - len(info)
+        i = next((k for k, ch in enumerate(info) if ch.isalpha()), 0)
+        return s[: run + i + 1] + WORD_JOINER + s[run + i + 1 :]
+    quote = m.group("skey")
+    if quote is not None:
+        body = m.group("skey_body")
+        if _names_a_tool(quote, body) or _PIECE_BEFORE.search(m.string, max(0, m.start() - 40), m.start()):
+            return quote + WORD_JOINER + body + quote
+        return quote + neutralise(body) + quote  # what else the key holds is text like any other
     i = next((k for k, ch in enumerate(s) if ch.isalpha()), 0)
     return s[: i + 1] + WORD_JOINER + s[i + 1 :]
+
+
+def _names_a_tool(quote: str, body: str) -> bool:
+    """Whether a quoted key decodes, as JSON or as a Python literal, to a key naming the tool."""
+    if "\\" not in body:
+        return body in NAME_KEYS
+    decoded: list[object] = []
+    if quote == '"':
+        with contextlib.suppress(ValueError):
+            decoded.append(json.loads(quote + body + quote))
+    with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
+        decoded.append(ast.literal_eval(quote + body + quote))
+    return any(isinstance(d, str) and d in NAME_KEYS for d in decoded)

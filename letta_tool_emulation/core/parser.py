@@ -35,9 +35,14 @@ class StreamingToolCallParser:
         *,
         threshold: float = DEFAULT_THRESHOLD,
         ignored_params: frozenset[str] = DEFAULT_IGNORED_PARAMS,
+        before: str = "",
     ) -> None:
+        """``before``: text the reply's own follows (an envelope's reply, before free text after
+        it), read for context only: it is neither handed out nor parsed."""
         self.tools = normalize_tools(tools)
         self._scanner = Scanner(Interpreter(Acceptor(self.tools, threshold, ignored_params)))
+        if before:
+            self._scanner.lines.prime(before)
         self._chunks = ChunkReader()
         self._broken = False  # an internal error stopped the parser
         self._extra: list[StreamEvent] = []

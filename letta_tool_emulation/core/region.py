@@ -9,6 +9,12 @@ from .context import Context, Shown
 from .formats import FormatSpec
 from .results import Format, StreamEvent
 
+# Finish reasons that mean the model ended its reply on purpose. Any other reason (length,
+# max_tokens, content_filter, a provider's own word for a limit or a filter) means the reply was
+# cut: an unfinished block is then never mended and run. Unknown reasons fail closed.
+FINISHED = frozenset({"stop", "tool_calls", "function_call", "end_turn", "stop_sequence", "tool_use", "eos"})
+LENGTH_REASONS = frozenset({"length", "max_tokens", "max_output_tokens", "model_length"})
+
 NOT_DECODED = object()  # a region's JSON that the scanner did not decode on the way
 EXCERPT_CHARS = 160
 
@@ -45,6 +51,23 @@ class Reading:
 
 
 Interpret = Callable[[Region], Reading]
+
+
+def is_cut(finish_reason: str | None) -> bool:
+    """Whether a reply that ended so was cut short rather than finished (None: not known)."""
+    return finish_reason is not None and finish_reason.strip().lower() not in FINISHED
+
+
+def cut_why(finish_reason: str | None) -> str:
+    """Why a reply was cut, as a parenthesis for a problem's message ("" when not cut)."""
+    if not is_cut(finish_reason):
+        return ""
+    reason = (finish_reason or "").strip().lower()
+    if reason in LENGTH_REASONS:
+        return " (the reply hit its length limit)"
+    if "filter" in reason or reason in ("safety", "recitation", "blocklist", "prohibited_content", "refusal"):
+        return " (the provider's content filter stopped the reply)"
+    return f" (the reply stopped early: {reason[:40]})"
 
 
 def excerpt(text: str) -> str:

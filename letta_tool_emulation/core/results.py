@@ -22,6 +22,7 @@ ProblemKind = Literal[
     "quoted",  # in a blockquote, or quoting something earlier (a call, the instructions)
     "in_sentence",  # part of a sentence: prose runs into it or on after it on its line
     "proposed",  # offered rather than made ("the call I would make", "shall I go ahead?")
+    "retracted",  # withdrawn by the line after it ("scratch that", "ignore the call above")
     "in_reasoning",  # drafted in reasoning that a lone </think> closed later
     "invented_result",  # a tool result the model wrote itself, dropped with what followed
     "unclosed_reasoning",  # <think> without </think>
@@ -54,6 +55,9 @@ class Problem:
     rejected: bool = False
     tool_name: str | None = None
     excerpt: str = ""
+    # For a block shown rather than performed because of words next to it (not its place in
+    # the reply's structure): those words, as the model wrote them.
+    words: str = ""
 
 
 @dataclass(frozen=True, slots=True)

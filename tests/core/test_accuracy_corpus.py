@@ -27,6 +27,7 @@ from benchmarks.parser_accuracy import (
     load_cases,
     load_tools,
     long_reply,
+    measure,
     score,
     threshold_failures,
 )
@@ -256,3 +257,15 @@ def test_threshold_check_passes_a_perfect_parse_and_fails_each_kind_of_error() -
     m.runs["stream-1"][next(c.id for c in CASES if c.cls == "retraction")] = None
     m.errors.append("stream-1: raised")
     assert any("raised" in f for f in threshold_failures(m))
+
+
+def test_the_parser_meets_the_targets_of_issue_17() -> None:
+    """The figures the benchmark prints, held: recall >= 99.5 % on performed replies one-shot and
+    streamed, no shown block run in any class, no wrong argument, streaming equal to one-shot,
+    and every call of the long reply. (Raise, never lower: RECALL_TARGET is the target itself.)"""
+    m = measure(chunks=(3, 16), long_chunks=(16,))
+    assert threshold_failures(m) == []
+    for mode in m.runs:
+        performed = m.total(mode, "performed")
+        assert performed.recall == 1.0 and performed.false_pos == 0, mode
+        assert m.total(mode, "shown").false_pos == 0, mode

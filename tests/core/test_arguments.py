@@ -97,9 +97,9 @@ def block(value: str, fmt: str) -> str:
     return '<tool_call>\n{"name": "save", "arguments": {"content": ' + value + "}}\n</tool_call>"
 
 
-def outcomes(text: str):  # type: ignore[no-untyped-def]
-    one = parse_tool_calls(text, SAVE, "stop")
-    p = StreamingToolCallParser(SAVE)
+def outcomes(text: str, tools: list[dict] = SAVE):  # type: ignore[no-untyped-def,type-arg]
+    one = parse_tool_calls(text, tools, "stop")
+    p = StreamingToolCallParser(tools)
     for i in range(0, len(text), 3):
         p.feed(text[i : i + 3])
     p.close("stop")
@@ -234,3 +234,58 @@ def test_json_repair_sees_a_bounded_amount_per_reply() -> None:
     assert ran and all(a == {"content": 'a "q" b'} for a in ran)  # the first ones are repaired exactly
     assert len(ran) == REPAIR_BUDGET // len(broken)
     assert len(r.rejected) == n - len(ran) and "more broken JSON" in r.rejected[0].message  # then refused
+
+
+WEATHER = [
+    {
+        "name": "weather",
+        "description": "The weather in a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
+            "required": ["city"],
+        },
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        ('{"city": "Paris, France, unit": "celsius"}', {"city": 'Paris, France, unit": "celsius'}),
+        ('{"a": "x", "b": "y"}', {"a": 'x", "b": "y'}),
+        ("{'a': 'x', 'b': 'y'}", {"a": "x', 'b': 'y"}),
+        ('{"a": ["x", "y"]}', {"a": ['x", "y']}),
+    ],
+)
+def test_faithful_never_moves_a_key_into_a_value(source: str, value: dict) -> None:
+    assert not faithful(source, value)
+
+
+def test_a_key_swallowed_by_a_string_is_never_run() -> None:
+    # The opening quote of "unit" is missing: a repair that keeps it inside "city" would run
+    # the weather for 'Paris, France, unit": "celsius'.
+    body = '{"function": "weather", "params": {"city": "Paris, France, unit": "celsius"}}'
+    for r in outcomes(f"TOOL_CALL_START\n{body}\nTOOL_CALL_END", WEATHER):
+        assert [c.arguments for c in r.tool_calls if c.name == "weather"] in ([], [{"city": "Paris, France"}])
+        assert all("unit" not in str(c.arguments.get("city")) for c in r.tool_calls)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"function": "weather", "params": {"city": "Paris"}, "city": "Lyon"}',
+        '{"function": "weather", "params": {"city": "Paris"}, "unit": "celsius"}',
+        '{"name": "weather", "arguments": {"city": "Paris"}, "city": "Lyon"}',
+    ],
+)
+def test_a_parameter_beside_the_arguments_is_refused_with_feedback(body: str) -> None:
+    for r in outcomes(f"TOOL_CALL_START\n{body}\nTOOL_CALL_END", WEATHER):
+        assert r.tool_calls == []
+        assert len(r.rejected) == 1 and "beside" in r.rejected[0].message
+
+
+def test_the_same_value_inside_and_beside_the_arguments_runs_once() -> None:
+    body = '{"function": "weather", "params": {"city": "Paris"}, "city": "Paris"}'
+    for r in outcomes(f"TOOL_CALL_START\n{body}\nTOOL_CALL_END", WEATHER):
+        assert [(c.name, c.arguments) for c in r.tool_calls] == [("weather", {"city": "Paris"})]

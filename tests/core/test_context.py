@@ -148,7 +148,9 @@ def test_context_shown_before_a_real_call_does_not_stop_it() -> None:
 
 def test_heading_that_is_not_about_examples_ends_the_example_section() -> None:
     text = "## Examples\n\nTOOL_CALL_START " + _json("roll_dice", {"sides": 4}) + " TOOL_CALL_END\n\n"
-    text += "## Your roll\n\nTOOL_CALL_START\n" + _json("roll_dice", {"sides": 6}) + "\nTOOL_CALL_END"
+    text += (
+        "## Your roll\n\nRolling it now.\n\nTOOL_CALL_START\n" + _json("roll_dice", {"sides": 6}) + "\nTOOL_CALL_END"
+    )
     for r in _parse_both(text):
         assert [c.arguments for c in r.tool_calls] == [{"sides": 6}]
 
@@ -177,3 +179,109 @@ def test_an_unclosed_inline_span_does_not_hide_a_later_call_but_a_closed_one_doe
     for text in (open_span, closed_span, mixed):
         one, streamed = _parse_both(text)
         assert one.tool_calls == streamed.tool_calls and one.content == streamed.content
+
+
+# Introductions on the line directly before, in the languages models write: the block is shown.
+INTRODUCTIONS = [
+    "For example:",
+    "The format is:",
+    "It looks like this:",
+    "Earlier I ran:",
+    "You sent me this block:",
+    "Option A:",
+    "Por ejemplo:",
+    "El formato es:",
+    "Par exemple :",
+    "Zum Beispiel:",
+    "Das Format ist:",
+    "Por exemplo:",
+    "Ad esempio:",
+    "Например:",
+    "例如：",
+    "例えば：",
+    "Draft (not saved yet):",
+    "If that returns nothing, I'll then search the archive:",
+]
+# Everyday wording with the same words elsewhere: the block is performed.
+EVERYDAY = [
+    "Great, I'll note the cuisines you enjoy, such as Thai and Ethiopian.",
+    "Your blog lives at example.org, noted.",
+    "Saving your preferred time format (24-hour).",
+    "Do you want me to add your allergies as well? First, the anniversary date.",
+    "For example, last week you said you liked it. Noting that now.",
+    "Si quieres, te recuerdo más cosas, por ejemplo las fechas. Lo apunto.",
+    "Das Format der Liste gefällt dir? Ich speichere es.",
+]
+
+
+@pytest.mark.parametrize("intro", INTRODUCTIONS)
+def test_an_introduction_on_the_line_before_shows_the_block(intro: str) -> None:
+    text = intro + "\n" + FORMATS["canonical"]("roll_dice", {"sides": 6})
+    for r in _parse_both(text):
+        assert r.tool_calls == [], intro
+        assert r.problems and r.problems[0].words, "a decision by words names them"
+        assert "```\nTOOL_CALL_START" in r.content, "the user reads it as code, not raw markers"
+
+
+@pytest.mark.parametrize("prose", EVERYDAY)
+def test_words_elsewhere_decide_nothing(prose: str) -> None:
+    text = prose + "\n" + FORMATS["canonical"]("roll_dice", {"sides": 6})
+    for r in _parse_both(text):
+        assert [c.arguments for c in r.tool_calls] == [{"sides": 6}], prose
+    # The same introduction two lines up, with a sentence of its own between, decides nothing.
+    text = "For example:\nI'll roll it now.\n" + FORMATS["canonical"]("roll_dice", {"sides": 6})
+    for r in _parse_both(text):
+        assert len(r.tool_calls) == 1
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "Shall I go ahead with this?",
+        "Does this look right? Say yes and I'll apply it.",
+        "That's only what a lookup looks like; nothing was saved.",
+        "Wait, scratch that: ignore the call above.",
+        "^ only if the first search comes back empty.",
+        "¿Te parece bien así?",
+        "Soll ich das speichern?",
+        "Это только пример.",
+    ],
+)
+def test_the_lines_directly_after_can_withdraw_the_block(after: str) -> None:
+    text = FORMATS["canonical"]("roll_dice", {"sides": 6}) + "\n" + after
+    for r in _parse_both(text):
+        assert r.tool_calls == [], after
+    # A question about something else after the call leaves it performed.
+    text = FORMATS["canonical"]("roll_dice", {"sides": 6}) + "\nShould I also set a reminder for next week?"
+    for r in _parse_both(text):
+        assert len(r.tool_calls) == 1
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "Example\n=======\n{b}",
+        "## Saving it\n{b}",
+        "<details>\n<summary>the call</summary>\n\n{b}\n\n</details>",
+        "<pre>\n{b}\n</pre>",
+        "| tool | call |\n|---|---|\n| roll | {b1} |",
+        "(1)\n{b}",
+        "a) {b1}",
+        "→ {b1}",
+        "[THINK]\n{b}\n[/THINK]\nOK.",
+        "<reasoning>{b}</reasoning>\nOK.",
+        "**Me:**\n{b}",
+        "```sh\n# example\n```\n\n## Usage\n{b}",
+    ],
+)
+def test_structure_shows_the_block(shape: str) -> None:
+    b = FORMATS["canonical"]("roll_dice", {"sides": 6})
+    text = shape.replace("{b1}", FORMATS["canonical-one-line"]("roll_dice", {"sides": 6})).replace("{b}", b)
+    for r in _parse_both(text):
+        assert r.tool_calls == [], shape
+
+
+def test_a_comment_in_a_code_fence_above_the_call_is_no_heading() -> None:
+    text = "```sh\n# example\nls\n```\nNoting that you use zsh.\n" + FORMATS["canonical"]("roll_dice", {"sides": 6})
+    for r in _parse_both(text):
+        assert len(r.tool_calls) == 1

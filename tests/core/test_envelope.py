@@ -183,8 +183,10 @@ def test_calls_then_reply_in_order() -> None:
     ]
     assert all(c.confidence == 1.0 and c.format == "envelope" for c in result.tool_calls)
     assert result.content == "Saved."
+    # The calls are handed out once the envelope is whole (a second "calls" would cancel them),
+    # the reply's text as it streams.
     kinds = ["call" if e.call else "text" if e.text else "other" for e in events]
-    assert kinds == ["call", "call", "text"]
+    assert kinds == ["text", "call", "call"]
 
 
 def test_reply_before_calls_is_read_too() -> None:
@@ -351,8 +353,8 @@ def test_text_after_the_envelope_is_read_as_free_text() -> None:
         "   ",
         '{"reply',
         "{",
-        '```json\n{"reply": "fenced"}\n```',
         '<think>hmm</think>{"reply": "x"}',
+        'Sure! `code` {"reply": "x"}',
     ],
 )
 def test_anything_else_goes_through_the_free_text_parser(text: str) -> None:
@@ -367,8 +369,9 @@ def test_the_decision_comes_within_the_first_key() -> None:
     assert [e.text for e in p.feed('ly": "H')] == ["H"] and not p.in_call
     assert [e.text for e in p.feed("i\\")] == ["i"], "an escape waits for its character"
     assert [e.text for e in p.feed('n"}')] == ["\n"]
+    # Another key first: held until one of the envelope's keys comes, or the object ends.
     p = EnvelopeParser(TOOLS)
-    assert [e.text for e in p.feed('{"x": 1} and more')] == ['{"x": 1} and more']
+    assert "".join(e.text for e in p.feed('{"x": 1} and more')) == '{"x": 1} and more'
 
 
 def test_in_call_while_a_call_is_being_written() -> None:
@@ -563,3 +566,70 @@ def test_feedback_names_the_envelope_form() -> None:
     ran = render_envelope_feedback(result.problems, executed=1)
     assert "1 ran" in ran and "do not repeat the calls that ran" in ran
     assert render_envelope_feedback([p for p in result.problems if not p.rejected]) == ""
+
+
+# -- as strict as free text, and as forgiving of what surrounds it ------------------------------
+
+ONE = call("conversation_search", query="pizza")
+
+
+def _all_chunkings(text: str, finish: str | None = "stop"):  # type: ignore[no-untyped-def]
+    results = []
+    for n in (1, 3, 7, len(text)):
+        p = EnvelopeParser(TOOLS)
+        for i in range(0, len(text), n):
+            p.feed(text[i : i + n])
+        p.close(finish)
+        results.append(p.result)
+    return results
+
+
+def test_calls_given_twice_run_none() -> None:
+    text = '{"calls": [' + json.dumps(ONE) + '], "calls": [' + json.dumps(ONE) + "]}"
+    for r in _all_chunkings(text):
+        assert r.tool_calls == []
+        assert len(r.rejected) == 1 and "twice" in r.rejected[0].message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```json\n" + envelope("Found it.", [ONE]) + "\n```",
+        "```\n" + envelope("Found it.", [ONE], indent=2) + "\n```\n",
+        "~~~json\n" + envelope("Found it.", [ONE]) + "\n~~~",
+        "\ufeff" + envelope("Found it.", [ONE]),
+        "Sure, searching now.\n" + envelope("Found it.", [ONE]),
+        json.dumps({"thought": "search first", CALLS_KEY: [ONE], REPLY_KEY: "Found it."}),
+        json.dumps({"id": 3, "meta": {"calls": []}, CALLS_KEY: [ONE], REPLY_KEY: "Found it."}),
+    ],
+)
+def test_an_envelope_in_a_fence_after_a_bom_or_prose_or_with_extra_keys_is_read(text: str) -> None:
+    for r in _all_chunkings(text):
+        assert [(c.name, c.arguments) for c in r.tool_calls] == [("conversation_search", {"query": "pizza"})]
+        assert "Found it." in r.content
+        assert "{" not in r.content and "```" not in r.content and "\ufeff" not in r.content
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"answer": "hello"}',
+        '{"thought": "x", oops',
+        "For example:\n" + envelope(None, [ONE]),
+        "Just prose, no envelope at all.",
+    ],
+)
+def test_what_is_not_the_envelope_is_read_as_free_text_alike_in_every_chunking(text: str) -> None:
+    results = _all_chunkings(text)
+    assert all(r.tool_calls == [] for r in results)
+    assert len({r.content for r in results}) == 1
+
+
+def test_text_after_the_envelope_keeps_its_context() -> None:
+    block = f"{CALL_START}\n" + json.dumps(ONE) + f"\n{CALL_END}"
+    performed = envelope("Searching.") + "\n" + block
+    shown = envelope("Here is an example of a search, for instance:") + "\n" + block
+    for r in _all_chunkings(performed):
+        assert [c.name for c in r.tool_calls] == ["conversation_search"]
+    for r in _all_chunkings(shown):
+        assert r.tool_calls == []

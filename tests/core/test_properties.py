@@ -194,3 +194,59 @@ def test_a_backtick_run_cut_by_a_chunk_keeps_its_place() -> None:
     assert whole[1] == []  # the call is inside inline code
     for cut in range(1, len(text)):
         assert streamed([text[:cut], text[cut:]], None) == whole, cut
+
+
+# Pretty-printed JSON with blank lines inside, in every format that may hold it: a blank line
+# ends JSON with no end marker only when the next line cannot continue it, so the call runs,
+# one-shot and in every chunking alike.
+_PRETTY_CALL = [
+    "{",
+    '  "name": "roll_dice",',
+    '  "arguments": {',
+    '    "sides": 6,',
+    '    "note": "a b"',
+    "  }",
+    "}",
+]
+_PRETTY_WRAPS = [
+    ("Rolling.\n\n", "\n"),
+    ("Rolling.\n```json\n", "\n```\n"),
+    ("Rolling.\n```tool_call\n", "\n```\n"),
+    ("Rolling.\n<tool_call>\n", "\n</tool_call>\n"),
+    ("Rolling.\n[TOOL_CALLS]", "\n"),
+]
+
+
+@st.composite
+def pretty_with_blank_lines(draw: st.DrawFn) -> str:
+    lines = list(_PRETTY_CALL)
+    blanks = draw(st.lists(st.integers(min_value=1, max_value=len(lines) - 1), min_size=1, max_size=4))
+    for at in sorted(blanks, reverse=True):
+        lines.insert(at, draw(st.sampled_from(["", "  ", "\t", " \r"])))
+    before, after = draw(st.sampled_from(_PRETTY_WRAPS))
+    return before + "\n".join(lines) + after + draw(st.sampled_from(["", "Done.", "\nDone."]))
+
+
+@given(pretty_with_blank_lines(), st.lists(st.integers(min_value=0, max_value=400), max_size=10))
+def test_blank_lines_inside_pretty_json_parse_alike_in_every_chunking(text: str, cuts: list[int]) -> None:
+    whole = one_shot(text, None)
+    assert [(name, args) for name, args, _, _ in whole[1]] == [("roll_dice", {"sides": 6, "note": "a b"})], text
+    assert streamed(split(text, cuts), None) == whole
+    assert streamed([text[i : i + 16] for i in range(0, len(text), 16)], None) == whole
+
+
+# Backtick runs across compaction: after every feed the scanner drops what it decided and
+# rebases what it remembers. Lines of backtick runs, prose and calls, cut anywhere, read as in
+# one piece.
+_tick_line = st.lists(
+    st.sampled_from(["`", "``", "```", "x", "ab ", " ", CALL_IN_A_LINE, "\n", "`a`", "``b``"]),
+    min_size=1,
+    max_size=14,
+).map("".join)
+
+
+@given(_tick_line, st.lists(st.integers(min_value=0, max_value=2000), max_size=16))
+def test_backtick_runs_across_compaction_read_as_in_one_piece(text: str, cuts: list[int]) -> None:
+    whole = one_shot(text, None)
+    assert streamed(split(text, cuts), None) == whole
+    assert streamed(list(text), None) == whole

@@ -105,7 +105,7 @@ def _inject_and_check(monkeypatch: pytest.MonkeyPatch, where: str, plan: list[tu
         real_shown = context_module.shown_before
 
         def shown(ctx, **kwargs):  # type: ignore[no-untyped-def]
-            return boom() if ctx.paragraph.endswith("BOOM") else real_shown(ctx, **kwargs)
+            return boom() if ctx.before.endswith("BOOM") else real_shown(ctx, **kwargs)
 
         monkeypatch.setattr(context_module, "shown_before", shown)
         # The failure is in judging what precedes the region: "BOOM" ends the line before it.

@@ -420,6 +420,9 @@ def test_what_the_engine_says_goes_to_the_callers_log() -> None:
         def warning(self, msg: str, *args: object) -> None:
             heard.append(msg % args)
 
+        def info(self, msg: str, *args: object) -> None:
+            pass
+
         def debug(self, msg: str, *args: object) -> None:
             pass
 
@@ -481,6 +484,9 @@ def test_settings_from_the_environment_say_which_value_they_could_not_read(monke
         def warning(self, msg: str, *args: object) -> None:
             heard.append(msg % args)
 
+        def info(self, msg: str, *args: object) -> None:
+            pass
+
         def debug(self, msg: str, *args: object) -> None:
             pass
 
@@ -489,3 +495,33 @@ def test_settings_from_the_environment_say_which_value_they_could_not_read(monke
     settings = Settings.from_env(Log())
     assert settings.max_calls_per_reply == Settings().max_calls_per_reply and settings.max_reasks == 5
     assert heard == ["letta_tool_emulation: LETTA_TOOL_EMULATION_MAX_CALLS is not a number; using 16"]
+
+
+def test_a_block_set_aside_because_of_its_words_is_told_to_the_model_neutrally_and_never_reasked(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pending = Pending()
+    shown = "For example:\n" + block({"label": "human", "new_string": "Likes jazz."})
+    reply = "Noting it.\n" + block(PIZZA) + "\n\n" + shown
+    req = request(pending=pending)
+    with caplog.at_level(logging.INFO, logger="letta_tool_emulation"):
+        outcome, attempts = drive(req, [reply])
+    assert len(attempts) == 1, "a decision by words is no rejection: the model is not asked again"
+    assert [json.loads(c["function"]["arguments"])["new_string"] for c in outcome.calls] == [PIZZA["new_string"]]
+    note = outcome.feedback
+    assert note.startswith("Note on your last reply:")
+    assert "memory_insert block next to 'For example:'" in note and "was not run" in note
+    assert "Write" not in note and "saved." in note  # neither asks for the call nor claims it was saved
+    assert "1 block(s) set aside, not run: example" in caplog.text
+    assert "Likes jazz" not in caplog.text, "what the model wrote stays out of INFO"
+    engine.keep(pending, req, outcome)
+    nxt = request(answered(outcome.calls[0]), pending=pending)
+    assert nxt["messages"][-1]["content"].endswith(note)
+
+
+def test_a_block_set_aside_by_its_structure_is_not_told_and_one_that_would_not_run_is_not_told() -> None:
+    quoted = "You wrote:\n> " + block({"label": "human", "new_string": "x"}).replace("\n", "\n> ")
+    unknown = "For example:\n" + block({"x": 1}, name="no_such_tool")
+    for reply in (quoted, unknown):
+        outcome, attempts = drive(request(), [reply])
+        assert len(attempts) == 1 and outcome.calls == [] and outcome.feedback == ""

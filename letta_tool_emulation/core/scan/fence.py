@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from .. import markers as M
-from ..formats import CALL_FENCE_INFOS, DATA_FENCE_INFOS
+from ..formats import CALL_FENCE_INFOS, DATA_FENCE_INFOS, FENCE_INFO_MAX, fence_info
 from ..formats import FENCE as FENCE_FORMAT
 from ..region import Region
 from .states import FENCE, FENCE_INFO, TEXT
@@ -112,8 +112,8 @@ class Fence:
                 b.pos = tick
                 self.code.open_span(self.length)
                 return True
-        if self.info_len <= 60:
-            self.info.append(buf[pos : min(upto, pos + 61 - self.info_len)])
+        if self.info_len <= FENCE_INFO_MAX:
+            self.info.append(buf[pos : min(upto, pos + FENCE_INFO_MAX + 1 - self.info_len)])
         self.info_len += upto - pos
         if stop < 0:
             b.pos = n
@@ -124,7 +124,7 @@ class Fence:
                 return True
             return False
         b.pos = stop + 1
-        info = "".join(self.info).strip().lower() if self.info_len <= 60 else "\x00"
+        info = fence_info("".join(self.info)) if self.info_len <= FENCE_INFO_MAX else "\x00"
         self.info_text = info
         self.line_state = _LS
         self.line_count = 0
@@ -137,6 +137,7 @@ class Fence:
             self.hold = False
             self.settle.release(b.held(b.pos))
             b.release()
+        self.sc.lines.in_code = True
         self.sc.go(FENCE)
         return True
 
@@ -255,11 +256,13 @@ class Fence:
             if self.hold:
                 self._finish(b.held(pos), closed=False)
             else:
+                self.sc.lines.in_code = False
                 self.sc.go(TEXT)
             return True
         return False
 
     def _close(self, end: int) -> bool:
+        self.sc.lines.in_code = False
         b = self.buf
         b.pos = end
         if self.hold:
@@ -271,6 +274,7 @@ class Fence:
     def _finish(self, raw: str, *, closed: bool) -> None:
         first_nl = raw.find("\n")
         body = raw[first_nl + 1 : self.line_at] if closed else raw[first_nl + 1 :]
+        self.sc.lines.in_code = False
         self.buf.release()
         self.sc.go(TEXT)
         self.settle.judge(

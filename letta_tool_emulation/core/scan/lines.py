@@ -14,12 +14,24 @@ import regex
 from .. import context as C
 
 HEAD = 120  # characters of a line's prose kept to judge list items, quotes and headings
-RECENT = 3 * C.PARAGRAPH_CHARS  # characters of recent prose kept to judge the paragraph before a block
+RECENT = 3 * C.LINE_CHARS  # characters of recent prose kept to find the line before a block and open elements
 _HEADING_LINE = regex.compile(r"(?m)^[ \t]{0,3}#[^\n]*")
 
 
 class Lines:
-    __slots__ = ("blank", "emitted", "head", "indent", "last", "on_line", "recent", "recent_len", "section_example")
+    __slots__ = (
+        "blank",
+        "block_at",
+        "emitted",
+        "head",
+        "in_code",
+        "indent",
+        "last",
+        "on_line",
+        "recent",
+        "recent_len",
+        "section_example",
+    )
 
     def __init__(self) -> None:
         self.blank = True  # only blanks since the last newline
@@ -31,6 +43,8 @@ class Lines:
         self.recent: list[str] = []
         self.recent_len = 0
         self.emitted = 0  # characters of prose released so far
+        self.block_at = -1  # where the prose after the last hidden block begins (-1: no block yet)
+        self.in_code = False  # the prose is a code fence's text: no heading is in it
 
     def track(self, s: str) -> None:
         """Prose released."""
@@ -93,6 +107,13 @@ class Lines:
             self.last = last
         self.emitted += len(chunk)
 
+    def prime(self, before: str) -> None:
+        """Prose that came before the text this scanner reads (not released by it): the context
+        its first block is judged in. It ends a line, so the text read starts on a new one."""
+        emitted = self.emitted
+        self.track(before.rstrip("\n") + "\n")
+        self.emitted = emitted
+
     def new_line(self, indent: int = 0) -> None:
         """A line ended inside text that is not prose (a hidden block, reasoning)."""
         self.head = ""
@@ -114,13 +135,31 @@ class Lines:
     def context(self, *, block_waiting: bool) -> C.Context:
         """What surrounds an opener here (``block_waiting``: a block earlier on this line is
         not decided yet)."""
+        recent = self._recent_text()
+        # The line before counts only if it came after the last hidden block: a performed block
+        # between them is what that line introduced.
+        since = len(recent) - (self.emitted - self.block_at) if self.block_at >= 0 else 0
+        before, gap, heading = C.surroundings(recent[since:] if since > 0 else recent)
         return C.Context(
             line_head=self.head,
             line_last=self.last,
             region_on_line=self.on_line or block_waiting,
-            paragraph=C.last_paragraph(self._recent_text()),
+            before=before,
+            gap=gap,
+            heading_above=heading,
             section_example=self.section_example,
+            in_element=C.in_element(recent),
         )
+
+    def hidden_block(self) -> None:
+        """A block's text was hidden (performed, or held): the prose after it starts afresh."""
+        self.block_at = self.emitted
+
+    def recent_tail(self, n: int) -> str:
+        """The last ``n`` characters of prose released (at most what is kept)."""
+        if n <= 0:
+            return ""
+        return self._recent_text()[-n:]
 
     def _recent_text(self) -> str:
         recent = self.recent
@@ -134,6 +173,8 @@ class Lines:
         self.recent_len = len(kept)
 
     def _end_line(self, line: str) -> None:
+        if self.in_code:  # a shell or Python comment, not a heading
+            return
         example = C.heading_is_example(line)
         if example is not None:
             self.section_example = example

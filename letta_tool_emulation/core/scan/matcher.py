@@ -31,6 +31,12 @@ _QUOTE_RUNS = {'"': regex.compile(r'"+'), "'": regex.compile(r"'+")}
 _OPEN_RUN = regex.compile(r"[{\[]+")
 _BRACE_RUN = regex.compile(r"\{+")
 _CLOSE_RUN = regex.compile(r"[}\]]+")
+# A comment after the JSON, before its end marker; a line comment is over only at its newline
+# (or, once the reply has ended, at the end of the text).
+_TRAILING_COMMENT = tuple(
+    regex.compile(r"[ \t]{0,40}(?://[^\n]{0,400}" + ends + r"|/\*(?:[^*]|\*(?!/)){0,400}\*/)")
+    for ends in (r"(?=\n)", r"(?=\n|\Z)")
+)
 
 
 class Matcher:
@@ -39,6 +45,7 @@ class Matcher:
     __slots__ = (
         "bodies",
         "buf",
+        "comment",
         "deep",
         "fmt",
         "json_off",
@@ -65,6 +72,7 @@ class Matcher:
         self.stack: list[str] = []  # brackets open
         self.deep = 0  # brackets open beyond MAX_DEPTH
         self.quote: str | None = None  # the quote of the string being read
+        self.comment: str | None = None  # "//" or "/*" while a comment outside strings is read
         self.json_off = 0  # where the JSON starts in the held text
         self.region: Region | None = None  # the region whose end marker may follow
         self.tax = 0  # characters counted by failed fast decoding attempts
@@ -78,6 +86,7 @@ class Matcher:
         self.stack = []
         self.deep = 0
         self.quote = None
+        self.comment = None
         self.patterns = patterns = M.BLOCK[spec.name]
         self.bodies = patterns.bodies
         self.buf.pos = bracket
@@ -113,7 +122,25 @@ class Matcher:
         bodies = self.bodies
         own_line = patterns.own_line
         bracket_marker = patterns.opener_first  # an interrupting marker that begins with "["
+        comment = self.comment
         while pos < n:
+            if comment is not None:
+                # A comment holds no brackets or quotes: skip to its end (a line comment's
+                # newline is then read as usual).
+                if comment == "//":
+                    e = buf.find("\n", pos)
+                    if e < 0:
+                        pos = n
+                        break
+                    pos = e
+                else:
+                    e = buf.find("*/", pos)
+                    if e < 0:
+                        pos = max(pos, n - 1)  # a "*" at the end may begin "*/"
+                        break
+                    pos = e + 2
+                comment = None
+                continue
             if quote is not None:
                 # Matched in windows: the regex engine slows down on very long matches made
                 # of many short pieces. A window ends before a newline, so a newline is never
@@ -172,7 +199,10 @@ class Matcher:
                 pos = s
                 break
             tok = m.group()
-            if tok == '"' or tok == "'":
+            if tok == "//" or tok == "/*":
+                comment = tok
+                pos = m.end()
+            elif tok == '"' or tok == "'":
                 # A run of the same quote: every pair is an empty string.
                 e = M.run_end(_QUOTE_RUNS[tok], buf, s)
                 if (e - s) % 2:
@@ -222,6 +252,7 @@ class Matcher:
                 return True
         b.pos = pos
         self.quote = quote
+        self.comment = comment
         if eof:
             self._done(complete=False)
             return True
@@ -258,6 +289,7 @@ class Matcher:
             context=self.settle.ctx,
         )
         self.quote = None
+        self.comment = None
         rest = ""
         if not complete and region.in_string and spec.end:
             found = [(k, end) for end in spec.end if (k := text.find(end)) >= 0]
@@ -289,6 +321,12 @@ class Matcher:
         buf, pos = b.text, b.pos
         end = self.patterns.end
         assert end is not None
+        c = _TRAILING_COMMENT[eof].match(buf, pos, partial=not eof)
+        if c is not None and c.partial:
+            return False
+        if c is not None:  # a comment after the JSON, before its end marker: no data, kept in the raw text
+            region.raw += buf[pos : c.end()]
+            pos = b.pos = c.end()
         m = end.match(buf, pos, partial=not eof)
         if m is not None and m.partial:
             return False

@@ -62,6 +62,7 @@ class Reasoning:
 
     def _ended(self) -> None:
         """After </think> the visible reply starts afresh."""
+        self.settle.last_shown = None
         self.lines.forget_recent()
         self.lines.new_line()
 

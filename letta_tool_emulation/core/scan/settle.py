@@ -61,11 +61,13 @@ class Settle:
         "groups",
         "interpret",
         "items",
+        "last_shown",
         "lines",
         "open_group",
         "out",
         "prior_group",
         "sc",
+        "shown_end",
         "unterminated",
         "watch_tail",
     )
@@ -84,6 +86,8 @@ class Settle:
         self.prior_group: Group | None = None  # the same, for the block being read
         self.unterminated: Group | None = None  # the last call, if its end marker never came
         self.watch_tail = ""  # the end of the text watched for that marker
+        self.last_shown: C.Shown | None = None  # why the last shown block was shown
+        self.shown_end = 0  # where the prose after it begins
 
     # -- prose -------------------------------------------------------------------------------
 
@@ -178,7 +182,10 @@ class Settle:
         if region.context is None:
             return None
         try:
-            return C.shown_before(region.context, json_only=region.spec.json_only)
+            shown = C.shown_before(region.context, json_only=region.spec.json_only)
+            if shown is None and self.last_shown is not None and self._follows_shown(region.context):
+                return self.last_shown
+            return shown
         except Exception:
             if quiet:
                 return None
@@ -209,7 +216,7 @@ class Settle:
                     )
                     self.release(item.region.raw)
                 else:
-                    self.show(item.region, item.reading, ("in_sentence", "prose follows it on the same line"))
+                    self.show(item.region, item.reading, C.Shown("in_sentence", "prose follows it on the same line"))
             else:
                 self._pass(item)
 
@@ -222,28 +229,53 @@ class Settle:
         self.watch_tail = ""
         self.open_group = group if marked else None
         self.after_call = True
+        self.last_shown = None
         group.after_at = self.lines.emitted
 
     def show(self, region: Region, reading: Reading, shown: C.Shown) -> None:
         """Give a call-shaped region back as prose, saying why it did not run."""
         if reading.call_attempt:
-            self.note_shown(region, shown)
-        self.release(region.raw)
+            self.note_shown(region, shown, reading.events)
+        if shown.words and region.spec.anchor != "fence" and any(e.call is not None for e in reading.events):
+            # Set aside because of its words: the user reads it as the code it was shown as,
+            # never as raw call markers.
+            self.release(_as_code(region.raw))
+        else:
+            self.release(region.raw)
+        self.last_shown = shown
+        self.shown_end = self.lines.emitted
 
-    def note_shown(self, region: Region, shown: C.Shown) -> None:
-        kind, why = shown
+    def _follows_shown(self, ctx: C.Context) -> bool:
+        """Whether a block comes right after a shown one, with nothing between but blanks or a
+        line that only goes on from it ("and then:"): it is shown for the same reason."""
+        since = self.lines.emitted - self.shown_end
+        if since > C.LINE_CHARS:
+            return False
+        tail = self.lines.recent_tail(since)
+        if not tail.strip():
+            return True
+        return tail.count("\n") <= 2 and C.continues(ctx.before)
+
+    def note_shown(self, region: Region, shown: C.Shown, events: list[StreamEvent] | None = None) -> None:
+        """Say why a block did not run. A block that would have been a valid call to an offered
+        tool, set aside because of the words next to it, names that tool and those words (the
+        model is told; see feedback.render_notes)."""
+        call = next((e.call for e in events or () if e.call is not None), None) if shown.words else None
         self.out.emit(
             StreamEvent(
                 problem=Problem(
-                    kind,
-                    f"A call-shaped block was not executed because {why}.",
+                    shown.kind,
+                    f"A call-shaped block was not executed because {shown.why}.",
                     excerpt=excerpt(region.raw),
+                    tool_name=None if call is None else call.name,
+                    words=shown.words if call is not None else "",
                 )
             )
         )
 
     def after_hidden(self, raw: str) -> None:
         """Line bookkeeping after a block whose text is not released."""
+        self.lines.hidden_block()
         nl = raw.rfind("\n")
         if nl >= 0 and not raw[nl + 1 :].strip(" \t\r"):  # its line is over
             tail = raw[nl + 1 :]
@@ -256,7 +288,7 @@ class Settle:
     def drop_drafts(self) -> None:
         """A lone </think> closed reasoning the reply began in: nothing drafted before runs."""
         items, self.items = self.items, []
-        shown: C.Shown = ("in_reasoning", "it was written in reasoning that the reply closed later")
+        shown = C.Shown("in_reasoning", "it was written in reasoning that the reply closed later")
         for item in items:
             if isinstance(item, Block):
                 if item.reading.call_attempt:
@@ -291,17 +323,32 @@ class Settle:
 
     def close(self) -> None:
         """The reply ended: the last line's blocks were performed, and every held call runs
-        unless the first line after it asks permission to make it."""
+        unless the lines directly after it (up to the next block) ask permission to make it,
+        disclaim it, retract it or make it depend on an earlier result."""
         if self.items:
             self.settle_line(performed=True)
         prose = "".join(self.out.texts) + "".join(self.out.pending) if self.groups else ""
-        for group in self.groups:
-            if C.asks_permission(C.first_line(prose, group.after_at)):
-                self.note_shown(group.region, ("proposed", "the line after it asks for permission to make it"))
+        groups = self.groups
+        for i, group in enumerate(groups):
+            upto = groups[i + 1].after_at if i + 1 < len(groups) else len(prose)
+            after = prose[group.after_at : min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)]
+            shown = C.shown_after(after) if after.strip() else None
+            if shown is not None:
+                self.note_shown(group.region, shown, group.events)
             else:
                 for event in group.events:
                     self.out.emit(event)
         self.groups = []
+
+
+def _as_code(raw: str) -> str:
+    """A block's text as a Markdown code block, its fence longer than any backtick run in it."""
+    fence = "`" * max(3, max((len(m) for m in _BACKTICKS.findall(raw)), default=0) + 1)
+    text = raw.strip("\n")
+    return f"{fence}\n{text}\n{fence}" + ("\n" if raw.endswith("\n") else "")
+
+
+_BACKTICKS = regex.compile(r"`+")
 
 
 def _reject(group: Group) -> None:

@@ -73,12 +73,12 @@ class Text:
                         return started
                 blank = False
                 pos = e
-            m = M.CANDIDATE.search(buf, pos, partial=not eof)
-            if m is None:
+            found = M.find_candidate(buf, pos, eof)
+            if found is None:
                 pos = n
                 break
-            c = m.start()
-            if m.partial:
+            c, cut = found
+            if cut:
                 pos = c
                 break
             first = buf[c]
@@ -183,12 +183,20 @@ class Text:
         if kind == "unthink":
             if self.reasoning.settled:
                 return _AS_TEXT  # a stray closing tag
-            if self.lines.last.isalnum():  # "...the </think> tag": a mention, unless the line ends here
-                if end >= len(b.text):
+            if self.lines.last.isalnum():
+                # "...the </think> tag": a mention, unless the line ends here or a call follows
+                # it (the reasoning ran straight into the call).
+                text = b.text
+                rest = M.run_end(M.BLANKS, text, end)
+                if rest >= len(text):
                     if not eof:
+                        return _WAIT if rest - end <= 40 else _AS_TEXT
+                elif text[rest] not in "\r\n":
+                    after = M.TRIGGER.match(text, rest, partial=not eof) if rest - end <= 40 else None
+                    if after is not None and after.partial:
                         return _WAIT
-                elif b.text[end] not in "\r\n":
-                    return _AS_TEXT
+                    if after is None or after.lastgroup not in BY_NAME:
+                        return _AS_TEXT
             b.pos = end
             self.reasoning.close_lone()
             return _DONE
