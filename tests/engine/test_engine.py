@@ -75,16 +75,58 @@ def test_request_is_text_only_and_carries_its_step() -> None:
     assert set(req.step.tools) == {"memory_insert"}
 
 
-def test_a_call_is_settled_with_its_prose_as_reasoning() -> None:
+def test_text_next_to_a_call_is_the_message_text_as_a_native_model_sends_it() -> None:
     outcome, attempts = drive(request(), ["Saving it.\n" + block(PIZZA)])
     assert len(attempts) == 1
     assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
-    assert outcome.reasoning == "Saving it." and outcome.reasoning_tail == "Saving it."
-    assert (
-        outcome.finish_reason == "tool_calls"
-        and outcome.usage.as_dict()["total_tokens"] > 0
-        and outcome.usage.estimated
-    )
+    assert outcome.content == "Saving it." and outcome.reasoning == ""
+
+
+def test_only_what_the_model_wrote_as_reasoning_is_reasoning() -> None:
+    outcome, _ = drive(request(), ["<think>The user likes pizza.</think>\nSaving it.\n" + block(PIZZA)])
+    assert outcome.reasoning == "The user likes pizza." and outcome.content == "Saving it."
+
+
+THINKING_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "memory_insert",
+            "description": "Insert text into a memory block.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "thinking": {"type": "string"},
+                    "label": {"type": "string"},
+                    "new_string": {"type": "string"},
+                    "request_heartbeat": {"type": "boolean"},
+                },
+                "required": ["thinking", "label", "new_string", "request_heartbeat"],
+            },
+        },
+    }
+]
+
+
+def thinking_request() -> Any:
+    data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": THINKING_TOOLS}
+    return engine.prepare(data, decision=EMULATE, settings=Settings())
+
+
+def test_where_letta_asks_for_thinking_all_the_text_goes_there_once() -> None:
+    outcome, _ = drive(thinking_request(), ["<think>Pizza, noted.</think>\nSaving it.\n" + block(PIZZA)])
+    (call,) = outcome.calls
+    args = json.loads(call["function"]["arguments"])
+    assert args == {"thinking": "Pizza, noted.\n\nSaving it.", **PIZZA, "request_heartbeat": True}
+    assert outcome.content == "" and outcome.reasoning == ""  # not a second time beside the call
+
+
+def test_no_thoughts_leave_thinking_empty_in_compact_json() -> None:
+    """Letta's streaming reader of `thinking` passes on the space of '"thinking": ""' as a
+    reasoning message of its own; OpenAI's models write arguments without spaces."""
+    outcome, _ = drive(thinking_request(), [block(PIZZA)])
+    arguments = outcome.calls[0]["function"]["arguments"]
+    assert arguments.startswith('{"thinking":"",') and ": " not in arguments
 
 
 def test_a_rejected_call_is_reasked_with_the_reason() -> None:
@@ -259,7 +301,7 @@ def test_an_envelope_reply_becomes_calls() -> None:
     outcome, attempts = drive(constrained_request(), [envelope])
     assert attempts[0].constrained
     assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
-    assert outcome.reasoning == "Noted."
+    assert outcome.content == "Noted." and outcome.reasoning == ""
 
 
 def test_a_refused_schema_is_asked_again_in_free_text_and_reported() -> None:
