@@ -11,6 +11,9 @@
                                    `bench NAME --option ...` passes the options to that one, e.g.
                                    `bench bfcl --per-category 2 --json bfcl.json`
     python3 dev.py record [SOURCE] re-record cassettes: stand-in (default) or venice (needs VENICE_API_KEY)
+    python3 dev.py conformance [ARGS] Letta's own message tests (from its source distribution, fetched once),
+                                   on an emulated and a native model: both must give the same result per
+                                   test (tests/conformance; also part of `test`)
     python3 dev.py compat [VERSIONS] the letta version matrix (compat/): every release, or those named;
                                    --ends: the oldest and newest supported, and the release below the
                                    floor, which pip must refuse (as `test` does)
@@ -51,7 +54,7 @@ CHECKS: tuple[tuple[str, ...], ...] = (
 # The inner loop's tests (`test --fast`): no Letta server, no database, no real model.
 FAST_TESTS = ("tests/core", "tests/engine", "tests/adapter")
 # The tiers `test --fast` leaves out, as tests/conftest.py marks them by directory.
-SLOW_TIERS = "not e2e and not real_model and not compat"
+SLOW_TIERS = "not e2e and not real_model and not compat and not conformance"
 
 
 def run(*cmd: str | Path, **kw: object) -> int:
@@ -276,6 +279,8 @@ def main(argv: list[str]) -> int:
         # The whole suite ends with the version matrix at its two ends: the oldest and the
         # newest supported letta, each in its own environment (`compat` runs every release).
         return run(sys.executable, ROOT / "compat" / "matrix.py", "--ends")
+    if command == "conformance":
+        return run(PY, "-m", "pytest", "tests/conformance", *args)
     if command == "compat":
         return run(sys.executable, ROOT / "compat" / "matrix.py", *args)
     if command == "server":

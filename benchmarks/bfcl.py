@@ -5,14 +5,16 @@ same questions, the same small model and the same llama-cpp-python server, in on
 
 Entries (``--entries`` picks some):
 
-- ``emulated-free``: through ``letta-tool-emulation proxy --upstream <server>``, tools sent the
-  OpenAI way, replies in free text;
-- ``emulated-constrained``: the same, with replies constrained to the JSON envelope;
+- ``emulated-free``: through ``letta-tool-emulation proxy --upstream <server> --mode free``, tools
+  sent the OpenAI way, replies in free text;
+- ``emulated-constrained``: the same with ``--mode constrained``: replies constrained to the JSON
+  envelope;
 - ``native-chatml-function-calling``: llama-cpp-python's own function-calling chat handler (a
   second server started with ``--chat_format chatml-function-calling``), tools sent the OpenAI way;
 - ``bfcl-prompting``: BFCL's own prompting format (its system prompt and its decoder) against the
   plain server.
 
+Every entry gets the same system message where a question has none (``bfcl_harness.inference``).
 Questions come from BFCL's package (``bfcl-eval``), a seeded sample of N per category, and are
 scored by BFCL's own checker. BFCL lives in ``.venv-bfcl`` (``python3 dev.py bfcl``), the server in
 ``.venv-llama`` (``python3 dev.py llama``); this script, in the product's environment, starts the
@@ -120,40 +122,6 @@ def proxy_missing() -> str | None:
     return None
 
 
-def free_text_refused(upstream: LlamaServer) -> str | None:
-    """Why the proxy would not answer the free-text entry in free text, or None. The proxy decides
-    as the plugin does (``selection.decide``), from the server kind it probes: the same decision
-    is taken here, under the environment ``proxy(constrained=False)`` gives it."""
-    import asyncio
-    from types import SimpleNamespace
-
-    from letta_tool_emulation import endpoints, selection
-
-    endpoints.KNOWN.store(asyncio.run(endpoints.probe_server(upstream.url)))
-    saved = {k: os.environ.pop(k, None) for k in (selection.PATTERNS_ENV, selection.CONSTRAINED_ENV)}
-    os.environ[selection.PATTERNS_ENV] = "*"
-    try:
-        config = SimpleNamespace(
-            model=upstream.alias,
-            model_endpoint=upstream.url,
-            provider_name="proxy",
-            handle=f"proxy/{upstream.alias}",
-            model_wrapper=None,
-        )
-        decision = selection.decide(config)
-    finally:
-        for key, value in saved.items():
-            os.environ.pop(key, None)
-            if value is not None:
-                os.environ[key] = value
-    if decision.schema_shape:
-        return (
-            f"the proxy constrains every reply to this server ({decision.schema_shape}) and has no switch for "
-            "free text, so this entry would repeat emulated-constrained"
-        )
-    return None
-
-
 def wait_for(url: str, process: subprocess.Popen[bytes], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -171,19 +139,17 @@ def wait_for(url: str, process: subprocess.Popen[bytes], timeout: float, what: s
 
 @contextlib.contextmanager
 def proxy(upstream: LlamaServer, constrained: bool, log_dir: Path) -> Iterator[str]:
-    """``letta-tool-emulation proxy --upstream`` in front of the plain server; yields its base URL."""
+    """``letta-tool-emulation proxy --upstream --mode free|constrained`` in front of the plain
+    server; yields its base URL."""
     port = free_port()
     env = dict(os.environ)
-    env.pop("LETTA_TOOL_EMULATION_DISABLE", None)
-    # Every model of the upstream is emulated; constrained replies for every model, or for none.
-    env["LETTA_TOOL_EMULATION_MODELS"] = "*"
-    if constrained:
-        env["LETTA_TOOL_EMULATION_CONSTRAINED"] = "*"
-    else:
-        env.pop("LETTA_TOOL_EMULATION_CONSTRAINED", None)
+    for name in ("LETTA_TOOL_EMULATION_DISABLE", "LETTA_TOOL_EMULATION_CONSTRAINED", "LETTA_TOOL_EMULATION_MODE"):
+        env.pop(name, None)
+    env["LETTA_TOOL_EMULATION_MODELS"] = "*"  # every model of the upstream is emulated
+    mode = "constrained" if constrained else "free"
     executable = Path(sys.executable).parent / "letta-tool-emulation"
-    log = (log_dir / f"proxy-{'constrained' if constrained else 'free'}.log").open("wb")
-    command = [str(executable), "proxy", "--upstream", upstream.url, "--port", str(port)]
+    log = (log_dir / f"proxy-{mode}.log").open("wb")
+    command = [str(executable), "proxy", "--upstream", upstream.url, "--port", str(port), "--mode", mode]
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     try:
         wait_for(f"http://127.0.0.1:{port}/v1", process, 120, "letta-tool-emulation proxy")
@@ -258,11 +224,6 @@ def main(argv: list[str]) -> int:
         endpoints: list[dict[str, Any]] = []
         try:
             plain = stack.enter_context(LlamaServer(llama_python, model, alias=args.model, **common))
-            if "emulated-free" in args.entries and "emulated-free" not in unavailable:
-                refused = free_text_refused(plain)
-                if refused:
-                    unavailable["emulated-free"] = refused
-                    print(f"emulated-free: {refused}", flush=True)
             native = None
             if "native-chatml-function-calling" in args.entries:
                 native = stack.enter_context(

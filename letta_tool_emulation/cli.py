@@ -41,6 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     proxy.add_argument(
         "--timeout", type=float, default=120.0, help="seconds the upstream may stay silent before a request fails"
     )
+    proxy.add_argument(
+        "--mode",
+        choices=("auto", "free", "constrained"),
+        help="emulated replies in free text, constrained to the JSON envelope, or auto: constrained where the "
+        "endpoint enforces schemas (default: LETTA_TOOL_EMULATION_MODE, else auto)",
+    )
 
     standin = sub.add_parser("stand-in-model", help="run the local stand-in model (no function calling, Venice-strict)")
     standin.add_argument("--host", default="127.0.0.1")
@@ -69,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         from .proxy.server import main as proxy_main
 
         try:
-            return proxy_main(settings_from(args.host, args.port, args.upstream, args.api_key_env, args.timeout))
+            return proxy_main(
+                settings_from(args.host, args.port, args.upstream, args.api_key_env, args.timeout, args.mode)
+            )
         except SettingsError as exc:
             print(f"letta-tool-emulation proxy: {exc}", file=sys.stderr)
             return 2

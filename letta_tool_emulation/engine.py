@@ -15,7 +15,7 @@ the :class:`~.step.Outcome`. Every decision of an emulated step is made here:
 - the reply parsed, rejected calls re-asked (up to ``max_reasks``), the rest queued;
 - an error answer read as a refused reply schema (the step goes on in free text) or not;
 - a stream read as complete, or as broken off (mid-call or not), from what the driver saw;
-- prose next to a call kept as reasoning, plain text when no tools were offered;
+- text next to a call handed on as a native model's would be (see :func:`_outcome`);
 - usage estimated where the endpoint reports none.
 
 What a driver does (``adapter/drivers.py`` has three):
@@ -44,7 +44,7 @@ What a driver does (``adapter/drivers.py`` has three):
    - ``attempt = flow.send(None)``.
 
    Close the flow in a ``finally`` (``flow.close()``), whatever happened.
-3. With the outcome: hand over ``calls`` (or ``content``), ``reasoning`` / ``reasoning_tail``,
+3. With the outcome: hand over ``calls``, ``content`` and ``reasoning``,
    ``finish_reason`` and ``usage``; call :func:`keep` if the caller keeps ``pending`` state;
    and call ``endpoints.remember_refusal(request, outcome, log)``, which records a schema the
    model refused (``outcome.refused_schema_status``) where ``selection`` reads it.
@@ -59,6 +59,7 @@ from dataclasses import replace
 from typing import Any
 
 from .core import ParseResult, Problem, StreamingToolCallParser, ToolSpec, render_feedback, render_messages
+from .core.blocks import hold_labels, memory_block_labels
 from .core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
@@ -128,6 +129,7 @@ def prepare(
     prose: Mapping[str, str] | None = None,
     pending: Pending | None = None,
     parallel: bool = False,
+    single_call: bool = False,
     settings: Settings | None = None,
     context_window: int | None = None,
     endpoint: str | None = None,
@@ -144,7 +146,9 @@ def prepare(
     is updated: what this request carries leaves it. ``settings``: the user's settings (None:
     the defaults). With ``parallel`` the caller runs several calls of one reply in one step:
     ``concurrent`` and ``sequential`` say how it orders them (see :func:`step.in_order`);
-    without them it runs them all in the order given. ``venice_parameters``: what a request to
+    without them it runs them all in the order given. Without ``parallel`` they are handed out
+    one per step, unless ``single_call`` (a caller that cannot hand them out), which limits a
+    constrained reply to one call. ``venice_parameters``: what a request to
     an endpoint in Venice's dialect carries as such (None:
     :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``: the model endpoint's
     URL, which a refused schema is remembered for. ``log`` hears what the engine did, at this
@@ -170,6 +174,10 @@ def prepare(
                 thoughts.add(spec.name)
             if has_heartbeat:
                 beats.add(spec.name)
+    # The memory tools name only blocks the agent has (its system message lists them).
+    messages = data.get("messages") or []
+    first = messages[0] if messages and isinstance(messages[0], Mapping) else {}
+    specs = hold_labels(specs, memory_block_labels(first.get("content") if first.get("role") == "system" else None)[0])
     tool_choice = data.get("tool_choice") if specs else None
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
@@ -192,7 +200,7 @@ def prepare(
     free_text = body
     if shape:
         required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
-        schema = envelope_schema(_forced(specs, tool_choice), required=required)
+        schema = envelope_schema(_forced(specs, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, specs, tool_choice, feedback, constrained=True))
         body.update(schema_request_fields(shape, schema))
@@ -361,8 +369,14 @@ def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False) -> di
         if not values:
             return {"function": name}
         if spec.required:
-            return {"function": name, "params": {p: "human" if p == "label" else text for p in spec.required}}
+            return {"function": name, "params": {p: _label(spec) if p == "label" else text for p in spec.required}}
     return None
+
+
+def _label(spec: ToolSpec) -> str:
+    """The example's block: "human", or the first the tool allows when that is not one of them."""
+    allowed = spec.properties.get("label", {}).get("enum")
+    return "human" if not allowed or "human" in allowed else str(allowed[0])
 
 
 def _history(
@@ -471,7 +485,8 @@ class _Settled:
         self.feedback = ""  # feedback for the model's next request
 
     @property
-    def prose(self) -> str:
+    def thoughts(self) -> str:
+        """All the model wrote besides its calls: what a tool's `thinking` argument carries."""
         return "\n\n".join(p for p in (self.reasoning, self.content) if p)
 
 
@@ -525,7 +540,7 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
         return s
     s.feedback = "\n\n".join(x for x in (feedback, notes) if x)  # the model hears about the rest next time
 
-    built = [_tool_call(step, name, args, s.prose if i == 0 else "") for i, (name, args) in enumerate(calls)]
+    built = [_tool_call(step, name, args, s.thoughts if i == 0 else "") for i, (name, args) in enumerate(calls)]
     concurrent, sequential = step.concurrent, step.sequential
     if step.parallel and (concurrent is None or sequential is None):
         s.calls = built  # the caller runs them all, in the order given
@@ -543,17 +558,29 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
     return s
 
 
-def _tool_call(step: Step, name: str, args: dict[str, Any], prose: str) -> ToolCallDict:
-    if name in step.inner_thoughts:
+def _takes_thoughts(step: Step, name: str) -> bool:
+    """Whether Letta reads the agent's thoughts from this call's `thinking` argument: every tool
+    of such an agent takes one, and a call to a tool it does not have gets one too (Letta's
+    streaming reader shows nothing of a call until `thinking` has been read)."""
+    return name in step.inner_thoughts or (bool(step.inner_thoughts) and name not in step.tools)
+
+
+def _tool_call(step: Step, name: str, args: dict[str, Any], thoughts: str) -> ToolCallDict:
+    thinking = _takes_thoughts(step, name)
+    if thinking:
         # Letta reads the agent's inner thoughts from this argument, and streams it first.
-        args = {INNER_THOUGHTS: prose, **{k: v for k, v in args.items() if k != INNER_THOUGHTS}}
+        args = {INNER_THOUGHTS: thoughts, **{k: v for k, v in args.items() if k != INNER_THOUGHTS}}
     if name in step.heartbeat and HEARTBEAT not in args:
         # What a native model would send: keep going after a tool, stop after replying.
         args[HEARTBEAT] = name != REPLY_TOOL
+    # With `thinking`, without spaces, as OpenAI's models write arguments: Letta's streaming
+    # reader of that argument passes the space after its colon on as reasoning (" " alone for
+    # empty thoughts).
+    separators = (",", ":") if thinking else None
     return {
         "id": new_call_id(),
         "type": "function",
-        "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)},
+        "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False, separators=separators)},
     }
 
 
@@ -578,20 +605,22 @@ def _outcome(step: Step, s: _Settled, usage: Usage, attempts: int, finish_reason
             calls=[], content=content, reasoning=s.reasoning, usage=usage, attempts=attempts, finish_reason=finish,
             gave_up=gave_up, feedback="" if s.reask_feedback else s.feedback,
         )  # fmt: skip
-    # Text next to a call must travel as reasoning: Letta drops it otherwise. Where Letta
-    # takes the agent's thoughts from a `thinking` argument, it is there already.
-    in_thoughts = any(c["function"]["name"] in step.inner_thoughts for c in s.calls)
-    tail = "" if in_thoughts or not s.content else ("\n\n" if s.reasoning else "") + s.content
+    # Text next to a call goes where a native model's goes: the message's text, which Letta
+    # shows as the assistant's (letta_v1_agent) and leaves out of later requests (the adapter
+    # puts it back for the model). Only what the model wrote as reasoning (<think>, the
+    # endpoint's own) is reasoning. Where Letta takes an agent's thoughts from the `thinking`
+    # argument, all of it went there (_tool_call): a model asked for `thinking` writes no
+    # separate text or reasoning, and each piece of text must reach Letta once.
+    in_thoughts = any(_takes_thoughts(step, c["function"]["name"]) for c in s.calls)
     return Outcome(
         calls=s.calls,
-        content="",
-        reasoning=s.reasoning if in_thoughts else s.prose,
+        content="" if in_thoughts else s.content,
+        reasoning="" if in_thoughts else s.reasoning,
         usage=usage,
         attempts=attempts,
         finish_reason="tool_calls",
         queue=s.queue,
         feedback=s.feedback,
-        reasoning_tail=tail,
     )
 
 

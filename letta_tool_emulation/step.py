@@ -357,17 +357,13 @@ class Outcome:
     """The settled step: what Letta gets."""
 
     calls: list[ToolCallDict]  # to execute now, in order
-    content: str  # the answer, when there are no calls
+    content: str  # the answer, or the text next to the calls
     reasoning: str  # what Letta stores as the step's reasoning
     usage: Usage
     attempts: int  # model requests made (0: a queued call was handed out)
     finish_reason: str = "stop"
     queue: list[ToolCallDict] = field(default_factory=list)  # further calls, one per later step
     feedback: str = ""  # about rejected calls, for the model's next request
-    # Streaming: what to send as reasoning after the reply has streamed, so that the text
-    # next to a call reaches Letta as reasoning too (Letta drops it as text from later
-    # requests), and the reasoning a client accumulates equals `reasoning`.
-    reasoning_tail: str = ""
     gave_up: bool = False  # no usable call after the last re-ask: `content` explains that
     # The endpoint refused the reply schema with this HTTP status, and the step went on in free
     # text: the caller remembers it for the model (endpoints.KNOWN), so later steps ask in free text.

@@ -13,7 +13,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 TESTS = Path(__file__).resolve().parent
 # The tiers, by directory (or, where a directory mixes tiers, by file): each marker selects or
-# leaves out a whole tier (`-m "not e2e"`); `python3 dev.py test --fast` leaves out all three.
+# leaves out a whole tier (`-m "not e2e"`); `python3 dev.py test --fast` leaves out all four.
 TIERS = {
     # The real server command on the embedded PostgreSQL, the stand-in model over HTTP.
     "e2e": "e2e",
@@ -24,6 +24,8 @@ TIERS = {
     "bench/test_bfcl_smoke.py": "real_model",
     # The letta version matrix's claims (the matrix itself: dev.py compat).
     "compat": "compat",
+    # Letta's own message tests, emulated against native, on the real server command (dev.py conformance).
+    "conformance": "conformance",
 }
 
 

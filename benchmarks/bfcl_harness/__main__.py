@@ -73,11 +73,12 @@ def _run(spec: dict[str, Any], out: Path) -> int:
 
 def _questions(categories: list[str], per_category: int, seed: int, ids: list[str] | None) -> int:
     from ._bfcl import GORILLA_TO_OPENAPI, ModelStyle, convert_to_tool, system_prompt_pre_processing_chat_model
+    from .inference import SYSTEM_MESSAGE, with_system_message
     from .questions import load_questions
 
     shown = []
     for question in load_questions(categories, per_category, seed, ids):
-        entry = question.fresh_entry()
+        entry = with_system_message(question.fresh_entry())
         prompted = system_prompt_pre_processing_chat_model(entry["question"][0], entry["function"], entry["id"])
         shown.append(
             {
@@ -86,7 +87,8 @@ def _questions(categories: list[str], per_category: int, seed: int, ids: list[st
                 "messages": question.entry["question"],
                 "functions": question.entry["function"],
                 "tools": convert_to_tool(question.entry["function"], GORILLA_TO_OPENAPI, ModelStyle.OPENAI_COMPLETIONS),
-                "system_prompt": prompted[0]["content"],
+                "system_prompt": prompted[0]["content"],  # BFCL's prompting format, as sent
+                "system_message": SYSTEM_MESSAGE,  # what every entry gets when a question has none
                 "answer": question.answer,
             }
         )

@@ -14,7 +14,13 @@ simulated APIs and the decoding of replies are BFCL's code, not this benchmark's
 What this module adds is only what a local server needs: the endpoint, an output limit (BFCL sends
 none, and a small model may otherwise write until its context is full), a seed, a request timeout,
 and ``tool_choice: "auto"`` with tools (the OpenAI default; llama-cpp-python's function-calling
-handler ignores tools without it). Each entry is registered in BFCL's model table under a name of
+handler ignores tools without it). Two more, the same for every entry:
+
+- a system message, :data:`SYSTEM_MESSAGE`, for questions that have none (most of BFCL's):
+  llama-cpp-python's function-calling handler describes the tools only inside a system message, so
+  without one its model never sees them. BFCL's prompting format puts its own prompt before it;
+- an assistant message with ``content: null`` in the history (a call, as the OpenAI SDK hands it
+  back) is sent with ``content: ""``: llama-cpp-python's server answers 500 to ``null``. Each entry is registered in BFCL's model table under a name of
 its own, because its checker looks the name up, and its simulated APIs keep their state in
 module globals named after it.
 """
@@ -35,6 +41,11 @@ from .questions import Question
 # BFCL's own defaults: the temperature of its generation step, the step limit of a multi-turn turn.
 BFCL_TEMPERATURE = 0.001
 BFCL_MAX_STEPS = base_handler.MAXIMUM_STEP_LIMIT
+# One neutral sentence, the same for every entry, that neither names a format nor favours calling.
+SYSTEM_MESSAGE = (
+    "You are a helpful assistant. When one of the functions you are given answers the user's request, "
+    "call it with the right arguments; when none fits, answer in text."
+)
 
 
 def registry_name(entry: str) -> str:
@@ -85,6 +96,7 @@ class BenchHandler(OpenAICompletionsHandler):  # type: ignore[misc]
 
     # Replaces BFCL's version, which retries rate limits for minutes: a local server has none.
     def generate_with_backoff(self, **kwargs: Any) -> tuple[Any, float]:
+        kwargs["messages"] = [_sendable(m) for m in kwargs.get("messages", [])]
         kwargs.setdefault("max_tokens", self.max_tokens)
         kwargs.setdefault("seed", self.seed)
         if kwargs.get("tools"):
@@ -92,6 +104,23 @@ class BenchHandler(OpenAICompletionsHandler):  # type: ignore[misc]
         started = time.monotonic()
         response = self.client.chat.completions.create(**kwargs)
         return response, time.monotonic() - started
+
+
+def _sendable(message: Any) -> Any:
+    """``message`` as a dict, with ``content: ""`` for a ``null`` one (see the module's docstring)."""
+    if hasattr(message, "model_dump"):  # the SDK's own message object, as BFCL keeps replies
+        message = message.model_dump(exclude_none=True)
+    if isinstance(message, dict) and message.get("content") is None:
+        message = {**message, "content": ""}
+    return message
+
+
+def with_system_message(entry: dict[str, Any]) -> dict[str, Any]:
+    """The entry, with :data:`SYSTEM_MESSAGE` first in its first turn if that turn has none."""
+    turns = entry["question"]
+    if turns and turns[0] and turns[0][0].get("role") != "system":
+        turns[0].insert(0, {"role": "system", "content": SYSTEM_MESSAGE})
+    return entry
 
 
 def register(endpoint: Endpoint) -> None:
@@ -133,7 +162,7 @@ def ask(handler: BenchHandler, question: Question, max_steps: int = BFCL_MAX_STE
         # BFCL's multi-turn loop prints every step; its log is of no use here.
         with contextlib.redirect_stdout(log):
             result, metadata = handler.inference(
-                question.fresh_entry(), include_input_log=False, exclude_state_log=True
+                with_system_message(question.fresh_entry()), include_input_log=False, exclude_state_log=True
             )
     except Exception as exc:  # noqa: BLE001 - any failure of one question is that question's result
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()

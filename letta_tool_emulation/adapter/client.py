@@ -15,6 +15,8 @@ import contextvars
 import inspect
 import logging
 import os
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from .. import endpoints, engine, venice
@@ -24,7 +26,7 @@ from ..step import TOOL_CALL_ID_LEN, Decision, EmulatedRequest, Outcome, Pending
 from ..transport import OpenAITransport, Transport, with_timeout
 from . import drivers, parallel
 from .errors import map_error
-from .letta_api import LettaError, OpenAIClient, ProviderManager, settings
+from .letta_api import LettaError, OpenAIClient, ProviderManager, TextContent, settings
 
 log = logging.getLogger("letta_tool_emulation")
 
@@ -73,7 +75,7 @@ class EmulatedToolsClient(OpenAIClient):
                 tools=arguments.get("tools") or [],
                 prose=_prose(arguments.get("messages") or []),
                 pending=self._pending,
-                parallel=bool(getattr(llm_config, "parallel_tool_calls", False)),
+                parallel=parallel_tool_calls(llm_config),
                 settings=Settings.from_env(log),
                 context_window=getattr(llm_config, "context_window", None),
                 endpoint=url,
@@ -252,10 +254,47 @@ def _announce(llm_config: Any, decision: Decision) -> None:
         )
 
 
+def parallel_tool_calls(llm_config: Any) -> bool:
+    """Whether Letta runs several calls of one reply at once: the agent's setting. Letta writes an
+    agent's model settings into LLMConfig.parallel_tool_calls and deprecates reading that
+    attribute (it warns on every read), so its stored value is read instead. The request Letta
+    builds is no guide: letta before 0.16.8 always says false there, and its agent loop changes
+    that after the request is built."""
+    stored = getattr(llm_config, "__dict__", {})
+    if "parallel_tool_calls" in stored:
+        return bool(stored["parallel_tool_calls"])
+    return bool(getattr(llm_config, "parallel_tool_calls", False))  # not letta's model (a test's stand-in)
+
+
+# What Letta's agent loops removed from emulated agents' history before each step (the text next
+# to a call), by message id; see patches.watch_scrubs. Bounded: the oldest are forgotten first
+# (a forgotten one only means that the model no longer sees words it wrote long ago).
+_SCRUBBED: OrderedDict[str, str] = OrderedDict()
+_SCRUBBED_MAX = 20_000
+_scrubbed_lock = threading.Lock()
+
+
+def remember_scrubbed(messages: Any, llm_config: Any) -> None:
+    """Keep the text that Letta is about to remove from the assistant messages with tool calls."""
+    if not decide(llm_config).emulate:
+        return
+    for m in messages or ():
+        calls, content = getattr(m, "tool_calls", None), getattr(m, "content", None)
+        if not calls or not content or getattr(m, "role", None) != "assistant":
+            continue
+        texts = [c.text.strip() for c in content if isinstance(c, TextContent) and (c.text or "").strip()]
+        if texts:
+            with _scrubbed_lock:
+                _SCRUBBED[str(m.id)] = "\n\n".join(texts)
+                _SCRUBBED.move_to_end(str(m.id))
+                while len(_SCRUBBED) > _SCRUBBED_MAX:
+                    _SCRUBBED.popitem(last=False)
+
+
 def _prose(messages: list[Any]) -> dict[str, str]:
-    """The text each earlier call came with, by call id. Letta keeps it as reasoning on the
-    stored message but leaves it out of the request (it scrubs text next to tool calls, and
-    sends reasoning only for multi-part messages)."""
+    """The text each earlier call came with, by call id: its reasoning, and its text, which Letta
+    keeps on the stored message but leaves out of the request (it scrubs text next to tool
+    calls, see :func:`remember_scrubbed`, and sends reasoning only for multi-part messages)."""
     prose: dict[str, str] = {}
     for m in messages:
         calls = getattr(m, "tool_calls", None)
@@ -266,6 +305,10 @@ def _prose(messages: list[Any]) -> dict[str, str]:
             text = getattr(c, "reasoning", None) or getattr(c, "text", None)
             if isinstance(text, str) and text.strip() and text.strip() not in parts:
                 parts.append(text.strip())
+        with _scrubbed_lock:
+            scrubbed = _SCRUBBED.get(str(getattr(m, "id", "")))
+        if scrubbed and scrubbed not in parts:
+            parts.append(scrubbed)
         if parts:
             prose[str(calls[0].id)[:TOOL_CALL_ID_LEN]] = "\n\n".join(parts)
     return prose

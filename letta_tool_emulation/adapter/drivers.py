@@ -85,7 +85,6 @@ def completion_dict(outcome: Outcome, last: Completion | None, request: Emulated
     """What a native model's response would have been."""
     message: dict[str, Any] = {"role": "assistant", "content": outcome.content or None}
     if outcome.calls:
-        message["content"] = None
         message["tool_calls"] = outcome.calls
     # An empty reply stays None, so that Letta reports an empty response.
     message["reasoning_content"] = outcome.reasoning or None
@@ -168,8 +167,6 @@ class StreamDriver:
             flow.close()
         if self._on_outcome is not None:
             self._on_outcome(outcome)
-        if outcome.reasoning_tail:
-            yield self._chunk({"role": "assistant", "reasoning_content": outcome.reasoning_tail})
         for index, call in enumerate(outcome.calls):
             for chunk in self._call_chunks(index, call):
                 yield chunk

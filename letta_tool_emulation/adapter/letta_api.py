@@ -90,6 +90,15 @@ OpenAIProvider = _get("letta.schemas.providers.openai", "OpenAIProvider")
 OllamaProvider = _get("letta.schemas.providers.ollama", "OllamaProvider")
 SyncServer = _get("letta.server.server", "SyncServer")
 ProviderManager = _get("letta.services.provider_manager", "ProviderManager")
+TextContent = _get("letta.schemas.letta_message_content", "TextContent")
+
+# Letta's agent loops remove the text next to tool calls from the history before each step, with
+# this function, bound in each loop's module: letta_agent_v2 (memgpt-style agents and, through
+# inheritance, letta_v1_agent) and letta_agent (the older loop). They are looked up when an agent
+# loop creates its LLM client, by which time they are imported, and never imported from here:
+# importing them while letta itself is starting could close an import cycle.
+SCRUB_FUNCTION = "scrub_inner_thoughts_from_messages"
+SCRUBBING_MODULES = ("letta.agents.letta_agent_v2", "letta.agents.letta_agent")
 
 # -- their shapes ----------------------------------------------------------------------------
 

@@ -94,11 +94,38 @@ def patch_llm_client(module: ModuleType) -> None:
     @functools.wraps(original)
     def create(*args: Any, **kwargs: Any) -> Any:
         client = original(*args, **kwargs)
+        watch_scrubs()
         if type(client) is OpenAIClient:
             return EmulatedToolsClient.adopt(client)
         return client
 
     _install(cls, "create", staticmethod(_mark(create)))
+
+
+def watch_scrubs() -> None:
+    """Letta's agent loops remove the text next to tool calls from the history before each step
+    (``scrub_inner_thoughts_from_messages``), before the client sees it; the client keeps what
+    they remove from an emulated agent's history (``client.remember_scrubbed``), to show the
+    model its own words again. Letta's behaviour is unchanged. Installed in each agent module
+    the first time an agent loop there creates its LLM client: those modules are loaded by then."""
+    from .client import remember_scrubbed
+    from .letta_api import SCRUB_FUNCTION, SCRUBBING_MODULES
+
+    for name in SCRUBBING_MODULES:
+        module = sys.modules.get(name)
+        scrub = getattr(module, SCRUB_FUNCTION, None) if module is not None else None
+        if not callable(scrub) or _is_ours(scrub):
+            continue
+        with _lock:
+            if _is_ours(getattr(module, SCRUB_FUNCTION)):
+                continue
+
+            @functools.wraps(scrub)
+            def watched(messages: Any, llm_config: Any, *args: Any, _letta: Any = scrub, **kwargs: Any) -> Any:
+                remember_scrubbed(messages, llm_config)
+                return _letta(messages, llm_config, *args, **kwargs)
+
+            _install(module, SCRUB_FUNCTION, _mark(watched))
 
 
 def patch_openai_provider(module: ModuleType) -> None:

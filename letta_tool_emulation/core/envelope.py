@@ -56,12 +56,15 @@ _MAX_DEPTH = 32
 _RULE_NAME = regex.compile(r"[^A-Za-z0-9]+")
 
 
-def envelope_schema(tools: Iterable[ToolLike | ToolSpec] | None, *, required: bool) -> dict[str, Any]:
+def envelope_schema(
+    tools: Iterable[ToolLike | ToolSpec] | None, *, required: bool, single: bool = False
+) -> dict[str, Any]:
     """The JSON schema of a reply: the reply text alone, or one or more calls with optional text.
 
     Each call is ``{"function": <one offered tool's name>, "params": <that tool's arguments>}``.
     With ``required`` (the agent framework forces a tool) only the form with calls is allowed.
-    Without any tool, only the text is.
+    Without any tool, only the text is. ``single`` allows one call per reply (a client that
+    takes no parallel calls, and that nothing hands further calls out to one step at a time).
 
     The form with calls opens with ``"calls"``: grammar-based servers write properties in
     schema order, so a model chooses between calling and answering at the first key, instead
@@ -81,7 +84,10 @@ def envelope_schema(tools: Iterable[ToolLike | ToolSpec] | None, *, required: bo
     item = variants[0] if len(variants) == 1 else {"anyOf": variants}
     with_calls: dict[str, Any] = {
         "type": "object",
-        "properties": {CALLS_KEY: {"type": "array", "items": item, "minItems": 1}, REPLY_KEY: {"type": "string"}},
+        "properties": {
+            CALLS_KEY: {"type": "array", "items": item, "minItems": 1, **({"maxItems": 1} if single else {})},
+            REPLY_KEY: {"type": "string"},
+        },
         "required": [CALLS_KEY],
         "additionalProperties": False,
     }

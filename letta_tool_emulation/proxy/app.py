@@ -31,7 +31,7 @@ from ..step import Settings
 from . import wire
 from .driver import Emulated, open_upstream, read_all, relay, relayed_headers, transport_for
 from .errors import Failure, ProxyError, failure_of
-from .upstream import Upstream
+from .upstream import MODE_HEADER, MODES, Mode, Upstream
 
 log = logging.getLogger("letta_tool_emulation.proxy")
 # What the turn engine has to say, under the plugin's logger name, as from the plugin's own steps.
@@ -162,7 +162,7 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
         try:
             body = _read(raw)
             model, stream = body["model"], body.get("stream") is True
-            decision = upstream.decide(model)
+            decision = upstream.decide(model, _mode(request.headers.get(MODE_HEADER)))
             if decision.e2ee:
                 mode = "end-to-end encrypted"
             elif decision.emulate and _carries_tools(body):
@@ -290,6 +290,16 @@ def _read(raw: bytes) -> dict[str, Any]:
     return body
 
 
+def _mode(header: str | None) -> Mode | None:
+    if header is None or not header.strip():
+        return None
+    wanted = header.strip().lower()
+    chosen = next((m for m in MODES if m == wanted), None)
+    if chosen is None:
+        raise ProxyError(400, f"The {MODE_HEADER} header must be one of {', '.join(MODES)} (got {header.strip()!r}).")
+    return chosen
+
+
 def _bounded(upstream: Upstream, body: dict[str, Any], raw: bytes) -> bytes:
     """The body as the client sent it, unless it asks for more output than the upstream says the
     model can give: clients that cannot know (Letta Code asks every model for 32,000 tokens) would
@@ -323,10 +333,14 @@ def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
         # in the history are still rendered as text.
         data["tools"] = []
         data.pop("tool_choice")
+    parallel = body.get("parallel_tool_calls") is not False  # OpenAI's default is true
     return engine.prepare(
         data,
         decision=decision,
-        parallel=body.get("parallel_tool_calls") is not False,  # OpenAI's default is true
+        parallel=parallel,
+        # Stateless, the proxy cannot hand further calls out one per step: a constrained reply
+        # then holds one call, rather than calls that would be dropped.
+        single_call=not parallel,
         settings=Settings.from_env(ENGINE_LOG),
         context_window=upstream.context_window(body["model"]),
         endpoint=upstream.base_url,

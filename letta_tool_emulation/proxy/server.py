@@ -15,7 +15,7 @@ import uvicorn
 
 from .. import venice
 from .app import create_app
-from .upstream import UPSTREAM_KEY_ENV, Upstream, shared_client
+from .upstream import MODE_ENV, MODES, UPSTREAM_KEY_ENV, Mode, Upstream, shared_client
 
 log = logging.getLogger("letta_tool_emulation.proxy")
 
@@ -36,9 +36,14 @@ class Settings:
     provider: str
     client_key: str | None
     timeout: float
+    # How emulated replies are asked for: "auto" (constrained where the endpoint enforces a
+    # schema, as the plugin decides), "free" (free text always) or "constrained".
+    mode: Mode = "auto"
 
     def upstream(self) -> Upstream:
-        return Upstream(self.base_url, self.upstream_key, self.provider, self.timeout, shared_client(self.timeout))
+        return Upstream(
+            self.base_url, self.upstream_key, self.provider, self.timeout, shared_client(self.timeout), mode=self.mode
+        )
 
 
 def is_loopback(host: str) -> bool:
@@ -56,6 +61,7 @@ def settings_from(
     upstream: str | None = None,
     api_key_env: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    mode: str | None = None,
 ) -> Settings:
     """The settings from the command line and the environment; SettingsError when they do not add up."""
     if upstream:
@@ -89,7 +95,12 @@ def settings_from(
         )
     if timeout <= 0:
         raise SettingsError("--timeout must be a positive number of seconds.")
-    return Settings(host, port, base_url, upstream_key, provider, client_key, timeout)
+    wanted = (mode or os.environ.get(MODE_ENV) or "auto").strip().lower()
+    chosen = next((m for m in MODES if m == wanted), None)
+    if chosen is None:
+        where = "--mode" if mode else MODE_ENV
+        raise SettingsError(f"{where} must be one of {', '.join(MODES)} (got {wanted!r}).")
+    return Settings(host, port, base_url, upstream_key, provider, client_key, timeout, chosen)
 
 
 def config(settings: Settings) -> uvicorn.Config:
@@ -105,6 +116,7 @@ def config(settings: Settings) -> uvicorn.Config:
 def main(settings: Settings) -> int:
     where = f"http://{settings.host}:{settings.port}/v1"
     print(f"Tool-emulating proxy at {where}, in front of {settings.base_url}", flush=True)
+    print(f"  emulated replies: {settings.mode}", flush=True)
     print(
         f"  clients {'must send the key in the variable given' if settings.client_key else 'need no key'}", flush=True
     )

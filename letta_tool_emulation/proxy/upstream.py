@@ -15,12 +15,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import httpx
 
-from .. import endpoints, venice
+from .. import endpoints, selection, venice
 from ..selection import Decision, decide
 
 log = logging.getLogger("letta_tool_emulation.proxy")
@@ -28,6 +28,17 @@ log = logging.getLogger("letta_tool_emulation.proxy")
 UPSTREAM_KEY_ENV = "LETTA_TOOL_EMULATION_UPSTREAM_KEY"
 NO_KEY = "no-key"  # the SDK wants a string; a local server ignores it
 REFRESH_SECONDS = 600.0  # capability data is read again this often, in the background
+# The proxy's mode for emulated replies; a request may choose its own with MODE_HEADER.
+MODE_ENV = "LETTA_TOOL_EMULATION_MODE"
+MODE_HEADER = "x-tool-emulation-mode"
+Mode = Literal["auto", "free", "constrained"]
+MODES: tuple[Mode, ...] = ("auto", "free", "constrained")
+# Each mode as the agent switch (``llm_config.model_wrapper``) the plugin reads the same way.
+_SWITCH: dict[str, str | None] = {
+    "auto": None,
+    "free": selection.WRAPPER_FREE_TEXT,
+    "constrained": selection.WRAPPER_CONSTRAINED,
+}
 
 
 class SharedClient(httpx.AsyncClient):
@@ -60,6 +71,7 @@ class Upstream:
     provider: str
     timeout: float
     http: SharedClient = field(repr=False)
+    mode: Mode = "auto"
     _probe_task: asyncio.Task[None] | None = field(default=None, repr=False)
     _session: aiohttp.ClientSession | None = field(default=None, repr=False)
 
@@ -99,14 +111,17 @@ class Upstream:
     def handle(self, model: str) -> str:
         return f"{self.provider}/{model}"
 
-    def decide(self, model: str) -> Decision:
+    def decide(self, model: str, mode: Mode | None = None) -> Decision:
+        """Whether and how requests for ``model`` are emulated; ``mode`` (a request's own) before
+        the proxy's. "free" and "constrained" decide only the shape of an emulated reply: whether
+        a model is emulated at all is decided as before."""
         return decide(
             SimpleNamespace(
                 model=model,
                 model_endpoint=self.base_url,
                 provider_name=self.provider,
                 handle=self.handle(model),
-                model_wrapper=None,
+                model_wrapper=_SWITCH[mode or self.mode],
             )
         )
 

@@ -10,15 +10,19 @@ ready only when every worker has done so.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
 from .disk_guard import ASGIApp, DiskGuard, Receive, Scope, Send
+from .embedded_redis import SOCKET_ENV as REDIS_SOCKET_ENV
 
 DATA_DIR_ENV = "LETTA_TOOL_EMULATION_DATA_DIR"
 READY_DIR_ENV = "LETTA_TOOL_EMULATION_READY_DIR"
+
+log = logging.getLogger("letta_tool_emulation")
 
 
 class ReadyMarker:
@@ -41,7 +45,36 @@ class ReadyMarker:
         await self.app(scope, receive, tell)
 
 
+def use_embedded_redis(path: str) -> None:
+    """Point this worker's Redis client (Letta's, one per process) at the launcher's embedded
+    Redis, over its unix socket: Letta builds its own only from LETTA_REDIS_HOST and _PORT (TCP)."""
+    try:
+        from letta.data_sources import redis_client
+        from redis.asyncio import ConnectionPool, UnixDomainSocketConnection
+    except ImportError as exc:
+        log.warning("letta-tool-emulation: the embedded Redis cannot be used (%s); no background streaming", exc)
+        return
+    if not hasattr(redis_client, "_client_instance") or not hasattr(redis_client, "AsyncRedisClient"):
+        log.warning("letta-tool-emulation: this letta's Redis client is unknown; the embedded Redis is not used")
+        return
+    client = redis_client.AsyncRedisClient()
+    # The options Letta gives its own pool, over the socket instead of TCP.
+    client.pool = ConnectionPool(
+        connection_class=UnixDomainSocketConnection,
+        path=path,
+        max_connections=50,
+        decode_responses=True,
+        socket_timeout=5,
+        socket_connect_timeout=5,
+        retry_on_timeout=True,
+        health_check_interval=30,
+    )
+    redis_client._client_instance = client
+
+
 def create_app() -> ASGIApp:
+    if os.environ.get(REDIS_SOCKET_ENV):
+        use_embedded_redis(os.environ[REDIS_SOCKET_ENV])
     from letta.server.rest_api.app import app
 
     from .. import shared_state

@@ -31,6 +31,7 @@ from typing import Any
 from .. import venice
 from .app import READY_DIR_ENV
 from .database import DatabaseError, EmbeddedPostgres, default_data_dir, default_home, parent_death_signal
+from .embedded_redis import EXTERNAL_ENV, SOCKET_ENV, EmbeddedRedis, RedisError
 from .letta_process import EXIT_SETUP_FAILED
 from .private_dirs import UnsafePath, open_dir, tighten
 
@@ -169,14 +170,38 @@ def run_server(
             f"Embedded PostgreSQL ready in {time.monotonic() - t:.1f} s "
             f"(data in {db.data_dir}, socket in {db.socket_dir})"
         )
+    redis: EmbeddedRedis | None = None
     try:
         if db is not None and database_only:
             return _run_database_only(db, log)
-        return _run_letta(host, port, uri, db, log)
+        redis = _start_redis(db.home if db is not None else default_home(), log)
+        return _run_letta(host, port, uri, db, log, redis)
     finally:
+        if redis is not None:
+            redis.stop()
+            log("Redis stopped.")
         if db is not None:
             db.stop()
             log("Database stopped.")
+
+
+def _start_redis(home: Path, log: Callable[[str], None]) -> EmbeddedRedis | None:
+    """The embedded Redis for background streams, unless LETTA_REDIS_HOST names one. Letta runs
+    without it (background streaming answers 503), so a Redis that cannot start is a warning."""
+    if os.environ.get(EXTERNAL_ENV):
+        log(
+            f"Using the Redis at {os.environ[EXTERNAL_ENV]}:{os.environ.get('LETTA_REDIS_PORT', '6379')} (LETTA_REDIS_HOST)"
+        )
+        return None
+    redis = EmbeddedRedis(home, log=log)
+    t = time.monotonic()
+    try:
+        redis.start()
+    except (RedisError, DatabaseError, OSError) as exc:
+        log(f"letta-tool-emulation: warning: Redis could not start ({exc}); background streaming is unavailable.")
+        return None
+    log(f"Embedded Redis ready in {time.monotonic() - t:.1f} s (socket {redis.socket_path})")
+    return redis
 
 
 def _run_database_only(db: EmbeddedPostgres, log: Callable[[str], None]) -> int:
@@ -227,9 +252,18 @@ def _worker_count() -> int:
         return 1
 
 
-def _run_letta(host: str, port: int, uri: str, db: EmbeddedPostgres | None, log: Callable[[str], None]) -> int:
+def _run_letta(
+    host: str,
+    port: int,
+    uri: str,
+    db: EmbeddedPostgres | None,
+    log: Callable[[str], None],
+    redis: EmbeddedRedis | None = None,
+) -> int:
     workdir = _workdir(db)
     env = {**os.environ, "LETTA_PG_URI": uri, READY_DIR_ENV: str(workdir / "workers")}
+    if redis is not None:
+        env[SOCKET_ENV] = str(redis.socket_path)
     command = [sys.executable, "-m", "letta_tool_emulation.runtime.letta_process", "--host", host, "--port", str(port)]
     command += ["--backup-dir", str((db.home if db else default_home()) / "backups")]
     if db is not None:
@@ -253,6 +287,7 @@ def _run_letta(host: str, port: int, uri: str, db: EmbeddedPostgres | None, log:
     base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     code = 0
     crashes: list[float] = []
+    redis_crashes: list[float] = []
     try:
         log("Starting Letta with tool emulation ...")
         try:
@@ -270,6 +305,8 @@ def _run_letta(host: str, port: int, uri: str, db: EmbeddedPostgres | None, log:
         while child.poll() is None:
             if db is not None and stopping["sig"] is None and not code and db.crashed() is not None:
                 code = _recover_database(db, crashes, log)
+            if redis is not None and stopping["sig"] is None and redis.crashed() is not None:
+                redis = _recover_redis(redis, redis_crashes, log)
             if stopping["sig"] is not None or code:
                 if deadline is None:
                     child.send_signal(signal.SIGTERM)
@@ -312,6 +349,27 @@ def _recover_database(db: EmbeddedPostgres, crashes: list[float], log: Callable[
         return EXIT_DATABASE_LOST
     log("PostgreSQL is running again; every committed change is kept (a turn in progress may have failed).")
     return 0
+
+
+def _recover_redis(redis: EmbeddedRedis, crashes: list[float], log: Callable[[str], None]) -> EmbeddedRedis | None:
+    """Start Redis again after it stopped on its own; after repeated failures, go on without it
+    (only background streaming needs it)."""
+    status = redis.crashed()
+    now = time.monotonic()
+    crashes[:] = [t for t in crashes if now - t < DB_RESTART_WINDOW] + [now]
+    if len(crashes) <= DB_RESTARTS:
+        log(f"Redis stopped unexpectedly (exit code {status}); starting it again (see {redis.log_path}) ...")
+        try:
+            redis.restart()
+            return redis
+        except RedisError as exc:
+            log(f"letta-tool-emulation: Redis could not be started again: {exc}")
+    log(
+        f"letta-tool-emulation: warning: Redis stopped unexpectedly {len(crashes)} times; background streaming is "
+        f"unavailable until the server is restarted (see {redis.log_path})."
+    )
+    redis.stop()
+    return None
 
 
 def main(host: str, port: int, data_dir: str | None, database_only: bool = False) -> int:

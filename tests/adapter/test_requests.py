@@ -200,6 +200,30 @@ def test_prose_next_to_a_call_survives_into_the_next_request(
     ]
 
 
+def test_text_letta_scrubs_from_beside_a_call_is_shown_to_the_model_again_once(
+    letta: Any, base_url: str, tools: list[dict[str, Any]]
+) -> None:
+    """Letta stores a native model's text beside a call as text, and its agent loop removes that
+    text from the history before each step (scrub_inner_thoughts_from_messages); the emulated
+    model still sees it, once, with its call."""
+    from letta.agents import letta_agent_v2
+    from letta.schemas.enums import MessageRole
+    from letta.schemas.letta_message_content import TextContent
+    from letta.schemas.message import Message
+
+    ours, _ = clients(letta)  # an agent loop creating its client: the loop's scrub is watched from then on
+    call = fake_call("memory_insert", {"label": "human", "new_string": "Likes pizza."})
+    stored = Message(role=MessageRole.assistant, content=[TextContent(text="Got it, saving that.")], tool_calls=[call])
+    messages = [system(), user("Remember that I like pizza."), stored, tool_result(call, "Name: Ana\nLikes pizza.")]
+    config = make_config(letta, base_url)
+    messages = letta_agent_v2.scrub_inner_thoughts_from_messages(messages, config)  # as the loop does
+    assert messages[2].content == []  # Letta's own behaviour, unchanged
+    data = ours.build_request_data(agent_type("letta_v1_agent"), messages, config, copy.deepcopy(tools))
+    said = [m["content"] for m in data["messages"] if m["role"] == "assistant"]
+    assert len(said) == 1 and said[0].startswith("Got it, saving that.\nTOOL_CALL_START")
+    assert said[0].count("Got it, saving that.") == 1
+
+
 def test_tool_results_are_text_tied_to_their_call(letta: Any, base_url: str, tools: list[dict[str, Any]]) -> None:
     data = emulated(letta, base_url, "letta_v1_agent", tools)
     texts = [m["content"] for m in data["messages"] if m["role"] == "user"]

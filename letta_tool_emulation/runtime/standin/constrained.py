@@ -123,7 +123,8 @@ def envelope_reply(body: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[
         if name in variants and not validate_arguments(ToolSpec(name, parameters=variants[name]), args).errors
     ]
     if calls:
-        envelope: dict[str, Any] = {CALLS_KEY: calls}
+        # As a grammar holds it: no more calls than the schema's maxItems.
+        envelope: dict[str, Any] = {CALLS_KEY: calls[: _max_calls(schema) or len(calls)]}
         if said:
             envelope[REPLY_KEY] = said
     elif text_allowed and not calls_required:
@@ -165,6 +166,16 @@ def _call_variants(schema: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
                     params = defs.get(ref[len("#/$defs/") :], {})
                 out[name] = params
     return out
+
+
+def _max_calls(schema: Mapping[str, Any]) -> int | None:
+    any_of = schema.get("anyOf")
+    shapes: list[Any] = any_of if isinstance(any_of, list) else [schema]
+    for shape in shapes:
+        calls = (shape.get("properties") or {}).get(CALLS_KEY) if isinstance(shape, dict) else None
+        if isinstance(calls, dict) and isinstance(calls.get("maxItems"), int):
+            return int(calls["maxItems"])
+    return None
 
 
 def _forms(schema: Mapping[str, Any]) -> tuple[bool, bool]:

@@ -77,13 +77,14 @@ def _null_where_forbidden(body: dict[str, Any]) -> str | None:
     return None
 
 
-def validate(body: Any) -> None:
+def validate(body: Any, *, nulls: bool = False) -> None:
+    """Venice's checks; ``nulls`` lets null values through, as OpenAI does."""
     if not isinstance(body, dict):
         raise Invalid(400, "Invalid request: body must be a JSON object")
     unknown = sorted(set(body) - REQUEST_KEYS)
     if unknown:
         raise Invalid(400, f"Invalid request: unrecognized key(s) in object: {', '.join(map(repr, unknown))}")
-    where = _null_where_forbidden(body)
+    where = None if nulls else _null_where_forbidden(body)
     if where:
         raise Invalid(400, f"Invalid request: {where} must not be null")
     model = body.get("model")
