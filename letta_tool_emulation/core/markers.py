@@ -91,9 +91,24 @@ _LINE_PREFIXES = (
 # apart from ordinary prose, every backtick, and a newline when the next line may begin with a
 # line-anchored construct. (The text state searches for CANDIDATE, below, which is stricter.)
 LOOK_CLOSER = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
-# Characters that can begin a candidate: prose without them needs no closer look.
-# (stdlib re: it is tried on every streamed chunk, and is several times quicker on short ones)
-PLAIN = re.compile("[^" + "".join(_in_set(c) for c in dict.fromkeys(p[0] for p in _INLINE_PREFIXES)) + r"\n]+")
+
+
+def _plain_pattern() -> str:
+    firsts = dict.fromkeys(p[0] for p in _INLINE_PREFIXES)
+    parts = ["[^" + "".join(map(_in_set, firsts)) + r"\n]"]
+    for first in firsts:
+        prefixes = [p for p in _INLINE_PREFIXES if p[0] == first]
+        if all(len(p) > 1 for p in prefixes):
+            seconds = dict.fromkeys(p[1] for p in prefixes)
+            parts.append(re.escape(first) + "(?=[^" + "".join(map(_in_set, seconds)) + r"\n])")
+    return "(?:" + "|".join(parts) + ")+"
+
+
+# Prose that needs no closer look: no newline, and no character that can begin a candidate
+# unless the next character already rules it out ("The", "a < b", "[1]"); a chunk that ends on
+# such a character may be cut inside a trigger. (stdlib re: it is tried on every streamed
+# chunk, and is several times quicker on short ones.)
+PLAIN = re.compile(_plain_pattern())
 # First characters of a line that can begin a line-anchored construct.
 LINE_START_CHARS = frozenset(p[0] for p in _LINE_PREFIXES)
 # Inside inline code: the end of its line, a backtick run, or where an opener may begin.
