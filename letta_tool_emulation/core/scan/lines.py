@@ -74,14 +74,21 @@ class Lines:
             if last:
                 self.last = last[-1]
         else:
-            # Headings change the section; only lines that start with "#" can be one.
-            head = self.head or s[:HEAD]
-            if head.lstrip(" \t")[:1] == "#":
-                self._end_line(self.head + s[:nl] if len(self.head) < HEAD else self.head)
+            # Headings change the section; only lines that start with "#" can be one, and only
+            # the last heading counts, so the lines are looked at from the last one back.
             last_nl = s.rfind("\n")
-            if last_nl > nl:
-                for m in _HEADING_LINE.finditer(s, nl + 1, last_nl):
-                    self._end_line(m.group()[:HEAD])
+            decided = False
+            if last_nl > nl and not self.in_code:
+                for m in reversed(_HEADING_LINE.findall(s, nl + 1, last_nl)):
+                    example = C.heading_is_example(m[:HEAD])
+                    if example is not None:
+                        self.section_example = example
+                        decided = True
+                        break
+            if not decided:
+                head = self.head or s[:HEAD]
+                if head.lstrip(" \t")[:1] == "#":
+                    self._end_line(self.head + s[:nl] if len(self.head) < HEAD else self.head)
             tail = s[last_nl + 1 :]
             stripped = tail.rstrip(" \t\r")
             self.head = tail[:HEAD]
