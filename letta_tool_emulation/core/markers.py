@@ -202,8 +202,28 @@ def find_candidate(text: str, pos: int, eof: bool) -> tuple[int, bool] | None:
     may = _MAY_BE_CUT.search(text, tail)
     if may is None:  # nothing near the end can begin a candidate: no need to ask (costly)
         return None if m is None else (m.start(), False)
-    cut = CANDIDATE.search(text, min(may.start(), m.start()) if m is not None else may.start(), partial=True)
-    return None if cut is None else (cut.start(), bool(cut.partial))
+    start = min(may.start(), m.start()) if m is not None else may.start()
+    if len(text) - start > _CUT_KEY:
+        cut = CANDIDATE.search(text, start, partial=True)
+        return None if cut is None else (cut.start(), bool(cut.partial))
+    # The pattern looks at nothing before where it starts, so the answer depends only on the
+    # text from there on: a streamed reply asks the same question about the same few
+    # characters (a line's end, "\n[") chunk after chunk, and a partial search is costly.
+    key = text[start:]
+    found = _CUTS.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        cut = CANDIDATE.search(key, partial=True)
+        found = None if cut is None else (cut.start(), bool(cut.partial))
+        if len(_CUTS) >= _CUTS_KEPT:
+            _CUTS.clear()
+        _CUTS[key] = found
+    return None if found is None else (start + found[0], found[1])
+
+
+_CUT_KEY = 64  # longest text end whose answer is kept
+_CUTS_KEPT = 4096
+_UNKNOWN = (-1, False)
+_CUTS: dict[str, tuple[int, bool] | None] = {}
 
 
 # Where a candidate cut by the end of the text may begin (more places than can, never fewer):
