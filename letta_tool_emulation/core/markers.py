@@ -95,13 +95,16 @@ LOOK_CLOSER = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:
 
 def _plain_pattern() -> str:
     firsts = dict.fromkeys(p[0] for p in _INLINE_PREFIXES)
-    parts = ["[^" + "".join(map(_in_set, firsts)) + r"\n]"]
+    run = "[^" + "".join(map(_in_set, firsts)) + r"\n]*"
+    ruled_out = []
     for first in firsts:
         prefixes = [p for p in _INLINE_PREFIXES if p[0] == first]
         if all(len(p) > 1 for p in prefixes):
             seconds = dict.fromkeys(p[1] for p in prefixes)
-            parts.append(re.escape(first) + "(?=[^" + "".join(map(_in_set, seconds)) + r"\n])")
-    return "(?:" + "|".join(parts) + ")+"
+            ruled_out.append(re.escape(first) + "(?=[^" + "".join(map(_in_set, seconds)) + r"\n])")
+    # Unrolled (a run, then any number of ruled-out characters each followed by a run): the
+    # engine goes through the runs in one step. It also matches "", which no chunk is.
+    return run + "(?:(?:" + "|".join(ruled_out) + ")" + run + ")*"
 
 
 # Prose that needs no closer look: no newline, and no character that can begin a candidate
