@@ -23,6 +23,7 @@ length, so judging costs a bounded amount per block.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import regex
@@ -296,11 +297,17 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
 }
 
 
-def _compile(table: dict[ProblemKind, dict[str, str]]) -> list[tuple[ProblemKind, regex.Pattern[str]]]:
+def _compile(table: dict[ProblemKind, dict[str, str]]) -> list[tuple[ProblemKind, tuple[regex.Pattern[str], ...]]]:
+    # One pattern per language: a line holds a kind's words when any of them matches, as it
+    # would match their alternation, and the engine searches each apart several times quicker.
     return [
-        (kind, regex.compile("|".join(f"(?:{p})" for p in rows.values()), regex.IGNORECASE | regex.MULTILINE))
+        (kind, tuple(regex.compile(p, regex.IGNORECASE | regex.MULTILINE) for p in rows.values()))
         for kind, rows in table.items()
     ]
+
+
+def _holds(patterns: tuple[regex.Pattern[str], ...], line: str) -> bool:
+    return any(pattern.search(line) is not None for pattern in patterns)
 
 
 _BEFORE = _compile(BEFORE)
@@ -360,8 +367,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = last_sentence(before)
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
-    for kind, pattern in _BEFORE:
-        if pattern.search(sentence) is not None:
+    for kind, patterns in _BEFORE:
+        if _holds(patterns, sentence):
             return Shown(kind, _WHY_BEFORE[kind], _quote(sentence))
     return None
 
@@ -595,6 +602,12 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 }
 
 
+# One pattern per kind finds any of its gate texts in a line at once.
+_AFTER_GATED = [
+    (kind, re.compile("|".join(re.escape(g) for g in AFTER_GATES[kind])), patterns) for kind, patterns in _AFTER
+]
+
+
 def shown_after(after: str) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result)."""
@@ -602,8 +615,8 @@ def shown_after(after: str) -> Shown | None:
     for line in lines:
         line = line[:LINE_CHARS]
         low = line.lower()
-        for kind, pattern in _AFTER:
-            if any(g in low for g in AFTER_GATES[kind]) and pattern.search(line) is not None:
+        for kind, gate, patterns in _AFTER_GATED:
+            if gate.search(low) is not None and _holds(patterns, line):
                 return Shown(kind, _WHY_AFTER[kind], _quote(line))
     return None
 

@@ -91,8 +91,27 @@ _LINE_PREFIXES = (
 # apart from ordinary prose, every backtick, and a newline when the next line may begin with a
 # line-anchored construct. (The text state searches for CANDIDATE, below, which is stricter.)
 LOOK_CLOSER = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
-# Characters that can begin a candidate: prose without them needs no closer look.
-PLAIN = regex.compile("[^" + "".join(_in_set(c) for c in dict.fromkeys(p[0] for p in _INLINE_PREFIXES)) + r"\n]+")
+
+
+def _plain_pattern() -> str:
+    firsts = dict.fromkeys(p[0] for p in _INLINE_PREFIXES)
+    run = "[^" + "".join(map(_in_set, firsts)) + r"\n]*"
+    ruled_out = []
+    for first in firsts:
+        prefixes = [p for p in _INLINE_PREFIXES if p[0] == first]
+        if all(len(p) > 1 for p in prefixes):
+            seconds = dict.fromkeys(p[1] for p in prefixes)
+            ruled_out.append(re.escape(first) + "(?=[^" + "".join(map(_in_set, seconds)) + r"\n])")
+    # Unrolled (a run, then any number of ruled-out characters each followed by a run): the
+    # engine goes through the runs in one step. It also matches "", which no chunk is.
+    return run + "(?:(?:" + "|".join(ruled_out) + ")" + run + ")*"
+
+
+# Prose that needs no closer look: no newline, and no character that can begin a candidate
+# unless the next character already rules it out ("The", "a < b", "[1]"); a chunk that ends on
+# such a character may be cut inside a trigger. (stdlib re: it is tried on every streamed
+# chunk, and is several times quicker on short ones.)
+PLAIN = re.compile(_plain_pattern())
 # First characters of a line that can begin a line-anchored construct.
 LINE_START_CHARS = frozenset(p[0] for p in _LINE_PREFIXES)
 # Inside inline code: the end of its line, a backtick run, or where an opener may begin.
@@ -186,8 +205,28 @@ def find_candidate(text: str, pos: int, eof: bool) -> tuple[int, bool] | None:
     may = _MAY_BE_CUT.search(text, tail)
     if may is None:  # nothing near the end can begin a candidate: no need to ask (costly)
         return None if m is None else (m.start(), False)
-    cut = CANDIDATE.search(text, min(may.start(), m.start()) if m is not None else may.start(), partial=True)
-    return None if cut is None else (cut.start(), bool(cut.partial))
+    start = min(may.start(), m.start()) if m is not None else may.start()
+    if len(text) - start > _CUT_KEY:
+        cut = CANDIDATE.search(text, start, partial=True)
+        return None if cut is None else (cut.start(), bool(cut.partial))
+    # The pattern looks at nothing before where it starts, so the answer depends only on the
+    # text from there on: a streamed reply asks the same question about the same few
+    # characters (a line's end, "\n[") chunk after chunk, and a partial search is costly.
+    key = text[start:]
+    found = _CUTS.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        cut = CANDIDATE.search(key, partial=True)
+        found = None if cut is None else (cut.start(), bool(cut.partial))
+        if len(_CUTS) >= _CUTS_KEPT:
+            _CUTS.clear()
+        _CUTS[key] = found
+    return None if found is None else (start + found[0], found[1])
+
+
+_CUT_KEY = 64  # longest text end whose answer is kept
+_CUTS_KEPT = 4096
+_UNKNOWN = (-1, False)
+_CUTS: dict[str, tuple[int, bool] | None] = {}
 
 
 # Where a candidate cut by the end of the text may begin (more places than can, never fewer):

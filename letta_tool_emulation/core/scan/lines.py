@@ -15,6 +15,7 @@ from .. import context as C
 
 HEAD = 120  # characters of a line's prose kept to judge list items, quotes and headings
 RECENT = 3 * C.LINE_CHARS  # characters of recent prose kept to find the line before a block and open elements
+_TRIM_AT = 3 * RECENT  # recent prose is cut back to RECENT characters once it grows past this
 _HEADING_LINE = regex.compile(r"(?m)^[ \t]{0,3}#[^\n]*")
 
 
@@ -51,7 +52,7 @@ class Lines:
         self.emitted += len(s)
         self.recent.append(s)
         self.recent_len += len(s)
-        if self.recent_len > 3 * RECENT:
+        if self.recent_len > _TRIM_AT:
             self._trim_recent()
         nl = s.find("\n")
         if nl < 0:
@@ -73,14 +74,21 @@ class Lines:
             if last:
                 self.last = last[-1]
         else:
-            # Headings change the section; only lines that start with "#" can be one.
-            head = self.head or s[:HEAD]
-            if head.lstrip(" \t")[:1] == "#":
-                self._end_line(self.head + s[:nl] if len(self.head) < HEAD else self.head)
+            # Headings change the section; only lines that start with "#" can be one, and only
+            # the last heading counts, so the lines are looked at from the last one back.
             last_nl = s.rfind("\n")
-            if last_nl > nl:
-                for m in _HEADING_LINE.finditer(s, nl + 1, last_nl):
-                    self._end_line(m.group()[:HEAD])
+            decided = False
+            if last_nl > nl and not self.in_code:
+                for m in reversed(_HEADING_LINE.findall(s, nl + 1, last_nl)):
+                    example = C.heading_is_example(m[:HEAD])
+                    if example is not None:
+                        self.section_example = example
+                        decided = True
+                        break
+            if not decided:
+                head = self.head or s[:HEAD]
+                if head.lstrip(" \t")[:1] == "#":
+                    self._end_line(self.head + s[:nl] if len(self.head) < HEAD else self.head)
             tail = s[last_nl + 1 :]
             stripped = tail.rstrip(" \t\r")
             self.head = tail[:HEAD]
@@ -91,21 +99,23 @@ class Lines:
 
     def track_plain(self, chunk: str) -> None:
         """Prose released in the middle of a non-blank line, with no newline and nothing in it
-        that needs a closer look (the scanner's fast path)."""
+        that needs a closer look (the scanner's fast path, taken for most streamed chunks)."""
+        n = len(chunk)
+        self.emitted += n
         self.recent.append(chunk)
-        self.recent_len += len(chunk)
-        if self.recent_len > 3 * RECENT:
+        self.recent_len += n
+        if self.recent_len > _TRIM_AT:
             self._trim_recent()
-        if len(self.head) < HEAD:
-            self.head += chunk[: HEAD - len(self.head)]
+        head = self.head
+        if len(head) < HEAD:
+            self.head = head + chunk[: HEAD - len(head)]
         last = chunk[-1]
-        if last == " " or last == "\t" or last == "\r":
+        if last in " \t\r":
             stripped = chunk.rstrip(" \t\r")
             if stripped:
                 self.last = stripped[-1]
         else:
             self.last = last
-        self.emitted += len(chunk)
 
     def prime(self, before: str) -> None:
         """Prose that came before the text this scanner reads (not released by it): the context

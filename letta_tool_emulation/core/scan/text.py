@@ -7,6 +7,7 @@ construct. There a trigger hands over to the room that reads its construct.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import regex
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
 # stall the server; no real reply comes near this.
 MAX_BLOCKS = 256
 _DONE, _AS_TEXT, _WAIT = range(3)
+# Inline code spans that close on their line with nothing inside that could stop a span (a
+# backtick, a newline or an opener's first character), each with the prose after it up to the
+# next such character. The closing run must be followed by a character, so it is whole.
+_SPANS = re.compile(r"(?:(`+)[^`\nT<\[]+\1(?=[^`])[^`\nT<\[]*)+")
 
 
 class Text:
@@ -89,9 +94,21 @@ class Text:
                 pos = c + 1
                 continue
             if first == "`":
+                code = self.code
+                if not code.literal_runs and not self.settle.items and self.settle.unterminated is None:
+                    spans = _SPANS.match(buf, c)
+                    if spans is not None:
+                        # Plain inline code spans and the plain prose between them, released at once:
+                        # what the BTICK and SPAN states would release, one span at a time.
+                        e = spans.end()
+                        code.run_len = code.span_len = len(spans.group(1))
+                        code.run_literal = False
+                        release(buf[start:e])
+                        start = pos = e
+                        continue
                 release(buf[start:c])
                 b.pos = c
-                self.code.begin_run(c)
+                code.begin_run(c)
                 return True
             t = M.TRIGGER.match(buf, c, partial=not eof)
             if t is None or (t.lastgroup == "unthink" and self.reasoning.settled):
