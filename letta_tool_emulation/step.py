@@ -156,15 +156,17 @@ def in_order(names: list[str], concurrent: frozenset[str], sequential: frozenset
     """How many of these calls, from the first, Letta's parallel tool execution runs in the
     order written. It runs the calls to concurrent tools first (all at once), then the others
     one by one in order; so the order holds for concurrent calls followed by sequential ones,
-    with at most one call of unknown kind between them (it is safe as either kind there)."""
-    count, stage = 0, 0  # 0: concurrent calls so far; 1: after the one unknown; 2: sequential
+    with calls to one tool of unknown kind between them: that tool is safe as either kind there,
+    and its calls share its kind (a tool is concurrent or not as a whole), so they either run
+    together, as a native model's would, or one by one in order."""
+    count, stage, unknown = 0, 0, ""  # stage 0: concurrent calls so far; 1: the unknown tool's; 2: sequential
     for name in names:
         if name in concurrent and stage == 0:
             pass
         elif name in sequential:
             stage = 2
-        elif name not in concurrent and stage == 0:
-            stage = 1
+        elif name not in concurrent and (stage == 0 or (stage == 1 and name == unknown)):
+            stage, unknown = 1, name
         else:
             break
         count += 1

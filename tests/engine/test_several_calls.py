@@ -59,7 +59,10 @@ def names(calls: list[dict[str, Any]]) -> list[str]:
         (["memory_insert", "lookup"], 1),  # the custom tool might run concurrently, ahead of the insert
         (["lookup", "memory_insert"], 2),  # either way it runs before the insert
         (["archival_memory_search", "lookup", "memory_insert"], 3),
-        (["lookup", "lookup"], 1),  # one concurrent and one not would swap
+        (["lookup", "lookup"], 2),  # one tool is one kind: together, or one by one in order
+        (["lookup", "lookup", "memory_insert"], 3),
+        (["lookup", "weather"], 1),  # one concurrent and one not would swap
+        (["lookup", "memory_insert", "lookup"], 2),  # a concurrent lookup would run before the insert
         (["conversation_search", "memory_insert", "archival_memory_search"], 2),
     ],
 )
@@ -67,8 +70,9 @@ def test_how_many_calls_letta_runs_in_the_order_written(written: list[str], toge
     assert in_order(written, CONCURRENT, SEQUENTIAL) == together
 
 
-def test_without_knowing_the_tools_one_call_per_step() -> None:
-    assert in_order(["memory_insert", "memory_insert"], frozenset(), frozenset()) == 1
+def test_without_knowing_the_tools_only_calls_to_one_tool_go_together() -> None:
+    assert in_order(["memory_insert", "memory_insert"], frozenset(), frozenset()) == 2
+    assert in_order(["memory_insert", "archival_memory_search"], frozenset(), frozenset()) == 1
 
 
 HISTORY = [{"role": "system", "content": "You are Sam."}, {"role": "user", "content": "Do three things."}]
