@@ -9,15 +9,17 @@ another transport with the same surface, so the drivers never know the differenc
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
-from openai import AsyncOpenAI, OpenAI
+from openai import APIStatusError, AsyncOpenAI, OpenAI
 from openai.resources.chat.completions import AsyncCompletions
 
 from . import retry
+from .step import Attempt, SchemaRefused
 
 # Body keys the SDK's create() has no parameter for (venice_parameters, a server's own
 # schema option): they travel in extra_body, which the SDK merges into the JSON as is.
@@ -106,6 +108,15 @@ class OpenAITransport:
 
 
 CONNECT_TIMEOUT = 10.0  # seconds; a model that does not even accept the connection is not busy, it is away
+
+
+def refusal_of(attempt: Attempt, exc: APIStatusError) -> SchemaRefused:
+    """The engine's reading of an error answer, for every driver: a refused schema goes back
+    into the flow; any other error ends the step, raised as it came."""
+    refusal = attempt.refused(exc.status_code, f"{exc.message} {json.dumps(exc.body, default=str)}")
+    if refusal is None:
+        raise exc
+    return refusal
 
 
 def with_timeout(kwargs: dict[str, Any], seconds: float) -> dict[str, Any]:

@@ -7,7 +7,6 @@ failure) to the engine, which decides what it means; ``engine.py`` says what a d
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -18,8 +17,8 @@ from openai.types.chat import ChatCompletionChunk
 
 from .. import engine
 from ..e2ee import E2EEError
-from ..step import Attempt, EmulatedRequest, Outcome, SchemaRefused, ToolCallDict
-from ..transport import Completion, Transport
+from ..step import Attempt, EmulatedRequest, Outcome, ToolCallDict
+from ..transport import Completion, Transport, refusal_of
 
 ARGUMENT_PIECE = 16  # characters of arguments per streamed delta, about what native models send
 
@@ -37,7 +36,7 @@ async def complete(request: EmulatedRequest, transport: Transport) -> tuple[Outc
             try:
                 last = await transport.complete(attempt.body)
             except openai.APIStatusError as exc:
-                attempt = flow.throw(_refusal(attempt, exc))
+                attempt = flow.throw(refusal_of(attempt, exc))
                 continue
             _feed(attempt, last)
             attempt = flow.send(None)
@@ -56,7 +55,7 @@ def complete_sync(request: EmulatedRequest, transport: Transport) -> tuple[Outco
             try:
                 last = transport.complete_sync(attempt.body)
             except openai.APIStatusError as exc:
-                attempt = flow.throw(_refusal(attempt, exc))
+                attempt = flow.throw(refusal_of(attempt, exc))
                 continue
             _feed(attempt, last)
             attempt = flow.send(None)
@@ -64,15 +63,6 @@ def complete_sync(request: EmulatedRequest, transport: Transport) -> tuple[Outco
         return done.value, completion_dict(done.value, last, request)
     finally:
         flow.close()
-
-
-def _refusal(attempt: Attempt, exc: openai.APIStatusError) -> SchemaRefused:
-    """The engine's reading of an error answer: a refused schema goes back into the flow; any
-    other error ends the step, raised as it came."""
-    refusal = attempt.refused(exc.status_code, f"{exc.message} {json.dumps(exc.body, default=str)}")
-    if refusal is None:
-        raise exc
-    return refusal
 
 
 def _feed(attempt: Attempt, reply: Completion) -> None:
@@ -158,7 +148,7 @@ class StreamDriver:
                     async for chunk in self._attempt(attempt):
                         yield chunk
                 except openai.APIStatusError as exc:  # raised before anything was streamed
-                    attempt = flow.throw(_refusal(attempt, exc))
+                    attempt = flow.throw(refusal_of(attempt, exc))
                     continue
                 attempt = flow.send(None)
         except StopIteration as done:

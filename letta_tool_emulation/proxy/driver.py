@@ -9,7 +9,6 @@ the way a native model streams it.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
@@ -28,11 +27,10 @@ from ..step import (
     Decision,
     EmulatedRequest,
     Outcome,
-    SchemaRefused,
     StreamBroken,
     ToolCallDict,
 )
-from ..transport import Transport
+from ..transport import Transport, refusal_of
 from . import wire
 from .errors import BrokenStream
 from .transport import HttpTransport, body_pieces, post, read_body
@@ -51,15 +49,6 @@ def transport_for(upstream: Upstream, decision: Decision, model: str) -> Transpo
     if decision.e2ee:
         return E2EETransport(kwargs, model)
     return HttpTransport(upstream)
-
-
-def _refusal(attempt: Attempt, exc: openai.APIStatusError) -> SchemaRefused:
-    """The engine's reading of an error answer: a refused schema goes back into the flow; any
-    other error ends the step, raised as it came."""
-    refusal = attempt.refused(exc.status_code, f"{exc.message} {json.dumps(exc.body, default=str)}")
-    if refusal is None:
-        raise exc
-    return refusal
 
 
 def _broken(broken: StreamBroken) -> BrokenStream:
@@ -105,7 +94,7 @@ class Emulated:
                     async for piece in self._attempt(attempt, writer):
                         yield piece
                 except openai.APIStatusError as exc:  # raised before anything of this attempt streamed
-                    attempt = flow.throw(_refusal(attempt, exc))
+                    attempt = flow.throw(refusal_of(attempt, exc))
                     continue
                 attempt = flow.send(None)
         except StopIteration as done:
@@ -166,7 +155,7 @@ class Emulated:
                 try:
                     reply = await self.transport.complete(attempt.body)
                 except openai.APIStatusError as exc:
-                    attempt = flow.throw(_refusal(attempt, exc))
+                    attempt = flow.throw(refusal_of(attempt, exc))
                     continue
                 text, reasoning = [], [reply.reasoning] if reply.reasoning else []
                 attempt.reasoning(reply.reasoning)
