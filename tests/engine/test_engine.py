@@ -413,21 +413,27 @@ def test_the_engine_reads_no_environment(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "venice_parameters" not in engine.prepare(data, decision=EMULATE)  # not Venice's dialect
 
 
+class Warnings:
+    """A caller's log that keeps what is said at WARNING and above."""
+
+    def __init__(self, heard: list[str]) -> None:
+        self.heard = heard
+
+    def warning(self, msg: str, *args: object) -> None:
+        self.heard.append(msg % args)
+
+    def info(self, msg: str, *args: object) -> None:
+        pass
+
+    def debug(self, msg: str, *args: object) -> None:
+        pass
+
+
 def test_what_the_engine_says_goes_to_the_callers_log() -> None:
     heard: list[str] = []
-
-    class Log:
-        def warning(self, msg: str, *args: object) -> None:
-            heard.append(msg % args)
-
-        def info(self, msg: str, *args: object) -> None:
-            pass
-
-        def debug(self, msg: str, *args: object) -> None:
-            pass
-
+    log = Warnings(heard)
     data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": TOOLS}
-    drive(engine.prepare(data, decision=EMULATE, log=Log()), [block({"label": "human"}), block(PIZZA)])
+    drive(engine.prepare(data, decision=EMULATE, log=log), [block({"label": "human"}), block(PIZZA)])
     assert heard == ["letta_tool_emulation: no usable call in reply 1 (invalid_arguments); asking again."]
     heard.clear()
     drive(engine.prepare(data, decision=EMULATE), [block({"label": "human"}), block(PIZZA)])
@@ -479,20 +485,10 @@ def test_feedback_waits_for_the_model_while_queued_calls_are_handed_out() -> Non
 
 def test_settings_from_the_environment_say_which_value_they_could_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
     heard: list[str] = []
-
-    class Log:
-        def warning(self, msg: str, *args: object) -> None:
-            heard.append(msg % args)
-
-        def info(self, msg: str, *args: object) -> None:
-            pass
-
-        def debug(self, msg: str, *args: object) -> None:
-            pass
-
+    log = Warnings(heard)
     monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_CALLS", "many")
     monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_RETRIES", "5")
-    settings = Settings.from_env(Log())
+    settings = Settings.from_env(log)
     assert settings.max_calls_per_reply == Settings().max_calls_per_reply and settings.max_reasks == 5
     assert heard == ["letta_tool_emulation: LETTA_TOOL_EMULATION_MAX_CALLS is not a number; using 16"]
 
