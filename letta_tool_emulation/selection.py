@@ -30,11 +30,11 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from . import endpoints, venice
+from . import calibration, endpoints, venice
 from .server_dialect import LOCAL_KINDS, SCHEMA_SHAPES, ServerKind
 from .step import Decision
 
-__all__ = ["Decision", "decide", "handle_of", "schema_shape", "speaks_venice", "switches"]
+__all__ = ["Decision", "calibrated", "decide", "handle_of", "schema_shape", "speaks_venice", "switches"]
 
 WRAPPER_ON = "tool-emulation"
 WRAPPER_OFF = "native-tools"
@@ -129,7 +129,8 @@ def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
     """The request shape for constrained replies, or None for free text. In this order: the
     agent's switches (``free-text``, ``constrained``, ``constrained=<kind>``); a schema the
     model refused before; ``LETTA_TOOL_EMULATION_CONSTRAINED`` patterns (``handle`` or
-    ``handle=<kind>``); a Venice model with ``supportsResponseSchema``; a local server whose
+    ``handle=<kind>``); the mode ``letta-tool-emulation calibrate`` recorded for the endpoint and
+    model (:func:`calibrated`); a Venice model with ``supportsResponseSchema``; a local server whose
     kind the plugin knows (they all enforce schemas)."""
     model = getattr(config, "model", None) or ""
     url = getattr(config, "model_endpoint", None)
@@ -148,9 +149,17 @@ def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
         pattern, _, forced = rule.partition("=")
         if fnmatch.fnmatchcase(handle, pattern.strip()):
             return _shape(forced.strip()) or kind or "openai"
+    if (choice := calibrated(config)) is not None:
+        return (_shape(choice.shape or "") or kind or "openai") if choice.constrained else None
     if decision.venice_dialect and decision.model is not None and decision.model.supports_response_schema:
         return "openai"
     return kind if kind in LOCAL_KINDS else None
+
+
+def calibrated(config: Any) -> calibration.Choice | None:
+    """The mode ``letta-tool-emulation calibrate`` measured best for this endpoint and model, if
+    it was run for them (a file read only when it changed: see :mod:`.calibration`)."""
+    return calibration.lookup(getattr(config, "model_endpoint", None), getattr(config, "model", None) or "")
 
 
 def _shape(name: str) -> ServerKind | None:
