@@ -232,6 +232,12 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.0f} %"
 
 
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.1f} s"
+
+
 def render(runs: list[ModeRun]) -> str:
     """A Markdown table: a row per mode."""
     kinds = [k for k in KINDS if any(r.accuracy(k) is not None for r in runs)]
@@ -246,7 +252,7 @@ def render(runs: list[ModeRun]) -> str:
             _percent(run.accuracy()),
             _percent(run.no_call_rate()),
             str(sum(a.error is not None for a in run.answers)),
-            "-" if mean is None else f"{mean:.1f} s",
+            _seconds(mean),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -365,8 +371,9 @@ async def calibrate(
                 done += 1
                 if progress is not None:
                     verdict = "right" if wrong is None else f"wrong: {wrong}"
+                    counter = f"[{done}/{total}]"
                     print(
-                        f"[{done}/{total}] {mode:<11} {question.kind:<11} {question.id:<18} {seconds:5.1f} s  {verdict}",
+                        f"{counter:<9} {mode:<11} {question.kind:<11} {question.id:<18} {_seconds(seconds):>7}  {verdict}",
                         file=progress,
                         flush=True,
                     )
