@@ -259,9 +259,10 @@ def render(runs: list[ModeRun]) -> str:
 
 
 def best(runs: list[ModeRun], preferred: calibration.Mode) -> ModeRun | None:
-    """The most accurate mode whose schema was not refused; a tie keeps ``preferred`` (what the
-    plugin would choose without calibration), so that calibrating changes nothing it need not."""
-    usable = [r for r in runs if not r.refused and r.answers]
+    """The most accurate mode whose schema was not refused and that answered at least one question
+    without an error; a tie keeps ``preferred`` (what the plugin would choose without calibration),
+    so that calibrating changes nothing it need not."""
+    usable = [r for r in runs if not r.refused and any(a.error is None for a in r.answers)]
     if not usable:
         return None
     return max(usable, key=lambda r: (r.accuracy() or 0.0, r.mode == preferred))
@@ -435,7 +436,11 @@ def main(
     print(render(report.runs))
     print()
     if report.chosen is None:
-        print("No mode could be measured (every question failed, or the schema was refused); nothing recorded.")
+        first = next((a.error for r in report.runs for a in r.answers if a.error), None)
+        print(
+            "No mode could be measured (every question failed with an error, or the schema was refused); "
+            "nothing recorded." + (f" The first error: {first}" if first else "")
+        )
         return 1
     others = ", ".join(r.mode for r in report.runs if r is not report.chosen)
     print(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from letta_tool_emulation import calibration, endpoints, venice
-from letta_tool_emulation.calibrate import KINDS, ModeRun, Question, best, check, check_call, load_questions
+from letta_tool_emulation.calibrate import KINDS, Answer, ModeRun, Question, best, check, check_call, load_questions
 from letta_tool_emulation.selection import decide
 
 TOOLS = [
@@ -122,8 +122,6 @@ def test_the_shipped_answers_pass_the_checker_and_every_kind_is_asked() -> None:
 
 
 def run(mode: calibration.Mode, right: int, of: int = 4, refused: str | None = None) -> ModeRun:
-    from letta_tool_emulation.calibrate import Answer
-
     r = ModeRun(mode, None, refused=refused)
     r.answers = [Answer(question("single", [EXPECTED]), None if i < right else "no call", True, 0.1) for i in range(of)]
     return r
@@ -133,6 +131,11 @@ def test_the_best_mode_is_the_most_accurate_and_a_tie_keeps_the_default() -> Non
     assert best([run("free", 3), run("constrained", 2)], "constrained").mode == "free"  # type: ignore[union-attr]
     assert best([run("free", 2), run("constrained", 2)], "constrained").mode == "constrained"  # type: ignore[union-attr]
     assert best([run("free", 2), run("constrained", 2)], "free").mode == "free"  # type: ignore[union-attr]
+    # A mode whose every question failed with an error (a wrong model id, a server down) measured nothing.
+    failed = run("constrained", 0)
+    failed.answers = [Answer(a.question, "HTTP 404", False, 0.1, error="HTTP 404") for a in failed.answers]
+    assert best([run("free", 0), failed], "constrained").mode == "free"  # type: ignore[union-attr]
+    assert best([failed], "constrained") is None
     # A refused schema ran in free text: it is no measurement of the constrained mode.
     assert best([run("free", 1), run("constrained", 4, refused="HTTP 400")], "constrained").mode == "free"  # type: ignore[union-attr]
 
