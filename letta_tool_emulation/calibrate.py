@@ -318,7 +318,9 @@ async def _ask(
         driver = Emulated(_prepare(upstream, body, decision), transport_for(upstream, decision, model), model)
         completion = await driver.complete()
     except Exception as exc:  # noqa: BLE001 - a failed question is a wrong answer, with its reason
-        return [], time.perf_counter() - started, failure_of(exc, model).message, None
+        # The proxy's words, for this command's option.
+        message = failure_of(exc, model).message.replace("--upstream", "--base-url")
+        return [], time.perf_counter() - started, message, None
     refused = driver.outcome.refused_schema_status if driver.outcome is not None else None
     return calls_of(completion), time.perf_counter() - started, None, refused
 
@@ -354,6 +356,15 @@ async def calibrate(
         modes: list[calibration.Mode] = ["free", "constrained"] if enforces_schemas(upstream, free) else ["free"]
         preferred: calibration.Mode = "constrained" if "constrained" in modes else "free"
         asked = load_questions(limit)
+        if progress is not None:
+            server = endpoints.KNOWN.server(upstream.base_url)
+            what = "Venice" if free.venice_dialect else (server.kind if server is not None and server.kind else None)
+            print(
+                f"Calibrating {model} at {base_url} ({what or 'server kind not recognised'}): "
+                f"{len(asked.questions)} questions in {' and '.join(modes)}",
+                file=progress,
+                flush=True,
+            )
         runs = []
         total = len(asked.questions) * len(modes)
         done = 0
@@ -428,8 +439,6 @@ def main(
         api_key = os.environ.get(UPSTREAM_KEY_ENV) or None
     # The engine's notes on each reply (set-aside blocks, re-asks) would drown the progress lines.
     logging.getLogger("letta_tool_emulation").setLevel(logging.WARNING)
-    count = len(load_questions(questions).questions)
-    print(f"Calibrating {model} at {url}: {count} questions per mode", file=sys.stderr, flush=True)
     report = asyncio.run(
         calibrate(url, model, api_key, limit=questions, max_tokens=max_tokens, timeout=timeout, progress=sys.stderr)
     )

@@ -101,3 +101,14 @@ def test_calibrate_says_what_is_wrong_with_its_arguments(
     assert main(["calibrate", "--base-url", "localhost:8080", "--model", EMULATED_MODEL]) == 2
     assert "--base-url must be an http(s) URL" in capsys.readouterr().err
     assert not Path(os.environ[calibration.PATH_ENV]).exists()
+
+
+def test_nothing_is_recorded_when_the_endpoint_cannot_be_reached(
+    local: StandIn, capsys: pytest.CaptureFixture[str]
+) -> None:
+    closed = f"http://127.0.0.1:{free_port()}/v1"
+    assert main(["calibrate", "--base-url", closed, "--model", EMULATED_MODEL, "--questions", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert "nothing recorded" in out and "Could not reach the upstream" in out and "--base-url" in out
+    assert "| free | 0 % |" in out and "[1/1]" in err
+    assert not Path(os.environ[calibration.PATH_ENV]).exists()
