@@ -3,7 +3,12 @@ Berkeley Function Calling Leaderboard's public data (bfcl-eval, Apache-2.0), wit
 as one JSON file shipped in the package. The product never imports bfcl-eval; this script runs in
 ``.venv-bfcl`` (``python3 dev.py bfcl``) and is only needed to choose the questions again:
 
-    .venv-bfcl/bin/python benchmarks/calibration_questions.py [--per-kind 8] [--seed 7]
+    .venv-bfcl/bin/python benchmarks/calibration_questions.py [--per-kind 8] [--seed 7] [--output PATH]
+    .venv-bfcl/bin/python benchmarks/calibration_questions.py --score CASES.json
+
+With ``--score`` it reads ``[{"id": question id, "calls": [{"name", "arguments"}]}]`` and prints, for
+each, whether BFCL's own ``ast_checker`` finds the calls right (the tests compare that with the
+product's checker).
 
 The questions are loaded as ``bfcl_harness`` loads them (BFCL's own loader), the functions turned
 into OpenAI tools by BFCL's own ``convert_to_tool`` (dots in names become underscores, BFCL's types
@@ -102,11 +107,46 @@ def pick(kind: str, per_kind: int, seed: int) -> list[dict[str, Any]]:
     return out
 
 
+def score(cases_path: Path) -> list[bool]:
+    """BFCL's verdict on each case, from its own checker, as its evaluation runner calls it for a
+    function-calling model (tool names with underscores for dots)."""
+    import copy
+
+    from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker
+    from bfcl_harness._bfcl import MODEL_CONFIG_MAPPING, Language
+
+    model = next(name for name, config in MODEL_CONFIG_MAPPING.items() if config.underscore_to_dot)
+    data: dict[str, tuple[str, Any, Any]] = {}
+    for kind, category in KINDS.items():
+        if kind == "irrelevance":
+            continue
+        entries = load_dataset_entry(category, include_prereq=False, include_language_specific_hint=False)
+        for entry, truth in zip(entries, load_ground_truth_entry(category), strict=True):
+            data[entry["id"]] = (category, entry["function"], truth["ground_truth"])
+    verdicts = []
+    for case in json.loads(cases_path.read_text()):
+        if case["id"].startswith("irrelevance"):
+            verdicts.append(not case["calls"])  # BFCL's rule: right when the reply decodes to no call
+            continue
+        category, functions, truth = data[case["id"]]
+        output = [{call["name"]: call["arguments"]} for call in case["calls"]]
+        checked = ast_checker(
+            copy.deepcopy(functions), output, copy.deepcopy(truth), Language.PYTHON, category, model.replace("/", "_")
+        )
+        verdicts.append(bool(checked["valid"]))
+    return verdicts
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-kind", type=int, default=8)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--output", type=Path, default=TARGET)
+    parser.add_argument("--score", type=Path, metavar="CASES", help="print BFCL's verdicts on these calls")
     args = parser.parse_args()
+    if args.score is not None:
+        print(json.dumps(score(args.score)))
+        return 0
     from importlib.metadata import version
 
     questions = [q for kind in KINDS for q in pick(kind, args.per_kind, args.seed)]
@@ -122,9 +162,9 @@ def main() -> int:
         "system_message": SYSTEM_MESSAGE,
         "questions": questions,
     }
-    TARGET.parent.mkdir(parents=True, exist_ok=True)
-    TARGET.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{len(questions)} questions written to {TARGET.relative_to(ROOT)}")
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(questions)} questions written to {args.output}")
     return 0
 
 
