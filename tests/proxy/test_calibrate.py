@@ -112,3 +112,20 @@ def test_nothing_is_recorded_when_the_endpoint_cannot_be_reached(
     assert "nothing recorded" in out and "Could not reach the upstream" in out and "--base-url" in out
     assert "| free | 0 % |" in out and "[1/1]" in err
     assert not Path(os.environ[calibration.PATH_ENV]).exists()
+
+
+def test_a_refused_schema_is_no_measurement_of_the_constrained_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(calibration.PATH_ENV, str(tmp_path / "calibration.json"))
+    refusing = LocalServer("llama.cpp", context=8192, unsupported=frozenset({"*"}))
+    with StandIn(port=free_port(), local=refusing) as upstream:
+        # Free text answers wrong; the constrained mode's question, asked again in free text after the
+        # refusal (which comes before the script is read), right: better, but no measurement of a schema.
+        upstream.script({"text": "I cannot help with that."}, {"text": free_text_answers()[0]})
+        assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
+    out, _ = capsys.readouterr()
+    assert "| free | 0 % |" in out and "| constrained (llama.cpp) [schema refused] | 100 % |" in out
+    assert "Best: free" in out
+    entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
+    assert entry["mode"] == "free" and entry["modes"]["constrained"]["schema_refused"] == "HTTP 400"
