@@ -426,6 +426,11 @@ def main(
     except ValueError as exc:
         print(f"letta-tool-emulation calibrate: {exc}", file=sys.stderr)
         return 2
+    if (questions is not None and questions < 1) or max_tokens < 1 or timeout <= 0:
+        print(
+            "letta-tool-emulation calibrate: --questions, --max-tokens and --timeout must be positive.", file=sys.stderr
+        )
+        return 2
     if api_key_env:
         api_key = os.environ.get(api_key_env) or None
         if api_key is None:

@@ -100,6 +100,8 @@ def test_calibrate_says_what_is_wrong_with_its_arguments(
     assert "--api-key-env names NO_SUCH_KEY_VARIABLE, which is not set" in capsys.readouterr().err
     assert main(["calibrate", "--base-url", "localhost:8080", "--model", EMULATED_MODEL]) == 2
     assert "--base-url must be an http(s) URL" in capsys.readouterr().err
+    assert main([*args, "--questions", "0"]) == 2
+    assert "must be positive" in capsys.readouterr().err
     assert not Path(os.environ[calibration.PATH_ENV]).exists()
 
 
