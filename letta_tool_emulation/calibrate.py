@@ -232,6 +232,11 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.0f} %"
 
 
+def _short(text: str, limit: int = 160) -> str:
+    """One progress line stays one line: BFCL lists up to dozens of right values for an argument."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _seconds(value: float | None) -> str:
     if value is None:
         return "-"
@@ -382,7 +387,7 @@ async def calibrate(
                 run.answers.append(Answer(question, wrong, bool(calls), seconds, error))
                 done += 1
                 if progress is not None:
-                    verdict = "right" if wrong is None else f"wrong: {wrong}"
+                    verdict = "right" if wrong is None else f"wrong: {_short(wrong)}"
                     counter = f"[{done}/{total}]"
                     print(
                         f"{counter:<9} {mode:<11} {question.kind:<11} {question.id:<18} {_seconds(seconds):>7}  {verdict}",
