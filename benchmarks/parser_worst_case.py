@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import letta_tool_emulation
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
 
 TOOLS = [
@@ -131,6 +132,8 @@ def seconds(fn: Callable[[str], None], text: str, repeat: int) -> float:
 
 def main() -> None:
     only = sys.argv[1:]
+    # An installed import hook can make this time another checkout's parser: say which one.
+    print(f"parser: {letta_tool_emulation.__file__}")
     print(f"{'pattern':38s} {'mode':9s} {'64 KB':>9s} {'512 KB':>9s} {'ratio':>6s}")
     worst_ratio, slowest = 0.0, float("inf")
     for name, make in PATTERNS.items():
