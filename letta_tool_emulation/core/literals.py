@@ -88,7 +88,14 @@ def _better(a: Strings) -> tuple[int, int]:
 
 
 def _sequence(items: Iterable[tuple[Any, Any]]) -> tuple[Strings | None, Strings | None]:
-    found: list[Strings] = []  # sets each of which every match must contain one of
+    exact, found = _parts(items)
+    return exact, (max(found, key=_better) if found else None)
+
+
+def _parts(items: Iterable[tuple[Any, Any]]) -> tuple[Strings | None, list[Strings]]:
+    """(every string the sequence can match, if few; the sets each of which every match must
+    contain one of)."""
+    found: list[Strings] = []
     run: Strings = frozenset([""])  # the strings the literal run so far can match
     whole = True
     for op, av in items:
@@ -111,21 +118,32 @@ def _sequence(items: Iterable[tuple[Any, Any]]) -> tuple[Strings | None, Strings
         run = frozenset([""])
     if "" not in run:
         found.append(run)
-    return (run if whole else None), (max(found, key=_better) if found else None)
+    return (run if whole else None), found
+
+
+def _folded(needs: Strings) -> Strings:
+    folded = {fold(s) for s in needs}
+    # A literal that contains another is implied by it.
+    return frozenset(s for s in folded if not any(t != s and t in s for t in folded))
+
+
+def requirements(pattern: str, flags: int = 0) -> list[Strings]:
+    """Sets of case-folded literals, every match of ``pattern`` containing one of each set, the
+    likeliest to rule a line out first; empty when none can be told (the pattern must always
+    be searched)."""
+    try:
+        _, found = _parts(sre_parse.parse(pattern, flags))
+    except Exception:  # noqa: BLE001 - a pattern only the regex module reads: claim nothing
+        return []
+    sets = sorted({_folded(needs) for needs in found if "" not in needs}, key=_better, reverse=True)
+    return sets
 
 
 def required(pattern: str, flags: int = 0) -> Strings | None:
     """Case-folded literals one of which every match of ``pattern`` contains; None when no such
-    set can be told (the pattern must always be searched)."""
-    try:
-        _, needs = _sequence(sre_parse.parse(pattern, flags))
-    except Exception:  # noqa: BLE001 - a pattern only the regex module reads: claim nothing
-        return None
-    if needs is None or "" in needs:
-        return None
-    folded = {fold(s) for s in needs}
-    # A literal that contains another is implied by it.
-    return frozenset(s for s in folded if not any(t != s and t in s for t in folded))
+    set can be told."""
+    sets = requirements(pattern, flags)
+    return sets[0] if sets else None
 
 
 def alternatives(pattern: str) -> list[str]:
@@ -166,14 +184,16 @@ class Words:
     __slots__ = ("_always", "_by_literal", "_literals", "_literals_ascii", "patterns")
 
     def __init__(self, patterns: Iterable[str], flags: int) -> None:
-        self.patterns: list[tuple[regex.Pattern[str], Strings | None]] = []
+        # Each alternative with the sets of literals it needs: the first indexes it, the others
+        # are tested before it is searched.
+        self.patterns: list[tuple[regex.Pattern[str], list[Strings]]] = []
         for pattern in patterns:
             for part in alternatives(pattern):
-                self.patterns.append((regex.compile(part, flags), required(part, flags & (re.I | re.M))))
-        self._always = [p for p, needs in self.patterns if needs is None]
+                self.patterns.append((regex.compile(part, flags), requirements(part, flags & (re.I | re.M))))
+        self._always = [p for p, needs in self.patterns if not needs]
         by_literal: dict[str, list[int]] = {}
         for i, (_, needs) in enumerate(self.patterns):
-            for literal in needs or ():
+            for literal in needs[0] if needs else ():
                 by_literal.setdefault(literal, []).append(i)
         self._by_literal = by_literal
         self._literals = tuple(by_literal)
@@ -195,7 +215,10 @@ class Words:
                 for i in by_literal[literal]:
                     if i not in tried:
                         tried.add(i)
-                        if patterns[i][0].search(line) is not None:
+                        pattern, needs = patterns[i]
+                        if all(any(s in folded for s in other) for other in needs[1:]) and (
+                            pattern.search(line) is not None
+                        ):
                             return True
         return False
 

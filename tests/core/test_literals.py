@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from letta_tool_emulation.core import context
-from letta_tool_emulation.core.literals import Words, alternatives, any_of, fold, required
+from letta_tool_emulation.core.literals import Words, alternatives, any_of, fold, required, requirements
 
 FLAGS = regex.IGNORECASE | regex.MULTILINE
 TABLES = {"before": context.BEFORE, "after": context.AFTER}
@@ -105,13 +105,17 @@ def test_every_character_the_engine_matches_without_case_folds_alike() -> None:
 
 
 def test_literals_are_required_by_every_match() -> None:
+    text = " ".join(TABLE_WORDS) + "\n" + "\n".join(TABLE_WORDS) + "\n" + "\n".join(w + " I?" for w in TABLE_WORDS)
+    matched = 0
     for *_, pattern in ROWS:
         for part in alternatives(pattern):
-            needs = required(part, FLAGS)
-            if needs is None:
-                continue
-            for m in regex.finditer(part, " ".join(TABLE_WORDS) + "\n" + "\n".join(TABLE_WORDS), FLAGS):
-                assert any(s in fold(m.group()) for s in needs), (part, m.group(), needs)
+            sets = requirements(part, FLAGS)
+            assert sets[:1] == ([] if required(part, FLAGS) is None else [required(part, FLAGS)])
+            for m in regex.finditer(part, text, FLAGS):
+                matched += 1
+                for needs in sets:
+                    assert any(s in fold(m.group()) for s in needs), (part, m.group(), needs)
+    assert matched > 100
 
 
 def test_the_rows_are_split_into_their_alternatives_and_read_for_literals() -> None:
