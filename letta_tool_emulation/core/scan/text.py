@@ -78,7 +78,7 @@ class Text:
                         return started
                 blank = False
                 pos = e
-            found = M.find_candidate(buf, pos, eof)
+            found = M.find_candidate(buf, pos, eof, self.reasoning.settled)
             if found is None:
                 pos = n
                 break
