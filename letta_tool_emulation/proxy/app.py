@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import asynccontextmanager
@@ -426,6 +428,16 @@ def _carries_tools(body: Mapping[str, Any]) -> bool:
     return any(m.get("role") == "tool" or m.get("tool_calls") for m in body["messages"])
 
 
+# The variables Settings.from_env reads: the settings are read again only when one of them changes.
+_SETTINGS_ENV = ("LETTA_TOOL_EMULATION_MAX_RETRIES", "LETTA_TOOL_EMULATION_THRESHOLD",
+                 "LETTA_TOOL_EMULATION_MAX_CALLS", "LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS")  # fmt: skip
+
+
+@functools.lru_cache(maxsize=8)
+def _settings(*values: str | None) -> Settings:
+    return Settings.from_env(ENGINE_LOG)
+
+
 def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
     n = body.get("n")
     if isinstance(n, int) and not isinstance(n, bool) and n > 1:
@@ -444,7 +456,7 @@ def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
         # Stateless, the proxy cannot hand further calls out one per step: a constrained reply
         # then holds one call, rather than calls that would be dropped.
         single_call=not parallel,
-        settings=Settings.from_env(ENGINE_LOG),
+        settings=_settings(*(os.environ.get(name) for name in _SETTINGS_ENV)),
         context_window=upstream.context_window(body["model"]),
         endpoint=upstream.base_url,
         venice_parameters=venice.venice_parameters(),
