@@ -21,11 +21,10 @@ from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
-import anyio
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -46,24 +45,6 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 class ClientGone(Exception):
     """The client disconnected while its request was being served."""
-
-
-class LiveStream(StreamingResponse):
-    """A streamed answer that stops, and so cancels its upstream request, as soon as the client
-    disconnects, even while it waits for the upstream (Starlette's own only notices when it
-    next sends something, under ASGI 2.4)."""
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async with anyio.create_task_group() as group:
-
-            async def stream_then_stop() -> None:
-                with contextlib.suppress(OSError):  # the client went away while we were sending
-                    await self.stream_response(send)
-                group.cancel_scope.cancel()
-
-            group.start_soon(stream_then_stop)
-            await self.listen_for_disconnect(receive)
-            group.cancel_scope.cancel()
 
 
 async def until_disconnect(request: Request, work: Awaitable[T]) -> T:
