@@ -17,7 +17,6 @@ import asyncio
 import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -28,6 +27,7 @@ if str(ROOT) not in sys.path:
 
 from letta_tool_emulation import retry, shared_state  # noqa: E402
 from letta_tool_emulation.runtime.database import EmbeddedPostgres  # noqa: E402
+from letta_tool_emulation.runtime.stack import scratch_dir  # noqa: E402
 
 
 async def upstream() -> str:
@@ -61,7 +61,7 @@ async def measure(budget: retry.Budget | None, requests: int, concurrency: int) 
 
 def main() -> None:
     requests = int(os.environ.get("REQUESTS", "2000"))
-    home = Path(tempfile.mkdtemp(prefix="bench-budget-"))
+    home = scratch_dir("bench-budget-")
     os.environ["LETTA_TOOL_EMULATION_STATE_DIR"] = str(home / "state")
     # Plenty of room: this measures the cost of the bookkeeping, not of waiting for a slot.
     settings = retry.RetrySettings(limit=100_000, window=30.0)

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import os
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from letta_tool_emulation.runtime.stack import ServerProcess
+from letta_tool_emulation.runtime.stack import ServerProcess, scratch_dir
 from letta_tool_emulation.runtime.standin import StandIn
 from letta_tool_emulation.runtime.standin.catalog import E2EE_MODEL
 
@@ -31,9 +29,7 @@ TURNS = int(os.environ.get("TURNS", "20"))
 
 def main() -> None:
     standin = StandIn().start()
-    server = ServerProcess(
-        Path(tempfile.mkdtemp(prefix="bench-e2ee-")), VENICE_API_KEY="stand-in", VENICE_BASE_URL=standin.url
-    )
+    server = ServerProcess(scratch_dir("bench-e2ee-"), VENICE_API_KEY="stand-in", VENICE_BASE_URL=standin.url)
     server.start()
     try:
         client = server.client()

@@ -27,7 +27,6 @@ import os
 import re
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from letta_tool_emulation.runtime.stack import ServerProcess  # noqa: E402
+from letta_tool_emulation.runtime.stack import ServerProcess, scratch_dir  # noqa: E402
 from letta_tool_emulation.runtime.standin import EMULATED_MODEL, NATIVE_MODEL, StandIn  # noqa: E402
 
 ARCHIVAL = ["archival_memory_insert", "archival_memory_search"]
@@ -268,7 +267,7 @@ def main() -> None:
     latency = float(os.environ.get("LATENCY", "0.3"))
     standin = StandIn(sloppy=True, seed=7, latency=latency).start()
     server = ServerProcess(
-        Path(tempfile.mkdtemp(prefix="bench-load-")),
+        scratch_dir("bench-load-"),
         VENICE_API_KEY="stand-in",
         VENICE_BASE_URL=standin.url,
         LETTA_UVICORN_WORKERS="2",

@@ -23,15 +23,13 @@ from __future__ import annotations
 
 import os
 import random
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from letta_tool_emulation.core.feedback import FEEDBACK_OPENINGS
-from letta_tool_emulation.runtime.stack import ServerProcess
+from letta_tool_emulation.runtime.stack import ServerProcess, scratch_dir
 from letta_tool_emulation.runtime.standin import StandIn
 
 TURNS = int(os.environ.get("TURNS", "200"))
@@ -137,7 +135,7 @@ def run_mode(server: ServerProcess, standin: StandIn, mode: str) -> Outcome:
 
 def main() -> None:
     standin = StandIn(seed=SEED).start()
-    root = Path(tempfile.mkdtemp(prefix="bench-memory-"))
+    root = scratch_dir("bench-memory-")
     server = ServerProcess(root, VENICE_API_KEY="stand-in", VENICE_BASE_URL=standin.url)
     started = time.monotonic()
     server.start()

@@ -7,11 +7,14 @@ switch ``free-text``; constrained: the default, since the server kind is known).
 
 - % of turns in which Letta executed a memory call (memory_insert / memory_replace) whose
   arguments pass the tool's JSON schema, and the number of executed memory calls that did not;
+- % of turns in which the human block changed (what "remember that ..." means);
 - % of turns in which a reply had a problem and the model was asked again;
 - constrained replies: how many parse as the envelope, and how many the output limit cut;
 - median turn latency.
 
-    python3 dev.py bench real_model        (TURNS=12 MAX_OUTPUT=256)
+    python3 dev.py bench real_model        (TURNS=12 MAX_OUTPUT=256 MODES=free-text,constrained)
+
+``TEMPERATURE=0`` decodes greedily (unset: Letta's default temperature).
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -42,10 +44,12 @@ if str(ROOT) not in sys.path:
 from letta_tool_emulation.core.envelope import CALLS_KEY, REPLY_KEY  # noqa: E402
 from letta_tool_emulation.core.feedback import FEEDBACK_OPENINGS  # noqa: E402
 from letta_tool_emulation.runtime.llama import LlamaServer, find_model  # noqa: E402
-from letta_tool_emulation.runtime.stack import ServerProcess, free_port  # noqa: E402
+from letta_tool_emulation.runtime.stack import ServerProcess, free_port, scratch_dir  # noqa: E402
 
 TURNS = int(os.environ.get("TURNS", "12"))
 MAX_OUTPUT = os.environ.get("MAX_OUTPUT", "256")
+MODES = [m.strip() for m in os.environ.get("MODES", "free-text,constrained").split(",") if m.strip()]
+TEMPERATURE = os.environ.get("TEMPERATURE")
 N_CTX = 8192
 MEMORY = ("memory_insert", "memory_replace")
 FACTS = [
@@ -137,7 +141,7 @@ def main() -> None:
         recorder = Recorder(llama.url)
         handle = f"openai-proxy/{llama.alias}"
         server = ServerProcess(
-            Path(tempfile.mkdtemp(prefix="bench-real-")),
+            scratch_dir("bench-real-"),
             OPENAI_API_KEY="unused",
             OPENAI_API_BASE=recorder.url,
             LETTA_TOOL_EMULATION_MODELS=handle,
@@ -148,10 +152,11 @@ def main() -> None:
         try:
             client = server.client(timeout=900)
             print(
-                f"{TURNS} 'Remember that ...' turns per mode, SmolLM2-135M-Instruct, output limit {MAX_OUTPUT} tokens"
+                f"{TURNS} 'Remember that ...' turns per mode, SmolLM2-135M-Instruct, output limit {MAX_OUTPUT} tokens, "
+                f"temperature {TEMPERATURE if TEMPERATURE is not None else 'as Letta sets it'}"
             )
-            for mode in ("free-text", "constrained"):
-                executed = invalid = reasked = errors = envelopes = cut = replies = 0
+            for mode in MODES:
+                executed = invalid = reasked = errors = envelopes = cut = replies = changed = 0
                 seconds: list[float] = []
                 for i in range(TURNS):
                     agent = client.agents.create(
@@ -161,9 +166,14 @@ def main() -> None:
                             {"label": "persona", "value": "I am Sam."},
                         ],
                     )
+                    config = agent.llm_config.model_dump()
                     if mode == "free-text":
-                        config = {**agent.llm_config.model_dump(), "model_wrapper": "free-text"}
+                        config["model_wrapper"] = "free-text"
+                    if TEMPERATURE is not None:
+                        config["temperature"] = float(TEMPERATURE)
+                    if config != agent.llm_config.model_dump():
                         agent = client.agents.update(agent.id, llm_config=config)
+                    human = client.agents.blocks.retrieve("human", agent_id=agent.id).value
                     schemas = {t.name: t.json_schema["parameters"] for t in client.agents.tools.list(agent_id=agent.id)}
                     before = len(recorder.exchanges)
                     started = time.perf_counter()
@@ -180,6 +190,7 @@ def main() -> None:
                     valid, bad = memory_calls(list(r.messages), schemas)
                     executed += valid > 0
                     invalid += bad
+                    changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
                     exchanges = recorder.since(before)
                     reasked += any(
                         any(f in str(req["messages"][-1].get("content", "")) for f in REASK) for req, _ in exchanges
@@ -195,7 +206,7 @@ def main() -> None:
                 n = max(1, TURNS - errors)
                 line = (
                     f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
-                    f"invalid executed memory calls {invalid}; re-asked in {100 * reasked / n:.0f} % of turns; "
+                    f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; re-asked in {100 * reasked / n:.0f} % of turns; "
                     f"median turn {statistics.median(seconds) if seconds else 0:.1f} s; errors {errors}"
                 )
                 if mode == "constrained":

@@ -16,12 +16,11 @@ import asyncio
 import json
 import os
 import statistics
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from letta_tool_emulation.runtime.stack import ServerProcess
+from letta_tool_emulation.runtime.stack import ServerProcess, scratch_dir
 from letta_tool_emulation.runtime.standin import EMULATED_MODEL, NATIVE_MODEL, StandIn, model_catalog
 
 TURNS = int(os.environ.get("TURNS", "30"))
@@ -29,9 +28,7 @@ TURNS = int(os.environ.get("TURNS", "30"))
 
 def end_to_end() -> None:
     standin = StandIn().start()
-    server = ServerProcess(
-        Path(tempfile.mkdtemp(prefix="bench-turns-")), VENICE_API_KEY="stand-in", VENICE_BASE_URL=standin.url
-    )
+    server = ServerProcess(scratch_dir("bench-turns-"), VENICE_API_KEY="stand-in", VENICE_BASE_URL=standin.url)
     server.start()
     client = server.client()
     agents = {}

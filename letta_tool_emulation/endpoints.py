@@ -322,17 +322,21 @@ def _key(url: str | None) -> str:
 
 class KnownObserver(Protocol):
     def stored(self, info: ServerInfo) -> None: ...
-    def refused(self, url: str | None, model: str) -> None: ...
+    def refused(self, url: str | None, model: str, shape: str) -> None: ...
 
 
 class Known:
-    """What the probes found, by endpoint, and which models refused a schema. Filled when models
-    are listed; read, never fetched, when a request is decided. Thread-safe."""
+    """What the probes found, by endpoint, and which models refused a schema in which request
+    shape. Filled when models are listed; read, never fetched, when a request is decided.
+    Thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._servers: dict[str, ServerInfo] = {}
-        self._refused: set[tuple[str, str]] = set()
+        # (endpoint, model, shape): a refusal holds for the shape that was refused only. An agent
+        # that forces a shape the server does not speak must not turn every other agent on the
+        # same model to free text.
+        self._refused: set[tuple[str, str, str]] = set()
         # Told of what is learned (the shared state passes it on to other workers); must not block.
         self.observers: list[KnownObserver] = []
 
@@ -346,19 +350,20 @@ class Known:
         with self._lock:
             return self._servers.get(_key(url))
 
-    def refuse_schema(self, url: str | None, model: str) -> bool:
-        """Remember that ``model`` at ``url`` refused a schema; True the first time."""
+    def refuse_schema(self, url: str | None, model: str, shape: str) -> bool:
+        """Remember that ``model`` at ``url`` refused a schema sent in ``shape``; True the first time."""
+        key = (_key(url), model, shape)
         with self._lock:
-            new = (_key(url), model) not in self._refused
-            self._refused.add((_key(url), model))
+            new = key not in self._refused
+            self._refused.add(key)
         if new:
             for observer in list(self.observers):
-                observer.refused(url, model)
+                observer.refused(url, model, shape)
         return new
 
-    def refused_schema(self, url: str | None, model: str) -> bool:
+    def refused_schema(self, url: str | None, model: str, shape: str) -> bool:
         with self._lock:
-            return (_key(url), model) in self._refused
+            return (_key(url), model, shape) in self._refused
 
     def clear(self) -> None:
         with self._lock:
@@ -371,13 +376,17 @@ KNOWN = Known()
 
 def remember_refusal(request: EmulatedRequest, outcome: Outcome, log: Log) -> None:
     """Remember what a step found out about its endpoint: a model that refused the reply schema
-    is asked in free text from then on (``selection`` reads :data:`KNOWN`). Said once per model."""
-    if outcome.refused_schema_status is None:
+    in one request shape is asked in free text from then on wherever that shape would be used
+    (``selection`` reads :data:`KNOWN`). Said once per model and shape."""
+    shape = request.step.schema_shape
+    if outcome.refused_schema_status is None or shape is None:
         return
     model = str(request.get("model"))
-    if KNOWN.refuse_schema(request.step.endpoint, model):
+    if KNOWN.refuse_schema(request.step.endpoint, model, shape):
         log.warning(
-            "letta_tool_emulation: %s refused the reply schema (HTTP %s); free-text replies from now on.",
+            "letta_tool_emulation: %s refused the reply schema in the %s shape (HTTP %s); free-text replies "
+            "from now on wherever that shape would be used.",
             model,
+            shape,
             outcome.refused_schema_status,
         )

@@ -28,7 +28,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from . import endpoints, venice
 from .server_dialect import LOCAL_KINDS, SCHEMA_SHAPES, ServerKind
@@ -126,24 +126,38 @@ def _emulation(config: Any) -> Decision:
 
 
 def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
-    """The request shape for constrained replies, or None for free text. In this order: the
-    agent's switches (``free-text``, ``constrained``, ``constrained=<kind>``); a schema the
-    model refused before; ``LETTA_TOOL_EMULATION_CONSTRAINED`` patterns (``handle`` or
-    ``handle=<kind>``); a Venice model with ``supportsResponseSchema``; a local server whose
-    kind the plugin knows (they all enforce schemas)."""
+    """The request shape for constrained replies, or None for free text. The shape comes from,
+    in this order: the agent's switches (``free-text``, ``constrained``, ``constrained=<kind>``);
+    ``LETTA_TOOL_EMULATION_CONSTRAINED`` patterns (``handle`` or ``handle=<kind>``); a Venice
+    model with ``supportsResponseSchema``; a local server whose kind the plugin knows (they all
+    enforce schemas). A shape the model refused before means free text: asking again would
+    cost every step a refused request."""
     model = getattr(config, "model", None) or ""
     url = getattr(config, "model_endpoint", None)
     server = endpoints.KNOWN.server(url)
     kind = server.kind if server is not None else None
+    shape = _switched_shape(config, kind)
+    if shape is None:
+        return None
+    if shape == "":
+        shape = _chosen_shape(handle_of(config), kind, decision)
+    if shape is not None and endpoints.KNOWN.refused_schema(url, model, shape):
+        return None
+    return shape
+
+
+def _switched_shape(config: Any, kind: ServerKind | None) -> ServerKind | Literal[""] | None:
+    """The shape the agent's switches ask for; None for free text, "" when they say nothing."""
     for switch in switches(config):
         name, _, forced = switch.partition("=")
         if name == WRAPPER_FREE_TEXT:
             return None
         if name == WRAPPER_CONSTRAINED:
             return _shape(forced) or kind or "openai"
-    if endpoints.KNOWN.refused_schema(url, model):
-        return None
-    handle = handle_of(config)
+    return ""
+
+
+def _chosen_shape(handle: str, kind: ServerKind | None, decision: Decision) -> ServerKind | None:
     for rule in [p.strip() for p in os.environ.get(CONSTRAINED_ENV, "").split(",") if p.strip()]:
         pattern, _, forced = rule.partition("=")
         if fnmatch.fnmatchcase(handle, pattern.strip()):

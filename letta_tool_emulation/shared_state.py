@@ -14,7 +14,7 @@ keeps these in tables of its own in that database (``lte_*``):
   whose clocks differ still share one window. Giving one back does not wait for the database;
   it is announced with NOTIFY, and a request waiting for a slot sleeps until then (or until
   the oldest entry expires), never polling.
-- ``lte_schema_refusals`` and ``lte_capabilities``: written when a worker learns something
+- ``lte_refused_shapes`` and ``lte_capabilities``: written when a worker learns something
   (through the observers of ``endpoints.KNOWN`` and ``venice.CAPABILITIES``), read by every
   worker when it starts and again whenever a NOTIFY says they changed. Requests still read only
   the in-process caches: nothing on a request's path waits for these.
@@ -80,11 +80,15 @@ CREATE TABLE IF NOT EXISTS lte_budget (
     at timestamptz NOT NULL DEFAULT clock_timestamp(),
     PRIMARY KEY (key_hash, slot)
 );
-CREATE TABLE IF NOT EXISTS lte_schema_refusals (
+-- Earlier versions kept refusals by endpoint and model alone; they are only a cache of what
+-- one request finds out again, so the old table goes rather than being carried over.
+DROP TABLE IF EXISTS lte_schema_refusals;
+CREATE TABLE IF NOT EXISTS lte_refused_shapes (
     endpoint text NOT NULL,
     model text NOT NULL,
+    shape text NOT NULL,
     refused_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (endpoint, model)
+    PRIMARY KEY (endpoint, model, shape)
 );
 CREATE TABLE IF NOT EXISTS lte_capabilities (
     endpoint text NOT NULL,
@@ -141,7 +145,7 @@ BEGIN
     PERFORM pg_notify('{BUDGET_CHANNEL}', d.k) FROM (SELECT DISTINCT unnest(ks) AS k) d;
 END $$;
 """
-_OBJECTS = ("lte_budget", "lte_schema_refusals", "lte_capabilities")
+_OBJECTS = ("lte_budget", "lte_refused_shapes", "lte_capabilities")
 
 
 def create_tables(conn: Any) -> None:
@@ -498,13 +502,13 @@ class Store:
 
     def _load(self, cur: Any) -> None:
         """Everything shared so far, into this process's caches."""
-        cur.execute("SELECT endpoint, model FROM lte_schema_refusals")
+        cur.execute("SELECT endpoint, model, shape FROM lte_refused_shapes")
         refusals = cur.fetchall()
         cur.execute("SELECT endpoint, kind, data FROM lte_capabilities")
         capabilities = cur.fetchall()
-        for endpoint, model in refusals:
-            self._shared[("refusal", f"{endpoint}\n{model}")] = ""
-            endpoints.KNOWN.refuse_schema(endpoint, model)
+        for endpoint, model, shape in refusals:
+            self._shared[("refusal", f"{endpoint}\n{model}\n{shape}")] = ""
+            endpoints.KNOWN.refuse_schema(endpoint, model, shape)
         for endpoint, kind, data in capabilities:
             text = json.dumps(data, sort_keys=True)
             if self._shared.get((kind, endpoint)) == text:
@@ -516,16 +520,16 @@ class Store:
                 elif kind == "server":
                     endpoints.KNOWN.store(_server_info(data))
 
-    def publish_refusal(self, url: str | None, model: str) -> None:
+    def publish_refusal(self, url: str | None, model: str, shape: str) -> None:
         endpoint = _endpoint(url)
-        if endpoint is None or ("refusal", f"{endpoint}\n{model}") in self._shared:
+        if endpoint is None or ("refusal", f"{endpoint}\n{model}\n{shape}") in self._shared:
             return
-        self._shared[("refusal", f"{endpoint}\n{model}")] = ""
+        self._shared[("refusal", f"{endpoint}\n{model}\n{shape}")] = ""
 
         def write(cur: Any) -> None:
             cur.execute(
-                "INSERT INTO lte_schema_refusals (endpoint, model) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                (endpoint, model),
+                "INSERT INTO lte_refused_shapes (endpoint, model, shape) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                (endpoint, model, shape),
             )
             cur.execute("SELECT pg_notify(%s, 'refusals')", (STATE_CHANNEL,))
 
@@ -662,8 +666,8 @@ class _KnownObserver:
     def stored(self, info: endpoints.ServerInfo) -> None:
         self.store.publish_server(info)
 
-    def refused(self, url: str | None, model: str) -> None:
-        self.store.publish_refusal(url, model)
+    def refused(self, url: str | None, model: str, shape: str) -> None:
+        self.store.publish_refusal(url, model, shape)
 
 
 def reset_for_tests() -> None:

@@ -43,6 +43,7 @@ class EmulatedToolsClient(OpenAIClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._pending = Pending()
+        self._thread = ""  # the agent and conversation of the request being built
 
     @classmethod
     def adopt(cls, client: OpenAIClient) -> EmulatedToolsClient:
@@ -50,6 +51,7 @@ class EmulatedToolsClient(OpenAIClient):
         client.__class__ = cls
         assert isinstance(client, cls)
         client._pending = Pending()
+        client._thread = ""
         return client
 
     # -- requests ---------------------------------------------------------------------------
@@ -68,6 +70,9 @@ class EmulatedToolsClient(OpenAIClient):
             venice.CAPABILITIES.refresh_in_background(url, venice.api_key() if venice.is_key_host(url) else None)
         if not decision.emulate:
             return data
+        self._thread = _thread_of(arguments.get("messages") or [])
+        if not self._pending.feedback:
+            self._pending.feedback = _take_carried(self._thread)
         return parallel.ask_letta(
             engine.prepare(
                 data,
@@ -142,6 +147,11 @@ class EmulatedToolsClient(OpenAIClient):
         """What the step leaves for later steps of this agent loop, and what it found out about
         the endpoint: a refused schema is remembered, and the model asked in free text from then on."""
         engine.keep(self._pending, request, outcome)
+        if not outcome.calls and self._pending.feedback and request.step.tools:
+            # A reply without calls ends Letta's loop, and this client with it: what the model
+            # should hear (a block set aside for its words) waits for the agent's next turn.
+            _carry(self._thread, self._pending.feedback)
+            self._pending.feedback = ""
         endpoints.remember_refusal(request, outcome, log)
 
     # -- keys and errors ------------------------------------------------------------------------
@@ -289,6 +299,37 @@ def remember_scrubbed(messages: Any, llm_config: Any) -> None:
                 _SCRUBBED.move_to_end(str(m.id))
                 while len(_SCRUBBED) > _SCRUBBED_MAX:
                     _SCRUBBED.popitem(last=False)
+
+
+# Feedback left by a turn that ended without a call, by agent and conversation, for the next turn.
+_CARRIED: OrderedDict[str, str] = OrderedDict()
+_CARRIED_MAX = 10_000
+_carried_lock = threading.Lock()
+
+
+def _thread_of(messages: list[Any]) -> str:
+    """Whose conversation a request continues: the agent of its messages, and the conversation
+    of the latest one that names one (the system message names none)."""
+    agents = [a for m in messages if isinstance(a := getattr(m, "agent_id", None), str) and a]
+    conversations = [c for m in messages if isinstance(c := getattr(m, "conversation_id", None), str) and c]
+    return f"{agents[0]}/{conversations[-1] if conversations else ''}" if agents else ""
+
+
+def _carry(thread: str, feedback: str) -> None:
+    if not thread:
+        return
+    with _carried_lock:
+        _CARRIED[thread] = feedback
+        _CARRIED.move_to_end(thread)
+        while len(_CARRIED) > _CARRIED_MAX:
+            _CARRIED.popitem(last=False)
+
+
+def _take_carried(thread: str) -> str:
+    if not thread:
+        return ""
+    with _carried_lock:
+        return _CARRIED.pop(thread, "")
 
 
 def _prose(messages: list[Any]) -> dict[str, str]:

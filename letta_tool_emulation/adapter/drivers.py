@@ -114,6 +114,7 @@ class StreamDriver:
         self._id = "chatcmpl-" + uuid.uuid4().hex[:24]
         self._model = str(request.get("model", ""))
         self._created = int(time.time())
+        self._streamed = ""  # the text sent so far, of every attempt
 
     async def __aenter__(self) -> StreamDriver:
         return self
@@ -162,6 +163,10 @@ class StreamDriver:
                 yield chunk
         if outcome.gave_up:  # its explanation was never streamed
             yield self._chunk({"role": "assistant", "content": outcome.content})
+        elif not outcome.calls and outcome.content.startswith(self._streamed) and outcome.content != self._streamed:
+            # What the engine adds to a settled reply (the note that the output limit cut it)
+            # reaches a streaming user as it reaches a blocking one.
+            yield self._chunk({"role": "assistant", "content": outcome.content[len(self._streamed) :]})
         yield self._chunk({}, finish=outcome.finish_reason)
         yield self._chunk(usage=outcome.usage.as_dict())
 
@@ -187,6 +192,7 @@ class StreamDriver:
 
     def _event_chunk(self, event: Any) -> ChatCompletionChunk | None:
         if event.text:
+            self._streamed += event.text
             return self._chunk({"role": "assistant", "content": event.text})
         if event.reasoning:
             return self._chunk({"role": "assistant", "reasoning_content": event.reasoning})

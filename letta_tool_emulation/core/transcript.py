@@ -25,6 +25,11 @@ from .tools import ToolLike, ToolSpec
 Message = Mapping[str, Any]
 
 CONVERSATION_START = "(conversation start)"
+# The most of one tool result the model is shown, in characters: Letta's own bound on what a
+# tool returns. A client that sends more (a whole file, a long command output) would otherwise
+# push the conversation out of a small context; the start and the end are kept, where results
+# say what happened.
+RESULT_LIMIT = 50_000
 
 
 def render_call(name: str, arguments: Any) -> str:
@@ -41,10 +46,11 @@ def render_call(name: str, arguments: Any) -> str:
     return f"{CALL_START}\n{body}\n{CALL_END}"
 
 
-def render_result(name: str, content: Any, position: str = "") -> str:
+def render_result(name: str, content: Any, position: str = "", limit: int = RESULT_LIMIT) -> str:
     """A tool result as the model sees it: labelled with its tool, status first, and closed
     by TOOL_RESULT_END, so that text after it (the user's next words, say) is never taken
-    for part of the result, nor the other way round."""
+    for part of the result, nor the other way round. A result longer than ``limit``
+    characters keeps its start and end, and says how much was left out."""
     text = content_text(content)
     status = ""
     try:
@@ -60,9 +66,19 @@ def render_result(name: str, content: Any, position: str = "") -> str:
         else:
             with contextlib.suppress(TypeError, ValueError, RecursionError):
                 text = json.dumps(message, ensure_ascii=False)
+    text = _bounded(text, limit)
     where = f" ({position})" if position else ""
     label = neutralise(f"{RESULT_LABEL} {_one_line(name)}{where}{status}"[len(RESULT_LABEL) :])
     return f"{RESULT_LABEL}{label}\n{neutralise(text)}\n{RESULT_END}"
+
+
+def _bounded(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = max(0, limit * 2 // 3)
+    tail = max(0, limit - head)
+    left_out = len(text) - head - tail
+    return f"{text[:head]}\n[... {left_out:,} characters of this result left out ...]\n{text[len(text) - tail :]}"
 
 
 def _one_line(value: Any) -> str:

@@ -3,11 +3,14 @@ Letta, PostgreSQL), for the demo, the benchmarks and the end-to-end tests."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
@@ -19,6 +22,14 @@ READY_TIMEOUT = 900.0  # generous: several workers start at once on shared, busy
 # Settings that would leak from the caller's environment into a server that should only
 # see what it is given.
 _SCRUBBED_PREFIXES = ("OPENAI_", "LETTA_", "VENICE_", "ANTHROPIC_")
+
+
+def scratch_dir(prefix: str) -> Path:
+    """A private temporary directory, removed when the process exits (after the servers in it
+    were stopped, as ``finally`` blocks do): a benchmark leaves nothing behind."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
 def free_port() -> int:

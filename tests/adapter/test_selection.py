@@ -164,12 +164,31 @@ def test_constrained_replies_where_the_endpoint_can_enforce_a_schema(monkeypatch
     assert decide(cfg(**{**vars(config), "model_wrapper": "constrained=llama-cpp-python"})).schema_shape == (
         "llama-cpp-python"
     )
-    endpoints.KNOWN.refuse_schema(local, "m")
+    endpoints.KNOWN.refuse_schema(local, "m", "llama.cpp")
     assert decide(config).schema_shape is None  # it refused the schema once: free text from then on
-    monkeypatch.setenv("LETTA_TOOL_EMULATION_CONSTRAINED", "openai-proxy/*=openai")
+    assert decide(cfg(**{**vars(config), "model_wrapper": "constrained"})).schema_shape is None  # switched too
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_CONSTRAINED", "openai-proxy/*=llama.cpp")
     assert decide(config).schema_shape is None  # a refusal outranks the pattern
     endpoints.KNOWN.clear()
-    assert decide(config).schema_shape == "openai"
+    assert decide(config).schema_shape == "llama.cpp"
+
+
+def test_a_refusal_holds_for_the_shape_that_was_refused_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent forcing a shape its server does not speak must not turn the others on the
+    same model to free text (llama-cpp-python answers OpenAI's json_schema with HTTP 500)."""
+    from letta_tool_emulation import endpoints
+
+    endpoints.KNOWN.clear()
+    local = "http://127.0.0.1:8080/v1"
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "openai-proxy/*")
+    config = cfg(model="m", model_endpoint=local, provider_name="openai", handle="openai-proxy/m")
+    endpoints.KNOWN.store(endpoints.ServerInfo("llama-cpp-python", local, {"m": endpoints.ModelLimits("m", 8192)}))
+    forcing = cfg(**{**vars(config), "model_wrapper": "constrained=openai"})
+    assert decide(forcing).schema_shape == "openai"
+    endpoints.KNOWN.refuse_schema(local, "m", "openai")
+    assert decide(forcing).schema_shape is None  # asked in free text, not refused again every step
+    assert decide(config).schema_shape == "llama-cpp-python"  # the server's own shape is still used
+    endpoints.KNOWN.clear()
 
 
 def test_a_local_model_without_the_tools_capability_is_emulated() -> None:

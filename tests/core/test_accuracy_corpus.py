@@ -19,6 +19,7 @@ import pytest
 from benchmarks.parser_accuracy import (
     CHUNKS,
     FORMATS,
+    HELDOUT,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -33,6 +34,7 @@ from benchmarks.parser_accuracy import (
 )
 
 CASES = load_cases()
+HELDOUT_CASES = load_cases(HELDOUT)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -139,7 +141,7 @@ def test_cases_are_well_formed() -> None:
             assert c.shown >= 1, f"{c.where}: a shown case shows at least one block"
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CASES + HELDOUT_CASES, ids=lambda c: c.id)
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
     values = _values(case.text)
     for call in case.calls:
@@ -154,6 +156,31 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
         assert named or any(m in case.text for m in MARKERS) or any(t in case.text for t in TOOLS), (
             f"{case.where}: a shown case must hold something call-shaped"
         )
+
+
+def test_heldout_set_is_well_formed_and_apart() -> None:
+    """The held-out set: the same format and rules, its own ids, both sides about equal, and
+    languages beyond those of the main corpus."""
+    assert len(HELDOUT_CASES) >= 150
+    ids = [c.id for c in HELDOUT_CASES]
+    assert len(set(ids)) == len(ids), [i for i, n in Counter(ids).items() if n > 1]
+    assert not set(ids) & {c.id for c in CASES}, "held-out ids are distinct from the corpus's"
+    for c in HELDOUT_CASES:
+        assert c.lang in LANGUAGES and (c.cls in PERFORMED or c.cls in SHOWN), c.where
+        assert c.formats and all(f in FORMATS for f in c.formats), c.where
+        if c.side == "performed":
+            assert c.calls and c.shown == 0, c.where
+        else:
+            assert c.shown >= 1, c.where
+    sides = Counter(c.side for c in HELDOUT_CASES)
+    assert abs(sides["performed"] - sides["shown"]) <= len(HELDOUT_CASES) // 10
+    new = {c.lang for c in HELDOUT_CASES} - {c.lang for c in CASES}
+    assert len(new) >= 6, new
+    for lang in new:
+        assert {c.side for c in HELDOUT_CASES if c.lang == lang} == {"performed", "shown"}, lang
+    performed = {f for c in HELDOUT_CASES if c.side == "performed" for f in c.formats}
+    assert set(READ_FORMATS) <= performed
+    assert set(SHOWN) <= {c.cls for c in HELDOUT_CASES}
 
 
 def test_every_class_is_present() -> None:

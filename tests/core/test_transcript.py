@@ -304,3 +304,24 @@ def test_feedback_quotes_the_attempt_without_live_markers() -> None:
     assert "missing required parameter 'new_string'" in text
     assert parse_tool_calls(text, TOOLS).tool_calls == []  # echoing it cannot call anything
     assert render_feedback(parse_tool_calls("just prose", TOOLS).problems) == ""
+
+
+def test_a_long_result_keeps_its_start_and_end_and_says_what_was_left_out() -> None:
+    from letta_tool_emulation.core.transcript import RESULT_LIMIT, render_result
+
+    body = "START " + "line of output\n" * 10_000 + " END"
+    shown = render_result("run_command", body)
+    assert shown.count("TOOL_RESULT_END") == 1 and "START " in shown and shown.rstrip().endswith("END\nTOOL_RESULT_END")
+    left_out = len(body) - RESULT_LIMIT
+    assert f"[... {left_out:,} characters of this result left out ...]" in shown
+    assert len(shown) < RESULT_LIMIT + 200
+    short = "x" * RESULT_LIMIT
+    assert short in render_result("run_command", short) and "left out" not in render_result("run_command", short)
+
+
+def test_a_cut_in_a_long_result_cannot_join_a_marker() -> None:
+    from letta_tool_emulation.core.transcript import render_result
+
+    body = "TOOL_CALL_START\n" * 4000 + '{"function": "list_files", "params": {}}\nTOOL_CALL_END\n' * 2000
+    shown = render_result("read_file", body, limit=1000)
+    assert parse_tool_calls(shown, TOOLS).tool_calls == []

@@ -237,3 +237,20 @@ def test_context_overflow_makes_letta_summarize_and_retry(letta: Any, standin: A
     assert any("# Tools" not in s for s in systems[1:]), "a summarization request"
     assert "# Tools" in systems[-1]
     history_is_consistent(letta, agent)
+
+
+def test_a_block_set_aside_in_a_reply_without_calls_is_told_to_the_model_next_turn(letta: Any, standin: Any) -> None:
+    # A reply without calls ends Letta's loop: the note about the block waits for the next turn.
+    agent = new_agent(letta)
+    example = call("memory_insert", label="human", new_string="Likes tea")
+    standin.script(
+        Scripted(text=f"I can save things for you. For example:\n{example}\nShall I?"),
+        Scripted(text="Sure, what else?"),
+    )
+    say(letta, agent, "What can you do?")
+    assert block(letta, agent) == "Name: Ana"  # only shown: nothing ran
+    say(letta, agent, "Nothing for now.")
+    asked = standin.requests[-1]["messages"][-1]["content"]
+    assert asked.startswith("Nothing for now.") and "Note on your last reply" in asked and "memory_insert" in asked
+    say(letta, agent, "Bye.")
+    assert "Note on your last reply" not in standin.requests[-1]["messages"][-1]["content"]  # told once

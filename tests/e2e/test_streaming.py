@@ -110,3 +110,14 @@ def test_stream_that_fails_mid_call_executes_nothing(letta: Any, standin: Any, f
     history_is_consistent(letta, agent)
     say(letta, agent, "Remember that I like tea")  # the conversation goes on
     assert block(letta, agent) == "Name: Ana\nI like tea"
+
+
+def test_a_reply_cut_at_the_output_limit_says_so_streamed_as_it_does_whole(letta: Any, standin: Any) -> None:
+    story = "Once upon a time a cat walked along the river and"
+    standin.script(Scripted(text=story, finish_reason="length", chunk=4))
+    events = stream(letta, new_agent(letta), "Tell me a long story")
+    standin.script(Scripted(text=story, finish_reason="length"))
+    whole = [m.content for m in of_type(say(letta, new_agent(letta), "Tell me a long story").messages,
+                                        "assistant_message")]  # fmt: skip
+    assert whole and whole[-1].startswith(story) and "cut off" in whole[-1]
+    assert streamed_text(events) == whole[-1]

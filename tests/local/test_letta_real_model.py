@@ -129,11 +129,12 @@ def test_a_schema_the_server_refuses_falls_back_to_free_text(letta_server: Serve
 
 REMEMBER = ("I like pizza", "my sister is called Anna", "I live in Lyon", "I work as a nurse", "I have two cats",
             "I play the violin")  # fmt: skip
-# Turns (of the six) in which the small model must change the human block. One run with the
-# labels held to the agent's blocks: 2 of 6 changed it, and every memory call named an existing
-# block (human twice, persona twice). The floor sits below that, for the model's own variation;
-# the aim of half the turns is not reached on this model.
-CHANGED_FLOOR = 1
+# Turns (of the six) in which the small model must change the human block. Decoding greedily,
+# with the labels held to the agent's blocks, runs of this test changed it in 3, 4 and 4 of 6
+# (and `bench real_model` in 7 of 12, TEMPERATURE=0 MODES=constrained). What the model writes
+# still depends on the machine's arithmetic and on what the shared model server evaluated
+# before (its prompt cache), so the floor sits below half.
+CHANGED_FLOOR = 2
 
 
 def test_remember_turns_change_the_human_block(letta_server: Server, llama_server: LlamaServer) -> None:
@@ -141,7 +142,7 @@ def test_remember_turns_change_the_human_block(letta_server: Server, llama_serve
     for fact in REMEMBER:
         client, agent = agent_on(letta_server, llama_server)  # constrained: the server kind is known
         # Greedy decoding: at Letta's default temperature the count depended on what the shared
-        # model server had sampled before (0 of 6 in one run, 2 of 6 in another).
+        # model server had sampled before.
         agent = client.agents.update(agent.id, llm_config={**agent.llm_config.model_dump(), "temperature": 0.0})
         before = {label: block(client, agent, label) for label in ("human", "persona")}
         r = say(client, agent, f"Remember that {fact}.")

@@ -39,7 +39,7 @@ def uri(db: EmbeddedPostgres, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     shared_state.reset_for_tests()
     retry._BUDGETS.clear()
     with psycopg2.connect(db.uri) as conn, conn.cursor() as cur:
-        cur.execute("DROP TABLE IF EXISTS lte_budget, lte_schema_refusals, lte_capabilities")
+        cur.execute("DROP TABLE IF EXISTS lte_budget, lte_refused_shapes, lte_schema_refusals, lte_capabilities")
     yield db.uri
     shared_state.reset_for_tests()
     retry._BUDGETS.clear()
@@ -192,7 +192,7 @@ WATCHER = textwrap.dedent(
     print("listening", flush=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        refused = endpoints.KNOWN.refused_schema("http://local.example:8080/v1", "small")
+        refused = endpoints.KNOWN.refused_schema("http://local.example:8080/v1", "small", "vllm")
         info = venice.lookup("http://venice.example/api/v1", "e2ee-new")
         server = endpoints.KNOWN.server("http://ollama.example:11434/v1")
         if refused and info is not None and server is not None:
@@ -209,7 +209,7 @@ def test_what_one_worker_learns_reaches_the_others(uri: str) -> None:
     try:
         assert early.stdout is not None and early.stdout.readline().strip() == "listening"
         assert shared_state.start() is not None
-        endpoints.KNOWN.refuse_schema("http://local.example:8080/v1", "small")
+        endpoints.KNOWN.refuse_schema("http://local.example:8080/v1", "small", "vllm")
         venice.CAPABILITIES.store(
             "http://venice.example/api/v1", [venice.ModelInfo("e2ee-new", supports_e2ee=True, context_window=65536)]
         )
@@ -238,13 +238,13 @@ def test_an_endpoint_with_credentials_in_its_url_is_not_shared(uri: str) -> None
     while not store.reached:  # connected, and its tables made
         assert time.monotonic() < deadline
         time.sleep(0.1)
-    endpoints.KNOWN.refuse_schema("http://user:secret@local.example:8080/v1", "small")
-    endpoints.KNOWN.refuse_schema("http://other.example:8080/v1", "small")
+    endpoints.KNOWN.refuse_schema("http://user:secret@local.example:8080/v1", "small", "openai")
+    endpoints.KNOWN.refuse_schema("http://other.example:8080/v1", "small", "openai")
     deadline = time.monotonic() + 60
-    while not rows(uri, "SELECT * FROM lte_schema_refusals") and time.monotonic() < deadline:
+    while not rows(uri, "SELECT * FROM lte_refused_shapes") and time.monotonic() < deadline:
         time.sleep(0.1)
     endpoints.KNOWN.clear()
-    assert rows(uri, "SELECT endpoint FROM lte_schema_refusals") == [("http://other.example:8080/v1",)]
+    assert rows(uri, "SELECT endpoint, shape FROM lte_refused_shapes") == [("http://other.example:8080/v1", "openai")]
 
 
 def test_a_slot_from_the_database_is_given_back_to_it_whatever_its_first_digit() -> None:
