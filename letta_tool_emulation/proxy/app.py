@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -313,11 +313,15 @@ async def _send_json(send: Send, status: int, payload: Any, headers: Mapping[str
 
 
 async def _send_stream(send: Send, status: int, headers: Mapping[str, str], pieces: AsyncIterator[bytes]) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": _raw_headers(headers)})
-    with contextlib.suppress(OSError):  # the client went away while we were sending
-        async for piece in pieces:
-            await send({"type": "http.response.body", "body": piece, "more_body": True})
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+    try:
+        await send({"type": "http.response.start", "status": status, "headers": _raw_headers(headers)})
+        with contextlib.suppress(OSError):  # the client went away while we were sending
+            async for piece in pieces:
+                await send({"type": "http.response.body", "body": piece, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        if isinstance(pieces, AsyncGenerator):  # cancelled while sending: its upstream ends now, not when collected
+            await pieces.aclose()
 
 
 def _failure(failure: Failure) -> JSONResponse:
