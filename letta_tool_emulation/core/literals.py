@@ -16,10 +16,15 @@ the regex engine's case-insensitive matching treats as equal to the same text.
 from __future__ import annotations
 
 import re
-import re._constants as sre  # type: ignore[import-not-found]  # the standard library's own parser (no stubs)
-import re._parser as sre_parse  # type: ignore[import-not-found]
 from collections.abc import Iterable
 from typing import Any
+
+try:  # the standard library's own parser (private, without stubs): on a Python without it,
+    # every pattern is simply searched whole (``requirements`` claims nothing).
+    import re._constants as sre  # type: ignore[import-not-found]
+    import re._parser as sre_parse  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - present on every Python the project supports
+    sre = sre_parse = None
 
 import regex
 
