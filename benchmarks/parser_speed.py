@@ -1,10 +1,14 @@
-"""Parser throughput, one-shot and streaming, on a ~1 MB reply with 200 calls.
+"""Parser throughput, one-shot and streaming, on ~1 MB replies with 200 calls.
 
-Prints figures; asserts nothing (machines are shared and noisy). Targets on a 2-core
-machine: one-shot >= 20 MB/s; streaming with 16-character chunks >= 5 MB/s and >= 90 % of
-the prose released by feed() before close() (calls are released by close(), once nothing
-later in the reply can change them); <= 2 us per character with 1-character chunks, and the
-per-character cost over 400 KB within 1.5x of that over 50 KB.
+Prints figures; asserts nothing (machines are shared and noisy). Times are CPU time of this
+process, best of a few runs, which a busy shared machine disturbs less than wall time. Two
+replies: one of terse prose and calls whose string arguments are a few KB of text and code,
+and ``parser_accuracy``'s long reply, each call after paragraphs of everyday prose (URLs,
+emphasis, lists, questions). Targets on a 2-core machine (issue 17): one-shot >= 40 MB/s and
+streaming with 16-character chunks >= 10 MB/s on both; >= 90 % of the prose released by
+feed() before close() (calls are released by close(), once nothing later in the reply can
+change them); <= 2 us per character with 1-character chunks, and the per-character cost over
+400 KB within 1.5x of that over 50 KB.
 
     python3 dev.py bench parser_speed
 """
@@ -17,6 +21,9 @@ import random
 import statistics
 import time
 
+from parser_accuracy import load_tools, long_reply
+
+import letta_tool_emulation
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
 
 TOOLS = [
@@ -124,15 +131,15 @@ def best_of(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
     times = []
     for _ in range(repeat):
         gc.collect()
-        t = time.perf_counter()
+        t = time.process_time()
         fn()
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
     return min(times)
 
 
-def stream(text: str, size: int) -> tuple[int, int, int, int]:
+def stream(text: str, size: int, tools: list[dict] = TOOLS) -> tuple[int, int, int, int]:  # type: ignore[type-arg]
     """(prose released by feed, prose in total, calls emitted by feed, calls in total)."""
-    p = StreamingToolCallParser(TOOLS)
+    p = StreamingToolCallParser(tools)
     fed_text = fed_calls = 0
     for i in range(0, len(text), size):
         for e in p.feed(text[i : i + size]):
@@ -145,6 +152,8 @@ def stream(text: str, size: int) -> tuple[int, int, int, int]:
 
 
 def main() -> None:
+    # An installed import hook can make this time another checkout's parser: say which one.
+    print(f"parser: {letta_tool_emulation.__file__}")
     reply = make_reply(1_000_000, 200)
     mb = len(reply.encode()) / 1e6
     check = parse_tool_calls(reply, TOOLS)
@@ -155,15 +164,26 @@ def main() -> None:
     )
 
     t = best_of(lambda: parse_tool_calls(reply, TOOLS), 5)
-    print(f"one-shot:            {mb / t:7.1f} MB/s   (target >= 20)")
+    print(f"one-shot:            {mb / t:7.1f} MB/s   (target >= 40)")
 
     t16 = best_of(lambda: stream(reply, 16), 3)
     fed_text, total_text, fed_calls, total_calls = stream(reply, 16)
-    print(f"streaming, 16 chars: {mb / t16:7.1f} MB/s   (target >= 5)")
+    print(f"streaming, 16 chars: {mb / t16:7.1f} MB/s   (target >= 10)")
     print(
         f"  released by feed() before close(): {100 * fed_text / total_text:.1f} % of the prose "
         f"(target >= 90); calls come from close() by design ({fed_calls}/{total_calls} before it)"
     )
+
+    everyday, expected = long_reply()
+    tools = load_tools()
+    mb = len(everyday.encode()) / 1e6
+    check = parse_tool_calls(everyday, tools)
+    assert len(check.tool_calls) == len(expected), "benchmark input must parse cleanly"
+    print(f"\neveryday long reply: {mb:.2f} MB, {len(everyday):,} characters, {len(check.tool_calls)} calls")
+    t = best_of(lambda: parse_tool_calls(everyday, tools), 5)
+    print(f"one-shot:            {mb / t:7.1f} MB/s   (target >= 40)")
+    t16 = best_of(lambda: stream(everyday, 16, tools), 3)
+    print(f"streaming, 16 chars: {mb / t16:7.1f} MB/s   (target >= 10)\n")
 
     small = make_reply(50_000, 10, seed=11)
     large = make_reply(400_000, 80, seed=11)

@@ -4,7 +4,8 @@ Each pattern is repeated to 64 KB and to 512 KB and parsed one-shot and in 16-ch
 chunks. Printed: MB/s at each size and the ratio of time per MB between the two sizes
 (1.0 is perfectly linear; a quadratic parser would show 8). Times are CPU time of this
 process, best of a few runs, which a busy shared machine disturbs less than wall time.
-Asserts nothing. Targets: ratio <= 1.5 for every pattern, and >= 5 MB/s.
+Asserts nothing. Targets (issue 17): ratio <= 1.5 for every pattern, and >= 5 MB/s one-shot,
+>= 2 MB/s in 16-character chunks.
 
     python3 dev.py bench parser_worst_case
 """
@@ -17,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import letta_tool_emulation
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
 
 TOOLS = [
@@ -107,6 +109,9 @@ PATTERNS: dict[str, Callable[[int], str]] = {
 }
 
 
+TARGET = {"one-shot": 5.0, "16-char": 2.0}  # MB/s, at both sizes
+
+
 def one_shot(text: str) -> None:
     parse_tool_calls(text, TOOLS)
 
@@ -131,8 +136,12 @@ def seconds(fn: Callable[[str], None], text: str, repeat: int) -> float:
 
 def main() -> None:
     only = sys.argv[1:]
+    # An installed import hook can make this time another checkout's parser: say which one.
+    print(f"parser: {letta_tool_emulation.__file__}")
     print(f"{'pattern':38s} {'mode':9s} {'64 KB':>9s} {'512 KB':>9s} {'ratio':>6s}")
-    worst_ratio, slowest = 0.0, float("inf")
+    worst_ratio = 0.0
+    slowest = {mode: float("inf") for mode in TARGET}
+    missed = {mode: 0 for mode in TARGET}
     for name, make in PATTERNS.items():
         if only and not any(o in name for o in only):
             continue
@@ -144,10 +153,17 @@ def main() -> None:
             mbps_large = len(large.encode()) / 1e6 / t_large
             ratio = (t_large / len(large)) / (t_small / len(small))
             worst_ratio = max(worst_ratio, ratio)
-            slowest = min(slowest, mbps_small, mbps_large)
-            flag = "  <-- over target" if ratio > 1.5 or min(mbps_small, mbps_large) < 5 else ""
+            slowest[mode] = min(slowest[mode], mbps_small, mbps_large)
+            slow = min(mbps_small, mbps_large) < TARGET[mode]
+            missed[mode] += slow
+            flag = "  <-- over target" if ratio > 1.5 or slow else ""
             print(f"{name:38s} {mode:9s} {mbps_small:6.1f} MB/s {mbps_large:6.1f} MB/s {ratio:5.2f}{flag}")
-    print(f"worst size ratio {worst_ratio:.2f} (target <= 1.5); slowest {slowest:.1f} MB/s (target >= 5)")
+    print(f"worst size ratio {worst_ratio:.2f} (target <= 1.5)")
+    for mode, target in TARGET.items():
+        print(
+            f"{mode}: slowest {slowest[mode]:.1f} MB/s (target >= {target:g} for every pattern); "
+            f"{missed[mode]} patterns below it"
+        )
 
 
 if __name__ == "__main__":

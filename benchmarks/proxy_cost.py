@@ -13,6 +13,11 @@
 Targets: own work < 2 ms per request, first-token ratio <= 1.1, 100/100 completed.
 
     python3 dev.py bench proxy_cost      (REQUESTS=200, STANDIN_LATENCY=0.3, CONCURRENT=100)
+
+COMPARE_WITH=DIR (a directory holding another version's ``letta_tool_emulation`` package, such as
+``git archive main letta_tool_emulation | tar -x -C DIR``) adds the own work of both versions side by
+side, in COMPARE_ROUNDS interleaved rounds (medians): on a machine shared with other work, runs of
+one version minutes apart differ by more than most changes do.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ REQUESTS = int(os.environ.get("REQUESTS", "200"))
 LATENCY = float(os.environ.get("STANDIN_LATENCY", "0.3"))
 CONCURRENT = int(os.environ.get("CONCURRENT", "100"))
 TTFT_ROUNDS = int(os.environ.get("TTFT_ROUNDS", "30"))
+COMPARE_WITH = os.environ.get("COMPARE_WITH")
+COMPARE_ROUNDS = int(os.environ.get("COMPARE_ROUNDS", "6"))
 
 TOOLS = [{"type": "function", "function": {
     "name": "memory_insert", "description": "Insert text into a memory block.",
@@ -55,10 +62,13 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / TICKS, int(fields[12]) / TICKS
 
 
-def start_proxy(upstream: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_proxy(upstream: str, package_dir: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """The proxy command in its own process; ``package_dir``: run the package found there instead."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VENICE_", "LETTA_", "OPENAI_"))}
     env.update(VENICE_API_KEY="stand-in", VENICE_BASE_URL=upstream)
+    if package_dir:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_dir, env.get("PYTHONPATH")) if p)
     proc = subprocess.Popen([COMMAND, "proxy", "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -200,6 +210,26 @@ async def concurrent(url: str) -> tuple[int, list[str], list[float]]:
     return len(times), errors, times
 
 
+def compared(client: httpx.Client, upstream: str, proxy: str, pid: int) -> None:
+    """The own work of this version and of the one in COMPARE_WITH, in alternating rounds."""
+    other, other_url = start_proxy(upstream, COMPARE_WITH)
+    try:
+        runs: dict[tuple[str, str], list[float]] = {}
+        for n in range(COMPARE_ROUNDS):
+            pair = [("this", proxy, pid), ("other", other_url, other.pid)]
+            for label, url, process in pair if n % 2 == 0 else pair[::-1]:
+                for case, (user, _) in own_work(client, url, process).items():
+                    runs.setdefault((label, case), []).append(user)
+    finally:
+        other.terminate()
+        other.wait(30)
+    print(f"\nown work, this checkout against {COMPARE_WITH} ({COMPARE_ROUNDS} interleaved rounds of {REQUESTS} "
+          "requests; medians of the user CPU per request):")  # fmt: skip
+    for case in ("emulated, whole", "emulated, streamed", "pass-through, streamed"):
+        this, that = statistics.median(runs[("this", case)]), statistics.median(runs[("other", case)])
+        print(f"  {case:<24} this {this:5.2f} ms   other {that:5.2f} ms   ratio {this / that:.2f}")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -223,6 +253,8 @@ def main() -> None:
                 f"{shares['emulated, streamed']:.2f} ms (prompt and parsing, CPU time alone in this process;"
             )
             print("                           the plugin spends the same on every emulated step)")
+            if COMPARE_WITH:
+                compared(client, standin.url, proxy, proc.pid)
 
             standin.state.latency = LATENCY
             via, straight = first_tokens(client, proxy, standin.url)

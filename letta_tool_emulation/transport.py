@@ -12,7 +12,7 @@ import inspect
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import httpx
 from openai import APIStatusError, AsyncOpenAI, OpenAI
@@ -39,9 +39,10 @@ class Completion:
     model: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
-    """One streamed piece. ``usage`` arrives on its own at the end, where endpoints send it."""
+class Delta(NamedTuple):
+    """One streamed piece. ``usage`` arrives on its own at the end, where endpoints send it.
+    A named tuple, as immutable as a frozen dataclass and built in a sixth of its time: a reply
+    streams one per token or so."""
 
     content: str = ""
     reasoning: str = ""

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import regex
 
+from .literals import Words, any_of, fold
 from .results import ProblemKind
 
 LINE_CHARS = 240  # characters of a line before or after a block that are judged
@@ -297,17 +298,10 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
 }
 
 
-def _compile(table: dict[ProblemKind, dict[str, str]]) -> list[tuple[ProblemKind, tuple[regex.Pattern[str], ...]]]:
-    # One pattern per language: a line holds a kind's words when any of them matches, as it
-    # would match their alternation, and the engine searches each apart several times quicker.
-    return [
-        (kind, tuple(regex.compile(p, regex.IGNORECASE | regex.MULTILINE) for p in rows.values()))
-        for kind, rows in table.items()
-    ]
-
-
-def _holds(patterns: tuple[regex.Pattern[str], ...], line: str) -> bool:
-    return any(pattern.search(line) is not None for pattern in patterns)
+def _compile(table: dict[ProblemKind, dict[str, str]]) -> list[tuple[ProblemKind, Words]]:
+    # A line holds a kind's words when any language's pattern matches; each pattern's
+    # alternatives are searched only where one of their literals occurs (see literals.py).
+    return [(kind, Words(rows.values(), regex.IGNORECASE | regex.MULTILINE)) for kind, rows in table.items()]
 
 
 _BEFORE = _compile(BEFORE)
@@ -367,8 +361,9 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = last_sentence(before)
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
-    for kind, patterns in _BEFORE:
-        if _holds(patterns, sentence):
+    folded = fold(sentence)
+    for kind, words in _BEFORE:
+        if words.search(sentence, folded):
             return Shown(kind, _WHY_BEFORE[kind], _quote(sentence))
     return None
 
@@ -602,10 +597,10 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 }
 
 
-# One pattern per kind finds any of its gate texts in a line at once.
-_AFTER_GATED = [
-    (kind, re.compile("|".join(re.escape(g) for g in AFTER_GATES[kind])), patterns) for kind, patterns in _AFTER
-]
+# One pattern per kind finds any of its gate texts in a line at once, and one for all kinds
+# lets a line with none of them (most prose) go at the cost of a single search.
+_AFTER_GATED = [(kind, re.compile(any_of(AFTER_GATES[kind])), words) for kind, words in _AFTER]
+_ANY_GATE = re.compile(any_of({g for gates in AFTER_GATES.values() for g in gates}))
 
 
 def shown_after(after: str) -> Shown | None:
@@ -615,8 +610,11 @@ def shown_after(after: str) -> Shown | None:
     for line in lines:
         line = line[:LINE_CHARS]
         low = line.lower()
-        for kind, gate, patterns in _AFTER_GATED:
-            if gate.search(low) is not None and _holds(patterns, line):
+        if _ANY_GATE.search(low) is None:
+            continue
+        folded = low if low.isascii() else fold(line)
+        for kind, gate, words in _AFTER_GATED:
+            if gate.search(low) is not None and words.search(line, folded):
                 return Shown(kind, _WHY_AFTER[kind], _quote(line))
     return None
 

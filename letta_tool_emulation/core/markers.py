@@ -165,11 +165,11 @@ def _plain_alt(pattern: str, fold: bool) -> str:
 _UNNAMED = re.compile(r"\(\?P<\w+>")
 
 
-def _candidate_pattern(plain: bool) -> str:
+def _candidate_pattern(plain: bool, skip: str = "") -> str:
     alt = _plain_alt if plain else _alt
     inline = [
         *(spec.opener for spec in _INLINE),
-        *(alt(m.pattern, m.fold) for m in MARKERS if m.anchor == "inline" and m.pattern),
+        *(alt(m.pattern, m.fold) for m in MARKERS if m.anchor == "inline" and m.pattern and m.name != skip),
         *map(re.escape, _WATCHED_ENDS),
     ]
     line = [
@@ -190,13 +190,19 @@ def _candidate_pattern(plain: bool) -> str:
 # regex module's partial matching is asked only about the end.
 CANDIDATE = regex.compile(_candidate_pattern(plain=False))
 _CANDIDATE_WHOLE = re.compile(_candidate_pattern(plain=True))
+# The same once reasoning is settled, when a closing reasoning tag is only text: a reply of
+# many stray </think> tags is read without stopping at each. No other candidate can begin
+# where such a tag begins or inside it, so the next candidate found is the one the text state
+# would reach by passing over each tag.
+_CANDIDATE_WHOLE_SETTLED = re.compile(_candidate_pattern(plain=True, skip="unthink"))
 CANDIDATE_SPAN = 512
 
 
-def find_candidate(text: str, pos: int, eof: bool) -> tuple[int, bool] | None:
+def find_candidate(text: str, pos: int, eof: bool, settled: bool = False) -> tuple[int, bool] | None:
     """Where the next candidate begins at or after ``pos``, and whether the end of the text
-    cut it (it may still turn out to be one); None if there is none."""
-    m = _CANDIDATE_WHOLE.search(text, pos)
+    cut it (it may still turn out to be one); None if there is none. ``settled``: reasoning
+    is settled, and a closing reasoning tag need not be looked at."""
+    m = (_CANDIDATE_WHOLE_SETTLED if settled else _CANDIDATE_WHOLE).search(text, pos)
     if eof:
         return None if m is None else (m.start(), False)
     tail = max(pos, len(text) - CANDIDATE_SPAN)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import pickle
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -44,6 +46,34 @@ def render_tool_prompt(
     ("auto", "none", "required", {"type": "function", "function": {"name": ...}}) or a
     tool name.
     """
+    listed = list(tools or ())
+    try:
+        # The exact input, types included (a pickle tells a tuple from a list, which a JSON
+        # key would not): equal keys only for tool lists that render alike.
+        key = pickle.dumps((listed, tool_choice, example), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - an object pickle cannot write: rendered, not cached
+        return _render_tool_prompt(listed, tool_choice, example)
+    # Each step below is one dict operation, whole under any thread: callers may share the cache.
+    text = _CACHE.pop(key, None)
+    if text is None:
+        text = _render_tool_prompt(listed, tool_choice, example)
+    _CACHE[key] = text  # (again) the most recently used
+    while len(_CACHE) > TOOL_PROMPT_CACHE:
+        with contextlib.suppress(StopIteration, RuntimeError):  # another caller changed it meanwhile
+            _CACHE.pop(next(iter(_CACHE)), None)  # the least recently used
+    return text
+
+
+# Rendered tool prompts by their exact input, least recently used first: an agent, or a client
+# of the proxy, sends the same tools with every request, and rendering them costs more than the
+# rest of building the request. Bounded, and keyed by the whole input, never by a name.
+TOOL_PROMPT_CACHE = 64
+_CACHE: dict[bytes, str] = {}
+
+
+def _render_tool_prompt(
+    tools: Iterable[ToolLike | ToolSpec], tool_choice: ToolChoice, example: Mapping[str, Any] | None
+) -> str:
     specs = normalize_tools(tools)
     if not specs:
         return ""

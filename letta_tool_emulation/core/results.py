@@ -70,6 +70,26 @@ class StreamEvent:
     problem: Problem | None = None
 
 
+# Streaming hands out one text event for nearly every chunk, and a frozen dataclass's own
+# __init__ (one object.__setattr__ per field) is most of that cost: the slots' descriptors set
+# the same fields about twice as fast. The event is the same in every way.
+_new_event = StreamEvent.__new__
+_set_text = StreamEvent.__dict__["text"].__set__
+_set_call = StreamEvent.__dict__["call"].__set__
+_set_reasoning = StreamEvent.__dict__["reasoning"].__set__
+_set_problem = StreamEvent.__dict__["problem"].__set__
+
+
+def text_event(text: str) -> StreamEvent:
+    """``StreamEvent(text=text)``, made quicker."""
+    event = _new_event(StreamEvent)
+    _set_text(event, text)
+    _set_call(event, None)
+    _set_reasoning(event, "")
+    _set_problem(event, None)
+    return event
+
+
 @dataclass(slots=True)
 class ParseResult:
     content: str = ""

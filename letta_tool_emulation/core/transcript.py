@@ -20,7 +20,7 @@ from typing import Any
 
 from .markers import CALL_END, CALL_START, RESULT_END, RESULT_LABEL, neutralise
 from .prompt import ToolChoice, render_tool_prompt, tool_choice_instruction
-from .tools import ToolLike, ToolSpec, normalize_tools
+from .tools import ToolLike, ToolSpec
 
 Message = Mapping[str, Any]
 
@@ -181,15 +181,14 @@ def render_messages(
     """A whole request's messages for a model without function calling: the transcript
     rendered as text, the tool prompt added to the system message, and a forced tool choice
     repeated at the end of the last user message, where models heed it most."""
-    specs = normalize_tools(tools)
     out = render_transcript(messages, alternate=alternate)
-    prompt = render_tool_prompt(specs.values(), tool_choice=tool_choice, example=example)
+    prompt = render_tool_prompt(tools, tool_choice=tool_choice, example=example)
     if prompt:
         if out and out[0]["role"] == "system":
             out[0] = {"role": "system", "content": (out[0]["content"].rstrip() + "\n\n" + prompt).lstrip()}
         else:
             out.insert(0, {"role": "system", "content": prompt})
-    instruction = tool_choice_instruction(tool_choice, specs)
+    instruction = tool_choice_instruction(tool_choice)
     if instruction and out and out[-1]["role"] == "user":
         out[-1] = {"role": "user", "content": out[-1]["content"] + "\n\n" + instruction}
     return out

@@ -11,20 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import logging
+import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
-import anyio
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import engine, venice
 from ..step import Settings
@@ -43,24 +45,6 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 class ClientGone(Exception):
     """The client disconnected while its request was being served."""
-
-
-class LiveStream(StreamingResponse):
-    """A streamed answer that stops, and so cancels its upstream request, as soon as the client
-    disconnects, even while it waits for the upstream (Starlette's own only notices when it
-    next sends something, under ASGI 2.4)."""
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async with anyio.create_task_group() as group:
-
-            async def stream_then_stop() -> None:
-                with contextlib.suppress(OSError):  # the client went away while we were sending
-                    await self.stream_response(send)
-                group.cancel_scope.cancel()
-
-            group.start_soon(stream_then_stop)
-            await self.listen_for_disconnect(receive)
-            group.cancel_scope.cancel()
 
 
 async def until_disconnect(request: Request, work: Awaitable[T]) -> T:
@@ -82,18 +66,13 @@ async def until_disconnect(request: Request, work: Awaitable[T]) -> T:
     return task.result()
 
 
-def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
+def create_app(upstream: Upstream, client_key: str | None = None) -> ASGIApp:
     """``client_key``: what clients must send (``Authorization: Bearer ...``); None: any client."""
 
     def denied(request: Request) -> Response | None:
-        if client_key is None:
+        if client_key is None or _key_matches(request.headers, client_key):
             return None
-        auth = request.headers.get("authorization", "")
-        given = auth[7:].strip() if auth[:7].lower() == "bearer " else request.headers.get("x-api-key", "")
-        if given and hmac.compare_digest(given.encode(), client_key.encode()):
-            return None
-        message = "Missing or wrong API key: send the proxy's key as 'Authorization: Bearer <key>'."
-        return JSONResponse(wire.error_body(message, "authentication_error", "invalid_api_key"), status_code=401)
+        return JSONResponse(_DENIED, status_code=401)
 
     async def models(request: Request) -> Response:
         if (refused := denied(request)) is not None:
@@ -153,58 +132,76 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
         _log("POST /v1/embeddings", "-", "pass-through", response.status, started)
         return Response(content, status_code=response.status, headers=relayed_headers(response))
 
-    async def chat(request: Request) -> Response:
-        if (refused := denied(request)) is not None:
-            return refused
+    async def chat(scope: Scope, receive: Receive, send: Send) -> None:
+        # Served as plain ASGI, outside Starlette's middleware, routing and response classes,
+        # which cost more per request than the proxy's own decisions: every request here
+        # answers itself, and a failure of any kind becomes an error answer.
+        headers = Headers(scope=scope)
+        if client_key is not None and not _key_matches(headers, client_key):
+            await _send_json(send, 401, _DENIED)
+            return
         started = time.perf_counter()
-        raw = await request.body()
-        model, mode, stream = "-", "-", False
-        try:
-            body = _read(raw)
-            model, stream = body["model"], body.get("stream") is True
-            decision = upstream.decide(model, _mode(request.headers.get(MODE_HEADER)))
-            if decision.e2ee:
-                mode = "end-to-end encrypted"
-            elif decision.emulate and _carries_tools(body):
-                mode = "emulated"
-            else:
-                mode = "pass-through"
-            if mode == "pass-through":
-                raw = _bounded(upstream, body, raw)
-                opened = await until_disconnect(request, open_upstream(upstream, "/chat/completions", raw, stream))
-                headers = relayed_headers(opened)
-                if stream:
-                    _log("POST /v1/chat/completions", model, mode, opened.status, started)
-                    return LiveStream(relay(opened), status_code=opened.status, headers={**SSE_HEADERS, **headers})
-                try:
-                    content = await until_disconnect(request, read_all(opened))
-                finally:
-                    opened.close()  # a no-op once read_all gave the connection back
-                _log("POST /v1/chat/completions", model, mode, opened.status, started)
-                return Response(content, status_code=opened.status, headers=headers)
-            driver = Emulated(_prepare(upstream, body, decision), transport_for(upstream, decision, model), model)
-            if not stream:
-                result = await until_disconnect(request, driver.complete())
-                _log("POST /v1/chat/completions", model, mode, 200, started)
-                return JSONResponse(result)
-            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
-            chunks = driver.stream(include_usage)
+        raw = await _body(receive)
+        if raw is None:
+            return  # the client left before it finished sending
+        model, mode, streaming = "-", "-", False
+        with _Watch(receive) as watch:
             try:
-                first = await until_disconnect(request, chunks.__anext__())
-            except BaseException:
-                await chunks.aclose()
-                raise
-            _log("POST /v1/chat/completions", model, mode, 200, started)
-            return LiveStream(_guarded(first, chunks, model), media_type="text/event-stream", headers=SSE_HEADERS)
-        except ClientGone:
-            log.info("proxy: the client of a request for %s disconnected; its upstream request was cancelled", model)
-            return Response(status_code=499)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes an OpenAI-style error answer
-            failure = failure_of(exc, model)
-            if failure.status >= 500 and not isinstance(exc, ProxyError):
-                log.warning("proxy: %s failed: %s", model, failure.message, exc_info=failure.status == 500)
-            _log("POST /v1/chat/completions", model, mode, failure.status, started)
-            return _failure(failure)
+                body = _read(raw)
+                model, stream = body["model"], body.get("stream") is True
+                decision = upstream.decide(model, _mode(headers.get(MODE_HEADER)))
+                if decision.e2ee:
+                    mode = "end-to-end encrypted"
+                elif decision.emulate and _carries_tools(body):
+                    mode = "emulated"
+                else:
+                    mode = "pass-through"
+                if mode == "pass-through":
+                    raw = _bounded(upstream, body, raw)
+                    opened = await open_upstream(upstream, "/chat/completions", raw, stream)
+                    relayed = relayed_headers(opened)
+                    if stream:
+                        _log("POST /v1/chat/completions", model, mode, opened.status, started)
+                        streaming = True
+                        await _send_stream(send, opened.status, {**SSE_HEADERS, **relayed}, relay(opened))
+                        return
+                    try:
+                        content = await read_all(opened)
+                    finally:
+                        opened.close()  # a no-op once read_all gave the connection back
+                    _log("POST /v1/chat/completions", model, mode, opened.status, started)
+                    await _send(send, opened.status, content, relayed)
+                    return
+                driver = Emulated(_prepare(upstream, body, decision), transport_for(upstream, decision, model), model)
+                if not stream:
+                    result = await driver.complete()
+                    _log("POST /v1/chat/completions", model, mode, 200, started)
+                    await _send_json(send, 200, result)
+                    return
+                include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                chunks = driver.stream(include_usage)
+                try:
+                    first = await chunks.__anext__()
+                except BaseException:
+                    await chunks.aclose()
+                    raise
+                _log("POST /v1/chat/completions", model, mode, 200, started)
+                streaming = True
+                await _send_stream(send, 200, _EVENT_STREAM, _guarded(first, chunks, model))
+            except asyncio.CancelledError:
+                if not watch.gone:
+                    raise
+                log.info(
+                    "proxy: the client of a request for %s disconnected; its upstream request was cancelled", model
+                )
+            except Exception as exc:  # every failure becomes an OpenAI-style error answer
+                if streaming:
+                    raise  # the status is sent: the server ends the connection, the client sees the stream cut
+                failure = failure_of(exc, model)
+                if failure.status >= 500 and not isinstance(exc, ProxyError):
+                    log.warning("proxy: %s failed: %s", model, failure.message, exc_info=failure.status == 500)
+                _log("POST /v1/chat/completions", model, mode, failure.status, started)
+                await _send_json(send, failure.status, failure.body, failure.headers)
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
@@ -221,10 +218,9 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
         finally:
             await upstream.close()
 
-    return Starlette(
+    rest = Starlette(
         routes=[
             Route("/v1/models", models),
-            Route("/v1/chat/completions", chat, methods=["POST"]),
             Route("/v1/embeddings", embeddings, methods=["POST"]),
             Route("/api/v0/models", lmstudio_models),
             Route("/health", health),
@@ -232,6 +228,100 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> Starlette:
         exception_handlers={404: not_found, 405: not_found},
         lifespan=lifespan,
     )
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/v1/chat/completions" and scope["method"] == "POST":
+            await chat(scope, receive, send)
+        else:  # other methods on that path get Starlette's answer, a 405 in OpenAI's shape
+            await rest(scope, receive, send)
+
+    return app
+
+
+_DENIED = wire.error_body(
+    "Missing or wrong API key: send the proxy's key as 'Authorization: Bearer <key>'.", "authentication_error",
+    "invalid_api_key",
+)  # fmt: skip
+# What Starlette's responses send as the type of an event stream.
+_EVENT_STREAM = {**SSE_HEADERS, "content-type": "text/event-stream; charset=utf-8"}
+
+
+def _key_matches(headers: Headers, client_key: str) -> bool:
+    auth = headers.get("authorization", "")
+    given = auth[7:].strip() if auth[:7].lower() == "bearer " else headers.get("x-api-key", "")
+    return bool(given) and hmac.compare_digest(given.encode(), client_key.encode())
+
+
+async def _body(receive: Receive) -> bytes | None:
+    """The request's body; None if the client disconnected before sending all of it."""
+    pieces = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        pieces.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(pieces)
+
+
+class _Watch:
+    """Cancels the task that serves a request when its client disconnects, wherever it is
+    waiting then (for the upstream, or to send): its upstream request ends with it. One task
+    per request, which listens only once the request's body has been read."""
+
+    def __init__(self, receive: Receive) -> None:
+        self.receive = receive
+        self.gone = False
+        self._task: asyncio.Task[None] | None = None
+
+    async def _listen(self, served: asyncio.Task[Any]) -> None:
+        while (await self.receive())["type"] != "http.disconnect":
+            pass
+        self.gone = True
+        served.cancel()
+
+    def __enter__(self) -> _Watch:
+        served = asyncio.current_task()
+        assert served is not None
+        self._task = asyncio.get_running_loop().create_task(self._listen(served))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        if self.gone:
+            served = asyncio.current_task()
+            if served is not None:
+                served.uncancel()  # the cancellation was this watch's, and has been handled
+
+
+def _raw_headers(headers: Mapping[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+
+
+async def _send(send: Send, status: int, content: bytes, headers: Mapping[str, str]) -> None:
+    """A whole answer, with the headers Starlette's ``Response`` would send."""
+    raw = _raw_headers(headers)
+    if status >= 200 and status not in (204, 304) and "content-length" not in headers:
+        raw.append((b"content-length", str(len(content)).encode("latin-1")))
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": content})
+
+
+async def _send_json(send: Send, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
+    await _send(send, status, wire.dumps(payload), {**(headers or {}), "content-type": "application/json"})
+
+
+async def _send_stream(send: Send, status: int, headers: Mapping[str, str], pieces: AsyncIterator[bytes]) -> None:
+    try:
+        await send({"type": "http.response.start", "status": status, "headers": _raw_headers(headers)})
+        with contextlib.suppress(OSError):  # the client went away while we were sending
+            async for piece in pieces:
+                await send({"type": "http.response.body", "body": piece, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        if isinstance(pieces, AsyncGenerator):  # cancelled while sending: its upstream ends now, not when collected
+            await pieces.aclose()
 
 
 def _failure(failure: Failure) -> JSONResponse:
@@ -323,6 +413,16 @@ def _carries_tools(body: Mapping[str, Any]) -> bool:
     return any(m.get("role") == "tool" or m.get("tool_calls") for m in body["messages"])
 
 
+# The variables Settings.from_env reads: the settings are read again only when one of them changes.
+_SETTINGS_ENV = ("LETTA_TOOL_EMULATION_MAX_RETRIES", "LETTA_TOOL_EMULATION_THRESHOLD",
+                 "LETTA_TOOL_EMULATION_MAX_CALLS", "LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS")  # fmt: skip
+
+
+@functools.lru_cache(maxsize=8)
+def _settings(*values: str | None) -> Settings:
+    return Settings.from_env(ENGINE_LOG)
+
+
 def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
     n = body.get("n")
     if isinstance(n, int) and not isinstance(n, bool) and n > 1:
@@ -341,7 +441,7 @@ def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
         # Stateless, the proxy cannot hand further calls out one per step: a constrained reply
         # then holds one call, rather than calls that would be dropped.
         single_call=not parallel,
-        settings=Settings.from_env(ENGINE_LOG),
+        settings=_settings(*(os.environ.get(name) for name in _SETTINGS_ENV)),
         context_window=upstream.context_window(body["model"]),
         endpoint=upstream.base_url,
         venice_parameters=venice.venice_parameters(),

@@ -106,10 +106,11 @@ def settings_from(
 def config(settings: Settings) -> uvicorn.Config:
     app = create_app(settings.upstream(), settings.client_key)
     # uvloop and httptools where they are installed (the package depends on them outside Windows): serving a
-    # request on asyncio's loop and the pure-Python h11 cost more than the emulation itself.
+    # request on asyncio's loop and the pure-Python h11 cost more than the emulation itself. Forwarded-for
+    # headers are not read: the proxy never uses a client's address.
     return uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level="warning", access_log=False, lifespan="on",
-        timeout_graceful_shutdown=5, loop="auto", http="auto",
+        timeout_graceful_shutdown=5, loop="auto", http="auto", proxy_headers=False,
     )  # fmt: skip
 
 

@@ -24,6 +24,7 @@ import orjson
 from .. import retry
 from ..transport import Completion, Delta
 from .upstream import Upstream
+from .wire import dumps
 
 READ_TIMEOUT = "the upstream sent nothing for longer than the timeout"
 
@@ -84,7 +85,7 @@ class HttpTransport:
         self.upstream = upstream
 
     async def _open(self, body: Mapping[str, Any], stream: bool) -> aiohttp.ClientResponse:
-        return await post(self.upstream, "/chat/completions", json.dumps(body, ensure_ascii=False).encode(), stream)
+        return await post(self.upstream, "/chat/completions", dumps(body), stream)
 
     async def complete(self, body: Mapping[str, Any]) -> Completion:
         response = await self._open({**body, "stream": False}, stream=False)
@@ -166,18 +167,19 @@ def loads(data: bytes) -> Any:
 
 
 def deltas(chunk: Mapping[str, Any]) -> list[Delta]:
-    out = []
-    choices = chunk.get("choices") or []
-    if choices:
-        choice = choices[0]
-        d = choice.get("delta") or {}
-        reasoning = _text(d.get("reasoning_content")) or _text(d.get("reasoning"))
-        out.append(
-            Delta(content=_text(d.get("content")), reasoning=reasoning, finish_reason=choice.get("finish_reason"))
-        )
-    if chunk.get("usage") is not None:
-        out.append(Delta(usage=chunk["usage"]))
-    return out
+    # Read once per streamed chunk: as few look-ups as the shape allows.
+    usage = chunk.get("usage")
+    choices = chunk.get("choices")
+    if not choices:
+        return [] if usage is None else [Delta(usage=usage)]
+    choice = choices[0]
+    d = choice.get("delta") or {}
+    content = d.get("content")
+    reasoning = d.get("reasoning_content")
+    if not reasoning or not isinstance(reasoning, str):
+        reasoning = _text(d.get("reasoning"))
+    delta = Delta(content if isinstance(content, str) else "", reasoning, choice.get("finish_reason"))
+    return [delta] if usage is None else [delta, Delta(usage=usage)]
 
 
 def _text(value: Any) -> str:

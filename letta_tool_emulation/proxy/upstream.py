@@ -10,6 +10,7 @@ model list keep the httpx client."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from collections.abc import Mapping
@@ -126,8 +127,7 @@ class Upstream:
         )
 
     def context_window(self, model: str) -> int | None:
-        rules, _ = endpoints.parse_context_overrides(os.environ.get(endpoints.CONTEXT_ENV))
-        override = endpoints.context_override(self.handle(model), rules)
+        override = endpoints.context_override(self.handle(model), _overrides(os.environ.get(endpoints.CONTEXT_ENV)))
         if override:
             return override
         info = venice.lookup(self.base_url, model)
@@ -189,6 +189,12 @@ class Upstream:
         if self._session is not None:
             await self._session.close()
         await self.http.shutdown()
+
+
+@functools.lru_cache(maxsize=8)
+def _overrides(value: str | None) -> list[endpoints.ContextOverride]:
+    """The context-window overrides in ``value``, read once per value rather than per request."""
+    return endpoints.parse_context_overrides(value)[0]
 
 
 def _what(exc: BaseException) -> str:

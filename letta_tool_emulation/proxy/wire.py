@@ -23,15 +23,18 @@ def completion_id() -> str:
     return "chatcmpl-" + uuid.uuid4().hex[:24]
 
 
-def sse(payload: Mapping[str, Any]) -> bytes:
-    # orjson writes what json.dumps writes here (compact, UTF-8) at a fraction of the cost, for
-    # every chunk of every stream; what it refuses (keys that are not strings, integers beyond
-    # 64 bits) json writes as before.
+def dumps(payload: Any) -> bytes:
+    """Compact UTF-8 JSON. orjson writes what json.dumps writes here at a fraction of the cost,
+    for every chunk of every stream and every request body; what it refuses (keys that are not
+    strings, integers beyond 64 bits) json writes as before."""
     try:
-        data = orjson.dumps(payload)
+        return orjson.dumps(payload)
     except TypeError:
-        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    return b"data: " + data + b"\n\n"
+        return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def sse(payload: Mapping[str, Any]) -> bytes:
+    return b"data: " + dumps(payload) + b"\n\n"
 
 
 class ChunkWriter:

@@ -122,3 +122,24 @@ def test_smaller_than_the_native_payload_for_letta_default_tools() -> None:
     tools = [t for t in TOOLS if t["name"] in ("memory_insert", "memory_replace", "conversation_search")]
     native = json.dumps([{"type": "function", "function": t} for t in tools])
     assert len(render_tool_prompt(tools)) < len(native)
+
+
+def test_a_rendered_prompt_is_reused_only_for_the_same_tools() -> None:
+    from letta_tool_emulation.core import prompt as module
+
+    fresh = module._render_tool_prompt(TOOLS, None, None)
+    assert render_tool_prompt(TOOLS) == fresh
+    assert render_tool_prompt(TOOLS) == fresh  # from the cache, the same text
+    # One description changed, or `required` given as a tuple (which the prompt does not read as
+    # a list): each its own prompt, never the cached one of a list that only looks alike.
+    changed = [dict(TOOLS[0], description="Something else entirely."), *TOOLS[1:]]
+    assert render_tool_prompt(changed) == module._render_tool_prompt(changed, None, None) != fresh
+    insert = next(t for t in TOOLS if t["name"] == "memory_insert")
+    as_tuple = [{**insert, "parameters": {**insert["parameters"], "required": tuple(insert["parameters"]["required"])}}]
+    as_list = [insert]
+    assert render_tool_prompt(as_list) != render_tool_prompt(as_tuple)
+    assert render_tool_prompt(as_tuple) == module._render_tool_prompt(as_tuple, None, None)
+    # Bounded: many different lists leave at most TOOL_PROMPT_CACHE prompts behind.
+    for n in range(module.TOOL_PROMPT_CACHE + 10):
+        render_tool_prompt([{"name": f"tool_{n}", "parameters": {"type": "object", "properties": {}}}])
+    assert len(module._CACHE) <= module.TOOL_PROMPT_CACHE

@@ -5,19 +5,21 @@ answers from scripts at its own pace; these tests need to hold a reply half-way.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
-from letta_tool_emulation.proxy.app import LiveStream
 from letta_tool_emulation.runtime.stack import free_port
 
 MODEL = "gated-model"
@@ -27,6 +29,24 @@ def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
     payload = {"id": "chatcmpl-gated", "object": "chat.completion.chunk", "created": 1, "model": MODEL,
                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}  # fmt: skip
     return f"data: {json.dumps(payload)}\n\n".encode()
+
+
+class LiveStream(StreamingResponse):
+    """A streamed answer that stops as soon as its client (here the proxy) disconnects, even
+    while it waits for the next piece (Starlette's own only notices when it next sends
+    something, under ASGI 2.4)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async with anyio.create_task_group() as group:
+
+            async def stream_then_stop() -> None:
+                with contextlib.suppress(OSError):  # the client went away while we were sending
+                    await self.stream_response(send)
+                group.cancel_scope.cancel()
+
+            group.start_soon(stream_then_stop)
+            await self.listen_for_disconnect(receive)
+            group.cancel_scope.cancel()
 
 
 class Gated:

@@ -16,7 +16,9 @@ from .. import context as C
 HEAD = 120  # characters of a line's prose kept to judge list items, quotes and headings
 RECENT = 3 * C.LINE_CHARS  # characters of recent prose kept to find the line before a block and open elements
 _TRIM_AT = 3 * RECENT  # recent prose is cut back to RECENT characters once it grows past this
-_HEADING_LINE = regex.compile(r"(?m)^[ \t]{0,3}#[^\n]*")
+# Lines that may be headings, found from the last one back (the regex module's reverse search):
+# only the last heading that decides counts, and a text of many "#" lines is not listed whole.
+_HEADING_LINES_BACK = regex.compile(r"(?rm)^[ \t]{0,3}#[^\n]*")
 
 
 class Lines:
@@ -79,8 +81,8 @@ class Lines:
             last_nl = s.rfind("\n")
             decided = False
             if last_nl > nl and not self.in_code:
-                for m in reversed(_HEADING_LINE.findall(s, nl + 1, last_nl)):
-                    example = C.heading_is_example(m[:HEAD])
+                for m in _HEADING_LINES_BACK.finditer(s, nl + 1, last_nl):
+                    example = C.heading_is_example(m.group()[:HEAD])
                     if example is not None:
                         self.section_example = example
                         decided = True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..results import Problem, StreamEvent, ToolCall
+from ..results import Problem, StreamEvent, ToolCall, text_event
 
 
 class Output:
@@ -26,7 +26,7 @@ class Output:
             s = "".join(self.pending)
             self.pending.clear()
             self.texts.append(s)
-            self.events.append(StreamEvent(text=s))
+            self.events.append(text_event(s))
 
     def emit(self, event: StreamEvent) -> None:
         self.flush()

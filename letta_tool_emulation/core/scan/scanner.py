@@ -25,7 +25,7 @@ from contextlib import contextmanager
 
 from .. import markers as M
 from ..region import Interpret
-from ..results import StreamEvent
+from ..results import StreamEvent, text_event
 from . import states
 from .buffer import Buffer
 from .code import Code
@@ -114,7 +114,18 @@ class Scanner:
         b = self.buf
         if not b.text:  # nothing undecided is waiting: try the fast paths
             state = self.state
-            if state == REGION:
+            if state == TEXT:
+                lines = self.lines
+                settle = self.settle
+                if not lines.blank and not settle.items and _PLAIN(chunk):
+                    # Prose with nothing to look at (no newline either): released as it is.
+                    b.base += len(chunk)
+                    if settle.unterminated is not None:
+                        settle.watch_end(chunk)
+                    lines.track_plain(chunk)
+                    self.out.texts.append(chunk)
+                    return [text_event(chunk)]
+            elif state == REGION:
                 m = self.matcher
                 quote = m.quote
                 if (
@@ -126,17 +137,6 @@ class Scanner:
                     # Inside a string that goes on past this chunk: nothing here can end it.
                     b.hold_whole(chunk)
                     return []
-            elif state == TEXT:
-                lines = self.lines
-                settle = self.settle
-                if not lines.blank and not settle.items and M.PLAIN.fullmatch(chunk):
-                    # Prose with nothing to look at (no newline either): released as it is.
-                    b.base += len(chunk)
-                    if settle.unterminated is not None:
-                        settle.watch_end(chunk)
-                    lines.track_plain(chunk)
-                    self.out.texts.append(chunk)
-                    return [StreamEvent(text=chunk)]
         b.text = b.text + chunk if b.text else chunk
         self._run(eof=False)
         return self.out.take()
@@ -158,6 +158,8 @@ class Scanner:
             pass
         self.buf.compact()
 
+
+_PLAIN = M.PLAIN.fullmatch
 
 # Transitions seen while record() runs; None otherwise.
 _observed: set[tuple[State, State]] | None = None

@@ -26,10 +26,13 @@ if TYPE_CHECKING:
 # stall the server; no real reply comes near this.
 MAX_BLOCKS = 256
 _DONE, _AS_TEXT, _WAIT = range(3)
-# Inline code spans that close on their line with nothing inside that could stop a span (a
-# backtick, a newline or an opener's first character), each with the prose after it up to the
-# next such character. The closing run must be followed by a character, so it is whole.
-_SPANS = re.compile(r"(?:(`+)[^`\nT<\[]+\1(?=[^`])[^`\nT<\[]*)+")
+# Inline code spans that close on their line, each with the prose after it up to the next
+# character that may begin a candidate (a backtick, a newline or an opener's first character).
+# Inside the code only a backtick or a newline matters: the SPAN state, at an opener, looks
+# for the closing run on the line and finds this one, which is the first run after the opening
+# and no farther than SPAN_HOLD_LIMIT from it. The closing run must be followed by a
+# character, so it is whole.
+_SPANS = re.compile(r"(?:(`{1,500})[^`\n]{1,3000}\1(?=[^`])[^`\nT<\[]*)+")
 
 
 class Text:
@@ -78,7 +81,7 @@ class Text:
                         return started
                 blank = False
                 pos = e
-            found = M.find_candidate(buf, pos, eof)
+            found = M.find_candidate(buf, pos, eof, self.reasoning.settled)
             if found is None:
                 pos = n
                 break

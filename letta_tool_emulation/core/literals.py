@@ -1,0 +1,249 @@
+"""A cheap test that lets a word pattern run only where it can match.
+
+The word tables of ``context.py`` hold one case-insensitive pattern per language and kind, each
+an alternation of many phrases; searching a line with all of them costs far more than reading
+it. Every phrase holds some literal text: "for example" cannot match a line that holds neither
+"for" nor "example". :class:`Words` splits each pattern into its top-level alternatives and
+derives, from the parsed pattern itself, a set of literal strings one of which every match of
+an alternative contains. An alternative is searched only on a line that holds one of its
+literals, so the answer is exactly that of searching the whole pattern, at the cost of a few
+substring tests on a line with none of the table's words.
+
+The literals are compared case-folded (:func:`fold`), which maps every pair of characters that
+the regex engine's case-insensitive matching treats as equal to the same text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+try:  # the standard library's own parser (private, without stubs): on a Python without it,
+    # every pattern is simply searched whole (``requirements`` claims nothing).
+    import re._constants as sre  # type: ignore[import-not-found]
+    import re._parser as sre_parse  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - present on every Python the project supports
+    sre = sre_parse = None
+
+import regex
+
+_CAP = 64  # most strings a literal alternative set may hold before it is cut into parts
+_CLASS_CHARS = 8  # most characters of a class read as alternatives of one character
+_FOLD = {0x0307: None, 0x0131: "i"}  # "İ" folds to "i" plus a dot; the dotless "ı" to itself
+
+
+def fold(text: str) -> str:
+    """``text`` case-folded, so that literals can be found in it with ``in``."""
+    folded = text.casefold()
+    return folded if folded.isascii() else folded.translate(_FOLD)
+
+
+Strings = frozenset[str]
+
+
+def _class(items: list[tuple[Any, Any]]) -> Strings | None:
+    chars = set()
+    for op, av in items:
+        if op is not sre.LITERAL:
+            return None
+        chars.add(chr(av))
+    return frozenset(chars) if len(chars) <= _CLASS_CHARS else None
+
+
+def _node(op: Any, av: Any) -> tuple[Strings | None, Strings | None]:
+    """(every string the node can match, if few; strings one of which each match contains)."""
+    if op is sre.LITERAL:
+        one = frozenset([chr(av)])
+        return one, one
+    if op is sre.IN:
+        chars = _class(av)
+        return chars, chars
+    if op is sre.AT:
+        return frozenset([""]), None
+    if op is sre.SUBPATTERN:
+        if av[1] or av[2]:  # flags changed inside the group: claim nothing
+            return None, None
+        return _sequence(av[-1])
+    if op is sre.BRANCH:
+        parts = [_sequence(alt) for alt in av[1]]
+        exact: Strings | None = None
+        if all(p[0] is not None for p in parts):
+            exact = frozenset().union(*(p[0] for p in parts if p[0] is not None))
+            if len(exact) > _CAP:
+                exact = None
+        needs: Strings | None = None
+        if all(p[1] is not None for p in parts):
+            needs = frozenset().union(*(p[1] for p in parts if p[1] is not None))
+        return exact, needs
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        lo, hi, item = av
+        exact, needs = _sequence(item)
+        if lo == hi == 1:
+            return exact, needs
+        if lo == 0 and hi == 1 and exact is not None:
+            return exact | {""}, None
+        return None, needs if lo >= 1 else None
+    return None, None
+
+
+def _better(a: Strings) -> tuple[int, int]:
+    # Longer literals are rarer in prose; fewer of them are fewer tests.
+    return min(map(len, a)), -len(a)
+
+
+def _sequence(items: Iterable[tuple[Any, Any]]) -> tuple[Strings | None, Strings | None]:
+    exact, found = _parts(items)
+    return exact, (max(found, key=_better) if found else None)
+
+
+def _parts(items: Iterable[tuple[Any, Any]]) -> tuple[Strings | None, list[Strings]]:
+    """(every string the sequence can match, if few; the sets each of which every match must
+    contain one of)."""
+    found: list[Strings] = []
+    run: Strings = frozenset([""])  # the strings the literal run so far can match
+    whole = True
+    for op, av in items:
+        exact, needs = _node(op, av)
+        if needs is not None and "" not in needs:
+            found.append(needs)
+        if exact is not None:
+            joined = frozenset(a + b for a in run for b in exact)
+            if len(joined) <= _CAP:
+                run = joined
+                continue
+            whole = False
+            if "" not in run:
+                found.append(run)
+            run = exact
+            continue
+        whole = False
+        if "" not in run:
+            found.append(run)
+        run = frozenset([""])
+    if "" not in run:
+        found.append(run)
+    return (run if whole else None), found
+
+
+def _folded(needs: Strings) -> Strings:
+    folded = {fold(s) for s in needs}
+    # A literal that contains another is implied by it.
+    return frozenset(s for s in folded if not any(t != s and t in s for t in folded))
+
+
+def requirements(pattern: str, flags: int = 0) -> list[Strings]:
+    """Sets of case-folded literals, every match of ``pattern`` containing one of each set, the
+    likeliest to rule a line out first; empty when none can be told (the pattern must always
+    be searched)."""
+    try:
+        _, found = _parts(sre_parse.parse(pattern, flags))
+    except Exception:  # noqa: BLE001 - a pattern only the regex module reads: claim nothing
+        return []
+    sets = sorted({_folded(needs) for needs in found if "" not in needs}, key=_better, reverse=True)
+    return sets
+
+
+def required(pattern: str, flags: int = 0) -> Strings | None:
+    """Case-folded literals one of which every match of ``pattern`` contains; None when no such
+    set can be told."""
+    sets = requirements(pattern, flags)
+    return sets[0] if sets else None
+
+
+def alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of ``pattern`` (split at each ``|`` outside groups and classes)."""
+    parts: list[str] = []
+    depth = 0
+    start = i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i += 1
+            if i < n and pattern[i] == "^":
+                i += 1
+            if i < n and pattern[i] == "]":
+                i += 1
+            while i < n and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
+
+class Words:
+    """Patterns of which a line holds any (searched as their alternation would be), each split
+    into alternatives that are searched only where one of their literals occurs."""
+
+    __slots__ = ("_always", "_by_literal", "_literals", "_literals_ascii", "patterns")
+
+    def __init__(self, patterns: Iterable[str], flags: int) -> None:
+        # Each alternative with the sets of literals it needs: the first indexes it, the others
+        # are tested before it is searched.
+        self.patterns: list[tuple[regex.Pattern[str], list[Strings]]] = []
+        for pattern in patterns:
+            for part in alternatives(pattern):
+                self.patterns.append((regex.compile(part, flags), requirements(part, flags & (re.I | re.M))))
+        self._always = [p for p, needs in self.patterns if not needs]
+        by_literal: dict[str, list[int]] = {}
+        for i, (_, needs) in enumerate(self.patterns):
+            for literal in needs[0] if needs else ():
+                by_literal.setdefault(literal, []).append(i)
+        self._by_literal = by_literal
+        self._literals = tuple(by_literal)
+        self._literals_ascii = tuple(s for s in by_literal if s.isascii())
+
+    def search(self, line: str, folded: str | None = None) -> bool:
+        """Whether any pattern matches in ``line`` (``folded``: :func:`fold` of it, if known)."""
+        for pattern in self._always:
+            if pattern.search(line) is not None:
+                return True
+        if folded is None:
+            folded = fold(line)
+        literals = self._literals_ascii if folded.isascii() else self._literals
+        tried: set[int] = set()
+        patterns = self.patterns
+        by_literal = self._by_literal
+        for literal in literals:
+            if literal in folded:
+                for i in by_literal[literal]:
+                    if i not in tried:
+                        tried.add(i)
+                        pattern, needs = patterns[i]
+                        if all(any(s in folded for s in other) for other in needs[1:]) and (
+                            pattern.search(line) is not None
+                        ):
+                            return True
+        return False
+
+
+def any_of(strings: Iterable[str]) -> str:
+    """A pattern that matches any of ``strings``, the longest one where several begin: their
+    trie, which the standard library's engine searches several times faster than their plain
+    alternation (it tries one branch per next character, not one per string)."""
+    trie: dict[str, Any] = {}
+    for s in strings:
+        node = trie
+        for ch in s:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie)

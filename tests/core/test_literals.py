@@ -1,0 +1,134 @@
+"""The word tables' literal prefilter decides exactly what searching every row would: a row's
+alternative is skipped only on a line that holds none of the literals every match of it holds."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from letta_tool_emulation.core import context
+from letta_tool_emulation.core.literals import Words, alternatives, any_of, fold, required, requirements
+
+FLAGS = regex.IGNORECASE | regex.MULTILINE
+TABLES = {"before": context.BEFORE, "after": context.AFTER}
+ROWS = [(table, kind, lang, p) for table, t in TABLES.items() for kind, rows in t.items() for lang, p in rows.items()]
+DATA = Path(__file__).resolve().parent.parent / "data"  # the replies and the accuracy corpus
+
+
+PLAIN = {
+    table: {kind: [regex.compile(p, FLAGS) for p in rows.values()] for kind, rows in t.items()}
+    for table, t in TABLES.items()
+}
+
+
+def _plain(table: str, kind: str, line: str) -> bool:
+    """What the table said before it had a prefilter: any row's whole pattern matches."""
+    return any(p.search(line) is not None for p in PLAIN[table][kind])  # type: ignore[index]
+
+
+WORDS = {table: dict(context._BEFORE if table == "before" else context._AFTER) for table in TABLES}
+
+
+def _table_words() -> list[str]:
+    found: set[str] = set()
+    for *_, pattern in ROWS:
+        found.update(regex.findall(r"[^\W\d_]+(?:['’]\w+)?", pattern))
+    for gates in context.AFTER_GATES.values():
+        found.update(g.strip() for g in gates if g.strip())
+    return sorted(found)
+
+
+TABLE_WORDS = _table_words()
+# Lines made of the tables' own words, in any case, with the characters case folding treats
+# specially and the punctuation the rows look for.
+table_lines = st.lists(
+    st.one_of(
+        st.sampled_from(TABLE_WORDS),
+        st.sampled_from(["I", "it", "this", "that", "the call", "you", "İf", "ſhall", "ıt", "SHALL", "ß", "ẞ"]),
+        st.text(max_size=6),
+    ),
+    min_size=1,
+    max_size=10,
+).flatmap(
+    lambda parts: st.tuples(
+        st.just(" ".join(parts)),
+        st.sampled_from(["", ":", "?", "!", "...", "…", "：", "？", "^", "*", "'"]),
+        st.sampled_from(["lower", "upper", "title", "same"]),
+    )
+)
+
+
+def _shape(line: str, case: str) -> str:
+    return {"lower": line.lower(), "upper": line.upper(), "title": line.title(), "same": line}[case]
+
+
+@settings(max_examples=200, deadline=None)
+@given(table_lines)
+def test_every_kind_holds_a_line_exactly_when_one_of_its_rows_matches(drawn: tuple[str, str, str]) -> None:
+    words, end, case = drawn
+    line = _shape(words, case) + end
+    for table in TABLES:
+        for kind, found in WORDS[table].items():
+            assert found.search(line) == _plain(table, kind, line), (table, kind, line)
+
+
+def test_the_prefilter_agrees_with_the_rows_on_every_line_of_the_corpus() -> None:
+    lines: set[str] = set()
+    for path in DATA.rglob("*.txt"):
+        lines.update(path.read_text(encoding="utf-8").split("\n"))
+    rng = random.Random(5)
+    lines.update(
+        " ".join(rng.choices(TABLE_WORDS, k=rng.randint(1, 8))) + rng.choice(["", ":", "?"]) for _ in range(1000)
+    )
+    held = 0
+    for line in sorted(lines):
+        for table in TABLES:
+            for kind, found in WORDS[table].items():
+                expected = _plain(table, kind, line)
+                held += expected
+                assert found.search(line) == expected, (table, kind, line)
+    assert held > 500  # the lines exercise the rows, not only their absence
+
+
+def test_every_character_the_engine_matches_without_case_folds_alike() -> None:
+    # The literals are compared folded: for each character of the tables, every character the
+    # regex engine matches to it when ignoring case must fold to the same text.
+    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+    chars = sorted({ch for *_, pattern in ROWS for ch in pattern})
+    for ch in chars:
+        for m in regex.finditer(regex.escape(ch), everything, regex.IGNORECASE):
+            assert fold(m.group()) == fold(ch), (ch, m.group())
+
+
+def test_literals_are_required_by_every_match() -> None:
+    text = " ".join(TABLE_WORDS) + "\n" + "\n".join(TABLE_WORDS) + "\n" + "\n".join(w + " I?" for w in TABLE_WORDS)
+    matched = 0
+    for *_, pattern in ROWS:
+        for part in alternatives(pattern):
+            sets = requirements(part, FLAGS)
+            assert sets[:1] == ([] if required(part, FLAGS) is None else [required(part, FLAGS)])
+            for m in regex.finditer(part, text, FLAGS):
+                matched += 1
+                for needs in sets:
+                    assert any(s in fold(m.group()) for s in needs), (part, m.group(), needs)
+    assert matched > 100
+
+
+def test_the_rows_are_split_into_their_alternatives_and_read_for_literals() -> None:
+    assert alternatives(r"a(?:b|c)|[|x]|\||d") == ["a(?:b|c)", "[|x]", r"\|", "d"]
+    assert required(r"\bfor\s+(?:example|instance)\b", FLAGS) == frozenset({"example", "instance"})
+    assert required(r"\b(?:I|we)['’]d\b", FLAGS) == frozenset({"i'd", "i’d", "we'd", "we’d"})
+    assert required(r"\w+\s*", FLAGS) is None  # nothing literal: always searched
+    assert required(r"(?:examples?)?", FLAGS) is None  # may match nothing
+    words = Words([r"\bshall\s+I\b|\bsay\s+yes\b"], FLAGS)
+    assert words.search("Shall I go?") and words.search("SAY YES") and not words.search("shallow waters")
+    assert regex.fullmatch(any_of(["so", "solo", "sobre"]), "solo") is not None
+
+
+def test_a_kind_with_no_literal_alternative_is_always_searched() -> None:
+    words = Words([r"^\W{0,3}\d+$"], FLAGS)
+    assert words.search("  42") and not words.search("forty-two")
