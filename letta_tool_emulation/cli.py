@@ -1,4 +1,4 @@
-"""Command line: ``letta-tool-emulation server | proxy | stand-in-model | demo``."""
+"""Command line: ``letta-tool-emulation server | proxy | calibrate | stand-in-model | demo``."""
 
 from __future__ import annotations
 
@@ -57,6 +57,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     standin.add_argument("--seed", type=int, default=0)
 
+    cal = sub.add_parser(
+        "calibrate",
+        help="measure a model on a few dozen BFCL questions in each mode its endpoint supports, and record the best",
+    )
+    cal.add_argument("--base-url", required=True, metavar="URL", help="the model's OpenAI-compatible base URL")
+    cal.add_argument("--model", required=True, metavar="NAME", help="the model id, as the endpoint names it")
+    cal.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="the environment variable holding the endpoint's key (default: VENICE_API_KEY for Venice, "
+        "else LETTA_TOOL_EMULATION_UPSTREAM_KEY); the key is never recorded",
+    )
+    cal.add_argument("--questions", type=int, metavar="N", help="ask only N of the 32 questions, taken from each kind")
+    cal.add_argument("--max-tokens", type=int, default=256, help="output limit per reply (default 256)")
+    cal.add_argument("--timeout", type=float, default=120.0, help="seconds the endpoint may stay silent (default 120)")
+
     demo = sub.add_parser("demo", help="start everything, create an agent and watch it remember something")
     demo.add_argument("--model", help="model handle to use (default: an e2ee-* model from the endpoint's /models)")
     demo.add_argument("--port", type=int, default=8283)
@@ -90,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         serve(args.port, args.host, sloppy=args.sloppy, natural=args.natural, seed=args.seed)
         return 0
+    if args.command == "calibrate":
+        from .calibrate import main as calibrate_main
+
+        return calibrate_main(
+            args.base_url, args.model, args.api_key_env, args.questions, args.max_tokens, args.timeout
+        )
     if args.command == "demo":
         from .runtime.demo import main as demo_main
 

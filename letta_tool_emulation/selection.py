@@ -30,11 +30,11 @@ import os
 from dataclasses import replace
 from typing import Any, Literal
 
-from . import endpoints, venice
+from . import calibration, endpoints, venice
 from .server_dialect import LOCAL_KINDS, SCHEMA_SHAPES, ServerKind
 from .step import Decision
 
-__all__ = ["Decision", "decide", "handle_of", "schema_shape", "speaks_venice", "switches"]
+__all__ = ["Decision", "calibrated", "decide", "handle_of", "schema_shape", "speaks_venice", "switches"]
 
 WRAPPER_ON = "tool-emulation"
 WRAPPER_OFF = "native-tools"
@@ -128,9 +128,10 @@ def _emulation(config: Any) -> Decision:
 def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
     """The request shape for constrained replies, or None for free text. The shape comes from,
     in this order: the agent's switches (``free-text``, ``constrained``, ``constrained=<kind>``);
-    ``LETTA_TOOL_EMULATION_CONSTRAINED`` patterns (``handle`` or ``handle=<kind>``); a Venice
-    model with ``supportsResponseSchema``; a local server whose kind the plugin knows (they all
-    enforce schemas). A shape the model refused before means free text: asking again would
+    ``LETTA_TOOL_EMULATION_CONSTRAINED`` patterns (``handle`` or ``handle=<kind>``); the mode
+    ``letta-tool-emulation calibrate`` recorded for the endpoint and model (:func:`calibrated`); a
+    Venice model with ``supportsResponseSchema``; a local server whose kind the plugin knows (they
+    all enforce schemas). A shape the model refused before means free text: asking again would
     cost every step a refused request."""
     model = getattr(config, "model", None) or ""
     url = getattr(config, "model_endpoint", None)
@@ -140,7 +141,7 @@ def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
     if shape is None:
         return None
     if shape == "":
-        shape = _chosen_shape(handle_of(config), kind, decision)
+        shape = _chosen_shape(handle_of(config), kind, decision, calibrated(config))
     if shape is not None and endpoints.KNOWN.refused_schema(url, model, shape):
         return None
     return shape
@@ -157,14 +158,24 @@ def _switched_shape(config: Any, kind: ServerKind | None) -> ServerKind | Litera
     return ""
 
 
-def _chosen_shape(handle: str, kind: ServerKind | None, decision: Decision) -> ServerKind | None:
+def _chosen_shape(
+    handle: str, kind: ServerKind | None, decision: Decision, choice: calibration.Choice | None
+) -> ServerKind | None:
     for rule in [p.strip() for p in os.environ.get(CONSTRAINED_ENV, "").split(",") if p.strip()]:
         pattern, _, forced = rule.partition("=")
         if fnmatch.fnmatchcase(handle, pattern.strip()):
             return _shape(forced.strip()) or kind or "openai"
+    if choice is not None:
+        return (_shape(choice.shape or "") or kind or "openai") if choice.constrained else None
     if decision.venice_dialect and decision.model is not None and decision.model.supports_response_schema:
         return "openai"
     return kind if kind in LOCAL_KINDS else None
+
+
+def calibrated(config: Any) -> calibration.Choice | None:
+    """The mode ``letta-tool-emulation calibrate`` measured best for this endpoint and model, if
+    it was run for them (a file read only when it changed: see :mod:`.calibration`)."""
+    return calibration.lookup(getattr(config, "model_endpoint", None), getattr(config, "model", None) or "")
 
 
 def _shape(name: str) -> ServerKind | None:

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,12 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("default", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("deep", max_examples=8000, deadline=None, suppress_health_check=list(HealthCheck))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# A calibration the user recorded (letta-tool-emulation calibrate) must not change what the tests see,
+# in this process or in the servers it starts: they read a file of their own, absent unless a test writes it.
+_CALIBRATION_DIR = tempfile.mkdtemp(prefix="lte-calibration-")
+atexit.register(shutil.rmtree, _CALIBRATION_DIR, ignore_errors=True)
+os.environ["LETTA_TOOL_EMULATION_CALIBRATION"] = str(Path(_CALIBRATION_DIR) / "calibration.json")
 
 TESTS = Path(__file__).resolve().parent
 # The tiers, by directory (or, where a directory mixes tiers, by file): each marker selects or

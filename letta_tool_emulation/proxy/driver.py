@@ -79,6 +79,7 @@ class Emulated:
         self.request = request
         self.transport = transport
         self.model = model
+        self.outcome: Outcome | None = None  # once the step is settled (what calibrate reads)
 
     # -- streamed -----------------------------------------------------------------------------
 
@@ -167,6 +168,7 @@ class Emulated:
             outcome: Outcome = done.value
         finally:
             flow.close()
+        self.outcome = outcome
         endpoints.remember_refusal(self.request, outcome, self.request.step.log)
         content = "".join(text)
         if outcome.gave_up:

@@ -1,0 +1,56 @@
+"""``letta-tool-emulation calibrate`` on the real small model (SmolLM2-135M on llama-cpp-python's
+server): four questions, one of each kind, in both modes the server supports, with short replies
+and no re-asks, so that it stays within a few minutes on a shared 2-core machine (each question
+takes 5 to 25 s there); the choice it records is the one selection then makes for that model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from letta_tool_emulation import calibration, endpoints
+from letta_tool_emulation.cli import main
+from letta_tool_emulation.runtime.llama import LlamaServer
+from letta_tool_emulation.selection import decide
+
+
+def test_calibrate_measures_both_modes_and_records_the_better(
+    llama_server: LlamaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = tmp_path / "calibration.json"
+    monkeypatch.setenv(calibration.PATH_ENV, str(where))
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_RETRIES", "0")
+    args = ["calibrate", "--base-url", llama_server.url, "--model", llama_server.alias, "--questions", "4"]
+    args += ["--max-tokens", "96"]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    print(out)  # the table, for whoever reads the test's output
+    assert "| free |" in out and "| constrained (llama-cpp-python) |" in out
+    progress = [line.split()[1] for line in err.splitlines() if line.startswith("[")]
+    assert progress == ["free"] * 4 + ["constrained"] * 4  # one line per question, as it is answered
+
+    entry = json.loads(where.read_text())["endpoints"][llama_server.url][llama_server.alias]
+    modes = entry["modes"]
+    assert entry["questions"] == 4 and set(modes) == {"free", "constrained"}
+    # Every question got an answer (right or wrong), and the server took the schema.
+    assert all(m["errors"] == 0 and "schema_refused" not in m for m in modes.values())
+    best = max(m["accuracy"] for m in modes.values())
+    assert modes[entry["mode"]]["accuracy"] == best
+    if modes["free"]["accuracy"] == modes["constrained"]["accuracy"]:
+        assert entry["mode"] == "constrained"  # a tie keeps what the plugin would choose anyway
+
+    # Selection, for an emulated model at that endpoint, now asks in the recorded mode.
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", f"openai-proxy/{llama_server.alias}")
+    config = SimpleNamespace(
+        model=llama_server.alias,
+        model_endpoint=llama_server.url,
+        provider_name="openai",
+        handle=f"openai-proxy/{llama_server.alias}",
+        model_wrapper=None,
+    )
+    assert endpoints.KNOWN.server(llama_server.url) is not None  # calibrate's probe found the server kind
+    shape = decide(config).schema_shape
+    assert shape == (None if entry["mode"] == "free" else "llama-cpp-python")

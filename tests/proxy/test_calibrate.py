@@ -1,0 +1,133 @@
+"""``letta-tool-emulation calibrate`` end to end against the stand-in posing as llama.cpp (a
+server that enforces reply schemas): both modes are asked over real HTTP, the table is printed,
+the best mode is recorded, and the proxy then asks that model in the recorded mode unless a
+request chooses its own."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from openai import OpenAI
+
+from letta_tool_emulation import calibration
+from letta_tool_emulation.calibrate import load_questions
+from letta_tool_emulation.cli import main
+from letta_tool_emulation.proxy import ProxyServer, Settings
+from letta_tool_emulation.runtime.stack import free_port
+from letta_tool_emulation.runtime.standin import EMULATED_MODEL, StandIn
+from letta_tool_emulation.runtime.standin.constrained import LocalServer
+
+from .conftest import MEMORY_TOOLS
+
+
+@pytest.fixture
+def local(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[StandIn]:
+    monkeypatch.setenv(calibration.PATH_ENV, str(tmp_path / "calibration.json"))
+    monkeypatch.delenv("LETTA_TOOL_EMULATION_MODELS", raising=False)
+    with StandIn(port=free_port(), local=LocalServer("llama.cpp", context=8192)) as upstream:
+        yield upstream
+
+
+def free_text_answers() -> list[str]:
+    """What a model that answers every question right writes in free text: each expected call
+    with the first value BFCL lists for each argument, and a plain answer where no tool fits."""
+    replies = []
+    for q in load_questions(4).questions:
+        blocks = [
+            "TOOL_CALL_START\n"
+            + json.dumps(
+                {"function": e["name"], "params": {p: vs[0] for p, vs in e["arguments"].items() if vs[0] != ""}}
+            )
+            + "\nTOOL_CALL_END"
+            for e in q.expected
+        ]
+        replies.append("\n".join(blocks) if blocks else "None of my tools answers that; I do not know.")
+    return replies
+
+
+def test_calibrate_records_the_better_mode_and_selection_uses_it(
+    local: StandIn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Free text answers all four questions right (scripted); constrained replies come from the stand-in's
+    # own rules, which know no BFCL tool: right only where no call is wanted.
+    local.script(*({"text": t} for t in free_text_answers()))
+    assert (
+        main(["calibrate", "--base-url", local.url.removesuffix("/v1"), "--model", EMULATED_MODEL, "--questions", "4"])
+        == 0
+    )
+    out, err = capsys.readouterr()
+    asked = [b for b in local.requests if b.get("model") == EMULATED_MODEL]
+    assert ["response_format" in b for b in asked] == [False] * 4 + [True] * 4
+    assert all(b["temperature"] == 0 and b["seed"] == 7 for b in asked)
+    assert "| free | 100 % | 100 % | 100 % | 100 % | 100 % | 0 % |" in out
+    assert "| constrained (llama.cpp) | 0 % | 0 % | 0 % | 100 % | 25 % | 100 % |" in out
+    assert "Best: free (over constrained)" in out
+    assert err.count("wrong: no call") == 3 and "[8/8]" in err  # progress, one line per question
+
+    recorded = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())
+    entry = recorded["endpoints"][local.url][EMULATED_MODEL]
+    assert entry["mode"] == "free" and entry["questions"] == 4
+    assert entry["modes"]["free"]["accuracy"] == 1.0 and entry["modes"]["constrained"]["accuracy"] == 0.25
+    assert "key" not in json.dumps(recorded).lower()
+
+    # The proxy in its default mode now asks this model in free text, although the server enforces schemas;
+    # a request that chooses the constrained mode still gets it.
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "proxy/*")
+    with ProxyServer(Settings("127.0.0.1", free_port(), local.url, None, "proxy", None, 60.0)) as proxy:
+        client = OpenAI(base_url=proxy.url, api_key="none", max_retries=0, timeout=60)
+        for mode in (None, "constrained"):
+            r = client.chat.completions.create(
+                model=EMULATED_MODEL,
+                messages=[{"role": "user", "content": "Remember that I like figs"}],
+                tools=MEMORY_TOOLS,  # type: ignore[arg-type]
+                extra_headers={"X-Tool-Emulation-Mode": mode} if mode else None,
+            )
+            assert [c.function.name for c in r.choices[0].message.tool_calls or []] == ["memory_insert"]
+    last = [b for b in local.requests if b.get("model") == EMULATED_MODEL][-2:]
+    assert ["response_format" in b for b in last] == [False, True]
+
+
+def test_calibrate_says_what_is_wrong_with_its_arguments(
+    local: StandIn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NO_SUCH_KEY_VARIABLE", raising=False)
+    args = ["calibrate", "--base-url", local.url, "--model", EMULATED_MODEL]
+    assert main([*args, "--api-key-env", "NO_SUCH_KEY_VARIABLE"]) == 2
+    assert "--api-key-env names NO_SUCH_KEY_VARIABLE, which is not set" in capsys.readouterr().err
+    assert main(["calibrate", "--base-url", "localhost:8080", "--model", EMULATED_MODEL]) == 2
+    assert "--base-url must be an http(s) URL" in capsys.readouterr().err
+    assert main([*args, "--questions", "0"]) == 2
+    assert "must be positive" in capsys.readouterr().err
+    assert not Path(os.environ[calibration.PATH_ENV]).exists()
+
+
+def test_nothing_is_recorded_when_the_endpoint_cannot_be_reached(
+    local: StandIn, capsys: pytest.CaptureFixture[str]
+) -> None:
+    closed = f"http://127.0.0.1:{free_port()}/v1"
+    assert main(["calibrate", "--base-url", closed, "--model", EMULATED_MODEL, "--questions", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert "nothing recorded" in out and "Could not reach the upstream" in out and "--base-url" in out
+    assert "| free | 0 % |" in out and "[1/1]" in err
+    assert not Path(os.environ[calibration.PATH_ENV]).exists()
+
+
+def test_a_refused_schema_is_no_measurement_of_the_constrained_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(calibration.PATH_ENV, str(tmp_path / "calibration.json"))
+    refusing = LocalServer("llama.cpp", context=8192, unsupported=frozenset({"*"}))
+    with StandIn(port=free_port(), local=refusing) as upstream:
+        # Free text answers wrong; the constrained mode's question, asked again in free text after the
+        # refusal (which comes before the script is read), right: better, but no measurement of a schema.
+        upstream.script({"text": "I cannot help with that."}, {"text": free_text_answers()[0]})
+        assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
+    out, _ = capsys.readouterr()
+    assert "| free | 0 % |" in out and "| constrained (llama.cpp) [schema refused] | 100 % |" in out
+    assert "Best: free" in out
+    entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
+    assert entry["mode"] == "free" and entry["modes"]["constrained"]["schema_refused"] == "HTTP 400"
