@@ -306,7 +306,7 @@ async def _ask(
     upstream: Any, model: str, decision: Decision, question: Question, system: str, max_tokens: int
 ) -> tuple[list[dict[str, Any]], float, str | None, int | None]:
     """(calls, seconds, error, refused status) of one question through the proxy's driver."""
-    from .proxy.app import _prepare
+    from .proxy.app import prepare_request
     from .proxy.driver import Emulated, transport_for
     from .proxy.errors import failure_of
 
@@ -320,7 +320,7 @@ async def _ask(
     }
     started = time.perf_counter()
     try:
-        driver = Emulated(_prepare(upstream, body, decision), transport_for(upstream, decision, model), model)
+        driver = Emulated(prepare_request(upstream, body, decision), transport_for(upstream, decision, model), model)
         completion = await driver.complete()
     except Exception as exc:  # noqa: BLE001 - a failed question is a wrong answer, with its reason
         # The proxy's words, for this command's option.

@@ -172,7 +172,9 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> ASGIApp:
                     _log("POST /v1/chat/completions", model, mode, opened.status, started)
                     await _send(send, opened.status, content, relayed)
                     return
-                driver = Emulated(_prepare(upstream, body, decision), transport_for(upstream, decision, model), model)
+                driver = Emulated(
+                    prepare_request(upstream, body, decision), transport_for(upstream, decision, model), model
+                )
                 if not stream:
                     result = await driver.complete()
                     _log("POST /v1/chat/completions", model, mode, 200, started)
@@ -423,7 +425,9 @@ def _settings(*values: str | None) -> Settings:
     return Settings.from_env(ENGINE_LOG)
 
 
-def _prepare(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
+def prepare_request(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
+    """The emulated request for a chat-completions ``body``, as the proxy sends it (``calibrate``
+    asks its questions through this too). Raises :class:`ProxyError` for what cannot be emulated."""
     n = body.get("n")
     if isinstance(n, int) and not isinstance(n, bool) and n > 1:
         raise ProxyError(400, "'n' above 1 is not supported for models whose tool calls are emulated.", param="n")
