@@ -14,9 +14,9 @@ call matched once, in any order.
 
 Modes: free text always; constrained to the JSON envelope where the endpoint enforces reply
 schemas (a local server whose kind the plugin knows, a Venice model with
-``supportsResponseSchema``; never an end-to-end encrypted one). The best mode, by overall
-accuracy (a tie keeps the mode the plugin would choose anyway), is recorded in the calibration
-file (:mod:`.calibration`); selection uses it unless the user chose a mode.
+``supportsResponseSchema``; never an end-to-end encrypted one). The best mode (:func:`best`) is
+recorded in the calibration file (:mod:`.calibration`); selection uses it unless the user chose
+a mode.
 """
 
 from __future__ import annotations
@@ -209,6 +209,10 @@ class ModeRun:
         mine = [a for a in self.answers if kind is None or a.question.kind == kind]
         return sum(a.wrong is None for a in mine) / len(mine) if mine else None
 
+    def right_calls(self) -> int:
+        """Questions where a call fits that were answered right."""
+        return sum(a.wrong is None for a in self.answers if a.question.kind != "irrelevance")
+
     def no_call_rate(self) -> float | None:
         """Questions where a call was expected but none was made: a mode that rarely calls
         scores well on irrelevance for that reason alone."""
@@ -264,13 +268,16 @@ def render(runs: list[ModeRun]) -> str:
 
 
 def best(runs: list[ModeRun], preferred: calibration.Mode) -> ModeRun | None:
-    """The most accurate mode whose schema was not refused and that answered at least one question
-    without an error; a tie keeps ``preferred`` (what the plugin would choose without calibration),
-    so that calibrating changes nothing it need not."""
+    """Of the modes whose schema was not refused and that answered at least one question without
+    an error: one that got a call right where a call fits, before one that never did; then the
+    most accurate; a tie keeps ``preferred`` (what the plugin would choose without calibration),
+    so that calibrating changes nothing it need not. A mode that never calls scores every
+    irrelevance question, a quarter of the probe, for that alone; recording it would leave the
+    agent unable to use its tools."""
     usable = [r for r in runs if not r.refused and any(a.error is None for a in r.answers)]
     if not usable:
         return None
-    return max(usable, key=lambda r: (r.accuracy() or 0.0, r.mode == preferred))
+    return max(usable, key=lambda r: (r.right_calls() > 0, r.accuracy() or 0.0, r.mode == preferred))
 
 
 # -- asking -------------------------------------------------------------------------------------------

@@ -140,6 +140,23 @@ def test_the_best_mode_is_the_most_accurate_and_a_tie_keeps_the_default() -> Non
     assert best([run("free", 1), run("constrained", 4, refused="HTTP 400")], "constrained").mode == "free"  # type: ignore[union-attr]
 
 
+def test_a_mode_that_never_calls_is_not_chosen_for_its_irrelevance_score() -> None:
+    # What SmolLM2-135M does: never a call in free text (every irrelevance question right),
+    # a call nearly always when constrained (a few right, every irrelevance question wrong).
+    silent, eager = ModeRun("free", None), ModeRun("constrained", None)
+    silent.answers = [Answer(question("single", [EXPECTED]), "no call", False, 0.1) for _ in range(3)]
+    silent.answers += [Answer(question("irrelevance", []), None, False, 0.1) for _ in range(3)]
+    eager.answers = [
+        Answer(question("single", [EXPECTED]), None if i == 0 else "wrong value", True, 0.1) for i in range(3)
+    ]
+    eager.answers += [Answer(question("irrelevance", []), "called a tool", True, 0.1) for _ in range(3)]
+    assert (silent.accuracy() or 0) > (eager.accuracy() or 0)
+    assert best([silent, eager], "free").mode == "constrained"  # type: ignore[union-attr]
+    # Where neither gets a call right, accuracy decides as before.
+    eager.answers[0] = Answer(question("single", [EXPECTED]), "wrong value", True, 0.1)
+    assert best([silent, eager], "constrained").mode == "free"  # type: ignore[union-attr]
+
+
 # -- the recorded choice --------------------------------------------------------------------------
 
 
