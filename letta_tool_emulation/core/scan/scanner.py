@@ -117,14 +117,27 @@ class Scanner:
             if state == TEXT:
                 lines = self.lines
                 settle = self.settle
-                if not lines.blank and not settle.items and _PLAIN(chunk):
-                    # Prose with nothing to look at (no newline either): released as it is.
-                    b.base += len(chunk)
-                    if settle.unterminated is not None:
-                        settle.watch_end(chunk)
-                    lines.track_plain(chunk)
-                    self.out.texts.append(chunk)
-                    return [text_event(chunk)]
+                if not settle.items:
+                    if not lines.blank:
+                        if _PLAIN(chunk):
+                            # Prose with nothing to look at (no newline either): released as it is.
+                            b.base += len(chunk)
+                            if settle.unterminated is not None:
+                                settle.watch_end(chunk)
+                            lines.track_plain(chunk)
+                            self.out.texts.append(chunk)
+                            return [text_event(chunk)]
+                    elif chunk[0] in _LINE_MAY_START:
+                        return self._run_chunk(chunk)
+                    # Prose in which the TEXT state would find no candidate: it would release
+                    # the chunk whole, as this does without entering the state machine.
+                    if M.find_candidate(chunk, 0, False, self.reasoning.settled) is None:
+                        b.base += len(chunk)
+                        if settle.unterminated is not None:
+                            settle.watch_end(chunk)
+                        lines.track(chunk)
+                        self.out.texts.append(chunk)
+                        return [text_event(chunk)]
             elif state == REGION:
                 m = self.matcher
                 quote = m.quote
@@ -137,6 +150,10 @@ class Scanner:
                     # Inside a string that goes on past this chunk: nothing here can end it.
                     b.hold_whole(chunk)
                     return []
+        return self._run_chunk(chunk)
+
+    def _run_chunk(self, chunk: str) -> list[StreamEvent]:
+        b = self.buf
         b.text = b.text + chunk if b.text else chunk
         self._run(eof=False)
         return self.out.take()
@@ -160,6 +177,10 @@ class Scanner:
 
 
 _PLAIN = M.PLAIN.fullmatch
+# What a line may begin with for the TEXT state to look at its start (after blanks, which it
+# skips): at the start of a line, a chunk that begins with none of these is read as if the line
+# had begun earlier.
+_LINE_MAY_START = frozenset(" \t\r\n") | M.LINE_START_CHARS
 
 # Transitions seen while record() runs; None otherwise.
 _observed: set[tuple[State, State]] | None = None
