@@ -433,7 +433,9 @@ OPEN_ENDINGS = frozenset(
         "такой",
     ]
 )
-_LAST_WORD = regex.compile(r"[\w.]+$")
+# Searched from the end (the regex module's reverse search): the same run of word characters,
+# found without trying every word of the line first.
+_LAST_WORD = regex.compile(r"(?r)[\w.]+$")
 # Text one of which a line after a block must hold for each kind of remark to be looked for
 # (lowercased); a line with none of them is ordinary prose, judged without a pattern.
 _NEGATED = tuple(
@@ -619,11 +621,14 @@ def shown_after(after: str) -> Shown | None:
         line = line[:LINE_CHARS]
         low = line.lower()
         ascii_only = low.isascii()
-        if (_ANY_GATE_ASCII if ascii_only else _ANY_GATE).search(low) is None:
+        first = (_ANY_GATE_ASCII if ascii_only else _ANY_GATE).search(low)
+        if first is None:
             continue
+        # No gate of any kind begins before the first one found: each kind's search starts there.
+        at = first.start()
         folded = low if ascii_only else fold(line)
         for kind, gate, gate_ascii, words in _AFTER_GATED:
-            if (gate_ascii if ascii_only else gate).search(low) is not None and words.search(line, folded):
+            if (gate_ascii if ascii_only else gate).search(low, at) is not None and words.search(line, folded):
                 return Shown(kind, _WHY_AFTER[kind], _quote(line))
     return None
 
