@@ -83,6 +83,7 @@ _HOOKS: dict[str, Any] = {
 }
 STRICT = json.JSONDecoder(**_HOOKS)
 _LENIENT = json.JSONDecoder(**_HOOKS, strict=False)
+_CONTROL = re.compile(r"[\x00-\x1f]")  # what only the lenient decoder accepts in a string
 
 
 @dataclass(slots=True)
@@ -119,6 +120,8 @@ def decode_exact(text: str) -> Decoded | str | None:
 
 def _decode_exact(text: str) -> Decoded | str | None:
     for decoder, note in ((STRICT, None), (_LENIENT, "raw control characters in strings")):
+        if decoder is _LENIENT and _CONTROL.search(text) is None:
+            return None  # the two read text without control characters alike: it failed once
         try:
             value = decoder.decode(text)
         except ValueError:
