@@ -103,11 +103,21 @@ class Acceptor:
             merged.update(inner)
             item = merged
             notes.append("OpenAI-style call object")
-        name_key = next((k for k in dialect.name_keys if isinstance(item.get(k), str) and item[k].strip()), None)
+        # Plain loops: a generator per key list costs more than the lookups themselves.
+        name_key = None
+        for k in dialect.name_keys:
+            v = item.get(k)
+            if isinstance(v, str) and v.strip():
+                name_key = k
+                break
         if name_key is None:
             return dialect.no_name
         name = item[name_key].strip()
-        arg_key = next((k for k in dialect.argument_keys if k in item), None)
+        arg_key = None
+        for k in dialect.argument_keys:
+            if k in item:
+                arg_key = k
+                break
         if name_key != dialect.name_keys[0] or arg_key not in (None, dialect.argument_keys[0]):
             penalties.append("key_variant")
         arguments: Any
