@@ -302,6 +302,18 @@ class BlockPatterns:
     end: regex.Pattern[str] | None  # the end marker right after the JSON
     empty: regex.Pattern[str] | None  # an end marker right after the opener (an empty call)
     malformed_end: regex.Pattern[str] | None  # where a block with no JSON after its opener stops
+    # ``struct`` for the standard library's engine, which finds whole matches faster, and how
+    # near the end of the text a match must begin for the end to matter: no alternative is
+    # longer, so before that a partial match cannot begin, and a whole one is the same.
+    struct_whole: re.Pattern[str]
+    struct_span: int
+
+
+def _span(pattern: str) -> int:
+    """How far from the end of the text a match of ``pattern`` (bounded, with lookaheads of a
+    few characters at most) can still be cut by it; beyond any text when it is unbounded."""
+    widest = re._parser.parse(pattern).getwidth()[1]
+    return widest + 64 if widest < 1 << 20 else 1 << 62
 
 
 def _block_patterns(spec: FormatSpec) -> BlockPatterns:
@@ -344,6 +356,8 @@ def _block_patterns(spec: FormatSpec) -> BlockPatterns:
         end=regex.compile((_FENCED_END if spec.wraps_fence else r"[ \t\r\n]{0,40}") + end_alt) if ends else None,
         empty=regex.compile(r"[ \t\r\n]{0,40}" + end_alt) if ends and spec.attributes is not None else None,
         malformed_end=regex.compile(f"{ends}|{spec.opener}") if spec.malformed else None,
+        struct_whole=re.compile(struct.pattern),
+        struct_span=_span(struct.pattern),
     )
 
 

@@ -27,10 +27,11 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 64
 _WINDOW = 16_384  # characters of a string matched at once
-_QUOTE_RUNS = {'"': regex.compile(r'"+'), "'": regex.compile(r"'+")}
-_OPEN_RUN = regex.compile(r"[{\[]+")
-_BRACE_RUN = regex.compile(r"\{+")
-_CLOSE_RUN = regex.compile(r"[}\]]+")
+# Runs of one kind of character: the standard library's engine matches them faster.
+_QUOTE_RUNS = {'"': re.compile(r'"+'), "'": re.compile(r"'+")}
+_OPEN_RUN = re.compile(r"[{\[]+")
+_BRACE_RUN = re.compile(r"\{+")
+_CLOSE_RUN = re.compile(r"[}\]]+")
 # A comment after the JSON, before its end marker; a line comment is over only at its newline
 # (or, once the reply has ended, at the end of the text).
 _TRAILING_COMMENT = tuple(
@@ -101,6 +102,8 @@ class Matcher:
         quote = self.quote
         patterns = self.patterns
         struct = patterns.struct
+        whole = patterns.struct_whole.search
+        cut_from = n - patterns.struct_span  # a match that begins before this is whole
         alone = self.spec.family == "line"  # JSON standing alone, with no marker around it
         if not stack and quote is None and self.tax <= b.base + n:
             # The region just began. When its JSON is valid and already here, the C decoder
@@ -190,18 +193,27 @@ class Matcher:
                         return True
                 pos = e + 1
                 continue
-            m = struct.search(buf, pos, partial=not eof)
-            if m is None:
-                pos = n
-                break
-            s = m.start()
-            if m.partial:
-                pos = s
-                break
-            tok = m.group()
+            found = whole(buf, pos) if pos < cut_from else None
+            if found is not None and found.start() < cut_from:
+                s = found.start()
+                tok = found.group()
+                m_end = found.end()
+            else:
+                # Nothing whole begins before cut_from, so neither can a partial match: the
+                # partial search (costly) need only look from there.
+                m = struct.search(buf, max(pos, cut_from), partial=not eof)
+                if m is None:
+                    pos = n
+                    break
+                s = m.start()
+                if m.partial:
+                    pos = s
+                    break
+                tok = m.group()
+                m_end = m.end()
             if tok == "//" or tok == "/*":
                 comment = tok
-                pos = m.end()
+                pos = m_end
             elif tok == '"' or tok == "'":
                 # A run of the same quote: every pair is an empty string.
                 e = M.run_end(_QUOTE_RUNS[tok], buf, s)
