@@ -131,13 +131,16 @@ class Scanner:
                         return self._run_chunk(chunk)
                     # Prose in which the TEXT state would find no candidate: it would release
                     # the chunk whole, as this does without entering the state machine.
-                    if M.find_candidate(chunk, 0, False, self.reasoning.settled) is None:
+                    found = M.find_candidate(chunk, 0, False, self.reasoning.settled)
+                    if found is None:
                         b.base += len(chunk)
                         if settle.unterminated is not None:
                             settle.watch_end(chunk)
                         lines.track(chunk)
                         self.out.texts.append(chunk)
                         return [text_event(chunk)]
+                    # The TEXT state asks the same question first: it is not searched twice.
+                    self.text.known = (chunk, found)
             elif state == REGION:
                 m = self.matcher
                 quote = m.quote
@@ -173,6 +176,7 @@ class Scanner:
         handlers = self._handlers
         while handlers[self.state](eof):
             pass
+        self.text.known = None
         self.buf.compact()
 
 

@@ -38,7 +38,19 @@ _SPANS = re.compile(r"(?:(`{1,500})[^`\n]{1,3000}\1(?=[^`])[^`\nT<\[]*)+")
 class Text:
     """The TEXT state, and DROP and FLOOD, where nothing more is looked at."""
 
-    __slots__ = ("blocks", "buf", "code", "fence", "lines", "matcher", "openers", "reasoning", "sc", "settle")
+    __slots__ = (
+        "blocks",
+        "buf",
+        "code",
+        "fence",
+        "known",
+        "lines",
+        "matcher",
+        "openers",
+        "reasoning",
+        "sc",
+        "settle",
+    )
 
     def __init__(self, sc: Scanner) -> None:
         self.sc = sc
@@ -51,6 +63,9 @@ class Text:
         self.matcher = sc.matcher
         self.reasoning = sc.reasoning
         self.blocks = 0  # blocks read so far
+        # (chunk, where its first candidate is) when the scanner's fast path already searched
+        # the chunk, which is now the whole buffer, from its start; used once, then None.
+        self.known: tuple[str, tuple[int, bool]] | None = None
 
     def text(self, eof: bool) -> bool:
         b = self.buf
@@ -81,7 +96,12 @@ class Text:
                         return started
                 blank = False
                 pos = e
-            found = M.find_candidate(buf, pos, eof, self.reasoning.settled)
+            known = self.known
+            if known is not None and known[0] is buf and pos == 0:
+                self.known = None
+                found: tuple[int, bool] | None = known[1]
+            else:
+                found = M.find_candidate(buf, pos, eof, self.reasoning.settled)
             if found is None:
                 pos = n
                 break
