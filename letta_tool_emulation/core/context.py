@@ -66,10 +66,15 @@ class Shown:
 _ITEM = r"[ \t]{0,3}(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|[a-zA-Z][)]|\([a-zA-Z]\)|[①-⑩])(?:[ \t]|$)"
 _OPTION = (
     r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternative|variant|opci[oó]n|opção|opzione|variante|вариант|"
-    r"选项|方案|オプション|案)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC])\b"
+    r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
+    r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
+    r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|[אבג])\b"
 )
 LIST_ITEM = regex.compile(_ITEM)
 ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
+# An alternative's label and what it does ("Option A: search the archive"): the block below it
+# is that alternative, whatever the line goes on to say.
+OPTION_LABEL = regex.compile(f"(?i:{_OPTION})[ \t*_]*[:：)–—-]")
 BLOCKQUOTE = regex.compile(r"[ \t]{0,3}>")
 TABLE_ROW = regex.compile(r"[ \t]{0,3}\|")
 HEADING = regex.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
@@ -587,6 +592,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it continues a table or a quote")
     if ITEM_OR_OPTION.match(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
+    if OPTION_LABEL.match(before):
+        return Shown("example", "it is an alternative labelled on the line before", _quote(before))
     sentence = last_sentence(before)
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
