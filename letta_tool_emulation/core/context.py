@@ -409,16 +409,19 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
         r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|\btylko\s+jeśli\b)",
-        "uk": r"(?:зберегти\s*\?|надіслати\s*\?|застосувати\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
+        "uk": r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|застосувати)\s+(?:це|його|її)"
+        r"\s*\?|^\W{0,3}(?:зберегти|надіслати|застосувати)\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
         r"(?:зберегти|надіслати)|тільки\s+якщо|лише\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
-        "fi-hu": r"(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\b|\bsopiiko\s+(?:tämä|tuo|se)\b[^\n]*\?|\bnäyttääkö\s+"
+        "fi-hu": r"(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
+        r"^\W{0,3}(?:tallennanko|lähetänkö|päivitänkö)\s*\?|\bsopiiko\s+(?:tämä|tuo|se)\b[^\n]*\?|\bnäyttääkö\s+"
         r"(?:tämä|tuo|se)\s+oikealta|\bkunhan\s+vahvistat|\bkun\s+vahvistat|\bvahvistatko\b|\bvain\s+jos\b|"
-        r"\b(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\b[^\n]*\?|\bígy\s+jó\s*\?|\brendben\s+(?:van\s+)?így\s*\?|"
+        r"\b(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\s+(?:így|ezt|azt)\b|\b(?:ezt|azt|így)\s+"
+        r"(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\b|\bígy\s+jó\s*\?|\brendben\s+(?:van\s+)?így\s*\?|"
         r"\berősítsd\s+meg\b|\bhagyd\s+jóvá\b)",
         "ro-ca": r"(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
         r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|\bnomés\s+si\b)",
-        "tr": r"(?:(?:^|\s)(?:bunu|onu|bunları)?\s*(?:kaydedeyim|göndereyim|uygulayayım|çalıştırayım)\s+mi\b|"
+        "tr": r"(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|çalıştırayım)\s+mi\b|"
         r"(?:bu|böyle)\s+(?:doğru|uygun|tamam)\s+mu\b|onaylayana\s+kadar|onaylarsan(?:ız)?\s+(?:kaydeder|gönderir|uygular))",
         "el": r"(?:να\s+(?:το|την|τα|τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
         r"επιβεβαιώσ|πες\s+μου\s+ναι|μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
@@ -428,15 +431,15 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\s*\?|\b(?:bilang|katakan|jawab|balas)\s+[\"“]?ya\b|\b(?:kalau|jika)\s+(?:kamu|anda)?\s*setuju\b|"
         r"\bsetelah\s+(?:kamu|anda)\s+(?:konfirmasi|setuju)|\bapakah\s+(?:ini|itu)\s+sudah\s+benar\b|"
         r"\bperlu\s+(?:aku|saya)\s+(?:simpan|kirim)\w*\s*\?)",
-        "ar-fa": r"(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|أخبرني\s+وسأ|حتى\s+تؤكد|"
+        "ar-fa": r"(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
         r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|ذخیره(?:اش)?\s+کنم\s*[؟?]|بفرستم\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
         "he": r"(?:נראה\s+נכון\s*\?|תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
-        r"האם\s+(?:לשמור|לשלוח|לעדכן)|ואעדכן|ואשמור)",
+        r"האם\s+(?:לשמור|לשלוח|לעדכן))",
         "hi-bn": r"(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
         r"अगर\s+आप\s+सहमत|সংরক্ষণ\s+করব\s*\?|পাঠাব\s*\?|নিশ্চিত\s+করুন)",
         "th-ko": r"(?:(?:บันทึก|ส่ง)(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|กรุณายืนยัน|"
         r"(?:이대로|이렇게|이걸|이것을|그대로)\s*(?:\S+\s+)?(?:저장|전송|적용|진행|실행)할까요|이대로\s+괜찮|"
-        r"확인해\s?주(?:세요|시면)|승인해\s?주(?:세요|시면))",
+        r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
         "sw": r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
@@ -473,12 +476,12 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"не\s+(?:виконував|зберігав|запускав))",
         "fi-hu": r"(?:\b(?:vain|pelkkä|pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
         r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bnem\s+(?:mentettem|"
-        r"futtattam|küldtem)|\bsemmi(?:t)?\s+nem)",
+        r"futtattam|küldtem)|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
         "ro-ca": r"(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
         r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat))",
         "tr": r"(?:(?:sadece|yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
         r"(?:kaydetmedim|çalıştırmadım|göndermedim))",
-        "el": r"(?:(?:απλώς|μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|τίποτα\s+δεν)",
+        "el": r"(?:(?:απλώς|μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))",
         "vi": r"(?:chỉ\s+là\s+(?:một\s+)?(?:ví\s+dụ|minh\s+họa|minh\s+hoạ)|chưa\s+(?:lưu|gửi|chạy|thực\s+hiện)\s+gì|"
         r"không\s+(?:lưu|chạy)\s+gì)",
         "id-ms": r"(?:\b(?:hanya|cuma|sekadar)\s+(?:sebuah\s+|satu\s+)?contoh|\bbelum\s+ada\s+yang\s+(?:disimpan|dijalankan|"
@@ -511,9 +514,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka)",
         "da-nb": r"(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b|\bignorer\b|\b(?:forkert|feil)\s+(?:blok|blokk|kald|kall)\b|"
         r"\bjeg\s+(?:tager|tar)\s+det\s+tilbake?)",
-        "cs-pl": r"(?:\bneplatí\b|\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
+        "cs-pl": r"(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
         r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd)",
-        "uk": r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про)|скасов\w*|я\s+помили\w*|не\s+враховуй\w*)",
+        "uk": r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
         "fi-hu": r"(?:\bunohda\s+(?:tuo|se|edellinen|äskeinen)|\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
         r"huomiotta|\bväärä\s+(?:lohko|kutsu)|\bfelejtsd\s+el|\bhagyd\s+figyelmen\s+kívül|\btévedtem\b)",
         "ro-ca": r"(?:\bignoră\b|\buită\s+de\b|\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
@@ -761,6 +764,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "bekræfter",
             "bevestigt",
             "bilang",
+            "katakan",
             "boleh",
             "chưa",
             "confirmi",
@@ -828,6 +832,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "setuju",
             "si ja",
             "ska jag",
+            "skal jeg",
             "sopiiko",
             "správně",
             "stämmer",
@@ -867,8 +872,6 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "підтвердіть",
             "тільки",
             "хочете",
-            "ואעדכן",
-            "ואשמור",
             "לעדכן",
             "לשלוח",
             "לשמור",
@@ -877,6 +880,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "תגיד",
             "أحفظه",
             "أخبرني",
+            "وسأ",
             "أرسله",
             "أطبقه",
             "أنفذه",
@@ -1012,6 +1016,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "sijaendesha",
             "sijahifadhi",
             "skickats",
+            "intet",
             "sparats",
             "suoritettu",
             "suorittanut",
@@ -1187,7 +1192,6 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "враховуй",
             "забудь",
             "помили",
-            "скасов",
             "ігноруй",
             "התעלם",
             "טעות",
