@@ -148,6 +148,16 @@ LANGUAGES: dict[str, str] = {
     "uk": "Ukrainian",
     "fi": "Finnish",
     "he": "Hebrew",
+    "da": "Danish",
+    "nb": "Norwegian (Bokmål)",
+    "ro": "Romanian",
+    "hu": "Hungarian",
+    "th": "Thai",
+    "fa": "Persian",
+    "bn": "Bengali",
+    "ms": "Malay",
+    "sw": "Swahili",
+    "ca": "Catalan",
 }
 
 

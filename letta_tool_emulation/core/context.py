@@ -65,7 +65,7 @@ class Shown:
 # (1), a), (a), →, ->, =>, "Option A:" and its translations.
 _ITEM = r"[ \t]{0,3}(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|[a-zA-Z][)]|\([a-zA-Z]\)|[①-⑩])(?:[ \t]|$)"
 _OPTION = (
-    r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternative|variant|opci[oó]n|opção|opzione|variante|вариант|"
+    r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|[אבג])\b"
@@ -152,7 +152,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"desta\s+forma)" + _COLON + r"|^\W{0,4}um\s+exemplo\b" + _ENDS,
         "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
         r"in\s+questo\s+modo|si\s+scrive\s+così)" + _COLON,
-        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|так|вот\s+так)"
+        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так)"
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
         + _ENDS
@@ -251,7 +251,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ar-fa": r"(?:أرسلت\s+لي|أرسلتها\s+لي|ما\s+أرسلته|سابقا[^\n]{0,60}(?:نفذت|شغلت)|هذا\s+ما\s+فعلته|"
         r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
         "he": r"(?:שלחת\s+לי|ששלחת|קודם[^\n]{0,60}(?:הרצתי|הפעלתי|ביצעתי|עשיתי)|הנה\s+מה\s+שעשיתי)",
-        "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?(?:यह\s+)?भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|তুমি\s+পাঠিয়েছ|"
+        "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|তুমি\s+পাঠিয়েছ|"
         r"আগে\s+আমি)",
         "th-ko": r"(?:คุณส่งมา|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출))",
@@ -297,7 +297,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法)" + _ENDS,
         "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
-        r"^\W{0,4}(?:als\s+(?:dat|dit|het|je|u|er|niets|de\s+zoekopdracht)|indien|zodra|mocht|afhankelijk\s+van)\b"
+        r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|mocht|afhankelijk\s+van)\b"
         + _ENDS
         + r"|\b(?:twee|drie|een\s+paar)\s+(?:manieren|opties|mogelijkheden)\b"
         + _ENDS,
@@ -432,7 +432,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bsetelah\s+(?:kamu|anda)\s+(?:konfirmasi|setuju)|\bapakah\s+(?:ini|itu)\s+sudah\s+benar\b|"
         r"\bperlu\s+(?:aku|saya)\s+(?:simpan|kirim)\w*\s*\?)",
         "ar-fa": r"(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
-        r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|ذخیره(?:اش)?\s+کنم\s*[؟?]|بفرستم\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
+        r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|بفرستم\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
         "he": r"(?:נראה\s+נכון\s*\?|תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
         r"האם\s+(?:לשמור|לשלוח|לעדכן))",
         "hi-bn": r"(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"

@@ -174,7 +174,8 @@ def test_heldout_set_is_well_formed_and_apart() -> None:
             assert c.shown >= 1, c.where
     sides = Counter(c.side for c in HELDOUT_CASES)
     assert abs(sides["performed"] - sides["shown"]) <= len(HELDOUT_CASES) // 10
-    new = {c.lang for c in HELDOUT_CASES} - {c.lang for c in CASES}
+    # Languages beyond the nine the corpus began with (the corpus has since gained rows in them).
+    new = {c.lang for c in HELDOUT_CASES} - set(MAIN_LANGUAGES)
     assert len(new) >= 6, new
     for lang in new:
         assert {c.side for c in HELDOUT_CASES if c.lang == lang} == {"performed", "shown"}, lang
