@@ -125,6 +125,12 @@ def in_element(recent: str) -> bool:
 _COLON = r"[ \t]*(?:[:：]|\.\.\.|…)?[ \t*_]*$"  # what may end an introduction's line
 _ENDS = r"[^\n]*[:：][ \t*_]*$"  # a line that ends with a colon
 
+
+def _adverb(words: str) -> str:
+    """``words`` ("for example", "an example") at the start of a sentence or just before its colon."""
+    return rf"^\W{{0,4}}(?:{words})(?!\w)|(?<!\w)(?:{words})" + _COLON
+
+
 # For each kind, per language: what presents the block that follows as something shown. A row
 # is a pattern matched (ignoring case) against the line directly before the block.
 BEFORE: dict[ProblemKind, dict[str, str]] = {
@@ -162,41 +168,66 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"こんな感じ)" + _COLON,
         "other": r"(?:bijvoorbeeld|na\s+przykład|örneğin|예를\s+들어|예시)"
         + _COLON
-        + r"|\b(?:examples?|ejemplos?|exemples?|beispiele?|exemplos?|esempi[o]?|пример\w*|format\w*|формат\w*)\b"
+        # the noun anywhere, but "par exemple" and its like only where _adverb places them: in the
+        # middle of a sentence they give a list ("je note tes plats, par exemple la raclette:")
+        + r"|(?<!\b(?:par|per|por|zum|for)\s)\b(?:examples?|ejemplos?|exemples?|beispiele?|exemplos?|esempi[o]?|"
+        r"пример\w*|format\w*|формат\w*)\b"
         + _ENDS
+        + "|"
+        + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
         + r"|(?:示例|例子|格式|形式|例)[^\n]{0,30}[:：][ \t]*$",
-        "nl": r"\b(?:bijvoorbeeld|bv\.?|b\.v\.?|voorbeelden|een\s+voorbeeld|het\s+formaat\s+is|ziet\s+er\s+(?:\w+\s+)?"
-        r"(?:zo|als\s+volgt|ongeveer\s+zo)\s+uit|zo\s+ziet)\b[^\n]*[:：][ \t*_]*$",
-        "sv": r"\b(?:till\s+exempel|t\.\s?ex\.?|exempelvis|ett\s+exempel|exempel|formatet\s+är|ser\s+(?:\w+\s+)?"
-        r"(?:ut\s+så\s+här|ut\s+ungefär\s+så\s+här|ut\s+som\s+följer)|så\s+här\s+ser)\b[^\n]*[:：][ \t*_]*$",
-        "da-nb": r"\b(?:for\s+eksempel|f\.\s?eks\.?|eksempelvis|et\s+eksempel|eksempel|formatet\s+er|ser\s+(?:\w+\s+)?"
-        r"(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|slik\s+ser)\b[^\n]*[:：][ \t*_]*$",
-        "cs-pl": r"\b(?:například|např\.?|příklad\w*|pro\s+představu|ukázk\w*|vypadá\s+(?:\w+\s+)?(?:takto|následovně)|"
-        r"formát\s+je|na\s+przykład|np\.|przykład\w*|wygląda\s+(?:\w+\s+)?(?:tak|następująco)|format\s+jest)"
-        r"(?:\b|(?<=\.))[^\n]*[:：][ \t*_]*$",
-        "uk": r"(?:наприклад|приклад\w*|для\s+прикладу|виглядає\s+(?:\w+\s+)?(?:так|ось\s+так)|формат\s+такий)"
-        r"[^\n]*[:：][ \t*_]*$",
-        "fi-hu": r"\b(?:esimerkiksi|esim\.|esimerk\w*|näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|muoto\s+on|"
-        r"például|pl\.|példa\w*|példá\w*|így\s+néz\s+ki|a\s+formátum)(?:\b|(?<=\.))[^\n]*[:：][ \t*_]*$",
-        "ro-ca": r"\b(?:de\s+exemplu|de\s+ex\.|un\s+exemplu|exemple|arată\s+(?:\w+\s+)?(?:așa|astfel)|formatul\s+este|"
-        r"per\s+exemple|p\.\s?ex\.|un\s+exemple|el\s+format\s+és|es\s+veuria\s+així|seria\s+així)"
-        r"(?:\b|(?<=\.))[^\n]*[:：][ \t*_]*$",
-        "tr": r"\b(?:örneğin|mesela|örnek\w*|şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle)"
-        r"\b[^\n]*[:：][ \t*_]*$",
-        "el": r"(?:για\s+παράδειγμα|π\.\s?χ\.|παράδειγμα|παραδείγματα|μοιάζει\s+(?:κάπως\s+)?έτσι|φαίνεται\s+έτσι|"
-        r"η\s+μορφή\s+είναι)[^\n]*[:：][ \t*_]*$",
-        "vi": r"(?:ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ|trông\s+như|có\s+dạng|định\s+dạng\s+là)[^\n]*[:：][ \t*_]*$",
-        "id-ms": r"\b(?:misalnya|contohnya|sebagai\s+contoh|contoh|misal|seperti\s+(?:ini|berikut)\s+bentuknya|"
-        r"terlihat\s+seperti|kelihatan\s+seperti|formatnya|bentuknya)\b[^\n]*[:：][ \t*_]*$",
-        "ar-fa": r"(?:على\s+سبيل\s+المثال|مثلاً|مثلا|مثال|يبدو\s+(?:هكذا|كالتالي|كما\s+يلي)|هكذا\s+يبدو|الصيغة|"
-        r"برای\s+مثال|به\s+عنوان\s+مثال|نمونه|این\s+شکلی|به\s+این\s+شکل)[^\n]*[:：][ \t*_]*$",
-        "he": r"(?:לדוגמה|לדוגמא|למשל|דוגמה|דוגמא|נראה\s+כך|נראית\s+כך|נראים\s+כך|הפורמט)[^\n]*[:：][ \t*_]*$",
-        "hi-bn": r"(?:उदाहरण|मिसाल\s+के\s+तौर|ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|"
-        r"উদাহরণ|এরকম\s+দেখায়|এমন\s+দেখায়)[^\n]*[:：][ \t*_]*$",
-        "th": r"(?:ตัวอย่าง|เช่น|หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ)[^\n]*[:：][ \t*_]*$",
-        "ko": r"(?:예를\s+들어|예를\s+들면|예시|예:|이런\s+식|다음과\s+같은\s+형식|형식은|모양입니다|모습입니다)"
-        r"[^\n]*[:：][ \t*_]*$",
-        "sw": r"\b(?:kwa\s+mfano|mfano|inaonekana\s+(?:kama\s+)?hivi|muundo\s+ni)\b[^\n]*[:：][ \t*_]*$",
+        # "For example" and the noun: at the start of the sentence or just before its colon, never
+        # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
+        # "it looks like this" and "here is an example" anywhere in it.
+        "nl": _adverb(r"bijvoorbeeld|bv\.|b\.v\.|(?:een\s+)?voorbeeld(?:en)?")
+        + r"|\b(?:het\s+formaat\s+is|ziet\s+er\s+(?:\w+\s+)?(?:zo|als\s+volgt|ongeveer\s+zo)\s+uit|zo\s+ziet|"
+        r"hier\s+is\s+een\s+voorbeeld)\b" + _ENDS,
+        "sv": _adverb(r"till\s+exempel|t\.\s?ex\.|exempelvis|(?:ett\s+)?exempel")
+        + r"|\b(?:formatet\s+är|ser\s+(?:\w+\s+)?(?:ut\s+så\s+här|ut\s+ungefär\s+så\s+här|ut\s+som\s+följer)|"
+        r"så\s+här\s+ser|här\s+är\s+ett\s+exempel)\b" + _ENDS,
+        "da-nb": _adverb(r"for\s+eksempel|f\.\s?eks\.|eksempelvis|(?:et\s+)?eksempel")
+        + r"|\b(?:formatet\s+er|ser\s+(?:\w+\s+)?(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|"
+        r"slik\s+ser|her\s+er\s+et\s+eksempel)\b" + _ENDS,
+        "cs-pl": _adverb(r"například|např\.|příklad\w*|pro\s+představu|ukázk\w*|na\s+przykład|np\.|przykład\w*")
+        + r"|\b(?:vypadá\s+(?:\w+\s+)?(?:takto|následovně)|formát\s+je|tady\s+je\s+příklad|"
+        r"wygląda\s+(?:\w+\s+)?(?:tak|następująco)|format\s+jest|oto\s+przykład)\b" + _ENDS,
+        "uk": _adverb(r"наприклад|приклад\w*|для\s+прикладу")
+        + r"|(?:виглядає\s+(?:\w+\s+)?(?:так|ось\s+так)|формат\s+такий|ось\s+приклад)"
+        + _ENDS,
+        "fi-hu": _adverb(r"esimerkiksi|esim\.|esimerk\w*|például|pl\.|(?:egy\s+)?példa\w*|példá\w*")
+        + r"|\b(?:näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|muoto\s+on|tässä\s+esimerkki|így\s+néz\s+ki|"
+        r"a\s+formátum|íme\s+egy\s+példa)" + _ENDS,
+        "ro-ca": _adverb(r"de\s+exemplu|de\s+ex\.|(?:un\s+)?exemplu|per\s+exemple|p\.\s?ex\.|(?:un\s+)?exemple")
+        + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
+        r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple)" + _ENDS,
+        "tr": _adverb(r"örneğin|mesela|örnek\w*")
+        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek)"
+        + _ENDS,
+        "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
+        + r"|(?:μοιάζει\s+(?:κάπως\s+)?έτσι|φαίνεται\s+έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
+        + _ENDS,
+        "vi": _adverb(r"ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ")
+        + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ)"
+        + _ENDS,
+        "id-ms": _adverb(r"misalnya|contohnya|sebagai\s+contoh|contoh|misal")
+        + r"|\b(?:seperti\s+(?:ini|berikut)\s+bentuknya|terlihat\s+seperti|kelihatan\s+seperti|formatnya|"
+        r"bentuknya|berikut\s+contoh\w*|ini\s+contoh\w*)\b" + _ENDS,
+        "ar-fa": _adverb(r"على\s+سبيل\s+المثال|مثلاً|مثلا|مثال|برای\s+مثال|به\s+عنوان\s+مثال|نمونه")
+        + r"|(?:يبدو\s+(?:هكذا|كالتالي|كما\s+يلي)|هكذا\s+يبدو|الصيغة|إليك\s+مثال|این\s+شکلی|به\s+این\s+شکل|"
+        r"این\s+یک\s+مثال)" + _ENDS,
+        "he": _adverb(r"לדוגמה|לדוגמא|למשל|דוגמה|דוגמא")
+        + r"|(?:נראה\s+כך|נראית\s+כך|נראים\s+כך|הפורמט|הנה\s+דוגמ)"
+        + _ENDS,
+        "hi-bn": _adverb(r"उदाहरण(?:\s+के\s+लिए)?|मिसाल\s+के\s+तौर\s+पर|উদাহরণ(?:স্বরূপ)?")
+        + r"|(?:ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|"
+        r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ)" + _ENDS,
+        "th": _adverb(r"ตัวอย่างเช่น|ตัวอย่าง|เช่น") + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง)" + _ENDS,
+        "ko": _adverb(r"예를\s+들어|예를\s+들면|예시")
+        + r"|(?:예:|이런\s+식|다음과\s+같은\s+형식|형식은|모양입니다|모습입니다|예시는)"
+        + _ENDS,
+        "sw": _adverb(r"kwa\s+mfano|mfano")
+        + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano)\b"
+        + _ENDS,
     },
     "quoted": {
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
