@@ -91,7 +91,8 @@ HEADING_EXAMPLE = regex.compile(
 # A speaker's name in a recited transcript ("**Me:**", "assistant:").
 _SPEAKER = (
     r"\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
-    r"assistente|asistente|assistant\w*|ассистент)\W{0,4}[:：]\W{0,4}"
+    r"assistente|asistente|assistant\w*|ассистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
+    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트)\W{0,4}[:：]\W{0,4}"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 QUOTE_ONLY = regex.compile(r"[ \t]*[\"“”„«»'‘’`]+[ \t]*$")
@@ -100,7 +101,11 @@ QUOTE_ONLY = regex.compile(r"[ \t]*[\"“”„«»'‘’`]+[ \t]*$")
 _SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’]))[.!?]+[ \t]+|[。！？]")
 CONTINUATION = regex.compile(
     r"[ \t]*(?:(?:and\s+)?then|and|followed\s+by|after\s+that|next|y\s+(?:luego|después)|luego|puis|et\s+puis|"
-    r"ensuite|dann|und\s+dann|danach|e\s+depois|depois|e\s+poi|poi|потом|затем|а\s+потом|然后|接着|その後|次に)"
+    r"ensuite|dann|und\s+dann|danach|e\s+depois|depois|e\s+poi|poi|потом|затем|а\s+потом|然后|接着|その後|次に|"
+    r"en\s+dan|daarna|och\s+sedan|sedan|og\s+så|derefter|deretter|a\s+pak|potom|a\s+potem|potem|потім|а\s+потім|"
+    r"ja\s+sitten|sitten|aztán|majd|și\s+apoi|apoi|i\s+després|després|sonra|ardından|και\s+μετά|μετά|sau\s+đó|"
+    r"lalu|kemudian|setelah\s+itu|ثم|بعد\s+ذلك|سپس|ואז|אחר\s+כך|फिर|उसके\s+बाद|তারপর|จากนั้น|그\s+다음|그다음|"
+    r"kisha|halafu)"
     r"[ \t,]*[:：][ \t]*$",
     regex.IGNORECASE,
 )
