@@ -643,6 +643,21 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     return None
 
 
+# A line that only names a tool, as the label of the block below it in a listing of tools:
+# the name (after a list marker, heading marks or emphasis), then nothing, or a colon, a dash, a
+# parenthesis (its signature) or a description after a dash.
+_LISTED_NAME = regex.compile(r"[ \t]{0,3}(?:[-*+•]|\d{1,3}[.)]|#{1,6})?[ \t]*[*_`]{0,3}([A-Za-z_][\w.-]{0,63})")
+_AFTER_NAME = regex.compile(r"[*_`]{0,3}[ \t]*(?:$|[:：(]|[—–]|-[ \t])")
+
+
+def names_tool(line: str, tool: str) -> bool:
+    """Whether ``line`` (the line directly before a block) is a label naming ``tool``, the
+    block's own tool, as each entry of a listing of tools is (``**memory_insert**``,
+    ``2. archival_memory_search — searches the archive:``)."""
+    m = _LISTED_NAME.match(line)
+    return m is not None and m.group(1) == tool and _AFTER_NAME.match(line, m.end()) is not None
+
+
 def opens_onto_next(line: str) -> bool:
     """Whether ``line`` opens onto what follows it: it ends in a colon or an ellipsis, or in a
     word that needs a complement ("like", "as", "with", "así", "ainsi", ...). Only such a line
