@@ -201,7 +201,7 @@ class Matcher:
             else:
                 # Nothing whole begins before cut_from, so neither can a partial match: the
                 # partial search (costly) need only look from there.
-                m = struct.search(buf, max(pos, cut_from), partial=not eof)
+                m = struct.search(buf, cut_from if cut_from > pos else pos, partial=not eof)
                 if m is None:
                     pos = n
                     break

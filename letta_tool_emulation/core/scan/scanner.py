@@ -122,29 +122,27 @@ class Scanner:
                 lines = self.lines
                 settle = self.settle
                 if not settle.items:
-                    if not lines.blank:
-                        if _PLAIN(chunk):
-                            # Prose with nothing to look at (no newline either): released as it is.
-                            b.base += len(chunk)
-                            if settle.unterminated is not None:
-                                settle.watch_end(chunk)
-                            lines.track_plain(chunk)
-                            self.out.texts.append(chunk)
-                            return [text_event(chunk)]
-                    elif chunk[0] in _LINE_MAY_START:
-                        return self._run_chunk(chunk)
-                    # Prose in which the TEXT state would find no candidate: it would release
-                    # the chunk whole, as this does without entering the state machine.
-                    found = M.find_candidate(chunk, 0, False, self.reasoning.settled)
-                    if found is None:
+                    if not lines.blank and _PLAIN(chunk):
+                        # Prose with nothing to look at (no newline either): released as it is.
                         b.base += len(chunk)
                         if settle.unterminated is not None:
                             settle.watch_end(chunk)
-                        lines.track(chunk)
+                        lines.track_plain(chunk)
                         self.out.texts.append(chunk)
                         return [text_event(chunk)]
-                    # The TEXT state asks the same question first: it is not searched twice.
-                    self.text.known = (chunk, found)
+                    if not lines.blank or chunk[0] not in _LINE_MAY_START:
+                        # Prose in which the TEXT state would find no candidate: it would release
+                        # the chunk whole, as this does without entering the state machine.
+                        found = M.find_candidate(chunk, 0, False, self.reasoning.settled)
+                        if found is None:
+                            b.base += len(chunk)
+                            if settle.unterminated is not None:
+                                settle.watch_end(chunk)
+                            lines.track(chunk)
+                            self.out.texts.append(chunk)
+                            return [text_event(chunk)]
+                        # The TEXT state asks the same question first: it is not searched twice.
+                        self.text.known = (chunk, found)
             elif state == REGION:
                 m = self.matcher
                 quote = m.quote
@@ -157,10 +155,6 @@ class Scanner:
                     # Inside a string that goes on past this chunk: nothing here can end it.
                     b.hold_whole(chunk)
                     return []
-        return self._run_chunk(chunk)
-
-    def _run_chunk(self, chunk: str) -> list[StreamEvent]:
-        b = self.buf
         b.text = b.text + chunk if b.text else chunk
         self._run(eof=False)
         return self.out.take()
