@@ -13,7 +13,7 @@ alike. End-to-end encrypted requests keep ``e2ee.transport.E2EETransport``.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
 
 import aiohttp
@@ -109,6 +109,18 @@ class HttpTransport:
         raise RuntimeError("the proxy's transport is asynchronous only")
 
     async def stream(self, body: Mapping[str, Any]) -> AsyncIterator[Delta]:
+        batches = self.stream_batches(body)
+        try:
+            async for batch in batches:
+                for delta in batch:
+                    yield delta
+        finally:
+            await batches.aclose()
+
+    async def stream_batches(self, body: Mapping[str, Any]) -> AsyncGenerator[list[Delta], None]:
+        """The reply's deltas, one list for each piece of the body as it arrives: the events that
+        came together, each parsed on its own, so that what they release can be sent to the
+        client in one write."""
         # Retried only until the reply starts: what streamed cannot be taken back.
         response = await self._open({**body, "stream": True, "stream_options": {"include_usage": True}}, stream=True)
         done = False
@@ -127,13 +139,21 @@ class HttpTransport:
                 except aiohttp.ClientError as exc:
                     raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
                 *lines, rest = (rest + piece).split(b"\n")
+                batch: list[Delta] = []
                 for line in lines:
                     if line.startswith(b"data:"):  # else comments, event names, keep-alives, blank lines
-                        for delta in _event(line, response):
-                            yield delta
+                        try:
+                            batch += _event(line, response)
+                        except Exception:
+                            if batch:  # what came before a broken or error event is the reply's too
+                                yield batch
+                            raise
+                if batch:
+                    yield batch
             if rest.startswith(b"data:"):
-                for delta in _event(rest, response):
-                    yield delta
+                batch = _event(rest, response)
+                if batch:
+                    yield batch
             done = True
         finally:
             if done:
