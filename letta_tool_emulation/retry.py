@@ -400,13 +400,20 @@ _BUDGETS: dict[str, Budget] = {}
 _BUDGETS_LOCK = threading.Lock()
 
 
-def budget_for(api_key: str | None, base_url: str, settings: RetrySettings | None = None) -> Budget:
-    """The budget of one key at one host, shared with every process that uses them: through the
-    server's database when it has one (``shared_state``), else through a file."""
+@functools.lru_cache(maxsize=64)
+def _identity(api_key: str | None, base_url: str) -> tuple[str, str]:
+    """The budget's id (a hash of the key and host, never the key) and the host: worked out once,
+    since every request asks."""
     from urllib.parse import urlsplit
 
     host = urlsplit(base_url or "").netloc or "the model endpoint"
-    key_id = hashlib.sha256(f"{api_key or ''}\n{host}".encode()).hexdigest()[:24]
+    return hashlib.sha256(f"{api_key or ''}\n{host}".encode()).hexdigest()[:24], host
+
+
+def budget_for(api_key: str | None, base_url: str, settings: RetrySettings | None = None) -> Budget:
+    """The budget of one key at one host, shared with every process that uses them: through the
+    server's database when it has one (``shared_state``), else through a file."""
+    key_id, host = _identity(api_key, base_url)
     with _BUDGETS_LOCK:
         budget = _BUDGETS.get(key_id)
         if budget is None:

@@ -23,7 +23,7 @@ import orjson
 
 from .. import retry
 from ..transport import Completion, Delta
-from .upstream import Upstream
+from .upstream import NO_KEY, Upstream
 from .wire import dumps
 
 READ_TIMEOUT = "the upstream sent nothing for longer than the timeout"
@@ -36,7 +36,7 @@ async def post(upstream: Upstream, path: str, content: bytes, stream: bool) -> a
     url = upstream.base_url + path
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream" if stream else "application/json",
                **upstream.headers()}  # fmt: skip
-    budget = retry.budget_for(upstream.client_kwargs()["api_key"], upstream.base_url)
+    budget = retry.budget_for(upstream.api_key or NO_KEY, upstream.base_url)  # the key client_kwargs gives
 
     async def send() -> aiohttp.ClientResponse:
         try:
