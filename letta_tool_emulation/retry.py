@@ -163,28 +163,21 @@ class Budget:
         self._memory: list[str] = []
         self._fd = -1  # the ledger file, open while this process uses it
         self._fd_pid = 0  # the process that opened it: a forked child opens its own
-        self._fd_id = (0, 0)  # its device and inode: a ledger removed or replaced is opened afresh
 
     def _open(self, path: Path) -> int:
         """The ledger's file, opened once per process and kept open: opening and closing it for
-        each look cost more than the rest of the proxy's work on a request. Reopened when the
-        path names another file now (removed by a cleaner of temporary files, say), so that every
-        process keeps counting in the one file the path names."""
+        each look cost more than the rest of the proxy's work on a request. Opened again once the
+        path no longer names it (removed by a cleaner of temporary files, or replaced), so that
+        every process keeps counting in the one file the path names."""
         if self._fd >= 0:
-            try:
-                info = os.stat(path, follow_symlinks=False)
-                same = (info.st_dev, info.st_ino) == self._fd_id
-            except OSError:
-                same = False
             # Inherited through fork, it is not this process's own: a lock taken on it would be
             # the parent's lock too.
-            if same and self._fd_pid == os.getpid():
+            if self._fd_pid == os.getpid() and os.fstat(self._fd).st_nlink > 0:
                 return self._fd
             os.close(self._fd)
             self._fd = -1
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        info = os.fstat(fd)
-        self._fd, self._fd_pid, self._fd_id = fd, os.getpid(), (info.st_dev, info.st_ino)
+        self._fd, self._fd_pid = fd, os.getpid()
         return fd
 
     @contextlib.contextmanager

@@ -45,11 +45,6 @@ class ChunkWriter:
         self.created = int(time.time())
         self.model = model
         self._role_sent = False
-        # What every chunk repeats, serialized once: the bytes ``sse`` would write around each delta.
-        self._head = (
-            b'data: {"id":' + dumps(self.id) + b',"object":"chat.completion.chunk","created":'
-            + dumps(self.created) + b',"model":' + dumps(model) + b',"choices":[{"index":0,"delta":'
-        )  # fmt: skip
 
     @property
     def started(self) -> bool:
@@ -59,7 +54,15 @@ class ChunkWriter:
         if not self._role_sent:  # OpenAI names the role once, in the first delta
             delta = {"role": "assistant", **delta}
             self._role_sent = True
-        return self._head + dumps(delta) + b',"logprobs":null,"finish_reason":' + dumps(finish) + b"}]}\n\n"
+        return sse(
+            {
+                "id": self.id,
+                "object": "chat.completion.chunk",
+                "created": self.created,
+                "model": self.model,
+                "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+            }
+        )
 
     def usage(self, usage: Mapping[str, int]) -> bytes:
         """The closing usage chunk (``stream_options.include_usage``): no choices."""
