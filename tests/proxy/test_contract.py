@@ -208,3 +208,14 @@ def test_text_is_released_before_the_reply_ends(gated_proxy: tuple[gated.Gated, 
     reader.join(60)
     events = [e if e == "[DONE]" else json.loads(e) for e in received]
     assert check_stream(events, include_usage=False).content == "The first sentence. The second."
+
+
+def test_json_is_read_as_the_standard_library_reads_it() -> None:
+    """Bodies and stream events are read with orjson where it agrees with ``json``: integers
+    beyond 64 bits stay integers, NaN and other encodings are still read."""
+    from letta_tool_emulation.proxy.transport import loads
+
+    for raw in (b'{"seed": 123456789012345678901234567890}', b'{"n": -9223372036854775809}', b'{"x": NaN}',
+                b'{"n": 9223372036854775807, "f": 1.5e-7}', '{"a": "b"}'.encode("utf-16")):  # fmt: skip
+        expected, got = json.loads(raw), loads(raw)
+        assert repr(got) == repr(expected) and [type(v) for v in got.values()] == [type(v) for v in expected.values()]
