@@ -124,12 +124,17 @@ class Emulated:
                 out = []
                 if not attempt.started and not writer.started:  # the upstream answered: the stream can begin
                     out.append(writer.chunk({"content": ""}))
-                for delta in batch:
-                    for event in attempt.streamed(delta.content, delta.reasoning, delta.finish_reason, delta.usage):
-                        if event.text:
-                            out.append(writer.chunk({"content": event.text}))
-                        elif event.reasoning:
-                            out.append(writer.chunk({"reasoning_content": event.reasoning}))
+                try:
+                    for delta in batch:
+                        for event in attempt.streamed(delta.content, delta.reasoning, delta.finish_reason, delta.usage):
+                            if event.text:
+                                out.append(writer.chunk({"content": event.text}))
+                            elif event.reasoning:
+                                out.append(writer.chunk({"reasoning_content": event.reasoning}))
+                except Exception:
+                    if out:  # what was released before the failure was released
+                        yield b"".join(out)
+                    raise
                 if out:
                     yield out[0] if len(out) == 1 else b"".join(out)
         except Exception as exc:
