@@ -28,7 +28,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
 from . import calibration, endpoints, venice
 from .server_dialect import LOCAL_KINDS, SCHEMA_SHAPES, ServerKind
@@ -137,34 +137,29 @@ def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
     url = getattr(config, "model_endpoint", None)
     server = endpoints.KNOWN.server(url)
     kind = server.kind if server is not None else None
-    shape = _switched_shape(config, kind)
-    if shape is None:
-        return None
-    if shape == "":
-        shape = _chosen_shape(handle_of(config), kind, decision, calibrated(config))
-    if shape is not None and endpoints.KNOWN.refused_schema(url, model, shape):
-        return None
-    return shape
-
-
-def _switched_shape(config: Any, kind: ServerKind | None) -> ServerKind | Literal[""] | None:
-    """The shape the agent's switches ask for; None for free text, "" when they say nothing."""
+    shape: ServerKind | None
     for switch in switches(config):
         name, _, forced = switch.partition("=")
         if name == WRAPPER_FREE_TEXT:
             return None
         if name == WRAPPER_CONSTRAINED:
-            return _shape(forced) or kind or "openai"
-    return ""
+            shape = _shape(forced) or kind or "openai"
+            break
+    else:
+        shape = _chosen_shape(config, kind, decision)
+    if shape is not None and endpoints.KNOWN.refused_schema(url, model, shape):
+        return None
+    return shape
 
 
-def _chosen_shape(
-    handle: str, kind: ServerKind | None, decision: Decision, choice: calibration.Choice | None
-) -> ServerKind | None:
+def _chosen_shape(config: Any, kind: ServerKind | None, decision: Decision) -> ServerKind | None:
+    """The shape when the agent's switches name none."""
+    handle = handle_of(config)
     for rule in [p.strip() for p in os.environ.get(CONSTRAINED_ENV, "").split(",") if p.strip()]:
         pattern, _, forced = rule.partition("=")
         if fnmatch.fnmatchcase(handle, pattern.strip()):
             return _shape(forced.strip()) or kind or "openai"
+    choice = calibrated(config)  # read only where no pattern decided
     if choice is not None:
         return (_shape(choice.shape or "") or kind or "openai") if choice.constrained else None
     if decision.venice_dialect and decision.model is not None and decision.model.supports_response_schema:
