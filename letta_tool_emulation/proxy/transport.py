@@ -13,7 +13,7 @@ alike. End-to-end encrypted requests keep ``e2ee.transport.E2EETransport``.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import Any
 
 import aiohttp
@@ -138,12 +138,15 @@ class HttpTransport:
                     raise httpx.ReadTimeout(READ_TIMEOUT) from None
                 except aiohttp.ClientError as exc:
                     raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
-                *lines, rest = (rest + piece).split(b"\n")
+                received = rest + piece
+                *lines, rest = received.split(b"\n")
+                # One look for long numbers over the events that came together, not one per event.
+                read = _loads_short if _LONG_NUMBER not in received.translate(_DIGITS_ONLY) else loads
                 batch: list[Delta] = []
                 for line in lines:
                     if line.startswith(b"data:"):  # else comments, event names, keep-alives, blank lines
                         try:
-                            batch += _event(line, response)
+                            batch += _event(line, response, read)
                         except Exception:
                             if batch:  # what came before a broken or error event is the reply's too
                                 yield batch
@@ -162,12 +165,13 @@ class HttpTransport:
                 response.close()  # given up half-way (or cancelled): the upstream request ends
 
 
-def _event(line: bytes, response: aiohttp.ClientResponse) -> list[Delta]:
-    """The deltas of one ``data:`` line of the event stream."""
+def _event(line: bytes, response: aiohttp.ClientResponse, read: Callable[[bytes], Any] | None = None) -> list[Delta]:
+    """The deltas of one ``data:`` line of the event stream; ``read``: how its JSON is read
+    (``loads`` unless the line is known to hold no run of 19 digits)."""
     data = line[5:].strip()
     if data == b"[DONE]":
         return []  # read on to the end, so that the connection can be used again
-    chunk = loads(data)
+    chunk = (read or loads)(data)
     if isinstance(chunk, dict) and "error" in chunk:
         # An error event in the middle of a stream, as OpenAI's own SDK reports it.
         error = chunk["error"]
@@ -189,11 +193,16 @@ def loads(data: bytes) -> Any:
     stream; what orjson refuses or reads otherwise and ``json`` takes (NaN, integers beyond 64
     bits) goes to ``json``."""
     if _LONG_NUMBER not in data.translate(_DIGITS_ONLY):
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError:
-            pass
+        return _loads_short(data)
     return json.loads(data)
+
+
+def _loads_short(data: bytes) -> Any:
+    """``loads`` for text that holds no run of 19 digits."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
 
 
 def deltas(chunk: Mapping[str, Any]) -> list[Delta]:
