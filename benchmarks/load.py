@@ -186,8 +186,7 @@ def run_load(
     for t in threads:
         t.start()
         time.sleep(0.05)
-    for t in threads:
-        t.join(1800)
+    _wait_showing_progress(threads, report, lock, agents * turns, started)
     report.seconds = time.perf_counter() - started
     for c in clients:
         c.close()
@@ -195,6 +194,27 @@ def run_load(
         _check(client, a, run, i, turns, report)
     client.close()
     return report
+
+
+def _wait_showing_progress(
+    threads: list[threading.Thread], report: Report, lock: Any, total: int, started: float, every: float = 30.0
+) -> None:
+    """Join the agents' threads, printing to stderr how many turns are done every ``every``
+    seconds: a run takes many minutes on a busy machine."""
+    deadline = time.monotonic() + 1800
+    for t in threads:
+        while t.is_alive() and time.monotonic() < deadline:
+            t.join(min(every, max(0.0, deadline - time.monotonic())))
+            if t.is_alive():
+                with lock:
+                    done, failed = len(report.latencies), len(report.errors)
+                elapsed = time.perf_counter() - started
+                print(
+                    f"  [{elapsed:5.0f} s] {report.label}: {done + failed} of {total} turns done"
+                    f"{f' ({failed} failed)' if failed else ''}",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
 
 # -- the server's processes --------------------------------------------------------------------------

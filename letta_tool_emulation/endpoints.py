@@ -55,7 +55,7 @@ __all__ = [
     "context_override",
     "parse_context_overrides",
     "probe_server",
-    "remember_refusal",
+    "remember",
     "schema_rejected",
     "schema_request_fields",
 ]
@@ -337,6 +337,10 @@ class Known:
         # that forces a shape the server does not speak must not turn every other agent on the
         # same model to free text.
         self._refused: set[tuple[str, str, str]] = set()
+        # (endpoint, model): its chat template opens reasoning before each reply. Learned per
+        # process from a reply that closed such reasoning; nothing is lost before it is learned
+        # (blocks before the tag never run), only that reply's reasoning is shown as its text.
+        self._in_reasoning: set[tuple[str, str]] = set()
         # Told of what is learned (the shared state passes it on to other workers); must not block.
         self.observers: list[KnownObserver] = []
 
@@ -365,23 +369,61 @@ class Known:
         with self._lock:
             return (_key(url), model, shape) in self._refused
 
+    def note_template_reasoning(self, url: str | None, model: str) -> bool:
+        """Remember that ``model`` at ``url`` begins its replies inside reasoning its chat
+        template opened; True the first time."""
+        key = (_key(url), model)
+        with self._lock:
+            new = key not in self._in_reasoning
+            self._in_reasoning.add(key)
+        return new
+
+    def forget_template_reasoning(self, url: str | None, model: str) -> bool:
+        """A reply of ``model`` expected to begin inside reasoning never closed it: read its
+        replies as ordinary text again. True if it was remembered."""
+        key = (_key(url), model)
+        with self._lock:
+            known = key in self._in_reasoning
+            self._in_reasoning.discard(key)
+        return known
+
+    def opens_reasoning(self, url: str | None, model: str) -> bool:
+        with self._lock:
+            return (_key(url), model) in self._in_reasoning
+
     def clear(self) -> None:
         with self._lock:
             self._servers.clear()
             self._refused.clear()
+            self._in_reasoning.clear()
 
 
 KNOWN = Known()
 
 
-def remember_refusal(request: EmulatedRequest, outcome: Outcome, log: Log) -> None:
-    """Remember what a step found out about its endpoint: a model that refused the reply schema
-    in one request shape is asked in free text from then on wherever that shape would be used
-    (``selection`` reads :data:`KNOWN`). Said once per model and shape."""
+def remember(request: EmulatedRequest, outcome: Outcome, log: Log) -> None:
+    """Remember what a step found out about its endpoint (``selection`` reads :data:`KNOWN`):
+    a model that refused the reply schema in one request shape is asked in free text from then
+    on wherever that shape would be used; a model whose chat template opens reasoning before
+    the reply has its later replies read as reasoning until their ``</think>``. Each is said
+    once per model (and shape)."""
+    model = str(request.get("model"))
+    endpoint = request.step.endpoint
+    if outcome.template_reasoning and KNOWN.note_template_reasoning(endpoint, model):
+        log.info(
+            "letta_tool_emulation: %s began its reply inside reasoning that its chat template opened (a lone "
+            "</think>); its replies are read as reasoning until </think> from now on.",
+            model,
+        )
+    elif outcome.template_reasoning is False and KNOWN.forget_template_reasoning(endpoint, model):
+        log.warning(
+            "letta_tool_emulation: a reply of %s never closed the reasoning its chat template was thought to "
+            "open, so it was kept as reasoning; its replies are read as ordinary text again.",
+            model,
+        )
     shape = request.step.schema_shape
     if outcome.refused_schema_status is None or shape is None:
         return
-    model = str(request.get("model"))
     if KNOWN.refuse_schema(request.step.endpoint, model, shape):
         log.warning(
             "letta_tool_emulation: %s refused the reply schema in the %s shape (HTTP %s); free-text replies "

@@ -46,8 +46,10 @@ What a driver does (``adapter/drivers.py`` has three):
    Close the flow in a ``finally`` (``flow.close()``), whatever happened.
 3. With the outcome: hand over ``calls``, ``content`` and ``reasoning``,
    ``finish_reason`` and ``usage``; call :func:`keep` if the caller keeps ``pending`` state;
-   and call ``endpoints.remember_refusal(request, outcome, log)``, which records a schema the
-   model refused (``outcome.refused_schema_status``) where ``selection`` reads it.
+   and call ``endpoints.remember(request, outcome, log)``, which records what the step found
+   out about the model where ``selection`` reads it: a schema it refused
+   (``outcome.refused_schema_status``), and a chat template that opens reasoning before its
+   replies (``outcome.template_reasoning``).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ from .core.envelope import (
 )
 from .core.feedback import render_empty_reply, render_notes, render_required_call
 from .core.prompt import forced_tool_name
+from .core.region import is_cut
 from .server_dialect import schema_request_fields
 from .step import (
     HEARTBEAT,
@@ -455,21 +458,46 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
         if not attempt.ended:  # the driver stopped feeding: nothing more to decide
             attempt.end(None)
         usage.add(attempt.reported_usage, messages, attempt.text)
-        settled = _settle(step, attempt.result(), attempt.upstream_reasoning, constrained=bool(shape))
+        result = attempt.result()
+        template = result.template_reasoning
+        reread = template is False and not shape and not is_cut(attempt.finish_reason)
+        if reread:
+            # Told that the template opens reasoning, the reply finished without closing it:
+            # this time the model (or the request) did not think, and what streamed as reasoning
+            # was its answer. It is read again as ordinary text, so that nothing it performed is
+            # lost and no "empty" reply is asked again; the caller then forgets what it was told.
+            result = _read(_reader(step, shape, in_reasoning=False), attempt.text, attempt.finish_reason)
+        settled = _settle(step, result, attempt.upstream_reasoning, constrained=bool(shape))
         _log(step, settled, number)
         if settled.reask_feedback and number <= step.settings.max_reasks:
             messages = reask_messages(messages, attempt.text, settled.reask_feedback)
             continue
         outcome = _outcome(step, settled, usage, number, attempt.finish_reason)
-        return replace(outcome, refused_schema_status=refused_status) if refused_status else outcome
+        if refused_status:
+            outcome = replace(outcome, refused_schema_status=refused_status)
+        if template is None:
+            return outcome
+        return replace(outcome, template_reasoning=template, reread=reread)
 
 
-def _reader(step: Step, shape: str | None) -> Reader | None:
+def _reader(step: Step, shape: str | None, *, in_reasoning: bool | None = None) -> Reader | None:
     if not step.tools:
         return None  # nothing offered: the reply is plain text
     if shape:
         return EnvelopeParser(step.tools.values(), threshold=step.settings.threshold, required=step.required)
-    return StreamingToolCallParser(step.tools.values(), threshold=step.settings.threshold)
+    return StreamingToolCallParser(
+        step.tools.values(),
+        threshold=step.settings.threshold,
+        in_reasoning=step.decision.in_reasoning if in_reasoning is None else in_reasoning,
+    )
+
+
+def _read(reader: Reader | None, text: str, finish_reason: str | None) -> ParseResult:
+    if reader is None:
+        return ParseResult(content=text)
+    reader.feed(text)
+    reader.close(finish_reason)
+    return reader.result
 
 
 class _Settled:

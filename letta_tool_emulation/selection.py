@@ -75,7 +75,11 @@ def decide(config: Any) -> Decision:
     when models are listed, refreshed in the background), the fallback table and the
     environment, and never waits on the network."""
     decision = _emulation(config)
-    if not decision.emulate or decision.e2ee:
+    if not decision.emulate:
+        return decision
+    if endpoints.KNOWN.opens_reasoning(getattr(config, "model_endpoint", None), getattr(config, "model", None) or ""):
+        decision = replace(decision, in_reasoning=True)
+    if decision.e2ee:
         return decision  # Venice accepts no response_format in E2EE mode
     shape = schema_shape(config, decision)
     return replace(decision, schema_shape=shape) if shape else decision

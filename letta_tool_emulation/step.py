@@ -80,6 +80,9 @@ class Decision:
     # Replies constrained to the envelope schema, sent in this server kind's request shape
     # (see server_dialect.schema_request_fields); None: free text.
     schema_shape: ServerKind | None = None
+    # The model's chat template opens reasoning before each reply (an earlier reply closed it
+    # with a lone </think>): a reply is read as reasoning until its </think>.
+    in_reasoning: bool = False
 
 
 def _env_number(log: Log, name: str, default: float, kind: type = int) -> Any:
@@ -370,6 +373,13 @@ class Outcome:
     # The endpoint refused the reply schema with this HTTP status, and the step went on in free
     # text: the caller remembers it for the model (endpoints.KNOWN), so later steps ask in free text.
     refused_schema_status: int | None = None
+    # What the reply showed of the model's chat template (``ParseResult.template_reasoning``):
+    # True, it opens reasoning before each reply; False, a reply expected to begin in reasoning
+    # never closed it; None, nothing. The caller remembers it for the model (endpoints.KNOWN).
+    template_reasoning: bool | None = None
+    # The reply was read again as ordinary text (``template_reasoning`` False): a streaming
+    # caller has already sent its text as reasoning, and does not send it again as content.
+    reread: bool = False
 
 
 @dataclass(slots=True)

@@ -152,7 +152,7 @@ class EmulatedToolsClient(OpenAIClient):
             # should hear (a block set aside for its words) waits for the agent's next turn.
             _carry(self._thread, self._pending.feedback)
             self._pending.feedback = ""
-        endpoints.remember_refusal(request, outcome, log)
+        endpoints.remember(request, outcome, log)
 
     # -- keys and errors ------------------------------------------------------------------------
 

@@ -163,7 +163,12 @@ class StreamDriver:
                 yield chunk
         if outcome.gave_up:  # its explanation was never streamed
             yield self._chunk({"role": "assistant", "content": outcome.content})
-        elif not outcome.calls and outcome.content.startswith(self._streamed) and outcome.content != self._streamed:
+        elif (
+            not outcome.calls
+            and not outcome.reread  # streamed as reasoning already: sent again, it would be there twice
+            and outcome.content.startswith(self._streamed)
+            and outcome.content != self._streamed
+        ):
             # What the engine adds to a settled reply (the note that the output limit cut it)
             # reaches a streaming user as it reaches a blocking one.
             yield self._chunk({"role": "assistant", "content": outcome.content[len(self._streamed) :]})

@@ -241,6 +241,9 @@ _CUTS: dict[str, tuple[int, bool] | None] = {}
 # line-anchored construct.
 _MAY_BE_CUT = re.compile(r"<[^\n]{0,15}\Z|\[[^\n]{0,12}\Z|T[A-Z_]{0,14}\Z|\n[ \t\r]{0,40}(?:[`~<TOA{\[][\s\S]*)?\Z")
 THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
+# The same opener at the very start of a reply that began inside reasoning (a model may write
+# the tag its chat template already wrote); bounded, so waiting for it holds back little.
+THINK_AT_START = regex.compile(r"[ \t\r\n]{0,40}" + _alt(_MARKER["think"].pattern, fold=True))
 COMMENT_END = regex.compile(r"-->")
 QUOTED_NAME_KEY = regex.compile(next(spec.neutralise for spec in FORMATS if spec.json_only))
 BLANKS = re.compile(r"[ \t\r]*")

@@ -36,11 +36,17 @@ class StreamingToolCallParser:
         threshold: float = DEFAULT_THRESHOLD,
         ignored_params: frozenset[str] = DEFAULT_IGNORED_PARAMS,
         before: str = "",
+        in_reasoning: bool = False,
     ) -> None:
         """``before``: text the reply's own follows (an envelope's reply, before free text after
-        it), read for context only: it is neither handed out nor parsed."""
+        it), read for context only: it is neither handed out nor parsed. ``in_reasoning``: the
+        reply begins inside reasoning that the model's chat template opened (Qwen3, DeepSeek-R1
+        and others write ``<think>`` into the prompt), so what comes before its ``</think>`` is
+        reasoning, streamed as such. Without it a lone ``</think>`` still keeps every block before
+        it from running, but the text before it, already released, stays content; the result's
+        ``template_reasoning`` then tells the caller to say so for this model's next replies."""
         self.tools = normalize_tools(tools)
-        self._scanner = Scanner(Interpreter(Acceptor(self.tools, threshold, ignored_params)))
+        self._scanner = Scanner(Interpreter(Acceptor(self.tools, threshold, ignored_params)), in_reasoning=in_reasoning)
         if before:
             self._scanner.lines.prime(before)
         self._chunks = ChunkReader()
@@ -80,6 +86,7 @@ class StreamingToolCallParser:
             tool_calls=[] if self._broken else list(out.calls),
             problems=out.problems + [e.problem for e in self._extra if e.problem is not None],
             reasoning="".join(out.reasoning).strip(),
+            template_reasoning=self._scanner.reasoning.template_reasoning,
         )
 
     def _fail(self, exc: Exception) -> list[StreamEvent]:
@@ -99,9 +106,13 @@ def parse_tool_calls(
     *,
     threshold: float = DEFAULT_THRESHOLD,
     ignored_params: frozenset[str] = DEFAULT_IGNORED_PARAMS,
+    in_reasoning: bool = False,
 ) -> ParseResult:
-    """Parse a whole reply. Never raises, whatever ``text`` holds."""
-    parser = StreamingToolCallParser(tools, threshold=threshold, ignored_params=ignored_params)
+    """Parse a whole reply. Never raises, whatever ``text`` holds. ``in_reasoning``: see
+    :class:`StreamingToolCallParser`."""
+    parser = StreamingToolCallParser(
+        tools, threshold=threshold, ignored_params=ignored_params, in_reasoning=in_reasoning
+    )
     parser.feed(text)
     parser.close(finish_reason)
     return parser.result

@@ -110,7 +110,7 @@ def _render_tool_prompt(
             )
             if pdesc:
                 lines.append(f"  {pname}: {pdesc}")
-    instruction = tool_choice_instruction(tool_choice, specs)
+    instruction = tool_choice_instruction(tool_choice)
     if instruction:
         lines += ["", instruction]
     return "\n".join(lines)
@@ -122,7 +122,7 @@ MUST_NOT_CALL = "Do not call any tool"
 INSTRUCTION_OPENINGS = (MUST_CALL, MUST_NOT_CALL)
 
 
-def tool_choice_instruction(tool_choice: ToolChoice, tools: Mapping[str, ToolSpec] | None = None) -> str:
+def tool_choice_instruction(tool_choice: ToolChoice) -> str:
     """What ``tool_choice`` asks of the model, as an instruction ("" for auto)."""
     name = forced_tool_name(tool_choice)
     if name:

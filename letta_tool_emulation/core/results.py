@@ -96,6 +96,11 @@ class ParseResult:
     tool_calls: list[ToolCall] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     reasoning: str = ""
+    # Whether the reply began inside reasoning that its chat template opened: True when it
+    # closed such reasoning (a lone </think>, or the closing tag after ``in_reasoning``); False
+    # when the parser was told it would (``in_reasoning``) and the reply never closed it; None
+    # when nothing says either.
+    template_reasoning: bool | None = None
 
     @property
     def rejected(self) -> list[Problem]:

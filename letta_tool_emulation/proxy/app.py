@@ -29,6 +29,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import engine, venice
+from ..core.prompt import forced_tool_name
 from ..step import Settings
 from . import wire
 from .driver import Emulated, open_upstream, read_all, relay, relayed_headers, transport_for
@@ -426,6 +427,15 @@ def _settings(*values: str | None) -> Settings:
     return Settings.from_env(ENGINE_LOG)
 
 
+def _tool_names(tools: Any) -> set[str]:
+    names = set()
+    for tool in tools if isinstance(tools, list) else ():
+        function = tool.get("function") if isinstance(tool, Mapping) else None
+        if isinstance(function, Mapping) and isinstance(function.get("name"), str):
+            names.add(function["name"])
+    return names
+
+
 def prepare_request(upstream: Upstream, body: dict[str, Any], decision: Any) -> Any:
     """The emulated request for a chat-completions ``body``, as the proxy sends it (``calibrate``
     asks its questions through this too). Raises :class:`ProxyError` for what cannot be emulated."""
@@ -438,6 +448,13 @@ def prepare_request(upstream: Upstream, body: dict[str, Any], decision: Any) -> 
         # in the history are still rendered as text.
         data["tools"] = []
         data.pop("tool_choice")
+    forced = forced_tool_name(data.get("tool_choice"))
+    if forced is not None and forced not in _tool_names(data.get("tools")):
+        # As OpenAI does: the model would be told to call a tool it is not shown.
+        raise ProxyError(
+            400, f"tool_choice names the function {forced!r}, which is not among the request's tools.",
+            param="tool_choice",
+        )  # fmt: skip
     parallel = body.get("parallel_tool_calls") is not False  # OpenAI's default is true
     return engine.prepare(
         data,

@@ -102,7 +102,7 @@ class Emulated:
             outcome: Outcome = done.value
         finally:
             flow.close()
-        endpoints.remember_refusal(self.request, outcome, self.request.step.log)
+        endpoints.remember(self.request, outcome, self.request.step.log)
         # Everything after the reply is settled is ready at once: one write, many events.
         tail = [] if writer.started else [writer.chunk({"content": ""})]
         for index, call in enumerate(_calls(outcome, self.model)):
@@ -180,7 +180,7 @@ class Emulated:
         finally:
             flow.close()
         self.outcome = outcome
-        endpoints.remember_refusal(self.request, outcome, self.request.step.log)
+        endpoints.remember(self.request, outcome, self.request.step.log)
         content = "".join(text)
         if outcome.gave_up:
             content = "\n\n".join(p for p in (content, outcome.content) if p)

@@ -20,6 +20,7 @@ from benchmarks.parser_accuracy import (
     CHUNKS,
     FORMATS,
     HELDOUT,
+    HELDOUT2,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -35,6 +36,7 @@ from benchmarks.parser_accuracy import (
 
 CASES = load_cases()
 HELDOUT_CASES = load_cases(HELDOUT)
+HELDOUT2_CASES = load_cases(HELDOUT2)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -141,7 +143,7 @@ def test_cases_are_well_formed() -> None:
             assert c.shown >= 1, f"{c.where}: a shown case shows at least one block"
 
 
-@pytest.mark.parametrize("case", CASES + HELDOUT_CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CASES + HELDOUT_CASES + HELDOUT2_CASES, ids=lambda c: c.id)
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
     values = _values(case.text)
     for call in case.calls:
@@ -158,29 +160,44 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
         )
 
 
-def test_heldout_set_is_well_formed_and_apart() -> None:
-    """The held-out set: the same format and rules, its own ids, both sides about equal, and
+@pytest.mark.parametrize("held", [HELDOUT_CASES, HELDOUT2_CASES], ids=["heldout", "heldout2"])
+def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
+    """A held-out set: the same format and rules, its own ids, both sides about equal, and
     languages beyond those of the main corpus."""
-    assert len(HELDOUT_CASES) >= 150
-    ids = [c.id for c in HELDOUT_CASES]
+    assert len(held) >= 150
+    ids = [c.id for c in held]
     assert len(set(ids)) == len(ids), [i for i, n in Counter(ids).items() if n > 1]
     assert not set(ids) & {c.id for c in CASES}, "held-out ids are distinct from the corpus's"
-    for c in HELDOUT_CASES:
+    for c in held:
         assert c.lang in LANGUAGES and (c.cls in PERFORMED or c.cls in SHOWN), c.where
         assert c.formats and all(f in FORMATS for f in c.formats), c.where
+        assert c.text.strip() and "\n@@@" not in c.text, c.where
         if c.side == "performed":
             assert c.calls and c.shown == 0, c.where
         else:
             assert c.shown >= 1, c.where
-    sides = Counter(c.side for c in HELDOUT_CASES)
-    assert abs(sides["performed"] - sides["shown"]) <= len(HELDOUT_CASES) // 10
-    new = {c.lang for c in HELDOUT_CASES} - {c.lang for c in CASES}
+    sides = Counter(c.side for c in held)
+    assert abs(sides["performed"] - sides["shown"]) <= len(held) // 10
+    new = {c.lang for c in held} - {c.lang for c in CASES}
     assert len(new) >= 6, new
     for lang in new:
-        assert {c.side for c in HELDOUT_CASES if c.lang == lang} == {"performed", "shown"}, lang
-    performed = {f for c in HELDOUT_CASES if c.side == "performed" for f in c.formats}
+        assert {c.side for c in held if c.lang == lang} == {"performed", "shown"}, lang
+    performed = {f for c in held if c.side == "performed" for f in c.formats}
     assert set(READ_FORMATS) <= performed
-    assert set(SHOWN) <= {c.cls for c in HELDOUT_CASES}
+    assert set(SHOWN) <= {c.cls for c in held}
+
+
+def test_second_heldout_set_is_apart_from_the_first_and_wide() -> None:
+    """The second held-out set shares no id with the first, has every performed class too, and
+    covers the main languages and at least fourteen more, each on both sides."""
+    assert not {c.id for c in HELDOUT2_CASES} & {c.id for c in HELDOUT_CASES}
+    assert set(PERFORMED) <= {c.cls for c in HELDOUT2_CASES}
+    langs = {c.lang for c in HELDOUT2_CASES}
+    assert set(MAIN_LANGUAGES) <= langs
+    assert len(langs - set(MAIN_LANGUAGES)) >= 14
+    for lang in langs:
+        assert {c.side for c in HELDOUT2_CASES if c.lang == lang} == {"performed", "shown"}, lang
+    assert len({c.text for c in HELDOUT2_CASES}) == len(HELDOUT2_CASES), "no reply written twice"
 
 
 def test_every_class_is_present() -> None:

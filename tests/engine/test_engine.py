@@ -549,3 +549,50 @@ def test_a_block_set_aside_by_its_structure_is_not_told_and_one_that_would_not_r
     for reply in (quoted, unknown):
         outcome, attempts = drive(request(), [reply])
         assert len(attempts) == 1 and outcome.calls == [] and outcome.feedback == ""
+
+
+def template_request() -> Any:
+    data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": TOOLS, "tool_choice": "auto"}
+    return engine.prepare(data, decision=Decision(True, "test", in_reasoning=True), endpoint="http://h/v1", log=LOG)
+
+
+def test_a_reply_in_template_reasoning_keeps_its_reasoning_apart() -> None:
+    outcome, attempts = drive(template_request(), ["Figs, not plums.\n</think>\nNoted.\n" + block({"label": "human",
+                                                                                                     "new_string": "figs"})])  # fmt: skip
+    assert (outcome.content, outcome.reasoning) == ("Noted.", "Figs, not plums.")
+    assert len(outcome.calls) == 1 and outcome.template_reasoning is True and not outcome.reread
+    assert len(attempts) == 1
+
+
+def test_a_reply_that_did_not_think_after_all_is_read_again_as_text_and_nothing_is_lost() -> None:
+    from letta_tool_emulation import endpoints
+
+    req = template_request()
+    endpoints.KNOWN.note_template_reasoning("http://h/v1", "m")
+    outcome, attempts = drive(req, ["Saving figs.\n" + block({"label": "human", "new_string": "figs"})])
+    assert json.loads(outcome.calls[0]["function"]["arguments"]) == {"label": "human", "new_string": "figs"}
+    assert outcome.content == "Saving figs." and outcome.reasoning == ""
+    assert outcome.template_reasoning is False and outcome.reread and len(attempts) == 1  # no re-ask
+    endpoints.remember(req, outcome, LOG)
+    assert not endpoints.KNOWN.opens_reasoning("http://h/v1", "m")
+
+
+def test_a_lone_closing_tag_is_remembered_for_the_model(caplog: pytest.LogCaptureFixture) -> None:
+    from types import SimpleNamespace
+
+    from letta_tool_emulation import endpoints, selection
+
+    data = {"model": "m2", "messages": [{"role": "user", "content": "Hi"}], "tools": TOOLS}
+    req = engine.prepare(data, decision=EMULATE, endpoint="http://h/v1", log=LOG)
+    outcome, _ = drive(req, ["Plan.\n</think>\nHello!"])
+    assert outcome.template_reasoning is True
+    try:
+        with caplog.at_level(logging.INFO, "letta_tool_emulation"):
+            endpoints.remember(req, outcome, LOG)
+        assert "m2 began its reply inside reasoning" in caplog.text
+        config = SimpleNamespace(
+            model="m2", model_endpoint="http://h/v1", handle="x/m2", model_wrapper="tool-emulation"
+        )
+        assert selection.decide(config).in_reasoning
+    finally:
+        endpoints.KNOWN.forget_template_reasoning("http://h/v1", "m2")

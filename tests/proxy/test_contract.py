@@ -91,6 +91,41 @@ def test_reasoning_goes_to_reasoning_content(proxy: ProxyServer, upstream: Stand
     assert "figs kept" not in reply.content and [c["name"] for c in reply.calls] == ["memory_insert"]
 
 
+def test_reasoning_a_chat_template_opened_is_learned_from_a_lone_closing_tag(
+    proxy: ProxyServer, upstream: StandIn
+) -> None:
+    """Qwen3- and DeepSeek-R1-style templates write <think> into the prompt: the reply holds only
+    the closing tag. The first such reply already keeps its drafted block from running; from then
+    on, the text before </think> streams as reasoning, not as the answer."""
+    from letta_tool_emulation import endpoints
+
+    assert not endpoints.KNOWN.opens_reasoning(upstream.url, EMULATED_MODEL)
+    draft = call_block("memory_insert", label="human", new_string="plums")
+    reply = ("The user likes figs, not plums. " + draft + "\nSo figs it is.\n</think>\nNoted.\n"
+             + call_block("memory_insert", label="human", new_string="figs"))  # fmt: skip
+    upstream.script({"text": reply}, {"text": reply})
+    _, events = post_stream(proxy.url, body("Remember figs"))
+    first = check_stream(events, include_usage=False)
+    assert [c["arguments"] for c in first.calls] == [json.dumps({"label": "human", "new_string": "figs"})]
+    assert "The user likes figs" in first.content  # already released when the tag came
+    _, events = post_stream(proxy.url, body("Remember figs"))
+    second = check_stream(events, include_usage=False)
+    assert second.content.strip() == "Noted." and "The user likes figs, not plums." in second.reasoning
+    assert [c["arguments"] for c in second.calls] == [json.dumps({"label": "human", "new_string": "figs"})]
+    # A reply that then finishes without closing reasoning did not think this time: its call
+    # still runs, its text (already streamed as reasoning) is not sent twice, and the model is
+    # read as an ordinary one again.
+    upstream.script({"text": "Saving kiwis.\n" + call_block("memory_insert", label="human", new_string="kiwis")})
+    _, events = post_stream(proxy.url, body("Remember kiwis"))
+    third = check_stream(events, include_usage=False)
+    assert [c["arguments"] for c in third.calls] == [json.dumps({"label": "human", "new_string": "kiwis"})]
+    assert "Saving kiwis." in third.reasoning and "Saving kiwis." not in third.content
+    assert not endpoints.KNOWN.opens_reasoning(upstream.url, EMULATED_MODEL)
+    upstream.script({"text": "Just an answer."})
+    whole = httpx.post(f"{proxy.url}/chat/completions", json=body("Hi"), timeout=60).json()["choices"][0]["message"]
+    assert whole["content"] == "Just an answer." and not whole.get("reasoning_content")
+
+
 def test_a_reply_given_up_on_says_why_and_still_ends_properly(proxy: ProxyServer, upstream: StandIn) -> None:
     broken = "TOOL_CALL_START\nmemory_insert(label='human')\nTOOL_CALL_END"
     upstream.script(*[{"text": broken}] * 3)

@@ -122,6 +122,18 @@ def test_tool_choice_naming_a_function(sdk: OpenAI, upstream: StandIn) -> None:
     assert "You must call the tool archival_memory_search" in system_prompt(upstream)
 
 
+def test_tool_choice_naming_a_function_not_offered_is_refused_as_openai_does(sdk: OpenAI, upstream: StandIn) -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError) as raised:
+        sdk.chat.completions.create(
+            model=EMULATED_MODEL, messages=REMEMBER, tools=MEMORY_TOOLS,
+            tool_choice={"type": "function", "function": {"name": "send_email"}},
+        )  # fmt: skip
+    assert raised.value.status_code == 400 and "send_email" in raised.value.message
+    assert upstream.requests == []  # the model was not asked
+
+
 def test_tool_choice_none_shows_the_model_no_tools(sdk: OpenAI, upstream: StandIn) -> None:
     r = sdk.chat.completions.create(model=EMULATED_MODEL, messages=REMEMBER, tools=MEMORY_TOOLS, tool_choice="none")
     assert r.choices[0].message.tool_calls is None and r.choices[0].finish_reason == "stop"

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class Reasoning:
     """The THINK state."""
 
-    __slots__ = ("buf", "explicit", "lines", "lone_closed", "open", "sc", "settle")
+    __slots__ = ("at_start", "buf", "explicit", "lines", "lone_closed", "open", "sc", "settle", "template")
 
     def __init__(self, sc: Scanner) -> None:
         self.sc = sc
@@ -26,19 +26,43 @@ class Reasoning:
         self.explicit = False  # the reply opened reasoning itself
         self.open = False  # and has not closed it
         self.lone_closed = False  # a lone </think> closed reasoning the reply began in
+        self.template = False  # the reply began inside reasoning its chat template opened
+        self.at_start = False  # and nothing of it has been read yet
 
     @property
     def settled(self) -> bool:
         """Whether a later </think> is only a stray tag."""
         return self.explicit or self.lone_closed
 
+    @property
+    def template_reasoning(self) -> bool | None:
+        """See ``ParseResult.template_reasoning`` (complete once the reply has ended)."""
+        if self.template:
+            return not self.open
+        return True if self.lone_closed else None
+
     def begin(self) -> None:
         self.explicit = True
         self.open = True
 
+    def begin_in_template(self) -> None:
+        """The caller knows that this model's chat template opens reasoning before the reply
+        (it has closed such reasoning with a lone </think> before): the reply starts as
+        reasoning, streamed as such, until its closing tag."""
+        self.begin()
+        self.template = True
+        self.at_start = True
+
     def think(self, eof: bool) -> bool:
         b = self.buf
         buf, pos = b.text, b.pos
+        if self.at_start:  # the template's opening tag, written again by the model, is no reasoning
+            opening = M.THINK_AT_START.match(buf, pos, partial=not eof)
+            if opening is not None and opening.partial:
+                return False
+            self.at_start = False
+            if opening is not None:
+                pos = b.pos = opening.end()
         m = M.THINK_END.search(buf, pos, partial=not eof)
         end = len(buf) if m is None else m.start()
         if end > pos:
@@ -69,10 +93,9 @@ class Reasoning:
     def unclosed(self) -> None:
         """The reply ended: reasoning it opened and never closed is reported."""
         if self.open:
-            self.sc.out.emit(
-                StreamEvent(
-                    problem=Problem(
-                        "unclosed_reasoning", "A <think> block was never closed; its text was kept as reasoning."
-                    )
-                )
+            said = (
+                "The reasoning the chat template opened was never closed; the reply's text was kept as reasoning."
+                if self.template
+                else "A <think> block was never closed; its text was kept as reasoning."
             )
+            self.sc.out.emit(StreamEvent(problem=Problem("unclosed_reasoning", said)))

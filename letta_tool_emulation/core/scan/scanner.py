@@ -36,7 +36,7 @@ from .openers import Openers
 from .output import Output
 from .reasoning import Reasoning
 from .settle import Settle
-from .states import CALL_STATES, FENCE, REGION, TEXT, State
+from .states import CALL_STATES, FENCE, REGION, TEXT, THINK, State
 from .text import Text
 
 
@@ -59,7 +59,8 @@ class Scanner:
         "text",
     )
 
-    def __init__(self, interpret: Interpret) -> None:
+    def __init__(self, interpret: Interpret, *, in_reasoning: bool = False) -> None:
+        """``in_reasoning``: the reply begins inside reasoning that its chat template opened."""
         self.state = TEXT
         self.closed = False
         self.closing = False  # the reply has ended (close() is running)
@@ -74,6 +75,9 @@ class Scanner:
         self.openers = Openers(self)
         self.reasoning = Reasoning(self)
         self.text = Text(self)
+        if in_reasoning:
+            self.reasoning.begin_in_template()
+            self.state = THINK
         handlers: dict[State, Callable[[bool], bool]] = {
             states.TEXT: self.text.text,
             states.THINK: self.reasoning.think,
