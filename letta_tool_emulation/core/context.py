@@ -65,11 +65,16 @@ class Shown:
 # (1), a), (a), →, ->, =>, "Option A:" and its translations.
 _ITEM = r"[ \t]{0,3}(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|[a-zA-Z][)]|\([a-zA-Z]\)|[①-⑩])(?:[ \t]|$)"
 _OPTION = (
-    r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternative|variant|opci[oó]n|opção|opzione|variante|вариант|"
-    r"选项|方案|オプション|案)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC])\b"
+    r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
+    r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
+    r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
+    r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|[אבג])\b"
 )
 LIST_ITEM = regex.compile(_ITEM)
 ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
+# An alternative's label and what it does ("Option A: search the archive"): the block below it
+# is that alternative, whatever the line goes on to say.
+OPTION_LABEL = regex.compile(f"(?i:{_OPTION})[ \t*_]*[:：)–—-]")
 BLOCKQUOTE = regex.compile(r"[ \t]{0,3}>")
 TABLE_ROW = regex.compile(r"[ \t]{0,3}\|")
 HEADING = regex.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
@@ -86,7 +91,8 @@ HEADING_EXAMPLE = regex.compile(
 # A speaker's name in a recited transcript ("**Me:**", "assistant:").
 _SPEAKER = (
     r"\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
-    r"assistente|asistente|assistant\w*|ассистент)\W{0,4}[:：]\W{0,4}"
+    r"assistente|asistente|assistant\w*|ассистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
+    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트)\W{0,4}[:：]\W{0,4}"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 QUOTE_ONLY = regex.compile(r"[ \t]*[\"“”„«»'‘’`]+[ \t]*$")
@@ -95,7 +101,11 @@ QUOTE_ONLY = regex.compile(r"[ \t]*[\"“”„«»'‘’`]+[ \t]*$")
 _SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’]))[.!?]+[ \t]+|[。！？]")
 CONTINUATION = regex.compile(
     r"[ \t]*(?:(?:and\s+)?then|and|followed\s+by|after\s+that|next|y\s+(?:luego|después)|luego|puis|et\s+puis|"
-    r"ensuite|dann|und\s+dann|danach|e\s+depois|depois|e\s+poi|poi|потом|затем|а\s+потом|然后|接着|その後|次に)"
+    r"ensuite|dann|und\s+dann|danach|e\s+depois|depois|e\s+poi|poi|потом|затем|а\s+потом|然后|接着|その後|次に|"
+    r"en\s+dan|daarna|och\s+sedan|sedan|og\s+så|derefter|deretter|a\s+pak|potom|a\s+potem|potem|потім|а\s+потім|"
+    r"ja\s+sitten|sitten|aztán|majd|și\s+apoi|apoi|i\s+després|després|sonra|ardından|και\s+μετά|μετά|sau\s+đó|"
+    r"lalu|kemudian|setelah\s+itu|ثم|بعد\s+ذلك|سپس|ואז|אחר\s+כך|फिर|उसके\s+बाद|তারপর|จากนั้น|그\s+다음|그다음|"
+    r"kisha|halafu)"
     r"[ \t,]*[:：][ \t]*$",
     regex.IGNORECASE,
 )
@@ -119,6 +129,12 @@ def in_element(recent: str) -> bool:
 
 _COLON = r"[ \t]*(?:[:：]|\.\.\.|…)?[ \t*_]*$"  # what may end an introduction's line
 _ENDS = r"[^\n]*[:：][ \t*_]*$"  # a line that ends with a colon
+
+
+def _adverb(words: str) -> str:
+    """``words`` ("for example", "an example") at the start of a sentence or just before its colon."""
+    return rf"^\W{{0,4}}(?:{words})(?!\w)|(?<!\w)(?:{words})" + _COLON
+
 
 # For each kind, per language: what presents the block that follows as something shown. A row
 # is a pattern matched (ignoring case) against the line directly before the block.
@@ -147,7 +163,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"desta\s+forma)" + _COLON + r"|^\W{0,4}um\s+exemplo\b" + _ENDS,
         "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
         r"in\s+questo\s+modo|si\s+scrive\s+così)" + _COLON,
-        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|так|вот\s+так)"
+        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так)"
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
         + _ENDS
@@ -157,9 +173,66 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"こんな感じ)" + _COLON,
         "other": r"(?:bijvoorbeeld|na\s+przykład|örneğin|예를\s+들어|예시)"
         + _COLON
-        + r"|\b(?:examples?|ejemplos?|exemples?|beispiele?|exemplos?|esempi[o]?|пример\w*|format\w*|формат\w*)\b"
+        # the noun anywhere, but "par exemple" and its like only where _adverb places them: in the
+        # middle of a sentence they give a list ("je note tes plats, par exemple la raclette:")
+        + r"|(?<!\b(?:par|per|por|zum|for)\s)\b(?:examples?|ejemplos?|exemples?|beispiele?|exemplos?|esempi[o]?|"
+        r"пример\w*|format\w*|формат\w*)\b"
         + _ENDS
+        + "|"
+        + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
         + r"|(?:示例|例子|格式|形式|例)[^\n]{0,30}[:：][ \t]*$",
+        # "For example" and the noun: at the start of the sentence or just before its colon, never
+        # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
+        # "it looks like this" and "here is an example" anywhere in it.
+        "nl": _adverb(r"bijvoorbeeld|bv\.|b\.v\.|(?:een\s+)?voorbeeld(?:en)?")
+        + r"|\b(?:het\s+formaat\s+is|ziet\s+er\s+(?:\w+\s+)?(?:zo|als\s+volgt|ongeveer\s+zo)\s+uit|zo\s+ziet|"
+        r"hier\s+is\s+een\s+voorbeeld)\b" + _ENDS,
+        "sv": _adverb(r"till\s+exempel|t\.\s?ex\.|exempelvis|(?:ett\s+)?exempel")
+        + r"|\b(?:formatet\s+är|ser\s+(?:\w+\s+)?(?:ut\s+så\s+här|ut\s+ungefär\s+så\s+här|ut\s+som\s+följer)|"
+        r"så\s+här\s+ser|här\s+är\s+ett\s+exempel)\b" + _ENDS,
+        "da-nb": _adverb(r"for\s+eksempel|f\.\s?eks\.|eksempelvis|(?:et\s+)?eksempel")
+        + r"|\b(?:formatet\s+er|ser\s+(?:\w+\s+)?(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|"
+        r"slik\s+ser|her\s+er\s+et\s+eksempel)\b" + _ENDS,
+        "cs-pl": _adverb(r"například|např\.|příklad\w*|pro\s+představu|ukázk\w*|na\s+przykład|np\.|przykład\w*")
+        + r"|\b(?:vypadá\s+(?:\w+\s+)?(?:takto|následovně)|formát\s+je|tady\s+je\s+příklad|"
+        r"wygląda\s+(?:\w+\s+)?(?:tak|następująco)|format\s+jest|oto\s+przykład)\b" + _ENDS,
+        "uk": _adverb(r"наприклад|приклад\w*|для\s+прикладу")
+        + r"|(?:виглядає\s+(?:\w+\s+)?(?:так|ось\s+так)|формат\s+такий|ось\s+приклад)"
+        + _ENDS,
+        "fi-hu": _adverb(r"esimerkiksi|esim\.|esimerk\w*|például|pl\.|(?:egy\s+)?példa\w*|példá\w*")
+        + r"|\b(?:näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|muoto\s+on|tässä\s+esimerkki|így\s+néz\s+ki|"
+        r"a\s+formátum|íme\s+egy\s+példa)" + _ENDS,
+        "ro-ca": _adverb(r"de\s+exemplu|de\s+ex\.|(?:un\s+)?exemplu|per\s+exemple|p\.\s?ex\.|(?:un\s+)?exemple")
+        + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
+        r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple)" + _ENDS,
+        "tr": _adverb(r"örneğin|mesela|örnek\w*")
+        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek)"
+        + _ENDS,
+        "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
+        + r"|(?:μοιάζει\s+(?:κάπως\s+)?έτσι|φαίνεται\s+έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
+        + _ENDS,
+        "vi": _adverb(r"ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ")
+        + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ)"
+        + _ENDS,
+        "id-ms": _adverb(r"misalnya|contohnya|sebagai\s+contoh|contoh|misal")
+        + r"|\b(?:seperti\s+(?:ini|berikut)\s+bentuknya|terlihat\s+seperti|kelihatan\s+seperti|formatnya|"
+        r"bentuknya|berikut\s+contoh\w*|ini\s+contoh\w*)\b" + _ENDS,
+        "ar-fa": _adverb(r"على\s+سبيل\s+المثال|مثلاً|مثلا|مثال|برای\s+مثال|به\s+عنوان\s+مثال|نمونه")
+        + r"|(?:يبدو\s+(?:هكذا|كالتالي|كما\s+يلي)|هكذا\s+يبدو|الصيغة|إليك\s+مثال|این\s+شکلی|به\s+این\s+شکل|"
+        r"این\s+یک\s+مثال)" + _ENDS,
+        "he": _adverb(r"לדוגמה|לדוגמא|למשל|דוגמה|דוגמא")
+        + r"|(?:נראה\s+כך|נראית\s+כך|נראים\s+כך|הפורמט|הנה\s+דוגמ)"
+        + _ENDS,
+        "hi-bn": _adverb(r"उदाहरण(?:\s+के\s+लिए)?|मिसाल\s+के\s+तौर\s+पर|উদাহরণ(?:স্বরূপ)?")
+        + r"|(?:ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|"
+        r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ)" + _ENDS,
+        "th": _adverb(r"ตัวอย่างเช่น|ตัวอย่าง|เช่น") + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง)" + _ENDS,
+        "ko": _adverb(r"예를\s+들어|예를\s+들면|예시")
+        + r"|(?:예:|이런\s+식|다음과\s+같은\s+형식|형식은|모양입니다|모습입니다|예시는)"
+        + _ENDS,
+        "sw": _adverb(r"kwa\s+mfano|mfano")
+        + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano)\b"
+        + _ENDS,
     },
     "quoted": {
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
@@ -185,6 +258,40 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"(?:запустил|вызвал|выполнил)|ваше\w*\s+сообщени)",
         "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
         "ja": r"(?:使えるツール|ツール一覧|送ってくれた|送られてきた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
+        "nl": r"\b(?:je\s+(?:stuurde|hebt\s+(?:me\s+)?gestuurd|plakte)|u\s+(?:stuurde|heeft\s+(?:me\s+)?gestuurd)|"
+        r"(?:eerder|gisteren|vorige\s+keer)\b[^\n]{0,60}\b(?:heb\s+ik|voerde\s+ik|riep\s+ik)|wat\s+ik\s+(?:eerder\s+)?deed|"
+        r"je\s+(?:laatste\s+)?bericht)\b",
+        "sv": r"\b(?:du\s+(?:skickade|har\s+skickat|klistrade\s+in)|(?:tidigare|förut|igår|i\s+går)\b[^\n]{0,60}\b"
+        r"(?:körde|anropade|gjorde)\s+jag|jag\s+(?:körde|anropade)\s+(?:tidigare|förut)|här\s+är\s+vad\s+jag\s+gjorde|"
+        r"ditt\s+(?:senaste\s+)?meddelande)\b",
+        "da-nb": r"\b(?:du\s+(?:sendte|har\s+sendt)|(?:tidligere|i\s+går)\b[^\n]{0,60}\b(?:kørte|kaldte|kjørte|kalte)\s+jeg|"
+        r"her\s+er\s+(?:hvad|hva)\s+jeg\s+gjorde|din\s+(?:sidste\s+)?besked|meldingen\s+din)\b",
+        "cs-pl": r"\b(?:poslal[ai]?\s+(?:jste|jsi)|(?:dříve|předtím|včera)\b[^\n]{0,60}\b(?:spustil|zavolal|provedl)|"
+        r"(?:spustil|provedl)\s+jsem\s+(?:dříve|předtím)|vaše\s+(?:poslední\s+)?zpráv\w*|wysłał[ae]ś|przysłał[ae]ś|"
+        r"(?:wcześniej|poprzednio|wczoraj)\b[^\n]{0,60}(?:wykonał|uruchomił|wywołał)\w*|twoja\s+(?:ostatnia\s+)?wiadomość)",
+        "uk": r"(?:ви\s+(?:надіслали|прислали|надсилали)|ти\s+(?:надіслав|надіслала|прислав|прислала)|"
+        r"(?:раніше|вчора|минулого\s+разу)[^\n]{0,60}я\s+(?:запустив|викликав|виконав)|ваше\w*\s+повідомлен|"
+        r"ось\s+що\s+я\s+(?:зробив|робив))",
+        "fi-hu": r"\b(?:lähetit|lähetitte|(?:aiemmin|eilen|äsken)\b[^\n]{0,60}\b(?:ajoin|suoritin|kutsuin)|viestisi|"
+        r"(?:el)?küldted|küldtél|korábban\b[^\n]{0,60}\b(?:futtattam|hívtam|lefuttattam)|az\s+üzeneted)\b",
+        "ro-ca": r"(?:\bmi-a[iț]\s+trimis|\b(?:anterior|mai\s+devreme|ieri)\b[^\n]{0,60}\bam\s+(?:rulat|apelat|executat)|"
+        r"\bem\s+vas\s+enviar|\bm['’]has\s+enviat|\babans\b[^\n]{0,60}\bvaig\s+(?:executar|cridar))",
+        "tr": r"(?:bana\s+gönderdi\w*|gönderdiğin\w*|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
+        r"son\s+mesajın)",
+        "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|εκτέλεσα|κάλεσα)|"
+        r"το\s+μήνυμά\s+σου)",
+        "vi": r"(?:bạn\s+(?:đã\s+)?gửi\s+(?:cho\s+)?(?:mình|tôi)|(?:trước\s+đó|lúc\s+nãy|hôm\s+qua)[^\n]{0,60}"
+        r"(?:đã\s+chạy|đã\s+gọi)|đây\s+là\s+(?:những\s+gì|điều)\s+(?:mình|tôi)\s+đã\s+làm)",
+        "id-ms": r"\b(?:(?:kamu|anda|kau)\s+(?:kirim|mengirim|kirimkan)|yang\s+(?:kamu|anda)\s+kirim|"
+        r"sebelumnya\s+(?:aku|saya)\b[^\n]{0,40}\b(?:menjalankan|memanggil)|ini\s+yang\s+(?:aku|saya)\s+lakukan)\b",
+        "ar-fa": r"(?:أرسلت\s+لي|أرسلتها\s+لي|ما\s+أرسلته|سابقا[^\n]{0,60}(?:نفذت|شغلت)|هذا\s+ما\s+فعلته|"
+        r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
+        "he": r"(?:שלחת\s+לי|ששלחת|קודם[^\n]{0,60}(?:הרצתי|הפעלתי|ביצעתי|עשיתי)|הנה\s+מה\s+שעשיתי)",
+        "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|তুমি\s+পাঠিয়েছ|"
+        r"আগে\s+আমি)",
+        "th-ko": r"(?:คุณส่งมา|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
+        r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출))",
+        "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b",
     },
     "proposed": {
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
@@ -224,6 +331,71 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"^\W{0,4}(?:если|когда|в\s+зависимости)" + _ENDS + r"|(?:два|три|несколько)\s+(?:способа|варианта)" + _ENDS,
         "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种)" + _ENDS,
         "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法)" + _ENDS,
+        "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
+        r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
+        r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|mocht|afhankelijk\s+van)\b"
+        + _ENDS
+        + r"|\b(?:twee|drie|een\s+paar)\s+(?:manieren|opties|mogelijkheden)\b"
+        + _ENDS,
+        "sv": r"\b(?:jag\s+skulle|utkast|inte\s+(?:skickat|sparat|genomfört)\s+(?:\w+\s+)?än|tills\s+du\s+"
+        r"(?:har\s+)?(?:bekräftat|bekräftar|godkänt|godkänner)|om\s+du\s+godkänner)\b|"
+        r"^\W{0,4}(?:om\s+(?:det|du|ni|den|inget|ingenting|sökningen)|ifall|beroende\s+på)\b"
+        + _ENDS
+        + r"|\b(?:två|tre|flera)\s+(?:sätt|alternativ|möjligheter)\b"
+        + _ENDS,
+        "da-nb": r"\b(?:jeg\s+ville|udkast|utkast|ikke\s+(?:sendt|gemt|lagret)\s+(?:\w+\s+)?(?:endnu|ennå)|"
+        r"(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter|godkender|godkjenner))\b|"
+        r"^\W{0,4}(?:hvis|afhængigt\s+af|avhengig\s+av)\b"
+        + _ENDS
+        + r"|\b(?:to|tre|flere)\s+(?:måder|måter|muligheder|muligheter)\b"
+        + _ENDS,
+        "cs-pl": r"\b(?:navrhuji|návrh\w*|koncept|zatím\s+(?:\w+\s+)?neodesílám|neodeslal|neuložil|dokud\s+(?:to\s+)?"
+        r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+nie\s+(?:wysłał|zapisał)\w*|"
+        r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym)\b|"
+        r"^\W{0,4}(?:pokud|jestli|jestliže|kdyby|v\s+případě|jeśli|jeżeli|gdyby|w\s+razie)\b"
+        + _ENDS
+        + r"|\b(?:dva|dvě|tři|několik|dwa|dwie|trzy|kilka)\s+(?:způsoby|možnosti|varianty|sposoby|opcje|warianty)\b"
+        + _ENDS,
+        "uk": r"(?:чернетк\w*|ще\s+не\s+(?:надіслав|зберіг|відправив|застосував)|поки\s+(?:ви\s+не\s+підтвердите|"
+        r"ти\s+не\s+підтвердиш)|після\s+вашого\s+підтвердження|я\s+б\s+)|"
+        r"^\W{0,4}(?:якщо|коли|у\s+разі|залежно)" + _ENDS + r"|(?:два|три|кілька)\s+(?:способи|варіанти)" + _ENDS,
+        "fi-hu": r"\b(?:luonnos|en\s+ole\s+vielä\s+(?:lähettänyt|tallentanut)|kunnes\s+vahvistat|jos\s+hyväksyt|"
+        r"piszkozat|vázlat|még\s+nem\s+(?:küldtem|mentettem)|amíg\s+(?:nem\s+)?(?:jóváhagyod|erősíted)|"
+        r"ha\s+egyetértesz)\b|^\W{0,4}(?:jos|mikäli|riippuen|ha|amennyiben)\b"
+        + _ENDS
+        + r"|\b(?:kaksi|kolme|useita|két|három|több)\s+(?:tapaa|vaihtoehtoa|módon|lehetőség)\w*"
+        + _ENDS,
+        "ro-ca": r"\b(?:ciornă|schiță|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|dacă\s+ești\s+de\s+acord|"
+        r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
+        r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
+        "tr": r"(?:taslak|henüz\s+(?:göndermedim|kaydetmedim|uygulamadım)|onaylayana\s+kadar|onaylarsan|onaylarsanız|"
+        r"kabul\s+edersen)|^\W{0,4}(?:eğer)\b" + _ENDS + r"|\b(?:iki|üç|birkaç)\s+(?:yol|seçenek)" + _ENDS,
+        "el": r"(?:προσχέδιο|δεν\s+(?:το\s+)?(?:έχω\s+)?(?:στείλει|στείλω|αποθηκεύσει)\s+ακόμ|μέχρι\s+να\s+"
+        r"επιβεβαιώσ\w*|αν\s+συμφωνείς|αν\s+συμφωνείτε)|^\W{0,4}(?:αν|εάν|σε\s+περίπτωση)\b"
+        + _ENDS
+        + r"|(?:δύο|τρεις|μερικοί)\s+(?:τρόποι|επιλογές)"
+        + _ENDS,
+        "vi": r"(?:bản\s+nháp|chưa\s+(?:gửi|lưu|cập\s+nhật|thực\s+hiện)|(?:cho\s+)?đến\s+khi\s+bạn\s+xác\s+nhận|"
+        r"nếu\s+bạn\s+đồng\s+ý)|^\W{0,4}(?:nếu|trong\s+trường\s+hợp|tùy)\b"
+        + _ENDS
+        + r"|(?:hai|ba|vài)\s+(?:cách|lựa\s+chọn)"
+        + _ENDS,
+        "id-ms": r"\b(?:draf|belum\s+(?:aku\s+|saya\s+)?(?:dikirim|disimpan|kirim|simpan|kukirim|kusimpan)|"
+        r"sampai\s+(?:kamu|anda|kau)\s+(?:konfirmasi|setuju|mengonfirmasi)|(?:kalau|jika)\s+(?:kamu|anda)\s+setuju)\b|"
+        r"^\W{0,4}(?:kalau(?!\s+begitu)|jika(?!\s+demikian)|apabila|bila|seandainya)\b"
+        + _ENDS
+        + r"|\b(?:dua|tiga|beberapa)\s+(?:cara|pilihan|opsi)\b"
+        + _ENDS,
+        "ar-fa": r"(?:مسودة|لم\s+أرسل|لم\s+أحفظ|حتى\s+تؤكد|بعد\s+تأكيدك|إذا\s+وافقت|پیش[\u200c ]?نویس|"
+        r"هنوز\s+(?:ارسال|ذخیره)\s+نکرده|تا\s+(?:وقتی|زمانی)\s+که\s+تأیید|اگر\s+موافق)|"
+        r"^\W{0,4}(?:إذا|إن|لو|في\s+حال|اگر|در\s+صورتی)" + _ENDS,
+        "he": r"(?:טיוטה|עוד\s+לא\s+(?:שלחתי|שמרתי)|עד\s+שתאשר|אם\s+תאשר)|^\W{0,4}(?:אם|במקרה\s+ש)" + _ENDS,
+        "hi-bn": r"(?:मसौदा|ड्राफ्ट|पुष्टि\s+तक|पुष्टि\s+के\s+बाद|नहीं\s+भेज(?:ूँगा|ूंगा|ा)|अगर\s+आप\s+सहमत|খসড়া|"
+        r"এখনও\s+পাঠাইনি|নিশ্চিত\s+না\s+করা\s+পর্যন্ত)|^\W{0,4}(?:अगर|यदि|যদি)" + _ENDS,
+        "th-ko": r"(?:ฉบับร่าง|ยังไม่ได้(?:ส่ง|บันทึก)|จนกว่าคุณจะยืนยัน|초안|아직\s+(?:보내지|저장하지|전송하지|적용하지)|"
+        r"확인해\s?주시면|승인해\s?주시면|동의하시면)|^\W{0,4}(?:ถ้า|หาก|만약)" + _ENDS,
+        "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa)\b"
+        + _ENDS,
     },
 }
 
@@ -259,6 +431,52 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"отправить)|только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
         "ja": r"(?:よろしいですか|いいですか|保存しますか|送信しますか|確認してください|ご確認)",
+        "nl": r"(?:\b(?:zal|mag|moet|kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
+        r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
+        r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b|\bdan\s+(?:voer|sla|stuur)\s+ik\s+(?:het|dit|dat)\b)",
+        "sv": r"(?:\bska\s+jag\s+(?:\w+\s+){0,2}?(?:det|den|detta|dem)\b[^\n]*\?|\bstämmer\s+(?:det|detta)\b[^\n]*\?|"
+        r"\bser\s+(?:det|detta)\s+(?:rätt|bra)\s+ut\b|\bsäg\s+till\s+om\s+det\s+stämmer|\bsvara\s+ja\b|"
+        r"\bså\s+(?:genomför|sparar|skickar|uppdaterar|kör)\s+jag\s+(?:den|det|ändringen)\b|\btills\s+du\s+bekräftar|"
+        r"\bbara\s+om\s+du\b)",
+        "da-nb": r"(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|dette|dem)\b[^\n]*\?|\bser\s+det\s+(?:rigtigt|riktig)\s+ud?t?\b|"
+        r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
+        r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
+        "cs-pl": r"(?:\bmám\s+(?:to|ji|jej|ho|je)\b[^\n]*\?|\bmůžu\s+(?:to|ji|jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
+        r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
+        r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
+        r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|\btylko\s+jeśli\b)",
+        "uk": r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|застосувати)\s+(?:це|його|її)"
+        r"\s*\?|^\W{0,3}(?:зберегти|надіслати|застосувати)\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
+        r"(?:зберегти|надіслати)|тільки\s+якщо|лише\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
+        "fi-hu": r"(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
+        r"^\W{0,3}(?:tallennanko|lähetänkö|päivitänkö)\s*\?|\bsopiiko\s+(?:tämä|tuo|se)\b[^\n]*\?|\bnäyttääkö\s+"
+        r"(?:tämä|tuo|se)\s+oikealta|\bkunhan\s+vahvistat|\bkun\s+vahvistat|\bvahvistatko\b|\bvain\s+jos\b|"
+        r"\b(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\s+(?:így|ezt|azt)\b|\b(?:ezt|azt|így)\s+"
+        r"(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\b|\bígy\s+jó\s*\?|\brendben\s+(?:van\s+)?így\s*\?|"
+        r"\berősítsd\s+meg\b|\bhagyd\s+jóvá\b)",
+        "ro-ca": r"(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
+        r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
+        r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|\bnomés\s+si\b)",
+        "tr": r"(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|çalıştırayım)\s+mi\b|"
+        r"(?:bu|böyle)\s+(?:doğru|uygun|tamam)\s+mu\b|onaylayana\s+kadar|onaylarsan(?:ız)?\s+(?:kaydeder|gönderir|uygular))",
+        "el": r"(?:να\s+(?:το|την|τα|τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
+        r"επιβεβαιώσ|πες\s+μου\s+ναι|μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
+        "vi": r"(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
+        r"(?:như\s+vậy|thế\s+này|vậy)\s+(?:được|ổn|đúng)\s+(?:chưa|không)|đồng\s+ý\s+thì|cho\s+đến\s+khi\s+bạn\s+xác\s+nhận)",
+        "id-ms": r"(?:\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|terapkan|jalankan|lanjutkan|perbarui)\w*\s*(?:ini|itu|sekarang)?"
+        r"\s*\?|\b(?:bilang|katakan|jawab|balas)\s+[\"“]?ya\b|\b(?:kalau|jika)\s+(?:kamu|anda)?\s*setuju\b|"
+        r"\bsetelah\s+(?:kamu|anda)\s+(?:konfirmasi|setuju)|\bapakah\s+(?:ini|itu)\s+sudah\s+benar\b|"
+        r"\bperlu\s+(?:aku|saya)\s+(?:simpan|kirim)\w*\s*\?)",
+        "ar-fa": r"(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
+        r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|بفرستم\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
+        "he": r"(?:נראה\s+נכון\s*\?|תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
+        r"האם\s+(?:לשמור|לשלוח|לעדכן))",
+        "hi-bn": r"(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
+        r"अगर\s+आप\s+सहमत|সংরক্ষণ\s+করব\s*\?|পাঠাব\s*\?|নিশ্চিত\s+করুন)",
+        "th-ko": r"(?:(?:บันทึก|ส่ง)(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|กรุณายืนยัน|"
+        r"(?:이대로|이렇게|이걸|이것을|그대로)\s*(?:\S+\s+)?(?:저장|전송|적용|진행|실행)할까요|이대로\s+괜찮|"
+        r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
+        "sw": r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
         "en": r"\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|demonstration)\b|"
@@ -281,6 +499,38 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:выполнял|сохранял|запускал))",
         "zh": r"(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|并未)",
         "ja": r"(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)",
+        "nl": r"(?:(?:slechts|alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
+        r"\bik\s+heb\s+(?:niets|het\s+niet)\s+(?:opgeslagen|uitgevoerd|verstuurd)|\bniet\s+uitgevoerd)",
+        "sv": r"(?:\b(?:bara|endast|enbart)\s+ett\s+exempel|\binget\s+(?:har\s+)?(?:sparats|sparades|skickats|körts)|"
+        r"\bjag\s+har\s+inte\s+(?:sparat|kört|skickat)|\bhar\s+inte\s+(?:sparats|körts|skickats))",
+        "da-nb": r"(?:\b(?:kun|bare)\s+et\s+eksempel|\b(?:intet|ingenting)\s+er\s+(?:gemt|sendt|kørt|lagret|kjørt)|"
+        r"\bjeg\s+har\s+ikke\s+(?:gemt|kørt|sendt|lagret|kjørt))",
+        "cs-pl": r"(?:\bjen\s+(?:pro\s+)?(?:ukázk|příklad)|\bpouze\s+příklad|\bnic\s+(?:jsem\s+)?(?:neuložil|nespustil|neodeslal)|"
+        r"\bnic\s+nebylo|\b(?:tylko|jedynie)\s+przykład|\bnic\s+nie\s+(?:zostało\s+)?(?:zapisan|wysłan|uruchomion|zapisałem)|"
+        r"\bnie\s+(?:zapisałem|wykonałem|uruchomiłem))",
+        "uk": r"(?:(?:лише|тільки|просто)\s+приклад|нічого\s+не\s+(?:збережено|зберіг|виконано|надіслано|виконував)|"
+        r"не\s+(?:виконував|зберігав|запускав))",
+        "fi-hu": r"(?:\b(?:vain|pelkkä|pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
+        r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bnem\s+(?:mentettem|"
+        r"futtattam|küldtem)|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
+        "ro-ca": r"(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
+        r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat))",
+        "tr": r"(?:(?:sadece|yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
+        r"(?:kaydetmedim|çalıştırmadım|göndermedim))",
+        "el": r"(?:(?:απλώς|μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))",
+        "vi": r"(?:chỉ\s+là\s+(?:một\s+)?(?:ví\s+dụ|minh\s+họa|minh\s+hoạ)|chưa\s+(?:lưu|gửi|chạy|thực\s+hiện)\s+gì|"
+        r"không\s+(?:lưu|chạy)\s+gì)",
+        "id-ms": r"(?:\b(?:hanya|cuma|sekadar)\s+(?:sebuah\s+|satu\s+)?contoh|\bbelum\s+ada\s+yang\s+(?:disimpan|dijalankan|"
+        r"dikirim)|\btidak\s+ada\s+yang\s+(?:disimpan|dijalankan)|\b(?:aku|saya)\s+(?:tidak|belum)\s+(?:menyimpan|"
+        r"menjalankan|mengirim)\w*)",
+        "ar-fa": r"(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|"
+        r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم)",
+        "he": r"(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
+        "hi-bn": r"(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|भेजा)\s+नहीं|नहीं\s+(?:सहेजा|चलाया|भेजा)|"
+        r"শুধু(?:মাত্র)?\s+(?:একটি\s+)?উদাহরণ|সংরক্ষণ\s+করিনি)",
+        "th-ko": r"(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
+        r"아무것도\s+(?:저장|실행))",
+        "sw": r"(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
     },
     "retracted": {
         "en": r"\bscratch\s+that\b|\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
@@ -294,6 +544,29 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ru": r"(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
         "zh": r"(?:忽略|撤回|请无视|作废|弄错了)",
         "ja": r"(?:無視して|取り消|間違え)",
+        "nl": r"(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|\bverkeerde\s+(?:blok|aanroep)|"
+        r"\bdat\s+was\s+fout)",
+        "sv": r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|anrop)\b|"
+        r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka)",
+        "da-nb": r"(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b|\bignorer\b|\b(?:forkert|feil)\s+(?:blok|blokk|kald|kall)\b|"
+        r"\bjeg\s+(?:tager|tar)\s+det\s+tilbake?)",
+        "cs-pl": r"(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
+        r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd)",
+        "uk": r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
+        "fi-hu": r"(?:\bunohda\s+(?:tuo|se|edellinen|äskeinen)|\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
+        r"huomiotta|\bväärä\s+(?:lohko|kutsu)|\bfelejtsd\s+el|\bhagyd\s+figyelmen\s+kívül|\btévedtem\b)",
+        "ro-ca": r"(?:\bignoră\b|\buită\s+de\b|\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
+        r"\bm['’]he\s+equivocat)",
+        "tr": r"(?:yoksay|görmezden\s+gel|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
+        "el": r"(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|αυτό)|λάθος\s+μου|έκανα\s+λάθος)",
+        "vi": r"(?:bỏ\s+qua\s+(?:khối|lệnh|cái)|quên\s+(?:khối|lệnh|cái)\s+(?:đó|trên|vừa\s+rồi)|(?:mình|tôi)\s+nhầm|"
+        r"(?:khối|lệnh)\s+(?:trên|vừa\s+rồi)\s+sai)",
+        "id-ms": r"(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|blok)\b)",
+        "ar-fa": r"(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|نادیده\s+بگیر|اشتباه\s+کردم)",
+        "he": r"(?:התעלם|תתעלם|שכח\s+מזה|טעות\s+שלי|טעיתי)",
+        "hi-bn": r"(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|ভুল\s+হয়েছে)",
+        "th-ko": r"(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
+        "sw": r"(?:\bpuuza\b|\bnimekosea\b)",
     },
 }
 
@@ -358,6 +631,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it continues a table or a quote")
     if ITEM_OR_OPTION.match(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
+    if OPTION_LABEL.match(before):
+        return Shown("example", "it is an alternative labelled on the line before", _quote(before))
     sentence = last_sentence(before)
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
@@ -366,6 +641,21 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         if words.search(sentence, folded):
             return Shown(kind, _WHY_BEFORE[kind], _quote(sentence))
     return None
+
+
+# A line that only names a tool, as the label of the block below it in a listing of tools:
+# the name (after a list marker, heading marks or emphasis), then nothing, or a colon, a dash, a
+# parenthesis (its signature) or a description after a dash.
+_LISTED_NAME = regex.compile(r"[ \t]{0,3}(?:[-*+•]|\d{1,3}[.)]|#{1,6})?[ \t]*[*_`]{0,3}([A-Za-z_][\w.-]{0,63})")
+_AFTER_NAME = regex.compile(r"[*_`]{0,3}[ \t]*(?:$|[:：(]|[—–]|-[ \t])")
+
+
+def names_tool(line: str, tool: str) -> bool:
+    """Whether ``line`` (the line directly before a block) is a label naming ``tool``, the
+    block's own tool, as each entry of a listing of tools is (``**memory_insert**``,
+    ``2. archival_memory_search — searches the archive:``)."""
+    m = _LISTED_NAME.match(line)
+    return m is not None and m.group(1) == tool and _AFTER_NAME.match(line, m.end()) is not None
 
 
 def opens_onto_next(line: str) -> bool:
@@ -508,6 +798,181 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         "よろし",
         "いいですか",
         "しますか",
+        # nl, sv, da, nb, cs, pl, uk, fi, hu, ro, ca, tr, el, vi, id, ms, ar, fa, he, hi, bn, th, ko, sw:
+        # one of the literals every match of their rows holds, lowercased (Turkish also with "i" for "ı")
+        *[
+            "alkalmazzam",
+            "alleen als",
+            "apakah",
+            "să îl",
+            "să o",
+            "să le",
+            "să îi",
+            "balas",
+            "bara om",
+            "bekrefter",
+            "bekräftar",
+            "bekræfter",
+            "bevestigt",
+            "bilang",
+            "katakan",
+            "boleh",
+            "chưa",
+            "confirmi",
+            "confirmă-mi",
+            "corect",
+            "czy mam",
+            "czy to",
+            "czy tak",
+            "dan voer",
+            "dan sla",
+            "dan stuur",
+            "is dat",
+            "deso",
+            "ser det",
+            "er det",
+            "is dit",
+            "doğru",
+            "elküldjem",
+            "elmentsem",
+            "envio",
+            "erősítsd",
+            "frissítsem",
+            "göndereyim",
+            "gửi",
+            "hagyd",
+            "så genomför",
+            "så sparar",
+            "så skickar",
+            "så uppdaterar",
+            "så kör",
+            "jawab",
+            "kan ik",
+            "kaydedeyim",
+            "không",
+            "klopt",
+            "lähetänkö",
+            "lưu",
+            "mag ik",
+            "moet ik",
+            "mám",
+            "můžu",
+            "napis",
+            "napiš",
+            "ndiyo",
+            "nepotvrdí",
+            "nhận",
+            "nhật",
+            "nihifadhi",
+            "nitume",
+            "només",
+            "näyttääkö",
+            "onaylarsan",
+            "onaylayana",
+            "perlu",
+            "potwierdzi",
+            "pořádku",
+            "päivitänkö",
+            "regulă",
+            "rendben",
+            "rigtigt",
+            "riktig",
+            "sawa",
+            "sembla",
+            "setelah",
+            "setuju",
+            "si ja",
+            "ska jag",
+            "skal jeg",
+            "sopiiko",
+            "správně",
+            "stämmer",
+            "svara",
+            "tallennanko",
+            "tamam",
+            "teenkö",
+            "thibitisha",
+            "tylko",
+            "uygulayayım",
+            "uygulayayim",
+            "uygun",
+            "vahvistat",
+            "vain jos",
+            "zal ik",
+            "zeg ja",
+            "zeg maar",
+            "çalıştırayım",
+            "çaliştirayim",
+            "így",
+            "đồng",
+            "αποθηκεύσω",
+            "είναι",
+            "εκτελέσω",
+            "επιβεβαιώσ",
+            "εφαρμόσω",
+            "μόνο",
+            "πες",
+            "προχωρήσω",
+            "στείλω",
+            "впевнені",
+            "застосувати",
+            "зберегти",
+            "лише",
+            "надіслати",
+            "правильно",
+            "підтвердіть",
+            "тільки",
+            "хочете",
+            "לעדכן",
+            "לשלוח",
+            "לשמור",
+            "נראה",
+            "תאשר",
+            "תגיד",
+            "أحفظه",
+            "أخبرني",
+            "وسأ",
+            "أرسله",
+            "أطبقه",
+            "أنفذه",
+            "بفرستم",
+            "تأكيدك",
+            "تأیید",
+            "تؤكد",
+            "تایید",
+            "ذخیره",
+            "صحيح",
+            "कहें",
+            "क्या",
+            "पुष्टि",
+            "भेजूँ",
+            "भेजूं",
+            "सहमत",
+            "सहेजूँ",
+            "सहेजूं",
+            "নিশ্চিত",
+            "পাঠাব",
+            "সংরক্ষণ",
+            "กรุณายืนยัน",
+            "ตกลงไหม",
+            "ถูกต้องไหม",
+            "บันทึกมั้ย",
+            "บันทึกเลยมั้ย",
+            "บันทึกเลยไหม",
+            "บันทึกไหม",
+            "ส่งมั้ย",
+            "ส่งเลยมั้ย",
+            "ส่งเลยไหม",
+            "ส่งไหม",
+            "승인해",
+            "실행할까요",
+            "이대로",
+            "저장할까요",
+            "적용할까요",
+            "전송할까요",
+            "진행할까요",
+            "확인해",
+        ],
     ),
     "example": (
         "illustrat",
@@ -550,6 +1015,124 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         "例",
         "ません",
         "だけ",
+        # nl, sv, da, nb, cs, pl, uk, fi, hu, ro, ca, tr, el, vi, id, ms, ar, fa, he, hi, bn, th, ko, sw:
+        # one of the literals every match of their rows holds, lowercased (Turkish also with "i" for "ı")
+        *[
+            "chưa",
+            "chỉ",
+            "contoh",
+            "desat",
+            "dijalankan",
+            "dikirim",
+            "disimpan",
+            "eksempel",
+            "enviat",
+            "esimerkki",
+            "executat",
+            "exempel",
+            "exemplu",
+            "futtattam",
+            "gönderilmedi",
+            "göndermedim",
+            "har ikke",
+            "ingenting",
+            "inget",
+            "har inte",
+            "kaydedilmedi",
+            "kaydetmedim",
+            "không",
+            "kilichohifadhiwa",
+            "körts",
+            "küldtem",
+            "lähetetty",
+            "lähettänyt",
+            "mengirim",
+            "menjalankan",
+            "mentettem",
+            "menyimpan",
+            "mfano",
+            "nebylo",
+            "neodeslal",
+            "nespustil",
+            "neuložil",
+            "nimic",
+            "opgeslagen",
+            "przykład",
+            "példa",
+            "příklad",
+            "rulat",
+            "sadece",
+            "salvat",
+            "semmi",
+            "sijaendesha",
+            "sijahifadhi",
+            "skickats",
+            "intet",
+            "sparats",
+            "suoritettu",
+            "suorittanut",
+            "tallennettu",
+            "tallentanut",
+            "tehnyt",
+            "trimis",
+            "uitgevoerd",
+            "ukázk",
+            "uruchomion",
+            "uruchomiłem",
+            "verstuurd",
+            "voorbeeld",
+            "wykonałem",
+            "wysłan",
+            "yalnızca",
+            "yalnizca",
+            "zapisan",
+            "zapisałem",
+            "çalıştırılmadı",
+            "çaliştirilmadi",
+            "çalıştırmadım",
+            "çaliştirmadim",
+            "έστειλα",
+            "αποθήκευσα",
+            "εκτέλεσα",
+            "παράδειγμα",
+            "τίποτα",
+            "виконував",
+            "запускав",
+            "зберігав",
+            "нічого",
+            "приклад",
+            "בוצע",
+            "ביצעתי",
+            "דוגמ",
+            "הרצתי",
+            "נשלח",
+            "נשמר",
+            "שלחתי",
+            "שמרתי",
+            "أبحث",
+            "أحفظ",
+            "أرسل",
+            "أنفذ",
+            "مثال",
+            "مجرد",
+            "نکردم",
+            "يتم",
+            "उदाहरण",
+            "नहीं",
+            "উদাহরণ",
+            "সংরক্ষণ",
+            "ยังไม่ได้บันทึก",
+            "ยังไม่ได้รัน",
+            "ยังไม่ได้ส่ง",
+            "เพียงตัวอย่าง",
+            "แค่ตัวอย่าง",
+            "실행하지",
+            "아무것도",
+            "예시일",
+            "예일",
+            "저장하지",
+            "전송하지",
+        ],
     ),
     "retracted": (
         "scratch",
@@ -593,6 +1176,97 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         "無視",
         "取り消",
         "間違",
+        # nl, sv, da, nb, cs, pl, uk, fi, hu, ro, ca, tr, el, vi, id, ms, ar, fa, he, hi, bn, th, ko, sw:
+        # one of the literals every match of their rows holds, lowercased (Turkish also with "i" for "ı")
+        *[
+            "abaikan",
+            "fel anrop",
+            "blev fel",
+            "fel block",
+            "błąd",
+            "equivocat",
+            "feil blokk",
+            "feil kall",
+            "felejtsd",
+            "figyelmen",
+            "forkert",
+            "was fout",
+            "glem",
+            "glöm",
+            "greșeala",
+            "greșit",
+            "görmezden",
+            "huomiotta",
+            "ignora",
+            "ignorer",
+            "ignoruj",
+            "ignoră",
+            "keliru",
+            "khối",
+            "lupakan",
+            "lệnh",
+            "negeer",
+            "neplatí",
+            "nhầm",
+            "nimekosea",
+            "oblida",
+            "ohita",
+            "pomyli",
+            "puuza",
+            "bỏ qua",
+            "quên",
+            "salah",
+            "splet",
+            "strunta",
+            "tilbak",
+            "tillbaka",
+            "tévedtem",
+            "uită",
+            "unohda",
+            "unut",
+            "vergeet",
+            "verkeerde",
+            "väärä",
+            "yanlış",
+            "yanliş",
+            "yaptım",
+            "yaptim",
+            "yoksay",
+            "zapomeň",
+            "zapomnij",
+            "špatně",
+            "έκανα",
+            "αγνοήστε",
+            "αγνόησε",
+            "λάθος",
+            "ξέχνα",
+            "враховуй",
+            "забудь",
+            "помили",
+            "ігноруй",
+            "התעלם",
+            "טעות",
+            "טעיתי",
+            "שכח",
+            "תתעלם",
+            "اشتباه",
+            "انس",
+            "تجاهل",
+            "خطأ",
+            "نادیده",
+            "अनदेखा",
+            "गलती",
+            "ग़लती",
+            "नजरअंदाज",
+            "नज़रअंदाज़",
+            "উপেক্ষা",
+            "হয়েছে",
+            "ละเว้น",
+            "ไม่ต้องสนใจ",
+            "무시하세요",
+            "무시해",
+            "잘못",
+        ],
     ),
 }
 

@@ -186,7 +186,7 @@ class Words:
     """Patterns of which a line holds any (searched as their alternation would be), each split
     into alternatives that are searched only where one of their literals occurs."""
 
-    __slots__ = ("_always", "_by_literal", "_literals", "_literals_ascii", "patterns")
+    __slots__ = ("_always", "_by_literal", "_find", "_find_ascii", "_prefixes", "patterns")
 
     def __init__(self, patterns: Iterable[str], flags: int) -> None:
         # Each alternative with the sets of literals it needs: the first indexes it, the others
@@ -201,8 +201,15 @@ class Words:
             for literal in needs[0] if needs else ():
                 by_literal.setdefault(literal, []).append(i)
         self._by_literal = by_literal
-        self._literals = tuple(by_literal)
-        self._literals_ascii = tuple(s for s in by_literal if s.isascii())
+        # One search finds where a literal begins, the longest one there (the trie's answer);
+        # every other literal beginning there is a prefix of it. Searching again from the next
+        # character finds every literal in the line, at the cost of a search per literal found
+        # rather than a substring test per literal of the table.
+        literals = list(by_literal)
+        ascii_literals = [s for s in literals if s.isascii()]
+        self._find = re.compile(any_of(literals)) if literals else None
+        self._find_ascii = re.compile(any_of(ascii_literals)) if ascii_literals else None
+        self._prefixes = {s: tuple(t for t in literals if s.startswith(t)) for s in literals}
 
     def search(self, line: str, folded: str | None = None) -> bool:
         """Whether any pattern matches in ``line`` (``folded``: :func:`fold` of it, if known)."""
@@ -211,12 +218,15 @@ class Words:
                 return True
         if folded is None:
             folded = fold(line)
-        literals = self._literals_ascii if folded.isascii() else self._literals
+        find = self._find_ascii if folded.isascii() else self._find
+        if find is None:
+            return False
         tried: set[int] = set()
         patterns = self.patterns
         by_literal = self._by_literal
-        for literal in literals:
-            if literal in folded:
+        found = find.search(folded)
+        while found is not None:
+            for literal in self._prefixes[found.group()]:
                 for i in by_literal[literal]:
                     if i not in tried:
                         tried.add(i)
@@ -225,6 +235,7 @@ class Words:
                             pattern.search(line) is not None
                         ):
                             return True
+            found = find.search(folded, found.start() + 1)
         return False
 
 

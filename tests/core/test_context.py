@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+from letta_tool_emulation.core import context as C
 
 from .corpus import load_tools
 
@@ -285,3 +286,23 @@ def test_a_comment_in_a_code_fence_above_the_call_is_no_heading() -> None:
     text = "```sh\n# example\nls\n```\nNoting that you use zsh.\n" + FORMATS["canonical"]("roll_dice", {"sides": 6})
     for r in _parse_both(text):
         assert len(r.tool_calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ("**memory_insert**", True),
+        ("2. memory_insert — adds a fact", True),
+        ("- `memory_insert(label, new_string)`: adds a line", True),
+        ("### memory_insert", True),
+        ("memory_insert:", True),
+        ("memory_insert - adds a line", True),
+        ("memory_inserted", False),
+        ("memory_insert_all:", False),
+        ("I'll use memory_insert for that:", False),
+        ("memory_insert is what I'll use:", False),
+        ("archival_memory_search", False),
+    ],
+)
+def test_a_label_names_the_blocks_own_tool(line: str, named: bool) -> None:
+    assert C.names_tool(line, "memory_insert") is named
