@@ -10,6 +10,7 @@ never a key. It is read again only when it changed on disk (one ``stat`` per loo
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -35,11 +36,24 @@ class Choice:
 
 
 def path() -> Path:
-    override = os.environ.get(PATH_ENV, "").strip()
-    if override:
-        return Path(override).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME", "").strip() or str(Path.home() / ".config")
-    return Path(base) / "letta-tool-emulation" / "calibration.json"
+    return _located()[0]
+
+
+def _located() -> tuple[Path, str]:
+    """The file's path, and as a string; worked out once for the environment that names it,
+    since every emulated request looks the file up."""
+    environ = os.environ
+    return _path_for(environ.get(PATH_ENV, ""), environ.get("XDG_CONFIG_HOME", ""), environ.get("HOME", ""))
+
+
+@functools.lru_cache(maxsize=16)
+def _path_for(override: str, config_home: str, home: str) -> tuple[Path, str]:
+    if override.strip():
+        where = Path(override.strip()).expanduser()
+    else:
+        base = config_home.strip() or str(Path.home() / ".config")
+        where = Path(base) / "letta-tool-emulation" / "calibration.json"
+    return where, str(where)
 
 
 def endpoint_key(url: str | None) -> str:
@@ -83,12 +97,12 @@ def lookup(url: str | None, model: str) -> Choice | None:
     counts as no calibration."""
     if not url or not model:
         return None
-    where = path()
+    where, name = _located()
     try:
-        st = where.stat()
+        st = os.stat(name)
     except OSError:
         return None
-    stamp = (str(where), st.st_mtime_ns, st.st_size)
+    stamp = (name, st.st_mtime_ns, st.st_size)
     with _CACHE.lock:
         if _CACHE.stamp != stamp:
             try:

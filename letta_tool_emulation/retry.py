@@ -149,6 +149,8 @@ def state_dir() -> Path | None:
 
 
 _FILE_SLOT = "file-"  # slots of the file budget; the database's are hex digests
+_LEDGER_READ = 8192  # bytes read at a time: a ledger of a few entries and its padding fit in one
+_LEDGER_PAD = 4096  # blanks a shorter ledger may leave at its end rather than be cut to length
 
 
 class Budget:
@@ -159,6 +161,24 @@ class Budget:
         self._path = path
         self._lock = threading.Lock()
         self._memory: list[str] = []
+        self._fd = -1  # the ledger file, open while this process uses it
+        self._fd_pid = 0  # the process that opened it: a forked child opens its own
+
+    def _open(self, path: Path) -> int:
+        """The ledger's file, opened once per process and kept open: opening and closing it for
+        each look cost more than the rest of the proxy's work on a request. Opened again once the
+        path no longer names it (removed by a cleaner of temporary files, or replaced), so that
+        every process keeps counting in the one file the path names."""
+        if self._fd >= 0:
+            # Inherited through fork, it is not this process's own: a lock taken on it would be
+            # the parent's lock too.
+            if self._fd_pid == os.getpid() and os.fstat(self._fd).st_nlink > 0:
+                return self._fd
+            os.close(self._fd)
+            self._fd = -1
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        self._fd, self._fd_pid = fd, os.getpid()
+        return fd
 
     @contextlib.contextmanager
     def _ledger(self) -> Any:
@@ -167,21 +187,30 @@ class Budget:
             if self._path is None:
                 yield self._memory
                 return
-            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-            fd = os.open(self._path, flags, 0o600)
+            fd = self._open(self._path)
+            fcntl.flock(fd, fcntl.LOCK_EX)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                lines = os.pread(fd, os.fstat(fd).st_size, 0).decode("ascii", "replace").split()
+                held = os.pread(fd, _LEDGER_READ, 0)
+                while len(held) % _LEDGER_READ == 0 and held:  # more than one read holds
+                    more = os.pread(fd, _LEDGER_READ, len(held))
+                    if not more:
+                        break
+                    held += more
+                lines = held.decode("ascii", "replace").split()
                 before = list(lines)
                 yield lines
                 if lines != before:
-                    # Written over in place, then cut to length: through a text file object, the
-                    # truncate-then-write cost milliseconds per request on an ext4 disk.
+                    # Written over in place. A shorter ledger is padded with blanks (which
+                    # readers skip) rather than cut to length, a system call less per change,
+                    # until the padding would cost more to read than the cut costs.
                     data = "\n".join(lines).encode("ascii")
+                    if len(data) < len(held) <= len(data) + _LEDGER_PAD:
+                        data += b" " * (len(held) - len(data))
                     os.pwrite(fd, data, 0)
-                    os.ftruncate(fd, len(data))
+                    if len(data) < len(held):
+                        os.ftruncate(fd, len(data))
             finally:
-                os.close(fd)
+                fcntl.flock(fd, fcntl.LOCK_UN)
 
     def _prune(self, lines: list[str], now: float) -> tuple[list[float], int]:
         cutoff = now - self.settings.window
@@ -364,13 +393,20 @@ _BUDGETS: dict[str, Budget] = {}
 _BUDGETS_LOCK = threading.Lock()
 
 
-def budget_for(api_key: str | None, base_url: str, settings: RetrySettings | None = None) -> Budget:
-    """The budget of one key at one host, shared with every process that uses them: through the
-    server's database when it has one (``shared_state``), else through a file."""
+@functools.lru_cache(maxsize=64)
+def _identity(api_key: str | None, base_url: str) -> tuple[str, str]:
+    """The budget's id (a hash of the key and host, never the key) and the host: worked out once,
+    since every request asks."""
     from urllib.parse import urlsplit
 
     host = urlsplit(base_url or "").netloc or "the model endpoint"
-    key_id = hashlib.sha256(f"{api_key or ''}\n{host}".encode()).hexdigest()[:24]
+    return hashlib.sha256(f"{api_key or ''}\n{host}".encode()).hexdigest()[:24], host
+
+
+def budget_for(api_key: str | None, base_url: str, settings: RetrySettings | None = None) -> Budget:
+    """The budget of one key at one host, shared with every process that uses them: through the
+    server's database when it has one (``shared_state``), else through a file."""
+    key_id, host = _identity(api_key, base_url)
     with _BUDGETS_LOCK:
         budget = _BUDGETS.get(key_id)
         if budget is None:

@@ -9,6 +9,7 @@ I/O; its names are re-exported here for callers that read both.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -104,8 +105,14 @@ def looks_like_venice(url: str | None) -> bool:
     url = normalize_url(url)
     if not url:
         return False
-    host = urlsplit(url).hostname or ""
+    host = _hostname(url)
     return host == "venice.ai" or host.endswith(".venice.ai") or url == base_url()
+
+
+@functools.lru_cache(maxsize=64)
+def _hostname(url: str) -> str:
+    """The URL's host, worked out once per URL: every request asks it of the same few endpoints."""
+    return urlsplit(url).hostname or ""
 
 
 # -- fetching /models --------------------------------------------------------------------

@@ -34,6 +34,7 @@ from ..step import Settings
 from . import wire
 from .driver import Emulated, open_upstream, read_all, relay, relayed_headers, transport_for
 from .errors import Failure, ProxyError, failure_of
+from .transport import loads
 from .upstream import MODE_HEADER, MODES, Mode, Upstream
 
 log = logging.getLogger("letta_tool_emulation.proxy")
@@ -367,7 +368,7 @@ async def _guarded(first: bytes, chunks: AsyncIterator[bytes], model: str) -> As
 
 def _read(raw: bytes) -> dict[str, Any]:
     try:
-        body = json.loads(raw)
+        body = loads(raw)  # orjson where it reads the body as json would: a tenth of the cost on long histories
     except ValueError:
         raise ProxyError(400, "The request body is not JSON.") from None
     if not isinstance(body, dict):

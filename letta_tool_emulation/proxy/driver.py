@@ -10,7 +10,7 @@ the way a native model streams it.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
 
 import aiohttp
@@ -30,7 +30,7 @@ from ..step import (
     StreamBroken,
     ToolCallDict,
 )
-from ..transport import Transport, refusal_of
+from ..transport import Delta, Transport, refusal_of
 from . import wire
 from .errors import BrokenStream
 from .transport import HttpTransport, body_pieces, post, read_body
@@ -116,30 +116,41 @@ class Emulated:
         yield b"".join(tail)
 
     async def _attempt(self, attempt: Attempt, writer: wire.ChunkWriter) -> AsyncIterator[bytes]:
-        upstream = self.transport.stream(attempt.body)
+        """The attempt's chunks: what the deltas of one piece of the upstream's body release, each
+        delta fed to the engine on its own, goes to the client in one write."""
+        upstream = _batches(self.transport, attempt.body)
         try:
-            async for delta in upstream:
+            async for batch in upstream:
+                out = []
                 if not attempt.started and not writer.started:  # the upstream answered: the stream can begin
-                    yield writer.chunk({"content": ""})
-                for event in attempt.streamed(delta.content, delta.reasoning, delta.finish_reason, delta.usage):
-                    piece = _event_chunk(writer, event)
-                    if piece is not None:
-                        yield piece
+                    out.append(writer.chunk({"content": ""}))
+                try:
+                    for delta in batch:
+                        for event in attempt.streamed(delta.content, delta.reasoning, delta.finish_reason, delta.usage):
+                            if event.text:
+                                out.append(writer.chunk({"content": event.text}))
+                            elif event.reasoning:
+                                out.append(writer.chunk({"reasoning_content": event.reasoning}))
+                except Exception:
+                    if out:  # what was released before the failure was released
+                        yield b"".join(out)
+                    raise
+                if out:
+                    yield out[0] if len(out) == 1 else b"".join(out)
         except Exception as exc:
             failure = attempt.stream_failed(exc, conclusive=isinstance(exc, _CONCLUSIVE))
             if not isinstance(failure, StreamBroken):
                 raise
             raise _broken(failure) from exc
         finally:
-            await upstream.aclose()  # type: ignore[attr-defined]
+            await upstream.aclose()
         try:
             ended = attempt.stream_ended()
         except StreamBroken as broken:
             raise _broken(broken) from None
-        for event in ended:
-            piece = _event_chunk(writer, event)
-            if piece is not None:
-                yield piece
+        out = [piece for piece in (_event_chunk(writer, event) for event in ended) if piece is not None]
+        if out:
+            yield b"".join(out)
 
     # -- whole --------------------------------------------------------------------------------
 
@@ -177,6 +188,21 @@ class Emulated:
             self.model, content, "".join(reasoning), _calls(outcome, self.model), outcome.finish_reason,
             outcome.usage.as_dict(),
         )  # fmt: skip
+
+
+async def _one_by_one(deltas: AsyncIterator[Delta]) -> AsyncGenerator[list[Delta], None]:
+    try:
+        async for delta in deltas:
+            yield [delta]
+    finally:
+        await deltas.aclose()  # type: ignore[attr-defined]
+
+
+def _batches(transport: Transport, body: Mapping[str, Any]) -> AsyncGenerator[list[Delta], None]:
+    """The upstream's deltas in the lists that arrived together, where the transport tells."""
+    if isinstance(transport, HttpTransport):
+        return transport.stream_batches(body)
+    return _one_by_one(transport.stream(body))
 
 
 def _event_chunk(writer: wire.ChunkWriter, event: StreamEvent) -> bytes | None:

@@ -13,7 +13,7 @@ alike. End-to-end encrypted requests keep ``e2ee.transport.E2EETransport``.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import Any
 
 import aiohttp
@@ -23,7 +23,7 @@ import orjson
 
 from .. import retry
 from ..transport import Completion, Delta
-from .upstream import Upstream
+from .upstream import NO_KEY, Upstream
 from .wire import dumps
 
 READ_TIMEOUT = "the upstream sent nothing for longer than the timeout"
@@ -36,7 +36,7 @@ async def post(upstream: Upstream, path: str, content: bytes, stream: bool) -> a
     url = upstream.base_url + path
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream" if stream else "application/json",
                **upstream.headers()}  # fmt: skip
-    budget = retry.budget_for(upstream.client_kwargs()["api_key"], upstream.base_url)
+    budget = retry.budget_for(upstream.api_key or NO_KEY, upstream.base_url)  # the key client_kwargs gives
 
     async def send() -> aiohttp.ClientResponse:
         try:
@@ -109,6 +109,18 @@ class HttpTransport:
         raise RuntimeError("the proxy's transport is asynchronous only")
 
     async def stream(self, body: Mapping[str, Any]) -> AsyncIterator[Delta]:
+        batches = self.stream_batches(body)
+        try:
+            async for batch in batches:
+                for delta in batch:
+                    yield delta
+        finally:
+            await batches.aclose()
+
+    async def stream_batches(self, body: Mapping[str, Any]) -> AsyncGenerator[list[Delta], None]:
+        """The reply's deltas, one list for each piece of the body as it arrives: the events that
+        came together, each parsed on its own, so that what they release can be sent to the
+        client in one write."""
         # Retried only until the reply starts: what streamed cannot be taken back.
         response = await self._open({**body, "stream": True, "stream_options": {"include_usage": True}}, stream=True)
         done = False
@@ -126,14 +138,25 @@ class HttpTransport:
                     raise httpx.ReadTimeout(READ_TIMEOUT) from None
                 except aiohttp.ClientError as exc:
                     raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
-                *lines, rest = (rest + piece).split(b"\n")
+                received = rest + piece
+                *lines, rest = received.split(b"\n")
+                # One look for long numbers over the events that came together, not one per event.
+                read = _loads_short if _LONG_NUMBER not in received.translate(_DIGITS_ONLY) else loads
+                batch: list[Delta] = []
                 for line in lines:
                     if line.startswith(b"data:"):  # else comments, event names, keep-alives, blank lines
-                        for delta in _event(line, response):
-                            yield delta
+                        try:
+                            batch += _event(line, response, read)
+                        except Exception:
+                            if batch:  # what came before a broken or error event is the reply's too
+                                yield batch
+                            raise
+                if batch:
+                    yield batch
             if rest.startswith(b"data:"):
-                for delta in _event(rest, response):
-                    yield delta
+                batch = _event(rest, response)
+                if batch:
+                    yield batch
             done = True
         finally:
             if done:
@@ -142,12 +165,13 @@ class HttpTransport:
                 response.close()  # given up half-way (or cancelled): the upstream request ends
 
 
-def _event(line: bytes, response: aiohttp.ClientResponse) -> list[Delta]:
-    """The deltas of one ``data:`` line of the event stream."""
+def _event(line: bytes, response: aiohttp.ClientResponse, read: Callable[[bytes], Any] | None = None) -> list[Delta]:
+    """The deltas of one ``data:`` line of the event stream; ``read``: how its JSON is read
+    (``loads`` unless the line is known to hold no run of 19 digits)."""
     data = line[5:].strip()
     if data == b"[DONE]":
         return []  # read on to the end, so that the connection can be used again
-    chunk = loads(data)
+    chunk = (read or loads)(data)
     if isinstance(chunk, dict) and "error" in chunk:
         # An error event in the middle of a stream, as OpenAI's own SDK reports it.
         error = chunk["error"]
@@ -157,9 +181,24 @@ def _event(line: bytes, response: aiohttp.ClientResponse) -> list[Delta]:
     return deltas(chunk)
 
 
+# A run of 19 digits may be an integer beyond 64 bits, which orjson would read as a float. The
+# bytes are looked at through a table that turns every digit into "0" and every other byte into a
+# blank, then searched for 19 zeros: a sixth of the regular expression's cost on every stream event.
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_NUMBER = b"0" * 19
+
+
 def loads(data: bytes) -> Any:
     """JSON as ``json.loads`` reads it, at a fraction of the cost for the many small chunks of a
-    stream; what orjson refuses and ``json`` takes (NaN, integers beyond 64 bits) goes to ``json``."""
+    stream; what orjson refuses or reads otherwise and ``json`` takes (NaN, integers beyond 64
+    bits) goes to ``json``."""
+    if _LONG_NUMBER not in data.translate(_DIGITS_ONLY):
+        return _loads_short(data)
+    return json.loads(data)
+
+
+def _loads_short(data: bytes) -> Any:
+    """``loads`` for text that holds no run of 19 digits."""
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError:

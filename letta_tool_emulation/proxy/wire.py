@@ -6,8 +6,8 @@ the proxy's work on it."""
 from __future__ import annotations
 
 import json
+import os
 import time
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,10 +17,11 @@ from ..step import ToolCallDict
 
 ARGUMENT_PIECE = 16  # characters of arguments per streamed delta, about what native models send
 DONE = b"data: [DONE]\n\n"
+_UNFINISHED = b',"logprobs":null,"finish_reason":null}]}\n\n'  # the end of a chunk without a finish reason
 
 
 def completion_id() -> str:
-    return "chatcmpl-" + uuid.uuid4().hex[:24]
+    return "chatcmpl-" + os.urandom(12).hex()  # 24 random hex digits, without building a UUID
 
 
 def dumps(payload: Any) -> bytes:
@@ -45,6 +46,12 @@ class ChunkWriter:
         self.created = int(time.time())
         self.model = model
         self._role_sent = False
+        # What every chunk of the reply starts with, written once: a chunk is this, its delta and
+        # its finish reason, the bytes that serializing the whole chunk would give.
+        self._head = b"".join((
+            b'data: {"id":', dumps(self.id), b',"object":"chat.completion.chunk","created":', dumps(self.created),
+            b',"model":', dumps(model), b',"choices":[{"index":0,"delta":',
+        ))  # fmt: skip
 
     @property
     def started(self) -> bool:
@@ -54,15 +61,8 @@ class ChunkWriter:
         if not self._role_sent:  # OpenAI names the role once, in the first delta
             delta = {"role": "assistant", **delta}
             self._role_sent = True
-        return sse(
-            {
-                "id": self.id,
-                "object": "chat.completion.chunk",
-                "created": self.created,
-                "model": self.model,
-                "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
-            }
-        )
+        end = _UNFINISHED if finish is None else b',"logprobs":null,"finish_reason":' + dumps(finish) + b"}]}\n\n"
+        return self._head + dumps(delta) + end
 
     def usage(self, usage: Mapping[str, int]) -> bytes:
         """The closing usage chunk (``stream_options.include_usage``): no choices."""

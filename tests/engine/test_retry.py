@@ -165,3 +165,40 @@ def test_the_budget_file_is_never_followed_through_a_symlink(tmp_path: Path) -> 
     with pytest.raises(OSError):
         budget.try_acquire()
     assert target.read_text() == "keep me"
+
+
+def test_a_removed_budget_file_is_opened_afresh_and_padding_is_read_as_nothing(tmp_path: Path) -> None:
+    """The file stays open between looks; a cleaner removing it must not split the budget
+    between this process and those that open the path anew."""
+    path = tmp_path / "budget"
+    budget = retry.Budget("k", "upstream", retry.RetrySettings(limit=2, window=30), path)
+    budget.release(budget.try_acquire(), failed=True)
+    path.unlink()
+    other = retry.Budget("k", "upstream", retry.RetrySettings(limit=2, window=30), path)
+    other.release(other.try_acquire(), failed=True)
+    slot = budget.try_acquire()  # the removed file's failure is gone; the new file holds one
+    assert slot and path.read_text().count("F") == 1
+    budget.release(slot, failed=False)  # shorter now: padded with blanks, not cut
+    raw = path.read_text()
+    assert raw != raw.rstrip(" ") and [line[0] for line in raw.split()] == ["F"]
+    other.release(other.try_acquire(), failed=True)
+    with pytest.raises(retry.BudgetSpent):
+        budget.try_acquire()
+
+
+def test_a_forked_process_takes_the_lock_on_its_own_file(tmp_path: Path) -> None:
+    """A lock on a descriptor inherited through fork would be the parent's lock too."""
+    path = tmp_path / "budget"
+    budget = retry.Budget("k", "upstream", retry.RetrySettings(limit=5, window=30), path)
+    budget.release(budget.try_acquire(), failed=False)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its look must not use the parent's descriptor
+        try:
+            budget.release(budget.try_acquire(), failed=True)
+            os.write(write, b"ok" if budget._fd_pid == os.getpid() else b"inherited")
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 10) == b"ok"
+    assert path.read_text().count("F") == 1

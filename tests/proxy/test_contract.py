@@ -243,3 +243,30 @@ def test_text_is_released_before_the_reply_ends(gated_proxy: tuple[gated.Gated, 
     reader.join(60)
     events = [e if e == "[DONE]" else json.loads(e) for e in received]
     assert check_stream(events, include_usage=False).content == "The first sentence. The second."
+
+
+def test_json_is_read_as_the_standard_library_reads_it() -> None:
+    """Bodies and stream events are read with orjson where it agrees with ``json``: integers
+    beyond 64 bits stay integers, NaN and other encodings are still read."""
+    from letta_tool_emulation.proxy.transport import loads
+
+    for raw in (b'{"seed": 123456789012345678901234567890}', b'{"n": -9223372036854775809}', b'{"x": NaN}',
+                b'{"n": 9223372036854775807, "f": 1.5e-7}', '{"a": "b"}'.encode("utf-16")):  # fmt: skip
+        expected, got = json.loads(raw), loads(raw)
+        assert repr(got) == repr(expected) and [type(v) for v in got.values()] == [type(v) for v in expected.values()]
+
+
+def test_a_chunk_is_written_as_the_whole_chunk_would_be() -> None:
+    """A stream chunk is built from its reply's head and its own delta and finish reason: the
+    bytes of the whole chunk written at once as compact JSON, the role in the first delta only."""
+    from letta_tool_emulation.proxy.wire import ChunkWriter
+
+    writer = ChunkWriter('mod\u00e9l "x"')
+    deltas = [({"content": ""}, None), ({"content": 'h\u00e9llo\n"q" \u2028'}, None), ({"reasoning_content": "r"}, None),
+              ({"content": "n", "seed": 2**70}, None), ({}, "tool_calls")]  # fmt: skip
+    for n, (delta, finish) in enumerate(deltas):
+        sent = {"role": "assistant", **delta} if n == 0 else delta
+        whole = {"id": writer.id, "object": "chat.completion.chunk", "created": writer.created, "model": writer.model,
+                 "choices": [{"index": 0, "delta": sent, "logprobs": None, "finish_reason": finish}]}  # fmt: skip
+        expected = b"data: " + json.dumps(whole, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
+        assert writer.chunk(dict(delta), finish) == expected
