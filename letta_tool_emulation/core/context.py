@@ -591,7 +591,8 @@ _WHY_AFTER: dict[ProblemKind, str] = {
 }
 
 
-def _quote(words: str) -> str:
+def quote_words(words: str) -> str:
+    """Words next to a block as a note to the model quotes them: on one line, at most 60 characters."""
     words = " ".join(words.split())
     return words if len(words) <= 60 else words[:57] + "..."
 
@@ -632,14 +633,14 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if ITEM_OR_OPTION.match(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
     if OPTION_LABEL.match(before):
-        return Shown("example", "it is an alternative labelled on the line before", _quote(before))
+        return Shown("example", "it is an alternative labelled on the line before", quote_words(before))
     sentence = last_sentence(before)
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     folded = fold(sentence)
     for kind, words in _BEFORE:
         if words.search(sentence, folded):
-            return Shown(kind, _WHY_BEFORE[kind], _quote(sentence))
+            return Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
     return None
 
 
@@ -1303,7 +1304,7 @@ def shown_after(after: str) -> Shown | None:
         folded = low if ascii_only else fold(line)
         for kind, gate, gate_ascii, words in _AFTER_GATED:
             if (gate_ascii if ascii_only else gate).search(low, at) is not None and words.search(line, folded):
-                return Shown(kind, _WHY_AFTER[kind], _quote(line))
+                return Shown(kind, _WHY_AFTER[kind], quote_words(line))
     return None
 
 

@@ -306,3 +306,20 @@ def test_a_comment_in_a_code_fence_above_the_call_is_no_heading() -> None:
 )
 def test_a_label_names_the_blocks_own_tool(line: str, named: bool) -> None:
     assert C.names_tool(line, "memory_insert") is named
+
+
+def test_a_listing_of_tools_runs_nothing_and_the_model_is_told() -> None:
+    """Were the labelled blocks real calls after all, the model learns that they did not run."""
+    from letta_tool_emulation.core.feedback import render_notes
+
+    def block(name: str, params: dict[str, str]) -> str:
+        return f"TOOL_CALL_START\n{json.dumps({'function': name, 'params': params})}\nTOOL_CALL_END"
+
+    text = (
+        "I have two tools.\n\n**memory_insert**\n" + block("memory_insert", {"label": "human", "new_string": "x"})
+        + "\n\n**conversation_search**\n" + block("conversation_search", {"query": "x"})
+    )  # fmt: skip
+    result = parse_tool_calls(text, TOOLS)
+    assert result.tool_calls == []
+    note = render_notes(result.problems, [t["name"] for t in TOOLS])
+    assert "memory_insert block next to '**memory_insert**'" in note and "conversation_search block" in note

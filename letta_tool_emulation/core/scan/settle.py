@@ -333,7 +333,7 @@ class Settle:
         for i, group in enumerate(groups):
             upto = groups[i + 1].after_at if i + 1 < len(groups) else len(prose)
             after = prose[group.after_at : min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)]
-            shown = _LISTED if group in listed else C.shown_after(after) if after.strip() else None
+            shown = listed.get(id(group)) or (C.shown_after(after) if after.strip() else None)
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
             else:
@@ -342,23 +342,23 @@ class Settle:
         self.groups = []
 
 
-_LISTED = C.Shown("example", "it is one of several tools listed, each under a line naming it")
-
-
-def _listing(groups: list[Group]) -> list[Group]:
-    """The calls that are entries of a listing of tools: each under a line that names its own
-    tool, two or more such, to two or more tools. A reply that performs its calls does not
-    label each with its tool's name; one that lists what it can do does ("**memory_insert**",
-    then an example). One labelled call alone decides nothing."""
+def _listing(groups: list[Group]) -> dict[int, C.Shown]:
+    """The calls that are entries of a listing of tools, by ``id`` of their group: each under a
+    line that names its own tool, two or more such, to two or more tools. A reply that performs
+    its calls does not label each with its tool's name; one that lists what it can do does
+    ("**memory_insert**", then an example). One labelled call alone decides nothing. The label
+    is kept as the words that decided, so that a model which did label real calls so is told
+    they did not run."""
     named = []
     for group in groups:
         ctx = group.region.context
         call = next((e.call for e in group.events if e.call is not None), None)
         if ctx is not None and call is not None and ctx.before and C.names_tool(ctx.before, call.name):
-            named.append((group, call.name))
-    if len(named) < 2 or len({name for _, name in named}) < 2:
-        return []
-    return [group for group, _ in named]
+            named.append((group, call.name, ctx.before))
+    if len(named) < 2 or len({name for _, name, _ in named}) < 2:
+        return {}
+    why = "it is one of several tools listed, each under a line naming it"
+    return {id(group): C.Shown("example", why, C.quote_words(label)) for group, _, label in named}
 
 
 def _as_code(raw: str) -> str:
