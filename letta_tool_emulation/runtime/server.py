@@ -46,6 +46,15 @@ class ServerError(RuntimeError):
     """Something the user can act on; the message says what."""
 
 
+class WorkerDied(ServerError):
+    """A uvicorn worker exited before it finished starting."""
+
+
+# Starts of Letta made again after a worker died while starting (uvicorn 0.29, which letta
+# pins, does not replace a worker that dies, so the server would run one short for good).
+WORKER_RESTARTS = 2
+
+
 def check_port(host: str, port: int) -> None:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -268,11 +277,21 @@ def _run_letta(
     command += ["--backup-dir", str((db.home if db else default_home()) / "backups")]
     if db is not None:
         command += ["--data-dir", str(db.data_dir)]
-    child = subprocess.Popen(command, env=env, cwd=workdir, preexec_fn=parent_death_signal(signal.SIGTERM))
+    ready_dir = workdir / "workers"
+
+    def start() -> subprocess.Popen[bytes]:
+        for name in os.listdir(ready_dir):  # a worker of an earlier start must not count
+            (ready_dir / name).unlink(missing_ok=True)
+        return subprocess.Popen(command, env=env, cwd=workdir, preexec_fn=parent_death_signal(signal.SIGTERM))
+
+    child = start()
     workers = _worker_count()
 
     def workers_ready() -> bool:
-        return len(os.listdir(workdir / "workers")) >= workers
+        dead = _dead_children(child.pid) if workers > 1 else []
+        if dead:
+            raise WorkerDied(f"a Letta worker (pid {dead[0]}) exited while starting")
+        return len(os.listdir(ready_dir)) >= workers
 
     stopping: dict[str, int | None] = {"sig": None}
 
@@ -290,11 +309,25 @@ def _run_letta(
     redis_crashes: list[float] = []
     try:
         log("Starting Letta with tool emulation ...")
-        try:
-            took = wait_ready(base, child, log, workers_ready=workers_ready)
-        except ServerError as exc:
+        restarts = 0
+        took: float | None = None
+        failure: ServerError | None = None
+        while took is None and failure is None:
+            try:
+                took = wait_ready(base, child, log, workers_ready=workers_ready)
+            except WorkerDied as exc:
+                if restarts < WORKER_RESTARTS and stopping["sig"] is None:
+                    restarts += 1
+                    log(f"letta-tool-emulation: {exc} (see its output above); starting Letta again ...")
+                    _stop(child)
+                    child = start()
+                else:
+                    failure = exc
+            except ServerError as exc:
+                failure = exc
+        if failure is not None:
             if stopping["sig"] is None:
-                log(f"letta-tool-emulation: {exc}")
+                log(f"letta-tool-emulation: {failure}")
                 code = child.returncode if child.returncode == EXIT_SETUP_FAILED else 1
         else:
             log(f"Letta server with tool emulation is ready at {base} (started in {took:.0f} s)")
@@ -325,6 +358,34 @@ def _run_letta(
         for s, handler in previous.items():
             signal.signal(s, handler)
     return code
+
+
+def _dead_children(pid: int) -> list[int]:
+    """The child processes of ``pid`` that have exited and wait to be reaped (uvicorn's workers
+    under its supervisor); [] where /proc cannot tell."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    dead = []
+    for found in children:
+        try:
+            stat = Path(f"/proc/{found}/stat").read_text()
+        except OSError:
+            continue
+        if stat.rsplit(")", 1)[-1].split()[:1] == ["Z"]:
+            dead.append(int(found))
+    return dead
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        child.send_signal(signal.SIGTERM)
+    try:
+        child.wait(STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
 
 
 def _recover_database(db: EmbeddedPostgres, crashes: list[float], log: Callable[[str], None]) -> int:
