@@ -8,7 +8,9 @@ import email.utils
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import httpx
 import openai
@@ -98,7 +100,13 @@ def test_a_long_wait_fails_at_once_with_the_providers_answer(tmp_path: Path, mon
         sent.append(1)
         raise status_error(429, {"retry-after": "600"})
 
-    async def sleep(seconds: float) -> None:
+    real_sleep, here = asyncio.sleep, threading.current_thread()
+
+    async def sleep(seconds: float, *args: Any, **kwargs: Any) -> Any:
+        # asyncio.sleep is patched for the whole process: a server that an earlier test left
+        # running in a thread of its own (the stand-in) must still really sleep, or it spins.
+        if threading.current_thread() is not here:
+            return await real_sleep(seconds, *args, **kwargs)
         waited.append(seconds)
 
     monkeypatch.setattr(retry.asyncio, "sleep", sleep)
@@ -123,7 +131,9 @@ def test_client_errors_are_not_retried(tmp_path: Path) -> None:
 
 CHILD = """
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 from letta_tool_emulation import retry
 budget = retry.Budget("k", "upstream", retry.RetrySettings(limit=5, window=30), Path(sys.argv[1]))
 for _ in range(int(sys.argv[2])):
