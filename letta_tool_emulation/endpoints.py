@@ -424,7 +424,7 @@ def remember(request: EmulatedRequest, outcome: Outcome, log: Log) -> None:
     shape = request.step.schema_shape
     if outcome.refused_schema_status is None or shape is None:
         return
-    if KNOWN.refuse_schema(request.step.endpoint, model, shape):
+    if KNOWN.refuse_schema(endpoint, model, shape):
         log.warning(
             "letta_tool_emulation: %s refused the reply schema in the %s shape (HTTP %s); free-text replies "
             "from now on wherever that shape would be used.",

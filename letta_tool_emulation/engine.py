@@ -60,7 +60,15 @@ from collections.abc import Generator, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from .core import ParseResult, Problem, StreamingToolCallParser, ToolSpec, render_feedback, render_messages
+from .core import (
+    ParseResult,
+    Problem,
+    StreamingToolCallParser,
+    ToolSpec,
+    parse_tool_calls,
+    render_feedback,
+    render_messages,
+)
 from .core.blocks import hold_labels, memory_block_labels
 from .core.envelope import (
     CALLS_KEY,
@@ -466,7 +474,9 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
             # this time the model (or the request) did not think, and what streamed as reasoning
             # was its answer. It is read again as ordinary text, so that nothing it performed is
             # lost and no "empty" reply is asked again; the caller then forgets what it was told.
-            result = _read(_reader(step, shape, in_reasoning=False), attempt.text, attempt.finish_reason)
+            result = parse_tool_calls(
+                attempt.text, step.tools.values(), attempt.finish_reason, threshold=step.settings.threshold
+            )
         settled = _settle(step, result, attempt.upstream_reasoning, constrained=bool(shape))
         _log(step, settled, number)
         if settled.reask_feedback and number <= step.settings.max_reasks:
@@ -480,24 +490,14 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
         return replace(outcome, template_reasoning=template, reread=reread)
 
 
-def _reader(step: Step, shape: str | None, *, in_reasoning: bool | None = None) -> Reader | None:
+def _reader(step: Step, shape: str | None) -> Reader | None:
     if not step.tools:
         return None  # nothing offered: the reply is plain text
     if shape:
         return EnvelopeParser(step.tools.values(), threshold=step.settings.threshold, required=step.required)
     return StreamingToolCallParser(
-        step.tools.values(),
-        threshold=step.settings.threshold,
-        in_reasoning=step.decision.in_reasoning if in_reasoning is None else in_reasoning,
+        step.tools.values(), threshold=step.settings.threshold, in_reasoning=step.decision.in_reasoning
     )
-
-
-def _read(reader: Reader | None, text: str, finish_reason: str | None) -> ParseResult:
-    if reader is None:
-        return ParseResult(content=text)
-    reader.feed(text)
-    reader.close(finish_reason)
-    return reader.result
 
 
 class _Settled:
