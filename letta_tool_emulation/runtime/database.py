@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .private_dirs import UnsafePath, open_dir, open_file, tighten, user_name, write_file
+from .processes import stop_process
 
 DATABASE = "letta"
 SUPERUSER = "postgres"
@@ -128,12 +129,7 @@ class EmbeddedPostgres:
     def stop(self, timeout: float = 20.0) -> None:
         proc, self.proc = self.proc, None
         if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGINT)  # fast shutdown
-            try:
-                proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc, signal.SIGINT, timeout)  # SIGINT: PostgreSQL's fast shutdown
         self._close()
 
     def crashed(self) -> int | None:

@@ -37,6 +37,7 @@ from typing import Any
 
 from .database import DatabaseError, _service_user, _socket_parent, parent_death_signal
 from .private_dirs import UnsafePath, open_dir, open_file
+from .processes import stop_process
 
 SOCKET_ENV = "LETTA_TOOL_EMULATION_REDIS_SOCKET"  # where the launcher tells Letta's workers to connect
 EXTERNAL_ENV = "LETTA_REDIS_HOST"  # Letta's own setting: a Redis of the user's; then none is started
@@ -174,12 +175,7 @@ class EmbeddedRedis:
     def stop(self, timeout: float = 10.0) -> None:
         proc, self.proc = self.proc, None
         if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc, signal.SIGTERM, timeout)
         if self.socket_dir is not None:
             shutil.rmtree(self.socket_dir, ignore_errors=True)
             self.socket_dir = None

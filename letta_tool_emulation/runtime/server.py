@@ -34,6 +34,7 @@ from .database import DatabaseError, EmbeddedPostgres, default_data_dir, default
 from .embedded_redis import EXTERNAL_ENV, SOCKET_ENV, EmbeddedRedis, RedisError
 from .letta_process import EXIT_SETUP_FAILED
 from .private_dirs import UnsafePath, open_dir, tighten
+from .processes import stop_process
 
 READY_TIMEOUT = float(os.environ.get("LETTA_TOOL_EMULATION_READY_TIMEOUT", "240"))
 STOP_TIMEOUT = 30.0
@@ -319,7 +320,7 @@ def _run_letta(
                 if restarts < WORKER_RESTARTS and stopping["sig"] is None:
                     restarts += 1
                     log(f"letta-tool-emulation: {exc} (see its output above); starting Letta again ...")
-                    _stop(child)
+                    stop_process(child, signal.SIGTERM, STOP_TIMEOUT)
                     child = start()
                 else:
                     failure = exc
@@ -376,16 +377,6 @@ def _dead_children(pid: int) -> list[int]:
         if stat.rsplit(")", 1)[-1].split()[:1] == ["Z"]:
             dead.append(int(found))
     return dead
-
-
-def _stop(child: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        child.send_signal(signal.SIGTERM)
-    try:
-        child.wait(STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.wait()
 
 
 def _recover_database(db: EmbeddedPostgres, crashes: list[float], log: Callable[[str], None]) -> int:
