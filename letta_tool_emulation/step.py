@@ -104,6 +104,8 @@ class Settings:
     max_calls_per_reply: int = 16
     # The output limit where the model's own is unknown (a rambling model must end its reply).
     max_output_tokens: int = 2048
+    # The replace tools are offered the memory blocks' lines for their old text.
+    offer_lines: bool = True
 
     @classmethod
     def from_env(cls, log: Log = SILENT) -> Settings:
@@ -114,6 +116,8 @@ class Settings:
             threshold=_env_number(log, "LETTA_TOOL_EMULATION_THRESHOLD", DEFAULT_THRESHOLD, float),
             max_calls_per_reply=max(1, _env_number(log, "LETTA_TOOL_EMULATION_MAX_CALLS", 16)),
             max_output_tokens=max(16, _env_number(log, "LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
+            offer_lines=os.environ.get("LETTA_TOOL_EMULATION_OFFER_LINES", "1").strip().lower()
+            not in ("0", "off", "false", "no"),
         )
 
 

@@ -27,51 +27,138 @@ writable labels as an ``enum``: the reply schema of a constrained request allows
 tool prompt lists them, and the validator refuses any other label with the list in its
 feedback. A block's value is skipped as a whole (the reader moves from one block's end to the
 next block's start), so text inside memory cannot add a label.
+
+The replace tools fail unless their old text appears verbatim in the block, which small models
+rarely manage. :func:`offer_lines` offers the writable blocks' existing lines for it: as an
+``enum`` in a constrained reply's schema (so the model can only pick a line that is there), as
+``examples`` in the free-text prompt (where any part of a line stays allowed). It offers
+nothing for empty blocks or beyond a bound (many or long lines), where the string stays free.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import regex
 
 from .tools import ToolSpec
 
-__all__ = ["LABELLED_TOOLS", "hold_labels", "memory_block_labels"]
+__all__ = [
+    "LABELLED_TOOLS",
+    "REPLACED_TEXT",
+    "Block",
+    "hold_labels",
+    "memory_block_labels",
+    "memory_blocks",
+    "offer_lines",
+    "offered_lines",
+]
 
 # Tools whose `label` must name an existing block: Letta looks the block up and fails otherwise.
 # (rethink_memory may create a block, so its label stays free.)
 LABELLED_TOOLS = frozenset(
     {"memory_insert", "memory_replace", "memory_rethink", "core_memory_append", "core_memory_replace"}
 )
+# The replace tools and their old-text parameter (each name letta has used for it).
+REPLACED_TEXT: Mapping[str, tuple[str, ...]] = {
+    "memory_replace": ("old_string", "old_str"),
+    "core_memory_replace": ("old_content",),
+}
+# Beyond these, the old text stays a free string: an enum of many long lines would make the
+# schema (and the grammar the server builds from it) large for little gain.
+MAX_OFFERED_LINES = 24
+MAX_OFFERED_CHARS = 4000
 _OPEN = "<memory_blocks>\n"
 _BLOCK = regex.compile(r"<([^<>\s/][^<>\n]{0,199})>\n<description>\n")
 _READ_ONLY = "\n- read_only=true\n"
+_VALUE = "<value>\n"
+# Letta's line-numbered rendering (for agents with the memory_* tools) puts "3→ " before each line.
+_LINE_NUMBER = regex.compile(r"^[ \t]*\d+→[ \t]?")
 
 
-def memory_block_labels(system: Any) -> tuple[list[str], list[str]]:
-    """The labels of the blocks in a system message's ``<memory_blocks>``, as (writable, read-only),
-    in their order; ([], []) when it has none. ``system`` is the message's content (a string or
-    a list of text parts)."""
+@dataclass(frozen=True, slots=True)
+class Block:
+    label: str
+    read_only: bool
+    value: str  # as the model sees it, line numbers taken out
+
+
+def memory_blocks(system: Any) -> list[Block]:
+    """The blocks in a system message's ``<memory_blocks>``, in their order ([] when it has
+    none). ``system`` is the message's content (a string or a list of text parts)."""
     text = _text(system)
     start = text.find(_OPEN)
     if start < 0:
-        return [], []
+        return []
     end = text.find("\n</memory_blocks>", start)
     section = text[start + len(_OPEN) : end if end >= 0 else len(text)]
-    writable: list[str] = []
-    read_only: list[str] = []
+    blocks: list[Block] = []
     at = 0
     while (found := _BLOCK.search(section, at)) is not None:
         label = found.group(1)
         close = section.find(f"\n</value>\n</{label}>", found.end())
         if close < 0:
             break  # cut off: what follows cannot be told apart from a block's value
-        metadata = section[found.end() : section.find("</metadata>", found.end(), close)]
-        (read_only if _READ_ONLY in metadata + "\n" else writable).append(label)
+        metadata_end = section.find("</metadata>", found.end(), close)
+        metadata = section[found.end() : metadata_end]
+        opened = section.find(_VALUE, max(metadata_end, found.end()), close + 1)
+        value = section[opened + len(_VALUE) : close] if opened >= 0 else ""
+        if "<warning>" in section[max(metadata_end, found.end()) : max(opened, 0)]:
+            value = "\n".join(_LINE_NUMBER.sub("", line, count=1) for line in value.split("\n"))
+        blocks.append(Block(label, _READ_ONLY in metadata + "\n", value))
         at = close + len(f"\n</value>\n</{label}>")
-    return writable, read_only
+    return blocks
+
+
+def memory_block_labels(system: Any) -> tuple[list[str], list[str]]:
+    """The labels of the blocks in a system message's ``<memory_blocks>``, as (writable, read-only),
+    in their order; ([], []) when it has none."""
+    blocks = memory_blocks(system)
+    return [b.label for b in blocks if not b.read_only], [b.label for b in blocks if b.read_only]
+
+
+def offered_lines(blocks: list[Block]) -> list[str]:
+    """The writable blocks' lines that a replace tool can name as its old text: not blank, each
+    found exactly once in its block (memory_replace refuses text that occurs twice), without a
+    line-number prefix (which Letta refuses), in order, each once. [] when there are none or
+    more than the bound."""
+    lines: list[str] = []
+    for b in blocks:
+        if b.read_only:
+            continue
+        value = b.value.expandtabs()
+        for line in value.split("\n"):
+            if line.strip() and value.count(line) == 1 and not _LINE_NUMBER.match(line) and line not in lines:
+                lines.append(line)
+    if len(lines) > MAX_OFFERED_LINES or sum(len(line) for line in lines) > MAX_OFFERED_CHARS:
+        return []
+    return lines
+
+
+def offer_lines(specs: Mapping[str, ToolSpec], blocks: list[Block], *, enum: bool) -> dict[str, ToolSpec]:
+    """``specs``, with the old text of each replace tool (:data:`REPLACED_TEXT`) offered the
+    blocks' lines (:func:`offered_lines`): as its ``enum`` with ``enum``, else as its
+    ``examples``. Unchanged without lines, or where the tool's own schema already limits it."""
+    lines = offered_lines(blocks)
+    if not lines:
+        return dict(specs)
+    offered: dict[str, ToolSpec] = {}
+    for name, spec in specs.items():
+        for pname in REPLACED_TEXT.get(name, ()):
+            prop = spec.properties.get(pname)
+            if isinstance(prop, Mapping) and prop.get("type", "string") == "string" and not _limited(prop):
+                extra: dict[str, Any] = {"enum": list(lines)} if enum else {"examples": list(lines)}
+                properties = {**spec.properties, pname: {**prop, "type": "string", **extra}}
+                spec = ToolSpec(spec.name, spec.description, {**spec.parameters, "properties": properties})
+                break
+        offered[name] = spec
+    return offered
+
+
+def _limited(prop: Mapping[str, Any]) -> bool:
+    return any(k in prop for k in ("enum", "const", "pattern", "maxLength", "minLength", "format"))
 
 
 def hold_labels(specs: Mapping[str, ToolSpec], labels: list[str]) -> dict[str, ToolSpec]:

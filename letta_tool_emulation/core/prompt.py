@@ -24,6 +24,9 @@ _SENTENCE_END = regex.compile(r"(?<=[.!?])\s")
 
 TOOL_DESCRIPTION_CHARS = 360
 PARAM_DESCRIPTION_CHARS = 150
+# A parameter's example values (the memory lines a replace tool is offered): a few, each short.
+EXAMPLES = 8
+EXAMPLE_CHARS = 120
 
 
 def render_tool_prompt(
@@ -110,6 +113,10 @@ def _render_tool_prompt(
             )
             if pdesc:
                 lines.append(f"  {pname}: {pdesc}")
+            examples = pschema.get("examples") if isinstance(pschema, Mapping) else None
+            if isinstance(examples, list) and examples:
+                values = [json.dumps(_cut(v), ensure_ascii=False) for v in examples[:EXAMPLES]]
+                lines.append(f"  {pname}, for example: " + " | ".join(values))
     instruction = tool_choice_instruction(tool_choice)
     if instruction:
         lines += ["", instruction]
@@ -156,6 +163,13 @@ def signature(spec: ToolSpec) -> str:
             text += f" = {json.dumps(pschema['default'], ensure_ascii=False)}"
         params.append(text)
     return f"{spec.name}({', '.join(params)})"
+
+
+def _cut(value: Any) -> Any:
+    """An example value as shown: a long string cut, marked with an ellipsis."""
+    if isinstance(value, str) and len(value) > EXAMPLE_CHARS:
+        return value[: EXAMPLE_CHARS - 1] + "…"
+    return value
 
 
 def summarize(text: str, limit: int) -> str:

@@ -3,7 +3,16 @@
 
 from __future__ import annotations
 
-from letta_tool_emulation.core.blocks import hold_labels, memory_block_labels
+from letta_tool_emulation.core.blocks import (
+    MAX_OFFERED_CHARS,
+    MAX_OFFERED_LINES,
+    Block,
+    hold_labels,
+    memory_block_labels,
+    memory_blocks,
+    offer_lines,
+    offered_lines,
+)
 from letta_tool_emulation.core.tools import normalize_tools
 
 
@@ -65,3 +74,69 @@ def test_only_the_memory_tools_label_is_held() -> None:
     assert held["send_note"] == tools["send_note"]  # not a memory tool
     assert held["core_memory_append"] == tools["core_memory_append"]  # already limited by its own schema
     assert hold_labels(tools, []) == tools
+
+
+def numbered_block(label: str, value: str) -> str:
+    # As letta's Memory._render_memory_blocks_line_numbered writes a block (agents with memory_* tools).
+    lines = "".join(f"{i}→ {line}\n" for i, line in enumerate(value.split("\n"), start=1)) if value else ""
+    return (
+        f"<{label}>\n<description>\nAbout {label}.\n</description>\n<metadata>\n- chars_current={len(value)}"
+        f"\n- chars_limit=5000\n</metadata>\n<warning>\n# NOTE: Line numbers shown below (with arrows like '1→') "
+        f"are to help during editing.\n</warning>\n<value>\n{lines}</value>\n</{label}>\n"
+    )
+
+
+def test_block_values_are_read_without_line_numbers() -> None:
+    text = system(
+        numbered_block("human", "Name: Ana\nLikes tea."),
+        letta_block("persona", "I am Sam.\n2→ kept as written"),
+        numbered_block("todo", ""),
+        letta_block("policies", "Be kind.", read_only=True),
+    )
+    assert memory_blocks(text) == [
+        Block("human", False, "Name: Ana\nLikes tea."),
+        Block("persona", False, "I am Sam.\n2→ kept as written"),  # not numbered: the value as it is
+        Block("todo", False, ""),
+        Block("policies", True, "Be kind."),
+    ]
+    assert memory_block_labels(text) == (["human", "persona", "todo"], ["policies"])
+
+
+def test_lines_offered_are_those_a_replacement_can_name() -> None:
+    blocks = [
+        Block("human", False, "Name: Ana\n\nLikes tea.\nLikes tea.\n  \nCity: Lyon"),
+        Block("persona", False, "I am Sam.\nCity: Lyon"),
+        Block("policies", True, "Be kind."),
+        Block("notes", False, "3→ looks numbered"),
+    ]
+    # Not blank, once in its block (memory_replace refuses text found twice), each once, only
+    # writable blocks, never what Letta takes for a line-number prefix.
+    assert offered_lines(blocks) == ["Name: Ana", "City: Lyon", "I am Sam."]
+    assert offered_lines([Block("human", False, "")]) == []
+    many = "\n".join(f"Fact {i}." for i in range(MAX_OFFERED_LINES + 1))
+    assert offered_lines([Block("human", False, many)]) == []  # too many: the string stays free
+    assert offered_lines([Block("human", False, "x" * (MAX_OFFERED_CHARS + 1))]) == []
+
+
+def test_replace_tools_are_offered_the_lines_as_an_enum_or_examples() -> None:
+    text = {"type": "string", "description": "Text to replace."}
+    tools = normalize_tools(
+        [
+            {"name": "memory_replace", "parameters": {"type": "object", "properties": {"old_string": text}}},
+            {"name": "core_memory_replace", "parameters": {"type": "object", "properties": {"old_content": text}}},
+            {"name": "memory_insert", "parameters": {"type": "object", "properties": {"new_string": text}}},
+            {"name": "send_note", "parameters": {"type": "object", "properties": {"old_string": text}}},
+        ]
+    )
+    blocks = [Block("human", False, "Name: Ana"), Block("persona", False, "I am Sam.")]
+    held = offer_lines(tools, blocks, enum=True)
+    assert held["memory_replace"].properties["old_string"] == {**text, "enum": ["Name: Ana", "I am Sam."]}
+    assert held["core_memory_replace"].properties["old_content"] == {**text, "enum": ["Name: Ana", "I am Sam."]}
+    assert held["memory_insert"] == tools["memory_insert"] and held["send_note"] == tools["send_note"]
+    shown = offer_lines(tools, blocks, enum=False)
+    assert shown["memory_replace"].properties["old_string"] == {**text, "examples": ["Name: Ana", "I am Sam."]}
+    assert offer_lines(tools, [Block("human", False, "")], enum=True) == tools  # nothing to offer
+    limited = normalize_tools(
+        [{"name": "memory_replace", "parameters": {"type": "object", "properties": {"old_string": {"enum": ["a"]}}}}]
+    )
+    assert offer_lines(limited, blocks, enum=True) == limited  # its own schema already limits it

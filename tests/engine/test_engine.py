@@ -596,3 +596,45 @@ def test_a_lone_closing_tag_is_remembered_for_the_model(caplog: pytest.LogCaptur
         assert selection.decide(config).in_reasoning
     finally:
         endpoints.KNOWN.forget_template_reasoning("http://h/v1", "m2")
+
+
+REPLACE = {
+    "type": "function",
+    "function": {
+        "name": "memory_replace",
+        "description": "Replace text in a memory block.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "label": {"type": "string"},
+                "old_string": {"type": "string"},
+                "new_string": {"type": "string"},
+            },
+            "required": ["label", "old_string", "new_string"],
+        },
+    },
+}
+
+
+@pytest.mark.parametrize("offer", [True, False])
+def test_the_replace_tool_is_offered_the_blocks_lines(offer: bool) -> None:
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I am called Eva now."}]
+    data = {"model": "m", "messages": messages, "tools": [*TOOLS, REPLACE], "tool_choice": "auto"}
+    settings = Settings(offer_lines=offer)
+    free = engine.prepare(data, decision=EMULATE, settings=settings, log=LOG)
+    listed = 'old_string, for example: "I am Sam." | "Name: Ana"'
+    assert (listed in free["messages"][0]["content"]) is offer
+    # Free text: a list to pick from, not a rule; any part of a line may still be replaced.
+    assert "enum" not in free.step.tools["memory_replace"].properties["old_string"]
+    outcome, _ = drive(free, [block({"label": "human", "old_string": "Ana", "new_string": "Eva"}, "memory_replace")])
+    assert [json.loads(c["function"]["arguments"])["old_string"] for c in outcome.calls] == ["Ana"]
+    # Constrained: the reply schema holds the old text to the lines that are there.
+    held = engine.prepare(data, decision=CONSTRAINED, settings=settings, log=LOG)
+    assert ('"enum": ["I am Sam.", "Name: Ana"]' in json.dumps(held["response_format"])) is offer
+    assert ('old_string: "I am Sam." | "Name: Ana"' in held["messages"][0]["content"]) is offer
+
+
+def test_the_offer_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings.from_env().offer_lines
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_OFFER_LINES", "off")
+    assert not Settings.from_env().offer_lines
