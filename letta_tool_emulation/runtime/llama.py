@@ -29,6 +29,29 @@ DEFAULT_ALIAS = "smollm2"
 DEFAULT_CONTEXT = 8192
 
 
+# Run instead of ``-m llama_cpp.server`` when prompts are evaluated whole (``reuse_prompt=False``).
+# The Llama object keeps the tokens it evaluated last and evaluates only what follows the longest
+# common prefix of the next prompt; the logits then depend on where the evaluation's batches
+# began, so one prompt can get a different greedy reply after a different earlier request (even
+# the same prompt twice running differs). Forgetting the evaluated tokens before each request
+# makes the reply a function of its prompt alone.
+_WHOLE_PROMPT_LAUNCHER = """\
+import runpy
+import llama_cpp
+
+_generate = llama_cpp.Llama.generate
+
+
+def generate(self, tokens, *args, **kwargs):
+    self.n_tokens = 0
+    return _generate(self, tokens, *args, **kwargs)
+
+
+llama_cpp.Llama.generate = generate
+runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+
+
 class LlamaServerError(RuntimeError):
     pass
 
@@ -68,6 +91,7 @@ class LlamaServer:
         port: int = 0,
         n_threads: int | None = None,
         seed: int | None = None,
+        reuse_prompt: bool = True,
         extra_args: tuple[str, ...] = (),
     ) -> None:
         self.python = Path(python)
@@ -80,6 +104,9 @@ class LlamaServer:
         # llama.cpp's threads spin while they wait, so oversubscribing slows every token down.
         self.n_threads = n_threads or max(1, (os.cpu_count() or 2) - 1)
         self.seed = seed
+        # False: every prompt is evaluated whole, so that a greedy reply depends on its prompt
+        # alone and not on what the server answered before (slower: no prefix is reused).
+        self.reuse_prompt = reuse_prompt
         self.extra_args = extra_args
         self._process: subprocess.Popen[bytes] | None = None
         self._log: tempfile._TemporaryFileWrapper[bytes] | None = None
@@ -94,8 +121,9 @@ class LlamaServer:
         return self._process is not None and self._process.poll() is None
 
     def command(self) -> list[str]:
+        server = ["-m", "llama_cpp.server"] if self.reuse_prompt else ["-c", _WHOLE_PROMPT_LAUNCHER]
         cmd = [
-            str(self.python), "-m", "llama_cpp.server",
+            str(self.python), *server,
             "--model", str(self.model), "--model_alias", self.alias,
             "--n_ctx", str(self.n_ctx), "--n_threads", str(self.n_threads),
             "--host", self.host, "--port", str(self.port),

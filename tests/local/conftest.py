@@ -33,6 +33,9 @@ def model_path(llama_python: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def llama_server(llama_python: Path, model_path: Path) -> Iterator[LlamaServer]:
-    # One thread: greedy decoding then gives the same replies on any machine.
-    with LlamaServer(llama_python, model_path, n_ctx=DEFAULT_CONTEXT, seed=7, n_threads=1) as server:
+    # One thread, and every prompt evaluated whole: a greedy reply then depends on its prompt
+    # alone, not on the machine nor on what the server evaluated for an earlier test.
+    with LlamaServer(
+        llama_python, model_path, n_ctx=DEFAULT_CONTEXT, seed=7, n_threads=1, reuse_prompt=False
+    ) as server:
         yield server

@@ -226,3 +226,24 @@ async def test_probe_recognises_the_server_and_the_override_supplies_its_context
 async def test_probe_accepts_the_url_with_or_without_v1(llama_server: LlamaServer, base: str) -> None:
     root = llama_server.url[: -len("/v1")]
     assert (await probe_server(root + base)).kind == "llama-cpp-python"
+
+
+def test_a_greedy_reply_depends_on_its_prompt_alone(llama_server: LlamaServer) -> None:
+    # The session's server evaluates every prompt whole. Reusing the evaluated prefix instead,
+    # these prompts got another reply the second time running (the last token evaluated on
+    # its own), and the tests' counts depended on which test had run before.
+    base = "You are Sam, a helpful agent. " * 40 + "<memory_metadata>\n- AGENT_ID: agent-{}\n</memory_metadata>\n"
+    first = base.format(1234) + "User: Remember that I like pizza.\nAssistant:"
+    second = base.format(9876) + "User: Remember that I live in Lyon.\nAssistant:"
+
+    def reply(prompt: str) -> str:
+        body = {"model": llama_server.alias, "prompt": prompt, "max_tokens": 60, "temperature": 0.0, "top_k": 1}
+        r = httpx.post(f"{llama_server.url}/completions", json=body, timeout=300)
+        assert r.status_code == 200, r.text
+        return str(r.json()["choices"][0]["text"])
+
+    alone = reply(second)
+    assert alone.strip()
+    assert reply(second) == alone  # the same prompt again
+    reply(first)
+    assert reply(second) == alone  # after a prompt that shares its beginning
