@@ -9,12 +9,17 @@ switch ``free-text``; constrained: the default, since the server kind is known).
   arguments pass the tool's JSON schema, and the number of executed memory calls that did not;
 - % of turns in which the human block changed (what "remember that ..." means);
 - % of turns in which a reply had a problem and the model was asked again;
+- replace calls (memory_replace, core_memory_replace) that Letta ran, and those it failed (the
+  old text not found in the block);
 - constrained replies: how many parse as the envelope, and how many the output limit cut;
 - median turn latency.
 
     python3 dev.py bench real_model        (TURNS=12 MAX_OUTPUT=256 MODES=free-text,constrained)
 
-``TEMPERATURE=0`` decodes greedily (unset: Letta's default temperature).
+``TEMPERATURE=0`` decodes greedily (unset: Letta's default temperature); the model server
+evaluates every prompt whole, so a greedy reply depends on its prompt alone. ``OFFER=on,off``
+runs everything once with the replace tools offered the blocks' lines and once without
+(``LETTA_TOOL_EMULATION_OFFER_LINES``), on one model server, a Letta server each.
 """
 
 from __future__ import annotations
@@ -51,7 +56,9 @@ MAX_OUTPUT = os.environ.get("MAX_OUTPUT", "256")
 MODES = [m.strip() for m in os.environ.get("MODES", "free-text,constrained").split(",") if m.strip()]
 TEMPERATURE = os.environ.get("TEMPERATURE")
 N_CTX = 8192
+OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
 MEMORY = ("memory_insert", "memory_replace")
+REPLACE = ("memory_replace", "core_memory_replace")
 FACTS = [
     "I like pizza", "my sister is called Anna", "I live in Lyon", "my favourite colour is green",
     "I work as a nurse", "I have two cats", "my birthday is on May 3", "I am allergic to peanuts",
@@ -119,6 +126,13 @@ def memory_calls(messages: list[Any], schemas: dict[str, Any]) -> tuple[int, int
     return valid, invalid
 
 
+def replace_calls(messages: list[Any]) -> tuple[int, int]:
+    """(replace calls Letta ran, those that failed) in a turn's messages."""
+    names = {m.tool_call.tool_call_id: m.tool_call.name for m in messages if m.message_type == "tool_call_message"}
+    returns = [m for m in messages if m.message_type == "tool_return_message" and names.get(m.tool_call_id) in REPLACE]
+    return len(returns), sum(m.status == "error" for m in returns)
+
+
 def envelope_of(reply: dict[str, Any]) -> tuple[bool, bool, str]:
     """(the reply parses as the envelope, the output limit cut it, its text)."""
     choice = (reply.get("choices") or [{}])[0]
@@ -137,84 +151,98 @@ def main() -> None:
         subprocess.run([sys.executable, str(ROOT / "dev.py"), "llama"], cwd=ROOT, capture_output=True, text=True,
                        check=True).stdout.strip().splitlines()[-1]
     )  # fmt: skip
-    with LlamaServer(python, find_model(python), n_ctx=N_CTX, seed=7, n_threads=1) as llama:
+    with LlamaServer(python, find_model(python), n_ctx=N_CTX, seed=7, n_threads=1, reuse_prompt=False) as llama:
         recorder = Recorder(llama.url)
-        handle = f"openai-proxy/{llama.alias}"
-        server = ServerProcess(
-            scratch_dir("bench-real-"),
-            OPENAI_API_KEY="unused",
-            OPENAI_API_BASE=recorder.url,
-            LETTA_TOOL_EMULATION_MODELS=handle,
-            LETTA_TOOL_EMULATION_CONTEXT=f"{handle}={N_CTX}",
-            LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS=MAX_OUTPUT,
-            LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
-        ).start()
+        print(
+            f"{TURNS} 'Remember that ...' turns per mode, SmolLM2-135M-Instruct, output limit {MAX_OUTPUT} tokens, "
+            f"temperature {TEMPERATURE if TEMPERATURE is not None else 'as Letta sets it'}"
+        )
         try:
-            client = server.client(timeout=900)
-            print(
-                f"{TURNS} 'Remember that ...' turns per mode, SmolLM2-135M-Instruct, output limit {MAX_OUTPUT} tokens, "
-                f"temperature {TEMPERATURE if TEMPERATURE is not None else 'as Letta sets it'}"
-            )
-            for mode in MODES:
-                executed = invalid = reasked = errors = envelopes = cut = replies = changed = 0
-                seconds: list[float] = []
-                for i in range(TURNS):
-                    agent = client.agents.create(
-                        model=handle,
-                        memory_blocks=[
-                            {"label": "human", "value": "Name: Ana"},
-                            {"label": "persona", "value": "I am Sam."},
-                        ],
-                    )
-                    config = agent.llm_config.model_dump()
-                    if mode == "free-text":
-                        config["model_wrapper"] = "free-text"
-                    if TEMPERATURE is not None:
-                        config["temperature"] = float(TEMPERATURE)
-                    if config != agent.llm_config.model_dump():
-                        agent = client.agents.update(agent.id, llm_config=config)
-                    human = client.agents.blocks.retrieve("human", agent_id=agent.id).value
-                    schemas = {t.name: t.json_schema["parameters"] for t in client.agents.tools.list(agent_id=agent.id)}
-                    before = len(recorder.exchanges)
-                    started = time.perf_counter()
-                    try:
-                        r = client.agents.messages.create(
-                            agent_id=agent.id,
-                            messages=[{"role": "user", "content": f"Remember that {FACTS[i % len(FACTS)]}."}],
-                        )
-                    except Exception as exc:  # noqa: BLE001 - counted
-                        errors += 1
-                        print(f"  {mode} turn {i}: {type(exc).__name__}: {str(exc)[:160]}")
-                        continue
-                    seconds.append(time.perf_counter() - started)
-                    valid, bad = memory_calls(list(r.messages), schemas)
-                    executed += valid > 0
-                    invalid += bad
-                    changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
-                    exchanges = recorder.since(before)
-                    reasked += any(
-                        any(f in str(req["messages"][-1].get("content", "")) for f in REASK) for req, _ in exchanges
-                    )
-                    for req, reply in exchanges:
-                        if "response_format" in req:
-                            replies += 1
-                            is_envelope, was_cut, content = envelope_of(reply)
-                            envelopes += is_envelope
-                            cut += was_cut and not is_envelope
-                            if not is_envelope and not was_cut:
-                                print(f"  {mode} turn {i}: not the envelope: {json.dumps(content)[-160:]}")
-                n = max(1, TURNS - errors)
-                line = (
-                    f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
-                    f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; re-asked in {100 * reasked / n:.0f} % of turns; "
-                    f"median turn {statistics.median(seconds) if seconds else 0:.1f} s; errors {errors}"
-                )
-                if mode == "constrained":
-                    line += f"; replies: {envelopes}/{replies} the envelope, {cut} cut by the output limit"
-                print(line)
+            for offer in OFFERS:
+                print(f"old text offered the blocks' lines: {offer}")
+                measure(recorder, llama.alias, offer)
         finally:
-            server.stop()
             recorder.server.should_exit = True
+
+
+def measure(recorder: Recorder, alias: str, offer: str) -> None:
+    handle = f"openai-proxy/{alias}"
+    server = ServerProcess(
+        scratch_dir("bench-real-"),
+        OPENAI_API_KEY="unused",
+        OPENAI_API_BASE=recorder.url,
+        LETTA_TOOL_EMULATION_MODELS=handle,
+        LETTA_TOOL_EMULATION_CONTEXT=f"{handle}={N_CTX}",
+        LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS=MAX_OUTPUT,
+        LETTA_TOOL_EMULATION_OFFER_LINES=offer,
+        LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
+    ).start()
+    try:
+        client = server.client(timeout=900)
+        for mode in MODES:
+            executed = invalid = reasked = errors = envelopes = cut = replies = changed = 0
+            replaced = replace_failed = 0
+            seconds: list[float] = []
+            for i in range(TURNS):
+                agent = client.agents.create(
+                    model=handle,
+                    memory_blocks=[
+                        {"label": "human", "value": "Name: Ana"},
+                        {"label": "persona", "value": "I am Sam."},
+                    ],
+                )
+                config = agent.llm_config.model_dump()
+                if mode == "free-text":
+                    config["model_wrapper"] = "free-text"
+                if TEMPERATURE is not None:
+                    config["temperature"] = float(TEMPERATURE)
+                if config != agent.llm_config.model_dump():
+                    agent = client.agents.update(agent.id, llm_config=config)
+                human = client.agents.blocks.retrieve("human", agent_id=agent.id).value
+                schemas = {t.name: t.json_schema["parameters"] for t in client.agents.tools.list(agent_id=agent.id)}
+                before = len(recorder.exchanges)
+                started = time.perf_counter()
+                try:
+                    r = client.agents.messages.create(
+                        agent_id=agent.id,
+                        messages=[{"role": "user", "content": f"Remember that {FACTS[i % len(FACTS)]}."}],
+                    )
+                except Exception as exc:  # noqa: BLE001 - counted
+                    errors += 1
+                    print(f"  {mode} turn {i}: {type(exc).__name__}: {str(exc)[:160]}")
+                    continue
+                seconds.append(time.perf_counter() - started)
+                valid, bad = memory_calls(list(r.messages), schemas)
+                executed += valid > 0
+                invalid += bad
+                ran, failed = replace_calls(list(r.messages))
+                replaced += ran
+                replace_failed += failed
+                changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
+                exchanges = recorder.since(before)
+                reasked += any(
+                    any(f in str(req["messages"][-1].get("content", "")) for f in REASK) for req, _ in exchanges
+                )
+                for req, reply in exchanges:
+                    if "response_format" in req:
+                        replies += 1
+                        is_envelope, was_cut, content = envelope_of(reply)
+                        envelopes += is_envelope
+                        cut += was_cut and not is_envelope
+                        if not is_envelope and not was_cut:
+                            print(f"  {mode} turn {i}: not the envelope: {json.dumps(content)[-160:]}")
+            n = max(1, TURNS - errors)
+            line = (
+                f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
+                f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; re-asked in {100 * reasked / n:.0f} % of turns; "
+                f"replace calls {replaced - replace_failed} succeeded, {replace_failed} failed; "
+                f"median turn {statistics.median(seconds) if seconds else 0:.1f} s; errors {errors}"
+            )
+            if mode == "constrained":
+                line += f"; replies: {envelopes}/{replies} the envelope, {cut} cut by the output limit"
+            print(line)
+    finally:
+        server.stop()
 
 
 if __name__ == "__main__":
