@@ -30,8 +30,9 @@ next block's start), so text inside memory cannot add a label.
 
 The replace tools fail unless their old text appears verbatim in the block, which small models
 rarely manage. :func:`offer_lines` offers the writable blocks' existing lines for it: as an
-``enum`` in a constrained reply's schema (so the model can only pick a line that is there), as
-``examples`` in the free-text prompt (where any part of a line stays allowed). It offers
+``enum`` in a constrained reply's schema (so the model can only pick a line that is there, of
+the block it names), as ``examples`` in the free-text prompt (where any part of a line stays
+allowed). It offers
 nothing for empty blocks or beyond a bound (many or long lines), where the string stays free.
 """
 
@@ -119,41 +120,69 @@ def memory_block_labels(system: Any) -> tuple[list[str], list[str]]:
     return [b.label for b in blocks if not b.read_only], [b.label for b in blocks if b.read_only]
 
 
-def offered_lines(blocks: list[Block]) -> list[str]:
-    """The writable blocks' lines that a replace tool can name as its old text: not blank, each
-    found exactly once in its block (memory_replace refuses text that occurs twice), without a
-    line-number prefix (which Letta refuses), in order, each once. [] when there are none or
-    more than the bound."""
-    lines: list[str] = []
+def offered_lines(blocks: list[Block]) -> dict[str, list[str]]:
+    """The lines a replace tool can name as its old text, by writable block: not blank, found
+    exactly once in the block (memory_replace refuses text that occurs twice), without a
+    line-number prefix (which Letta refuses), in order. Blocks without such lines are left
+    out; {} when there are none, or more lines or characters than the bound."""
+    offered: dict[str, list[str]] = {}
     for b in blocks:
         if b.read_only:
             continue
         value = b.value.expandtabs()
-        for line in value.split("\n"):
-            if line.strip() and value.count(line) == 1 and not _LINE_NUMBER.match(line) and line not in lines:
-                lines.append(line)
-    if len(lines) > MAX_OFFERED_LINES or sum(len(line) for line in lines) > MAX_OFFERED_CHARS:
-        return []
-    return lines
+        lines = [line for line in value.split("\n") if line.strip() and not _LINE_NUMBER.match(line)]
+        lines = [line for line in dict.fromkeys(lines) if value.count(line) == 1]
+        if lines:
+            offered[b.label] = lines
+    every = [line for lines in offered.values() for line in lines]
+    if len(every) > MAX_OFFERED_LINES or sum(len(line) for line in every) > MAX_OFFERED_CHARS:
+        return {}
+    return offered
 
 
 def offer_lines(specs: Mapping[str, ToolSpec], blocks: list[Block], *, enum: bool) -> dict[str, ToolSpec]:
     """``specs``, with the old text of each replace tool (:data:`REPLACED_TEXT`) offered the
-    blocks' lines (:func:`offered_lines`): as its ``enum`` with ``enum``, else as its
-    ``examples``. Unchanged without lines, or where the tool's own schema already limits it."""
-    lines = offered_lines(blocks)
-    if not lines:
+    blocks' lines (:func:`offered_lines`). With ``enum`` the lines become its ``enum``, and the
+    parameters one ``anyOf`` branch per block, so that a constrained reply names a line of the
+    block its ``label`` names; otherwise they are its ``examples``. Unchanged without lines, or
+    where the tool's own schema already limits the old text."""
+    by_block = offered_lines(blocks)
+    if not by_block:
         return dict(specs)
     offered: dict[str, ToolSpec] = {}
     for name, spec in specs.items():
-        for pname in REPLACED_TEXT.get(name, ()):
-            prop = spec.properties.get(pname)
-            if isinstance(prop, Mapping) and prop.get("type", "string") == "string" and not _limited(prop):
-                extra: dict[str, Any] = {"enum": list(lines)} if enum else {"examples": list(lines)}
-                properties = {**spec.properties, pname: {**prop, "type": "string", **extra}}
-                spec = ToolSpec(spec.name, spec.description, {**spec.parameters, "properties": properties})
-                break
-        offered[name] = spec
+        pname = next((p for p in REPLACED_TEXT.get(name, ()) if p in spec.properties), None)
+        prop = spec.properties.get(pname) if pname else None
+        label = spec.properties.get("label")
+        allowed = label.get("enum") if isinstance(label, Mapping) else None
+        usable = {k: v for k, v in by_block.items() if not isinstance(allowed, list) or k in allowed}
+        if pname is None or not isinstance(prop, Mapping) or prop.get("type", "string") != "string" or _limited(prop):
+            offered[name] = spec
+            continue
+        if not usable:
+            offered[name] = spec
+            continue
+        every = [line for lines in usable.values() for line in dict.fromkeys(lines)]
+        extra: dict[str, Any] = {"enum": every} if enum else {"examples": every}
+        parameters: dict[str, Any] = {
+            **spec.parameters,
+            "properties": {**spec.properties, pname: {**prop, "type": "string", **extra}},
+        }
+        if enum and isinstance(label, Mapping) and "anyOf" not in spec.parameters:
+            branch = {k: v for k, v in spec.parameters.items() if k in ("type", "required", "additionalProperties")}
+            parameters["anyOf"] = [
+                {
+                    **branch,
+                    "type": "object",
+                    "properties": {
+                        **spec.properties,
+                        "label": {**label, "type": "string", "enum": [block]},
+                        pname: {**prop, "type": "string", "enum": lines},
+                    },
+                }
+                for block, lines in usable.items()
+            ]
+        offered[name] = ToolSpec(spec.name, spec.description, parameters)
     return offered
 
 

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import jsonschema
+import pytest
+
 from letta_tool_emulation.core.blocks import (
     MAX_OFFERED_CHARS,
     MAX_OFFERED_LINES,
@@ -111,11 +114,11 @@ def test_lines_offered_are_those_a_replacement_can_name() -> None:
     ]
     # Not blank, once in its block (memory_replace refuses text found twice), each once, only
     # writable blocks, never what Letta takes for a line-number prefix.
-    assert offered_lines(blocks) == ["Name: Ana", "City: Lyon", "I am Sam."]
-    assert offered_lines([Block("human", False, "")]) == []
+    assert offered_lines(blocks) == {"human": ["Name: Ana", "City: Lyon"], "persona": ["I am Sam.", "City: Lyon"]}
+    assert offered_lines([Block("human", False, "")]) == {}
     many = "\n".join(f"Fact {i}." for i in range(MAX_OFFERED_LINES + 1))
-    assert offered_lines([Block("human", False, many)]) == []  # too many: the string stays free
-    assert offered_lines([Block("human", False, "x" * (MAX_OFFERED_CHARS + 1))]) == []
+    assert offered_lines([Block("human", False, many)]) == {}  # too many: the string stays free
+    assert offered_lines([Block("human", False, "x" * (MAX_OFFERED_CHARS + 1))]) == {}
 
 
 def test_replace_tools_are_offered_the_lines_as_an_enum_or_examples() -> None:
@@ -128,15 +131,47 @@ def test_replace_tools_are_offered_the_lines_as_an_enum_or_examples() -> None:
             {"name": "send_note", "parameters": {"type": "object", "properties": {"old_string": text}}},
         ]
     )
-    blocks = [Block("human", False, "Name: Ana"), Block("persona", False, "I am Sam.")]
+    blocks = [Block("human", False, "Name: Ana"), Block("persona", False, "I am Sam."), Block("todo", False, "")]
     held = offer_lines(tools, blocks, enum=True)
     assert held["memory_replace"].properties["old_string"] == {**text, "enum": ["Name: Ana", "I am Sam."]}
     assert held["core_memory_replace"].properties["old_content"] == {**text, "enum": ["Name: Ana", "I am Sam."]}
     assert held["memory_insert"] == tools["memory_insert"] and held["send_note"] == tools["send_note"]
     shown = offer_lines(tools, blocks, enum=False)
     assert shown["memory_replace"].properties["old_string"] == {**text, "examples": ["Name: Ana", "I am Sam."]}
+    assert "anyOf" not in shown["memory_replace"].parameters
     assert offer_lines(tools, [Block("human", False, "")], enum=True) == tools  # nothing to offer
     limited = normalize_tools(
         [{"name": "memory_replace", "parameters": {"type": "object", "properties": {"old_string": {"enum": ["a"]}}}}]
     )
     assert offer_lines(limited, blocks, enum=True) == limited  # its own schema already limits it
+
+
+def test_a_constrained_replacement_names_a_line_of_the_block_it_names() -> None:
+    tools = normalize_tools(
+        [
+            {
+                "name": "memory_replace",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"label": {"type": "string"}, "old_string": {"type": "string"}},
+                    "required": ["label", "old_string"],
+                },
+            }
+        ]
+    )
+    blocks = [
+        Block("human", False, "Name: Ana\nLikes tea."),
+        Block("persona", False, "I am Sam."),
+        Block("todo", False, ""),
+    ]
+    held = offer_lines(hold_labels(tools, ["human", "persona", "todo"]), blocks, enum=True)
+    schema = held["memory_replace"].parameters
+    # An empty block has nothing to replace: no branch names it.
+    assert [(b["properties"]["label"]["enum"], b["properties"]["old_string"]["enum"]) for b in schema["anyOf"]] == [
+        (["human"], ["Name: Ana", "Likes tea."]),
+        (["persona"], ["I am Sam."]),
+    ]
+    assert all(b["required"] == ["label", "old_string"] for b in schema["anyOf"])
+    jsonschema.validate({"label": "human", "old_string": "Likes tea."}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"label": "persona", "old_string": "Likes tea."}, schema)
