@@ -120,7 +120,7 @@ def envelope_reply(body: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[
     calls = [
         {NAME_KEY: name, ARGUMENTS_KEY: args}
         for name, args in planned
-        if name in variants and not validate_arguments(ToolSpec(name, parameters=variants[name]), args).errors
+        if name in variants and _fits(name, variants[name], args)
     ]
     if calls:
         # As a grammar holds it: no more calls than the schema's maxItems.
@@ -141,6 +141,16 @@ def envelope_reply(body: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[
     if isinstance(limit, int) and limit > 0 and estimate_tokens(text) > limit:
         return text[: limit * CHARS_PER_TOKEN], "length"
     return text, "stop"
+
+
+def _fits(name: str, params: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
+    """``args`` fit ``params`` as a grammar holds them: one branch of parameters given as
+    ``anyOf`` (a replace tool's old text, one branch per memory block) is enough."""
+    branches = params.get("anyOf") if "properties" not in params else None
+    options = branches if isinstance(branches, list) and branches else [params]
+    return any(
+        isinstance(o, Mapping) and not validate_arguments(ToolSpec(name, parameters=o), args).errors for o in options
+    )
 
 
 def _call_variants(schema: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
