@@ -32,8 +32,8 @@ The replace tools fail unless their old text appears verbatim in the block, whic
 rarely manage. :func:`offer_lines` offers the writable blocks' existing lines for it: as an
 ``enum`` in a constrained reply's schema (so the model can only pick a line that is there, of
 the block it names), as ``examples`` in the free-text prompt (where any part of a line stays
-allowed). It offers
-nothing for empty blocks or beyond a bound (many or long lines), where the string stays free.
+allowed). It offers nothing for empty blocks or beyond a bound (many or long lines), where the
+string stays free.
 """
 
 from __future__ import annotations
@@ -156,13 +156,11 @@ def offer_lines(specs: Mapping[str, ToolSpec], blocks: list[Block], *, enum: boo
         label = spec.properties.get("label")
         allowed = label.get("enum") if isinstance(label, Mapping) else None
         usable = {k: v for k, v in by_block.items() if not isinstance(allowed, list) or k in allowed}
-        if pname is None or not isinstance(prop, Mapping) or prop.get("type", "string") != "string" or _limited(prop):
+        free = isinstance(prop, Mapping) and prop.get("type", "string") == "string" and not _limited(prop)
+        if pname is None or not isinstance(prop, Mapping) or not free or not usable:
             offered[name] = spec
             continue
-        if not usable:
-            offered[name] = spec
-            continue
-        every = [line for lines in usable.values() for line in dict.fromkeys(lines)]
+        every = list(dict.fromkeys(line for lines in usable.values() for line in lines))
         extra: dict[str, Any] = {"enum": every} if enum else {"examples": every}
         parameters: dict[str, Any] = {
             **spec.parameters,

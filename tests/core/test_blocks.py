@@ -161,17 +161,18 @@ def test_a_constrained_replacement_names_a_line_of_the_block_it_names() -> None:
     )
     blocks = [
         Block("human", False, "Name: Ana\nLikes tea."),
-        Block("persona", False, "I am Sam."),
+        Block("persona", False, "I am Sam.\nLikes tea."),
         Block("todo", False, ""),
     ]
     held = offer_lines(hold_labels(tools, ["human", "persona", "todo"]), blocks, enum=True)
     schema = held["memory_replace"].parameters
+    assert schema["properties"]["old_string"]["enum"] == ["Name: Ana", "Likes tea.", "I am Sam."]  # as listed
     # An empty block has nothing to replace: no branch names it.
     assert [(b["properties"]["label"]["enum"], b["properties"]["old_string"]["enum"]) for b in schema["anyOf"]] == [
         (["human"], ["Name: Ana", "Likes tea."]),
-        (["persona"], ["I am Sam."]),
+        (["persona"], ["I am Sam.", "Likes tea."]),
     ]
     assert all(b["required"] == ["label", "old_string"] for b in schema["anyOf"])
     jsonschema.validate({"label": "human", "old_string": "Likes tea."}, schema)
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"label": "persona", "old_string": "Likes tea."}, schema)
+        jsonschema.validate({"label": "persona", "old_string": "Name: Ana"}, schema)
