@@ -152,7 +152,7 @@ def test_remember_turns_change_the_human_block(letta_server: Server, llama_serve
         assert all(args["label"] in before for _, args in calls), calls
         labels += [args["label"] for _, args in calls]
         changed += block(client, agent, "human") != before["human"]
-        failed = sum(m.status == "error" for m in of_type(r.messages, "tool_return_message"))
-        print(f"{fact!r}: {[(name, args['label']) for name, args in calls]}, {failed} failed")
+        failed = [str(m.tool_return)[:160] for m in of_type(r.messages, "tool_return_message") if m.status == "error"]
+        print(f"{fact!r}: {[(name, args['label']) for name, args in calls]}, failed: {failed}")
     print(f"the human block changed in {changed} of {len(REMEMBER)} turns; labels called: {labels}")
     assert changed >= CHANGED_FLOOR, (changed, labels)
