@@ -33,8 +33,9 @@ def letta_server(tmp_path_factory: pytest.TempPathFactory, llama_server: LlamaSe
         # llama-cpp-python's server does not report its context size: say it.
         LETTA_TOOL_EMULATION_CONTEXT=f"{handle}={N_CTX}",
         LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS="256",
-        # One thread of a 135M model writes 256 tokens in well under this.
-        LETTA_LLM_REQUEST_TIMEOUT_SECONDS="120",
+        # One thread of a 135M model writes 256 tokens in well under this, but it evaluates each
+        # prompt (thousands of tokens) whole, on a machine that may be busy with other work.
+        LETTA_LLM_REQUEST_TIMEOUT_SECONDS="600",
     ).start()
     yield srv
     assert srv.stop() == 0, srv.tail()
