@@ -130,12 +130,13 @@ def test_a_schema_the_server_refuses_falls_back_to_free_text(letta_server: Serve
 
 REMEMBER = ("I like pizza", "my sister is called Anna", "I live in Lyon", "I work as a nurse", "I have two cats",
             "I play the violin")  # fmt: skip
-# Turns (of the six) in which the small model must change the human block. Decoding greedily,
-# with the labels held to the agent's blocks, runs of this test changed it in 3, 4 and 4 of 6
-# (and `bench real_model` in 7 of 12, TEMPERATURE=0 MODES=constrained). What the model writes
-# still depends on the machine's arithmetic and on what the shared model server evaluated
-# before (its prompt cache), so the floor sits below half.
-CHANGED_FLOOR = 2
+# Turns (of the six) in which the small model must change the human block: half. Decoding
+# greedily, with the labels held to the agent's blocks, the replace tools offered the blocks'
+# lines, and every prompt evaluated whole by the model server (so that no reply depends on what
+# the server answered for an earlier test), runs of this test changed it in 5 and 6 of 6.
+# What still varies between runs is the prompt itself: Letta writes the agent's id and the
+# time into the system message.
+CHANGED_FLOOR = 3
 
 
 def test_remember_turns_change_the_human_block(letta_server: Server, llama_server: LlamaServer) -> None:
