@@ -68,9 +68,13 @@ _OPTION = (
     r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
-    r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|[אבג])\b"
+    r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй)\b"
 )
 LIST_ITEM = regex.compile(_ITEM)
+# An item labelled with a letter ("a)", "(b)", "б)"): letters label alternatives, where numbers and
+# bullets may count steps that are each performed.
+LETTER_ITEM = regex.compile(r"[ \t]{0,3}[*_]{0,2}(?:[a-zA-Zа-яА-Яα-ω][)]|\([a-zA-Zа-яА-Яα-ω]\))[*_]{0,2}(?:[ \t]|$)")
 ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
 # An alternative's label and what it does ("Option A: search the archive"): the block below it
 # is that alternative, whatever the line goes on to say.
@@ -113,6 +117,48 @@ _THOUGHT = regex.compile(r"[ \t]*(?:Thought|Pensamiento|Pensée|Gedanke|Pensamen
 _ELEMENT = regex.compile(r"<(/?)(details|pre|code)\b[^>\n]{0,200}>", regex.IGNORECASE)
 
 
+_OPENS = "«„「『‹"
+_CLOSES = {"»": "«", "”": "“", "」": "「", "』": "『", "›": "‹"}
+
+
+def opens_quote(line: str) -> bool:
+    """Whether ``line`` leaves a quotation open at its end: what follows it, up to the closing
+    mark, is quoted text (a recited prompt or message), whatever the language. Only double
+    quotation marks count; a straight one after a digit is an inch mark."""
+    if not any(ch in line for ch in '"“«„「『‹'):
+        return False
+    stack: list[str] = []
+    prev = ""
+    for ch in line:
+        if ch in _OPENS:
+            if ch == "«" and stack and stack[-1] == "»":
+                stack.pop()  # »reversed« quotes (German, Danish)
+            else:
+                stack.append(ch)
+        elif ch == "“":
+            if stack and stack[-1] in "„“":  # „German“ closes with it; “English” nests it
+                if stack[-1] == "„":
+                    stack.pop()
+                else:
+                    stack.append(ch)
+            else:
+                stack.append(ch)
+        elif ch in _CLOSES:
+            if stack and stack[-1] == _CLOSES[ch]:
+                stack.pop()
+            elif ch == "»" and not stack:
+                stack.append(ch)
+            elif ch == "”" and stack and stack[-1] == "„":
+                stack.pop()  # „Polish”
+        elif ch == '"' and not prev.isdigit():
+            if stack and stack[-1] in '"„“':  # „so" and “so" close with a straight mark too
+                stack.pop()
+            else:
+                stack.append(ch)
+        prev = ch
+    return bool(stack)
+
+
 def in_element(recent: str) -> bool:
     """Whether ``recent`` (the prose just before a block) leaves a <details>, <pre> or <code>
     element open."""
@@ -143,7 +189,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "en": r"\b(?:for\s+(?:example|instance)|e\.\s?g\.?|examples?|samples?|for\s+reference|like\s+(?:this|that|so)|"
         r"as\s+follows|looks?\s+like|would\s+look|(?:would\s+be|is|are)\s+written(?:\s+as)?|written\s+as|"
         r"(?:the|call|tool)\s+format(?:\s+is)?|format\s+is|syntax(?:\s+is)?|something\s+like|template|"
-        r"would\s+be|illustration|like|with|using|via|as|(?:a\s+)?call\s+like)"
+        r"would\s+be|illustration|like|with|using|via|as|(?:a\s+)?call\s+like|to\s+illustrate|by\s+way\s+of\s+example|"
+        r"purely\s+as\s+an\s+example|hypothetically|imagine)"
         + _COLON
         + r"|^\W{0,4}(?:an?\s+)?(?:examples?|samples?|illustration|demo)\b"
         + _ENDS
@@ -154,23 +201,31 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\btypical\s+arguments\b|\beach\s+(?:call|tool)\b"
         + _ENDS,
         "es": r"\b(?:por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
-        r"(?:quedar[ií]a|ser[ií]a)\s+así|así|de\s+esta\s+forma|como\s+este|como\s+esto)" + _COLON,
+        r"(?:quedar[ií]a|ser[ií]a)\s+(?:más\s+o\s+menos\s+)?así|así|de\s+esta\s+forma|como\s+este|como\s+esto|"
+        r"a\s+modo\s+de\s+ejemplo|pongamos\s+por\s+caso|algo\s+(?:así|como))" + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
-        r"ainsi|le\s+suivant|ressemble(?:rait)?\s+à\s+(?:ceci|ça|cela))" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
+        r"ainsi|le\s+suivant|ressemble(?:rait)?\s+à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
+        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
         "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|so|folgendermaßen|wie\s+folgt|"
-        r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus)" + _COLON + r"|\bso\s+sieht\b",
+        r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
+        r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
-        r"desta\s+forma)" + _COLON + r"|^\W{0,4}um\s+exemplo\b" + _ENDS,
+        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como))" + _COLON + r"|^\W{0,4}um\s+exemplo\b" + _ENDS,
         "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
-        r"in\s+questo\s+modo|si\s+scrive\s+così)" + _COLON,
-        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так)"
+        r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
+        r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
+        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come))" + _COLON,
+        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
+        r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде)"
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
         + _ENDS
         + r"|вот\s+так\s+выглядит",
-        "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样)" + _COLON,
+        "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样|会是这样|大概是这样|看起来像这样|"
+        r"看起来是这样|类似这样|如下所示|像这样|打个比方)" + _COLON,
         "ja": r"(?:例えば|たとえば|例|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
-        r"こんな感じ)" + _COLON,
+        r"こんな感じ|こんな感じになります|このようになります|以下のようになります|次のようになります|イメージ|"
+        r"例を挙げると)" + _COLON,
         "other": r"(?:bijvoorbeeld|na\s+przykład|örneğin|예를\s+들어|예시)"
         + _COLON
         # the noun anywhere, but "par exemple" and its like only where _adverb places them: in the
@@ -195,6 +250,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"slik\s+ser|her\s+er\s+et\s+eksempel)\b" + _ENDS,
         "cs-pl": _adverb(r"například|např\.|příklad\w*|pro\s+představu|ukázk\w*|na\s+przykład|np\.|przykład\w*")
         + r"|\b(?:vypadá\s+(?:\w+\s+)?(?:takto|následovně)|formát\s+je|tady\s+je\s+příklad|"
+        r"(?:takhle|takto|tak)\s+by\s+(?:to\s+)?(?:\w+\s+)?vypadal\w*|vypadal\w*\s+by\s+(?:to\s+)?(?:takto|takhle)|"
+        r"(?:tak|w\s+ten\s+sposób)\s+(?:by\s+)?(?:to\s+)?wyglądał\w*|wyglądał\w*\s+by\s+(?:to\s+)?(?:tak|następująco)|"
         r"wygląda\s+(?:\w+\s+)?(?:tak|następująco)|format\s+jest|oto\s+przykład)\b" + _ENDS,
         "uk": _adverb(r"наприклад|приклад\w*|для\s+прикладу")
         + r"|(?:виглядає\s+(?:\w+\s+)?(?:так|ось\s+так)|формат\s+такий|ось\s+приклад)"
@@ -239,25 +296,34 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
         + r"|(?:\bwhat\s+I\s+did\b|\byou\s+(?:sent|pasted|wrote|shared|gave)\b|\bwhat\s+you\s+(?:sent|pasted|wrote)\b|"
-        r"\byour\s+(?:last\s+)?message\b|\bthe\s+other\s+agent\b)" + _ENDS + r"|"
+        r"\byour\s+(?:last\s+|previous\s+)?message\b|\bthe\s+other\s+agent\b|\byou\s+(?:just\s+)?(?:forwarded|copied|quoted)\b)" + _ENDS + r"|"
         r"\b(?:my|the)\s+(?:instructions|system\s+prompt)\b|\beverything\s+I\s+can\s+call\b|"
         r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\bmy\s+(?:native\s+)?format\b|\bverbatim\b|"
         r"\b(?:quoting|recit\w+)\b|"
         r"^" + _SPEAKER + "$",
-        "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste)|(?:antes|ayer|la\s+última\s+vez)\b[^\n]{0,60}\b"
+        "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste|pegaste|compartiste|"
+        r"reenviaste|escribiste)|lo\s+que\s+(?:me\s+)?(?:pegaste|copiaste|enviaste|mandaste|compartiste)|"
+        r"(?:tu|el)\s+mensaje\s+anterior|me\s+has\s+(?:enviado|pegado|pasado|compartido)|(?:antes|ayer|la\s+última\s+vez)\b[^\n]{0,60}\b"
         r"(?:ejecuté|llamé|hice)|tu\s+(?:último\s+)?mensaje)\b",
-        "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé)|vous\s+m['’]avez\s+(?:envoyé|collé)|plus\s+tôt[^\n]{0,40}"
+        "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé|transmis|partagé|écrit)|vous\s+m['’]avez\s+(?:envoyé|"
+        r"collé|transmis|partagé)|(?:ce\s+)?que\s+tu\s+as\s+collé|ton\s+message\s+précédent|plus\s+tôt[^\n]{0,40}"
         r"j['’]ai\s+(?:lancé|exécuté|appelé)|ton\s+(?:dernier\s+)?message|votre\s+(?:dernier\s+)?message)",
-        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|hast\s+du\s+mir\s+geschickt|du\s+hast\s+mir\s+geschickt|haben\s+sie\s+mir\s+geschickt|"
+        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|hast\s+du\s+mir\s+geschickt|(?:hast|haben)\s+(?:du|sie)\s+(?:mir\s+)?"
+        r"(?:eingefügt|weitergeleitet|geschrieben|gesendet)|was\s+du\s+(?:mir\s+)?(?:geschickt|eingefügt|kopiert)|"
+        r"deine\s+vorherige\s+nachricht|du\s+hast\s+mir\s+geschickt|haben\s+sie\s+mir\s+geschickt|"
         r"(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich|deine[rn]?\s+(?:letzten\s+)?nachricht)\b",
-        "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou)|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
+        "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou|passou|encaminhou)|você\s+(?:colou|"
+        r"compartilhou|encaminhou)|o\s+que\s+(?:você\s+)?(?:me\s+)?(?:colou|enviou|mandou)|sua\s+mensagem\s+anterior|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
         r"sua\s+(?:última\s+)?mensagem)\b",
-        "it": r"\b(?:i\s+miei\s+strumenti|mi\s+hai\s+(?:mandato|inviato|incollato)|(?:prima|ieri)\b[^\n]{0,60}\bho\s+(?:eseguito|"
+        "it": r"\b(?:i\s+miei\s+strumenti|mi\s+hai\s+(?:mandato|inviato|incollato|passato|girato|scritto)|"
+        r"(?:il\s+tuo|nel\s+tuo)\s+messaggio\s+precedente|(?:prima|ieri)\b[^\n]{0,60}\bho\s+(?:eseguito|"
         r"chiamato|lanciato)|tuo\s+(?:ultimo\s+)?messaggio)\b",
-        "ru": r"(?:мои\s+инструменты|вы\s+(?:прислали|отправили)|ты\s+(?:прислал|отправил)|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
+        "ru": r"(?:мои\s+инструменты|вы\s+(?:прислали|отправили|вставили|скопировали|переслали)|ты\s+(?:прислал|"
+        r"отправил|вставил|скопировал|переслал)\w*|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
         r"(?:запустил|вызвал|выполнил)|ваше\w*\s+сообщени)",
-        "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
-        "ja": r"(?:使えるツール|ツール一覧|送ってくれた|送られてきた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
+        "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|你(?:刚才|之前)?(?:粘贴|复制|转发)|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
+        "ja": r"(?:使えるツール|ツール一覧|送ってくれた|送られてきた|貼り付けてくれた|共有してくれた|転送してくれた|"
+        r"送っていただいた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
         "nl": r"\b(?:je\s+(?:stuurde|hebt\s+(?:me\s+)?gestuurd|plakte)|u\s+(?:stuurde|heeft\s+(?:me\s+)?gestuurd)|"
         r"(?:eerder|gisteren|vorige\s+keer)\b[^\n]{0,60}\b(?:heb\s+ik|voerde\s+ik|riep\s+ik)|wat\s+ik\s+(?:eerder\s+)?deed|"
         r"je\s+(?:laatste\s+)?bericht)\b",
@@ -303,34 +369,37 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:two|three|several|a\s+few|\d)\s+(?:ways|options|alternatives|choices|places)\b"
         + _ENDS
         + r"|\bone\s+of\s+(?:two|three|these|the\s+following)\b"
+        + _ENDS
+        + r"|^\W{0,4}(?:or|or\s+else|or\s+instead|alternatively|otherwise)\b"
         + _ENDS,
         "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|"
         r"lo\s+dejo\s+preparado|no\s+(?:enviado|guardado)|si\s+(?:eso|esto|la\s+búsqueda)\s+no)\b|"
-        r"^\W{0,4}(?:si|cuando|una\s+vez|según)\b" + _ENDS + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b" + _ENDS,
+        r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no)\b" + _ENDS + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b" + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
-        r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon)\b"
+        r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon)\b"
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
         + _ENDS,
         "de": r"\b(?:bis\s+du\s+(?:es\s+)?bestätigst|wenn\s+du\s+einverstanden|entwurf|noch\s+nicht\s+(?:gespeichert|"
-        r"gesendet))\b|^\W{0,4}(?:wenn|falls|sobald|je\s+nach)\b"
+        r"gesendet))\b|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls)\b"
         + _ENDS
         + r"|\b(?:zwei|drei|mehrere)\s+(?:wege|möglichkeiten|optionen)\b"
         + _ENDS,
         "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo))\b|"
-        r"^\W{0,4}(?:se|quando|assim\s+que|dependendo)\b"
+        r"^\W{0,4}(?:se|quando|assim\s+que|dependendo|ou|ou\s+então|alternativamente|senão)\b"
         + _ENDS
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
         + _ENDS,
         "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato))\b|"
-        r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda)\b"
+        r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
         + _ENDS
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
         + _ENDS,
         "ru": r"(?:пока\s+вы\s+не\s+подтвердите|пока\s+ты\s+не\s+подтвердишь|черновик|ещё\s+не\s+(?:отправ|сохран))|"
-        r"^\W{0,4}(?:если|когда|в\s+зависимости)" + _ENDS + r"|(?:два|три|несколько)\s+(?:способа|варианта)" + _ENDS,
-        "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种)" + _ENDS,
-        "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法)" + _ENDS,
+        r"^\W{0,4}(?:если|когда|в\s+зависимости|или|либо|как\s+вариант|иначе)" + _ENDS + r"|(?:два|три|несколько)\s+(?:способа|варианта)" + _ENDS,
+        "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))" + _ENDS,
+        "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
+        + _ENDS,
         "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
         r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|mocht|afhankelijk\s+van)\b"
@@ -350,7 +419,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:to|tre|flere)\s+(?:måder|måter|muligheder|muligheter)\b"
         + _ENDS,
         "cs-pl": r"\b(?:navrhuji|návrh\w*|koncept|zatím\s+(?:\w+\s+)?neodesílám|neodeslal|neuložil|dokud\s+(?:to\s+)?"
-        r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+nie\s+(?:wysłał|zapisał)\w*|"
+        r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+(?:\w+\s+)?nie\s+(?:wysłał|zapisał|"
+        r"wykonał|uruchomił)\w*|ještě\s+(?:\w+\s+)?(?:jsem\s+)?(?:neodeslal|neuložil|nespustil)\w*|"
         r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym)\b|"
         r"^\W{0,4}(?:pokud|jestli|jestliže|kdyby|v\s+případě|jeśli|jeżeli|gdyby|w\s+razie)\b"
         + _ENDS
@@ -632,6 +702,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it continues a table or a quote")
     if ITEM_OR_OPTION.match(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
+    if LETTER_ITEM.match(before):
+        return Shown("example", "it is an alternative labelled with a letter on the line before", quote_words(before))
+    if opens_quote(before):
+        return Shown("quoted", "it stands inside a quotation opened on the line before")
     if OPTION_LABEL.match(before):
         return Shown("example", "it is an alternative labelled on the line before", quote_words(before))
     sentence = last_sentence(before)
