@@ -210,7 +210,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
-        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como))" + _COLON + r"|^\W{0,4}um\s+exemplo\b" + _ENDS,
+        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como))"
+        + _COLON
+        + r"|^\W{0,4}um\s+exemplo\b"
+        + _ENDS,
         "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
         r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
         r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
@@ -296,7 +299,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
         + r"|(?:\bwhat\s+I\s+did\b|\byou\s+(?:sent|pasted|wrote|shared|gave)\b|\bwhat\s+you\s+(?:sent|pasted|wrote)\b|"
-        r"\byour\s+(?:last\s+|previous\s+)?message\b|\bthe\s+other\s+agent\b|\byou\s+(?:just\s+)?(?:forwarded|copied|quoted)\b)" + _ENDS + r"|"
+        r"\byour\s+(?:last\s+|previous\s+)?message\b|\bthe\s+other\s+agent\b|\byou\s+(?:just\s+)?(?:forwarded|copied|quoted)\b)"
+        + _ENDS
+        + r"|"
         r"\b(?:my|the)\s+(?:instructions|system\s+prompt)\b|\beverything\s+I\s+can\s+call\b|"
         r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\bmy\s+(?:native\s+)?format\b|\bverbatim\b|"
         r"\b(?:quoting|recit\w+)\b|"
@@ -374,7 +379,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|"
         r"lo\s+dejo\s+preparado|no\s+(?:enviado|guardado)|si\s+(?:eso|esto|la\s+búsqueda)\s+no)\b|"
-        r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no)\b" + _ENDS + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b" + _ENDS,
+        r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no)\b"
+        + _ENDS
+        + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
+        + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
         r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon)\b"
         + _ENDS
@@ -396,8 +404,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
         + _ENDS,
         "ru": r"(?:пока\s+вы\s+не\s+подтвердите|пока\s+ты\s+не\s+подтвердишь|черновик|ещё\s+не\s+(?:отправ|сохран))|"
-        r"^\W{0,4}(?:если|когда|в\s+зависимости|или|либо|как\s+вариант|иначе)" + _ENDS + r"|(?:два|три|несколько)\s+(?:способа|варианта)" + _ENDS,
-        "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))" + _ENDS,
+        r"^\W{0,4}(?:если|когда|в\s+зависимости|или|либо|как\s+вариант|иначе)"
+        + _ENDS
+        + r"|(?:два|три|несколько)\s+(?:способа|варианта)"
+        + _ENDS,
+        "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
+        + _ENDS,
         "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
         "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
@@ -474,7 +486,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
 _DEICTIC = r"(?:it|this|that|these|them|the\s+(?:call|update|change|block)s?)"
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
-        "en": r"\b(?:shall|should|may|can)\s+I\s*\?|\b(?:shall|should|may|can)\s+I\s+(?:\w+\s+){0,2}?"
+        "en": r"\b(?:shall|should|may|can)\s+I\s+(?:go\s+ahead\s+and\s+)?(?:save|update|apply|send|run|store|record|write|change|submit|execute|add|make|do|log|file)\b[^\n]*\b(?:like\s+(?:this|that|so)|this\s+way|that\s+way|as\s+(?:shown|above|written|is))\b[^\n]*\?|\b(?:ok|okay|good|fine|alright|all\s+right)\s+to\s+(?:save|send|apply|run|update|go\s+ahead|proceed)\b[^\n]*\?|\b(?:send|save|apply|run|submit|store|execute)\s+(?:it|this|that|them)\s+(?:once|when|as\s+soon\s+as|after)\s+you\b|\b(?:just|only|still)\s+a\s+draft\b|\bwaiting\s+(?:for|on)\s+your\s+(?:ok|okay|confirmation|approval|go-ahead)\b|\b(?:shall|should|may|can)\s+I\s*\?|\b(?:shall|should|may|can)\s+I\s+(?:\w+\s+){0,2}?"
         + _DEICTIC
         + r"\b[^\n]*\?|\b(?:want|like)\s+me\s+to\s+(?:\w+\s+){0,2}?"
         + _DEICTIC
@@ -485,22 +497,22 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bbefore\s+it\s+goes\s+out\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
         r"\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
         r"\b(?:go\s+ahead|proceed)\s+(?:with\s+)?" + _DEICTIC + r"\b[^\n]*\?",
-        "es": r"(?:¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
+        "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así\s*\?|¿\s*(?:procedo|sigo|confirmas|te\s+vale|vale|de\s+acuerdo)\s*\?|\b(?:solo|sólo)\s+(?:es\s+)?un\s+borrador|\b(?:lo|la)\s+(?:envío|guardo|aplico|mando)\s+(?:cuando|en\s+cuanto|apenas)\s+(?:me\s+)?(?:confirmes|lo\s+apruebes|digas)|\bespero\s+tu\s+(?:confirmación|visto\s+bueno|ok)|(?:¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
         r"sigo\s+adelante|quieres\s+que\s+(?:lo|la))|hasta\s+que\s+(?:me\s+)?confirmes|solo\s+si\b)",
-        "fr": r"(?:je\s+l['’](?:enregistre|envoie|applique)\s*\?|tu\s+veux\s+que\s+je\b[^\n]*\?|ça\s+te\s+va\s*\?|"
+        "fr": r"\b(?:ça|cela)\s+(?:te|vous)\s+(?:va|convient)\b[^\n]*\b(?:comme\s+ça|ainsi|comme\s+ceci)\b|\bcomme\s+ça\s*\?|\bje\s+(?:l['’]|les\s+)?(?:enregistre|envoie|applique|mets\s+à\s+jour|lance|note)\s+(?:comme\s+ça|ainsi)\s*\?|\b(?:tu\s+confirmes|vous\s+confirmez)\s*\?|\bje\s+(?:peux|dois)\s+(?:l['’]|les\s+)(?:enregistrer|envoyer|appliquer|lancer)\b[^\n]*\?|\b(?:juste|seulement|simplement)\s+un\s+brouillon|\bje\s+(?:l['’]|les\s+)(?:envoie|enregistre|applique)\w*\s+(?:dès\s+que|quand|une\s+fois\s+que)\s+tu|\bj['’]attends\s+ta\s+(?:confirmation|validation)|(?:je\s+l['’](?:enregistre|envoie|applique)\s*\?|tu\s+veux\s+que\s+je\b[^\n]*\?|ça\s+te\s+va\s*\?|"
         r"c['’]est\s+bon\s+pour\s+(?:toi|vous)\s*\?|je\s+peux\s+y\s+aller\s*\?|jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|"
         r"seulement\s+si\b)",
-        "de": r"(?:\bsoll\s+ich\s+(?:das|es|ihn|sie|die)\b[^\n]*\?|\bpasst\s+das\s*\?|\bist\s+das\s+(?:ok|okay|in\s+"
+        "de": r"\b(?:nur|erst|bloß|lediglich)\s+ein\s+entwurf\b|\bsobald\s+du\s+(?:es\s+)?(?:bestätigst|zustimmst|freigibst)|\bwarte\s+auf\s+deine\s+(?:bestätigung|freigabe|zustimmung)|\b(?:soll|darf|kann)\s+ich\s+(?:das|es)\s+so\b|\bso\s+(?:speichern|senden|abschicken|übernehmen|eintragen)\s*\?|\bpasst\s+(?:das|es)\s+so\s*\?|\beinverstanden\s*\?|(?:\bsoll\s+ich\s+(?:das|es|ihn|sie|die)\b[^\n]*\?|\bpasst\s+das\s*\?|\bist\s+das\s+(?:ok|okay|in\s+"
         r"ordnung)\b[^\n]*\?|\bdarf\s+ich\b[^\n]*\?|\bbis\s+du\s+(?:es\s+)?bestätigst|\bnur\s+(?:wenn|falls)\b)",
-        "pt": r"(?:\bposso\s+(?:salvar|enviar|aplicar|prosseguir|seguir)\b[^\n]*\?|\bquer\s+que\s+eu\b[^\n]*\?|"
+        "pt": r"\b(?:só|apenas)\s+um\s+rascunho|\b(?:envio|salvo|aplico|mando|atualizo|registro)\s+(?:assim|desse\s+jeito|dessa\s+forma)\s*\?|\bposso\s+(?:\w+\s+)?assim\s*\?|\b(?:envio|salvo|aplico)\s+(?:quando|assim\s+que)\s+você\s+confirmar|\baguardo\s+(?:a\s+)?sua\s+(?:confirmação|aprovação)|\bpode\s+ser\s*\?|(?:\bposso\s+(?:salvar|enviar|aplicar|prosseguir|seguir)\b[^\n]*\?|\bquer\s+que\s+eu\b[^\n]*\?|"
         r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|\bsó\s+se\b|"
         r"\bprocedo\b[^\n]*\?)",
-        "it": r"(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|applicarl\w)\b[^\n]*\?|\bvuoi\s+che\s+(?:lo|la|li)\b"
+        "it": r"\b(?:solo|soltanto)\s+una\s+bozza|\b(?:lo|la)\s+(?:salvo|invio|applico|aggiorno|mando|registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\b(?:lo|la)\s+(?:invio|salvo|applico)\s+(?:appena|quando|non\s+appena)\s+(?:mi\s+)?confermi|\baspetto\s+(?:la\s+)?tua\s+conferma|\bti\s+va\s+bene\s+così\s*\?|(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|applicarl\w)\b[^\n]*\?|\bvuoi\s+che\s+(?:lo|la|li)\b"
         r"[^\n]*\?|\bva\s+bene\s+così\s*\?|\bfinché\s+non\s+confermi|\bsolo\s+se\b)",
-        "ru": r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|можно\s+(?:сохранить|"
+        "ru": r"(?:только|лишь|пока)\s+черновик|пока\s+(?:что\s+)?не\s+(?:сохраняю|отправляю|выполняю|применяю)|жду\s+(?:твоего|вашего)\s+(?:подтверждения|одобрения)|(?:сохранить|отправить|применить|обновить|записать|искать)\s+(?:так|в\s+таком\s+виде)\s*\?|так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|можно\s+(?:сохранить|"
         r"отправить)|только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
-        "zh": r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
-        "ja": r"(?:よろしいですか|いいですか|保存しますか|送信しますか|確認してください|ご確認)",
+        "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
+        "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)(?:です)?か|下書きです|下書きの段階|確認(?:でき)?次第|ご承認|(?:よろしいですか|いいですか|保存しますか|送信しますか|確認してください|ご確認)",
         "nl": r"(?:\b(?:zal|mag|moet|kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
         r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
         r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b|\bdan\s+(?:voer|sla|stuur)\s+ik\s+(?:het|dit|dat)\b)",
@@ -511,14 +523,14 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "da-nb": r"(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|dette|dem)\b[^\n]*\?|\bser\s+det\s+(?:rigtigt|riktig)\s+ud?t?\b|"
         r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
-        "cs-pl": r"(?:\bmám\s+(?:to|ji|jej|ho|je)\b[^\n]*\?|\bmůžu\s+(?:to|ji|jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
+        "cs-pl": r"\bczy\s+(?:mogę|mam)\s+(?:ją|je|go|to)\s+(?:\w+\s+)?(?:wysłać|zapisać|zastosować|uruchomić|zaktualizować|wykonać)|\b(?:můžu|mám)\s+(?:ji|ho|to|je)\s+(?:\w+\s+)?(?:odeslat|uložit|použít|spustit)|(?:\bmám\s+(?:to|ji|jej|ho|je)\b[^\n]*\?|\bmůžu\s+(?:to|ji|jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
         r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
         r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|\btylko\s+jeśli\b)",
-        "uk": r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|застосувати)\s+(?:це|його|її)"
+        "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)|чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|застосувати)\s+(?:це|його|її)"
         r"\s*\?|^\W{0,3}(?:зберегти|надіслати|застосувати)\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
         r"(?:зберегти|надіслати)|тільки\s+якщо|лише\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
-        "fi-hu": r"(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
+        "fi-hu": r"\b(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|korvaanko|kirjaanko|tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin|tällä|tätä|noin|näillä)\b|^\W{0,3}(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|kirjaanko)\s*\?|\b(?:mentsem|küldjem|keressek|futtassam|módosítsam|rögzítsem)\s+(?:el\s+|le\s+|rá\s+)?(?:így|ezt|azt|ezzel)\b|(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
         r"^\W{0,3}(?:tallennanko|lähetänkö|päivitänkö)\s*\?|\bsopiiko\s+(?:tämä|tuo|se)\b[^\n]*\?|\bnäyttääkö\s+"
         r"(?:tämä|tuo|se)\s+oikealta|\bkunhan\s+vahvistat|\bkun\s+vahvistat|\bvahvistatko\b|\bvain\s+jos\b|"
         r"\b(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\s+(?:így|ezt|azt)\b|\b(?:ezt|azt|így)\s+"
@@ -527,21 +539,21 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
         r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|\bnomés\s+si\b)",
-        "tr": r"(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|çalıştırayım)\s+mi\b|"
+        "tr": r"\b(?:bunu|onu|böyle|bu\s+şekilde)\s+(?:\w+\s+)?(?:arayayım|ekleyeyim|güncelleyeyim|kaydedeyim|göndereyim)\s+mi\b|(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|çalıştırayım)\s+mi\b|"
         r"(?:bu|böyle)\s+(?:doğru|uygun|tamam)\s+mu\b|onaylayana\s+kadar|onaylarsan(?:ız)?\s+(?:kaydeder|gönderir|uygular))",
         "el": r"(?:να\s+(?:το|την|τα|τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
         r"επιβεβαιώσ|πες\s+μου\s+ναι|μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
         "vi": r"(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
         r"(?:như\s+vậy|thế\s+này|vậy)\s+(?:được|ổn|đúng)\s+(?:chưa|không)|đồng\s+ý\s+thì|cho\s+đến\s+khi\s+bạn\s+xác\s+nhận)",
-        "id-ms": r"(?:\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|terapkan|jalankan|lanjutkan|perbarui)\w*\s*(?:ini|itu|sekarang)?"
+        "id-ms": r"\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|hantar|terapkan|jalankan|lanjutkan|teruskan|perbarui|cari|sambung)\w*\s+(?:\w+\s+)?(?:ini|itu|begini)\s*\?|\b(?:mau|mahu|nak)\s+(?:aku|saya)\s+(?:simpan|kirim|hantar|terapkan|jalankan|lanjutkan|teruskan|cari)\w*\s+(?:\w+\s+)?(?:ini|itu|begini)\s*\?|\b(?:hanya|cuma|baru)\s+draf\b|(?:\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|terapkan|jalankan|lanjutkan|perbarui)\w*\s*(?:ini|itu|sekarang)?"
         r"\s*\?|\b(?:bilang|katakan|jawab|balas)\s+[\"“]?ya\b|\b(?:kalau|jika)\s+(?:kamu|anda)?\s*setuju\b|"
         r"\bsetelah\s+(?:kamu|anda)\s+(?:konfirmasi|setuju)|\bapakah\s+(?:ini|itu)\s+sudah\s+benar\b|"
         r"\bperlu\s+(?:aku|saya)\s+(?:simpan|kirim)\w*\s*\?)",
-        "ar-fa": r"(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
+        "ar-fa": r"هل\s+أ(?:حفظ|رسل|نفذ|طبق|بحث|حدث|ضيف|سجل)\s+(?:هذا|هذه|ذلك|هكذا|بهذا|بهذه)|(?:أحفظه|أرسله|أنفذه|أطبقه|أسجله)\s*[؟?]|این\s+(?:\S+\s+){0,3}?(?:را\s+)?(?:انجام\s+(?:بدهم|بدم|دهم)|اجرا\s+کنم|اعمال\s+کنم|ارسال\s+کنم|ذخیره\s+کنم|بفرستم)\s*[؟?]|(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
         r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|بفرستم\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
         "he": r"(?:נראה\s+נכון\s*\?|תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
         r"האם\s+(?:לשמור|לשלוח|לעדכן))",
-        "hi-bn": r"(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
+        "hi-bn": r"(?:এভাবে|এইভাবে|এটা|এটি|এটাকে)\s+(?:\S+\s+){0,2}?(?:করব|করবো|পাঠাব|পাঠাবো|রাখব|রাখবো)\s*[?？]|(?:ऐसे|इस\s+तरह|इसे|यह|इसको)\s+[^\n?]{0,30}(?:करूँ|करूं|दूँ|दूं|भेजूँ|भेजूं|सहेजूँ|सहेजूं)\s*\?|(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
         r"अगर\s+आप\s+सहमत|সংরক্ষণ\s+করব\s*\?|পাঠাব\s*\?|নিশ্চিত\s+করুন)",
         "th-ko": r"(?:(?:บันทึก|ส่ง)(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|กรุณายืนยัน|"
         r"(?:이대로|이렇게|이걸|이것을|그대로)\s*(?:\S+\s+)?(?:저장|전송|적용|진행|실행)할까요|이대로\s+괜찮|"
@@ -549,43 +561,43 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "sw": r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
-        "en": r"\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|demonstration)\b|"
+        "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\s+(?:you\s+)?(?:what|how|the\s+(?:format|shape|syntax))\b|\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|demonstration)\b|"
         r"\bnothing\s+(?:was|has\s+been|is|got)\s+(?:actually\s+)?(?:saved|stored|changed|run|executed|sent|"
         r"searched|called)\b|\b(?:I\s+)?(?:didn['’]t|did\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not|isn['’]t|"
         r"won['’]t|will\s+not)\s+(?:actually\s+)?(?:be\s+)?(?:run|ran|execute[ds]?|store[ds]?|save[ds]?|sen[dt]|"
         r"call(?:ed)?|appl(?:y|ied))\b|\bonly\s+(?:what|how)\b[^\n]{0,60}\blooks?\s+like\b|\bthe\s+shape\s+of\b|"
         r"\bnot\s+(?:sent|saved|applied|executed|run)\s+yet\b|\bholding\s+it\b|\bnothing\s+goes\s+out\b",
-        "es": r"(?:solo\s+(?:es\s+)?un\s+ejemplo|no\s+se\s+ha\s+(?:guardado|ejecutado|enviado)|no\s+(?:lo\s+)?he\s+"
+        "es": r"\b(?:solo|sólo)\s+(?:es\s+)?para\s+(?:mostrar|ilustrar|enseñar)|\bno\s+(?:he\s+)?(?:guardado|ejecutado|enviado|buscado)\s+nada|\bno\s+(?:guardé|ejecuté|envié|busqué)\s+nada|\bno\s+(?:lo|la)\s+(?:voy\s+a|pienso)\s+(?:ejecutar|guardar|enviar)|\btodavía\s+no\s+(?:lo\s+)?(?:he\s+)?(?:guardado|enviado|ejecutado)|(?:solo\s+(?:es\s+)?un\s+ejemplo|no\s+se\s+ha\s+(?:guardado|ejecutado|enviado)|no\s+(?:lo\s+)?he\s+"
         r"(?:guardado|ejecutado)|no\s+se\s+guardó\s+nada|nada\s+se\s+ha\s+guardado)",
-        "fr": r"(?:juste\s+un\s+exemple|seulement\s+un\s+exemple|rien\s+n['’]a\s+été|je\s+n['’]ai\s+(?:rien|pas)\s+"
+        "fr": r"\b(?:juste|seulement|simplement|uniquement)\s+pour\s+(?:montrer|illustrer)|\bje\s+n['’]ai\s+(?:encore\s+)?rien\s+(?:enregistré|envoyé|exécuté|lancé|cherché|fait)|\bje\s+ne\s+l['’]ai\s+pas\s+(?:encore\s+)?(?:enregistré|envoyé|exécuté|lancé)|(?:juste\s+un\s+exemple|seulement\s+un\s+exemple|rien\s+n['’]a\s+été|je\s+n['’]ai\s+(?:rien|pas)\s+"
         r"(?:enregistré|exécuté|lancé|envoyé)|n['’]a\s+pas\s+été\s+(?:exécuté|enregistré))",
-        "de": r"(?:nur\s+ein\s+beispiel|nichts\s+wurde|nicht\s+(?:ausgeführt|gespeichert|gesendet)|habe\s+nichts\s+"
+        "de": r"\bnur\s+(?:zur\s+)?(?:veranschaulichung|illustration|demonstration|anschauung)|\bnur\s+um\s+(?:dir\s+)?zu\s+zeigen|\bich\s+habe\s+(?:noch\s+)?nichts\s+(?:gespeichert|gesendet|ausgeführt|gesucht|geändert)|\bnoch\s+nicht\s+(?:abgeschickt|gesendet|gespeichert|ausgeführt)|\bzeigt\s+nur,?\s+wie|(?:nur\s+ein\s+beispiel|nichts\s+wurde|nicht\s+(?:ausgeführt|gespeichert|gesendet)|habe\s+nichts\s+"
         r"gespeichert)",
-        "pt": r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|não\s+"
+        "pt": r"\b(?:só|apenas)\s+(?:pra|para)\s+(?:mostrar|ilustrar|exemplificar)|\bnão\s+(?:guardei|salvei|gravei|executei|enviei|busquei)\s+nada|\bainda\s+não\s+(?:salvei|enviei|executei|guardei)|(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|não\s+"
         r"(?:salvei|executei))",
-        "it": r"(?:solo\s+un\s+esempio|non\s+è\s+stato\s+(?:salvato|eseguito|inviato)|non\s+ho\s+(?:salvato|eseguito)|"
+        "it": r"\bsolo\s+per\s+(?:mostrare|illustrare|farti\s+vedere)|\bnon\s+(?:ho\s+)?(?:salvato|eseguito|inviato|cercato)\s+nulla|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:salvato|eseguito|inviato|registrato)|\bnon\s+ancora\s+(?:salvato|inviato|eseguito)|(?:solo\s+un\s+esempio|non\s+è\s+stato\s+(?:salvato|eseguito|inviato)|non\s+ho\s+(?:salvato|eseguito)|"
         r"nulla\s+è\s+stato)",
-        "ru": r"(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|отправлено)|не\s+"
+        "ru": r"(?:только|лишь|просто)\s+(?:для\s+)?(?:демонстрац|иллюстрац|наглядност)\w*|(?:ещё|пока)\s+не\s+(?:сохранил|отправил|выполнил|записал|искал)|ничего\s+не\s+(?:искал|записал|отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|отправлено)|не\s+"
         r"(?:выполнял|сохранял|запускал))",
-        "zh": r"(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|并未)",
-        "ja": r"(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)",
+        "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|并未)",
+        "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)",
         "nl": r"(?:(?:slechts|alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
         r"\bik\s+heb\s+(?:niets|het\s+niet)\s+(?:opgeslagen|uitgevoerd|verstuurd)|\bniet\s+uitgevoerd)",
         "sv": r"(?:\b(?:bara|endast|enbart)\s+ett\s+exempel|\binget\s+(?:har\s+)?(?:sparats|sparades|skickats|körts)|"
         r"\bjag\s+har\s+inte\s+(?:sparat|kört|skickat)|\bhar\s+inte\s+(?:sparats|körts|skickats))",
         "da-nb": r"(?:\b(?:kun|bare)\s+et\s+eksempel|\b(?:intet|ingenting)\s+er\s+(?:gemt|sendt|kørt|lagret|kjørt)|"
         r"\bjeg\s+har\s+ikke\s+(?:gemt|kørt|sendt|lagret|kjørt))",
-        "cs-pl": r"(?:\bjen\s+(?:pro\s+)?(?:ukázk|příklad)|\bpouze\s+příklad|\bnic\s+(?:jsem\s+)?(?:neuložil|nespustil|neodeslal)|"
+        "cs-pl": r"\b(?:tylko|jedynie)\s+(?:żeby|aby|by)\s+pokazać|\bjen\s+(?:pro\s+)?(?:názornost|ilustraci)|(?:\bjen\s+(?:pro\s+)?(?:ukázk|příklad)|\bpouze\s+příklad|\bnic\s+(?:jsem\s+)?(?:neuložil|nespustil|neodeslal)|"
         r"\bnic\s+nebylo|\b(?:tylko|jedynie)\s+przykład|\bnic\s+nie\s+(?:zostało\s+)?(?:zapisan|wysłan|uruchomion|zapisałem)|"
         r"\bnie\s+(?:zapisałem|wykonałem|uruchomiłem))",
-        "uk": r"(?:(?:лише|тільки|просто)\s+приклад|нічого\s+не\s+(?:збережено|зберіг|виконано|надіслано|виконував)|"
+        "uk": r"(?:лише|тільки|просто)\s+(?:для\s+)?(?:демонстрац|ілюстрац)\w*|(?:ще|поки)\s+не\s+(?:зберіг|надіслав|виконав|зберігаю)|(?:(?:лише|тільки|просто)\s+приклад|нічого\s+не\s+(?:збережено|зберіг|виконано|надіслано|виконував)|"
         r"не\s+(?:виконував|зберігав|запускав))",
         "fi-hu": r"(?:\b(?:vain|pelkkä|pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
         r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bnem\s+(?:mentettem|"
         r"futtattam|küldtem)|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
         "ro-ca": r"(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
         r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat))",
-        "tr": r"(?:(?:sadece|yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
+        "tr": r"(?:sadece|yalnızca)\s+[^\n]{0,40}göstermek\s+için|(?:arama|kayıt)\s+yapmadım|gerçekten\s+[^\n]{0,20}(?:yapmadım|kaydetmedim|göndermedim|çalıştırmadım)|(?:(?:sadece|yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
         r"(?:kaydetmedim|çalıştırmadım|göndermedim))",
         "el": r"(?:(?:απλώς|μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))",
         "vi": r"(?:chỉ\s+là\s+(?:một\s+)?(?:ví\s+dụ|minh\s+họa|minh\s+hoạ)|chưa\s+(?:lưu|gửi|chạy|thực\s+hiện)\s+gì|"
@@ -603,17 +615,17 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "sw": r"(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
     },
     "retracted": {
-        "en": r"\bscratch\s+that\b|\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
+        "en": r"\b(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\b|^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
         r"\bdisregard\b|\bretract\b|\bcancel\s+that\b|\bdon['’]t\s+(?:run|use|execute)\s+(?:that|it|this)\b|"
         r"\bwrong\s+(?:block|call|one)\b|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
-        "es": r"(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|esa|esta)|me\s+equivoqué|descarta|anula)",
-        "fr": r"(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
-        "de": r"(?:vergiss\s+(?:das|den|die)|nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
-        "pt": r"(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|desconsidere|me\s+enganei)",
-        "it": r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
-        "ru": r"(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
-        "zh": r"(?:忽略|撤回|请无视|作废|弄错了)",
-        "ja": r"(?:無視して|取り消|間違え)",
+        "es": r"\beso\s+(?:está|estaba)\s+mal\b|\bcorrijo\b|\bcorrección\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|esa|esta)|me\s+equivoqué|descarta|anula)",
+        "fr": r"\bc['’]est\s+faux\b|\berreur\s+de\s+ma\s+part\b|\bje\s+corrige\b|\bcorrection\s*[:：]|\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
+        "de": r"\bdas\s+(?:ist|war)\s+falsch\b|\bkorrektur\s*[:：]|\bfehler\s+meinerseits\b|\bich\s+korrigiere\b|(?:vergiss\s+(?:das|den|die)|nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
+        "pt": r"\bisso\s+(?:está|estava)\s+errado\b|\bcorrigindo\s*[:：]|\bcorreção\s*[:：]|\bo\s+certo\s+é\b|(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|desconsidere|me\s+enganei)",
+        "it": r"\b(?:è|era)\s+sbagliat\w*|\bcorreggo\b|\bcorrezione\s*[:：]|\bho\s+sbagliato\b|(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
+        "ru": r"(?:это|так)\s+(?:неверно|неправильно)|исправляю|исправление\s*[:：]|(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
+        "zh": r"(?:这|这个|上面的?)(?:是)?错的|更正|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
+        "ja": r"(?:これ|上記|今の)は誤り|訂正|誤りでした|正しくは|(?:無視して|取り消|間違え)",
         "nl": r"(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|\bverkeerde\s+(?:blok|aanroep)|"
         r"\bdat\s+was\s+fout)",
         "sv": r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|anrop)\b|"
@@ -634,7 +646,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "id-ms": r"(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|blok)\b)",
         "ar-fa": r"(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|نادیده\s+بگیر|اشتباه\s+کردم)",
         "he": r"(?:התעלם|תתעלם|שכח\s+מזה|טעות\s+שלי|טעיתי)",
-        "hi-bn": r"(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|ভুল\s+হয়েছে)",
+        "hi-bn": r"(?:यह|ये)\s+(?:गलत|ग़लत)\s+(?:है|था)|रद्द\s+(?:समझ|करें|कर\s+दें|कीजिए)|বাতিল\s+(?:করুন|ধরুন|ধরো)|ভুল\s+(?:হয়েছে|ছিল)|(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|ভুল\s+হয়েছে)",
         "th-ko": r"(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
         "sw": r"(?:\bpuuza\b|\bnimekosea\b)",
     },
@@ -810,6 +822,160 @@ _NEGATED = tuple(
 )
 AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
     "proposed": (
+        # added with the rows for drafts, permission in other words, disclaimers and corrections
+        *[
+            "a draft",
+            "after you",
+            "aguardo",
+            "ainsi",
+            "ajanko",
+            "all right to",
+            "alright to",
+            "aplico",
+            "apruebes",
+            "arayayım",
+            "as soon as you",
+            "aspetto",
+            "assim",
+            "así",
+            "borrador",
+            "bozza",
+            "brouillon",
+            "comme ceci",
+            "comme ça",
+            "confermi",
+            "confirmes",
+            "così",
+            "czy mam",
+            "czy mog",
+            "darf ich",
+            "deso",
+            "dessa forma",
+            "desse jeito",
+            "digas",
+            "draf",
+            "dès que tu",
+            "einverstanden",
+            "ekleyeyim",
+            "entwurf",
+            "envio",
+            "espero tu",
+            "etsinkö",
+            "fine to",
+            "futtassam",
+            "go ahead",
+            "good to",
+            "göndereyim",
+            "güncelleyeyim",
+            "haenko",
+            "j'attends",
+            "je dois",
+            "je peux",
+            "j’attends",
+            "kann ich",
+            "kaydedeyim",
+            "keressek",
+            "kirjaanko",
+            "korvaanko",
+            "küldjem",
+            "lisäänkö",
+            "lähetänkö",
+            "mahu aku",
+            "mahu saya",
+            "mau aku",
+            "mau saya",
+            "mentsem",
+            "muutanko",
+            "módosítsam",
+            "nak aku",
+            "nak saya",
+            "ok to",
+            "okay to",
+            "once you",
+            "passt das",
+            "passt es",
+            "pode ser",
+            "procedo",
+            "proceed",
+            "päivitänkö",
+            "quand tu",
+            "rascunho",
+            "rögzítsem",
+            "sig ja",
+            "so abschicken",
+            "so eintragen",
+            "so senden",
+            "so speichern",
+            "so übernehmen",
+            "sobald du",
+            "soll ich",
+            "suoritanko",
+            "tallennanko",
+            "teenkö",
+            "tu confirmes",
+            "une fois que tu",
+            "você confirmar",
+            "vous confirmez",
+            "waiting for your",
+            "waiting on your",
+            "warte auf deine",
+            "when you",
+            "жду",
+            "записать",
+            "искать",
+            "не виконую",
+            "не выполняю",
+            "не відправляю",
+            "не застосовую",
+            "не зберігаю",
+            "не надсилаю",
+            "не отправляю",
+            "не применяю",
+            "не сохраняю",
+            "нормально",
+            "обновить",
+            "отправить",
+            "подойд",
+            "подтверждаете",
+            "подтверждаешь",
+            "пойдёт",
+            "применить",
+            "сохранить",
+            "чекаю на",
+            "чернетка",
+            "черновик",
+            "أحفظه",
+            "أرسله",
+            "أسجله",
+            "أطبقه",
+            "أنفذه",
+            "بدم",
+            "بدهم",
+            "بفرستم",
+            "دهم",
+            "هل أ",
+            "کنم",
+            "करूँ",
+            "करूं",
+            "दूँ",
+            "दूं",
+            "भेजूँ",
+            "भेजूं",
+            "सहेजूँ",
+            "सहेजूं",
+            "করব",
+            "পাঠাব",
+            "রাখব",
+            "いい",
+            "よろし",
+            "下書き",
+            "同意的话",
+            "吗",
+            "大丈夫",
+            "承認",
+            "确认",
+            "草稿",
+        ],
         "shall i",
         "should i",
         "may i",
@@ -1052,6 +1218,64 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         ],
     ),
     "example": (
+        # added with the rows for drafts, permission in other words, disclaimers and corrections
+        *[
+            "anschauung",
+            "demonstrat",
+            "demonstration",
+            "illustrat",
+            "ilustraci",
+            "ne l'ai",
+            "ne l’ai",
+            "no la",
+            "no lo",
+            "non ancora",
+            "non l'ho",
+            "non l’ho",
+            "názornost",
+            "only how",
+            "only what",
+            "para enseñar",
+            "para exemplificar",
+            "para ilustrar",
+            "para mostrar",
+            "per farti vedere",
+            "per illustrare",
+            "per mostrare",
+            "pokazać",
+            "pour illustrer",
+            "pour montrer",
+            "pra exemplificar",
+            "pra ilustrar",
+            "pra mostrar",
+            "show",
+            "todavía no",
+            "veranschaulichung",
+            "yapmadim",
+            "yapmadım",
+            "zeigt nur",
+            "zu zeigen",
+            "демонстрац",
+            "иллюстрац",
+            "наглядност",
+            "не виконав",
+            "не вып",
+            "не запис",
+            "не зберіг",
+            "не зберігаю",
+            "не иск",
+            "не надіслав",
+            "не отпр",
+            "не сохр",
+            "ілюстрац",
+            "イメージ",
+            "サンプル",
+            "仅",
+            "只是",
+            "没",
+            "演示",
+            "見本",
+        ],
         "illustrat",
         "example",
         "sample",
@@ -1212,6 +1436,62 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         ],
     ),
     "retracted": (
+        # added with the rows for drafts, permission in other words, disclaimers and corrections
+        *[
+            "bonne version",
+            "buena es",
+            "corrección",
+            "correct",
+            "correcta",
+            "correggo",
+            "correzione",
+            "correção",
+            "corrige",
+            "corrigindo",
+            "corrijo",
+            "errado",
+            "erreur",
+            "estaba mal",
+            "está mal",
+            "faux",
+            "fehler",
+            "feil bl",
+            "feil kal",
+            "forkert",
+            "here's the",
+            "here's this",
+            "here’s this",
+            "here’s the",
+            "korrektur",
+            "korrigiere",
+            "n't execute",
+            "n't run",
+            "n't use",
+            "n’t execute",
+            "n’t run",
+            "n’t use",
+            "o certo",
+            "right one",
+            "use the",
+            "use this",
+            "wait",
+            "wrong",
+            "исправл",
+            "неверно",
+            "неправильно",
+            "गलत",
+            "ग़लत",
+            "रद्द",
+            "বাতিল",
+            "ভুল",
+            "写错",
+            "改正",
+            "更正",
+            "正しくは",
+            "訂正",
+            "誤り",
+            "错的",
+        ],
         "scratch",
         "ignor",
         "disregard",
