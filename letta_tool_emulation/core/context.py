@@ -486,7 +486,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
 _DEICTIC = r"(?:it|this|that|these|them|the\s+(?:call|update|change|block)s?)"
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
-        "en": r"\b(?:shall|should|may|can)\s+I\s+(?:go\s+ahead\s+and\s+)?(?:save|update|apply|send|run|store|record|write|change|submit|execute|add|make|do|log|file)\b[^\n]*\b(?:like\s+(?:this|that|so)|this\s+way|that\s+way|as\s+(?:shown|above|written|is))\b[^\n]*\?|\b(?:ok|okay|good|fine|alright|all\s+right)\s+to\s+(?:save|send|apply|run|update|go\s+ahead|proceed)\b[^\n]*\?|\b(?:send|save|apply|run|submit|store|execute)\s+(?:it|this|that|them)\s+(?:once|when|as\s+soon\s+as|after)\s+you\b|\b(?:just|only|still)\s+a\s+draft\b|\bwaiting\s+(?:for|on)\s+your\s+(?:ok|okay|confirmation|approval|go-ahead)\b|\b(?:shall|should|may|can)\s+I\s*\?|\b(?:shall|should|may|can)\s+I\s+(?:\w+\s+){0,2}?"
+        "en": r"\b(?:shall|should|may|can)\s+I\s+(?:go\s+ahead\s+and\s+)?(?:save|update|apply|send|run|store|record|write|change|submit|execute|add|make|do|log|file)\b[^\n]*\b(?:like\s+(?:this|that|so)|this\s+way|that\s+way|as\s+(?:shown|above|written|is))\b[^\n]*\?|\b(?:ok|okay|good|fine|alright|all\s+right)\s+to\s+(?:(?:save|send|apply|run|update)(?:\s+(?:it|this|that|them))?|go\s+ahead|proceed)\s*\?|\b(?:send|save|apply|run|submit|store|execute)\s+(?:it|this|that|them)\s+(?:once|when|as\s+soon\s+as|after)\s+you\b|\b(?:just|only|still)\s+a\s+draft\b|\bwaiting\s+(?:for|on)\s+your\s+(?:ok|okay|confirmation|approval|go-ahead)\b|\b(?:shall|should|may|can)\s+I\s*\?|\b(?:shall|should|may|can)\s+I\s+(?:\w+\s+){0,2}?"
         + _DEICTIC
         + r"\b[^\n]*\?|\b(?:want|like)\s+me\s+to\s+(?:\w+\s+){0,2}?"
         + _DEICTIC
@@ -499,20 +499,20 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:go\s+ahead|proceed)\s+(?:with\s+)?" + _DEICTIC + r"\b[^\n]*\?",
         "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así\s*\?|¿\s*(?:procedo|sigo|confirmas|te\s+vale|vale|de\s+acuerdo)\s*\?|\b(?:solo|sólo)\s+(?:es\s+)?un\s+borrador|\b(?:lo|la)\s+(?:envío|guardo|aplico|mando)\s+(?:cuando|en\s+cuanto|apenas)\s+(?:me\s+)?(?:confirmes|lo\s+apruebes|digas)|\bespero\s+tu\s+(?:confirmación|visto\s+bueno|ok)|(?:¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
         r"sigo\s+adelante|quieres\s+que\s+(?:lo|la))|hasta\s+que\s+(?:me\s+)?confirmes|solo\s+si\b)",
-        "fr": r"\b(?:ça|cela)\s+(?:te|vous)\s+(?:va|convient)\b[^\n]*\b(?:comme\s+ça|ainsi|comme\s+ceci)\b|\bcomme\s+ça\s*\?|\bje\s+(?:l['’]|les\s+)?(?:enregistre|envoie|applique|mets\s+à\s+jour|lance|note)\s+(?:comme\s+ça|ainsi)\s*\?|\b(?:tu\s+confirmes|vous\s+confirmez)\s*\?|\bje\s+(?:peux|dois)\s+(?:l['’]|les\s+)(?:enregistrer|envoyer|appliquer|lancer)\b[^\n]*\?|\b(?:juste|seulement|simplement)\s+un\s+brouillon|\bje\s+(?:l['’]|les\s+)(?:envoie|enregistre|applique)\w*\s+(?:dès\s+que|quand|une\s+fois\s+que)\s+tu|\bj['’]attends\s+ta\s+(?:confirmation|validation)|(?:je\s+l['’](?:enregistre|envoie|applique)\s*\?|tu\s+veux\s+que\s+je\b[^\n]*\?|ça\s+te\s+va\s*\?|"
+        "fr": r"\b(?:ça|cela)\s+(?:te|vous)\s+(?:va|convient)\b[^\n]*\b(?:comme\s+ça|ainsi|comme\s+ceci)\b|\bcomme\s+ça\s*\?|\bje\s+(?:l['’]|les\s+)?(?:enregistre|envoie|applique|mets\s+à\s+jour|lance|note)\s+(?:comme\s+ça|ainsi)\s*\?|\b(?:tu\s+confirmes|vous\s+confirmez)\s*\?|\bje\s+(?:peux|dois)\s+(?:l['’]|les\s+)(?:enregistrer|envoyer|appliquer|lancer)\b[^\n]*\?|\b(?:juste|seulement|simplement)\s+un\s+brouillon|\bje\s+(?:l['’]|les\s+)(?:envoie|enregistre|applique)\w*\s+(?:dès\s+que|quand|une\s+fois\s+que)\s+tu|\bj['’]attends\s+ta\s+(?:confirmation|validation)|(?:je\s+l['’](?:enregistre|envoie|applique)\s*\?|tu\s+veux\s+que\s+je\s+(?:l['’]|les\s+)\w+[^\n]*\?|tu\s+veux\s+que\s+je\s+\w+\s+(?:ça|cela|ceci|comme\s+ça)\b[^\n]*\?|ça\s+te\s+va\s*\?|"
         r"c['’]est\s+bon\s+pour\s+(?:toi|vous)\s*\?|je\s+peux\s+y\s+aller\s*\?|jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|"
         r"seulement\s+si\b)",
         "de": r"\b(?:nur|erst|bloß|lediglich)\s+ein\s+entwurf\b|\bsobald\s+du\s+(?:es\s+)?(?:bestätigst|zustimmst|freigibst)|\bwarte\s+auf\s+deine\s+(?:bestätigung|freigabe|zustimmung)|\b(?:soll|darf|kann)\s+ich\s+(?:das|es)\s+so\b|\bso\s+(?:speichern|senden|abschicken|übernehmen|eintragen)\s*\?|\bpasst\s+(?:das|es)\s+so\s*\?|\beinverstanden\s*\?|(?:\bsoll\s+ich\s+(?:das|es|ihn|sie|die)\b[^\n]*\?|\bpasst\s+das\s*\?|\bist\s+das\s+(?:ok|okay|in\s+"
         r"ordnung)\b[^\n]*\?|\bdarf\s+ich\b[^\n]*\?|\bbis\s+du\s+(?:es\s+)?bestätigst|\bnur\s+(?:wenn|falls)\b)",
-        "pt": r"\b(?:só|apenas)\s+um\s+rascunho|\b(?:envio|salvo|aplico|mando|atualizo|registro)\s+(?:assim|desse\s+jeito|dessa\s+forma)\s*\?|\bposso\s+(?:\w+\s+)?assim\s*\?|\b(?:envio|salvo|aplico)\s+(?:quando|assim\s+que)\s+você\s+confirmar|\baguardo\s+(?:a\s+)?sua\s+(?:confirmação|aprovação)|\bpode\s+ser\s*\?|(?:\bposso\s+(?:salvar|enviar|aplicar|prosseguir|seguir)\b[^\n]*\?|\bquer\s+que\s+eu\b[^\n]*\?|"
+        "pt": r"\b(?:só|apenas)\s+um\s+rascunho|\b(?:envio|salvo|aplico|mando|atualizo|registro)\s+(?:assim|desse\s+jeito|dessa\s+forma)\s*\?|\bposso\s+(?:\w+\s+)?assim\s*\?|\b(?:envio|salvo|aplico)\s+(?:quando|assim\s+que)\s+você\s+confirmar|\baguardo\s+(?:a\s+)?sua\s+(?:confirmação|aprovação)|\bpode\s+ser\s*\?|(?:\bposso\s+(?:salvar|enviar|aplicar)(?:\s+(?:isso|isto|assim|desse\s+jeito|dessa\s+forma))?\s*\?|\bposso\s+(?:prosseguir|seguir)(?:\s+com\s+(?:isso|isto))?\s*\?|\bposso\s+(?:salvá|enviá|aplicá)-l[oa]s?\b[^\n]*\?|\bquer\s+que\s+eu\s+(?:o|a|os|as)\s+\w+[^\n]*\?|\bquer\s+que\s+eu\s+\w+\s+(?:isso|isto|assim)\b[^\n]*\?|"
         r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|\bsó\s+se\b|"
         r"\bprocedo\b[^\n]*\?)",
         "it": r"\b(?:solo|soltanto)\s+una\s+bozza|\b(?:lo|la)\s+(?:salvo|invio|applico|aggiorno|mando|registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\b(?:lo|la)\s+(?:invio|salvo|applico)\s+(?:appena|quando|non\s+appena)\s+(?:mi\s+)?confermi|\baspetto\s+(?:la\s+)?tua\s+conferma|\bti\s+va\s+bene\s+così\s*\?|(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|applicarl\w)\b[^\n]*\?|\bvuoi\s+che\s+(?:lo|la|li)\b"
         r"[^\n]*\?|\bva\s+bene\s+così\s*\?|\bfinché\s+non\s+confermi|\bsolo\s+se\b)",
-        "ru": r"(?:только|лишь|пока)\s+черновик|пока\s+(?:что\s+)?не\s+(?:сохраняю|отправляю|выполняю|применяю)|жду\s+(?:твоего|вашего)\s+(?:подтверждения|одобрения)|(?:сохранить|отправить|применить|обновить|записать|искать)\s+(?:так|в\s+таком\s+виде)\s*\?|так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|можно\s+(?:сохранить|"
+        "ru": r"(?:только|лишь|пока)\s+черновик|пока\s+(?:что\s+)?не\s+(?:сохраняю|отправляю|выполняю|применяю)\s*(?:[—–,.;!]|$)|жду\s+(?:твоего|вашего)\s+(?:подтверждения|одобрения)|(?:сохранить|отправить|применить|обновить|записать|искать)\s+(?:так|в\s+таком\s+виде)\s*\?|так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|можно\s+(?:сохранить|"
         r"отправить)|только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
-        "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)(?:です)?か|下書きです|下書きの段階|確認(?:でき)?次第|ご承認|(?:よろしいですか|いいですか|保存しますか|送信しますか|確認してください|ご確認)",
+        "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|(?:よろしいですか|いいですか|保存しますか|送信しますか|確認してください|ご確認)",
         "nl": r"(?:\b(?:zal|mag|moet|kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
         r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
         r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b|\bdan\s+(?:voer|sla|stuur)\s+ik\s+(?:het|dit|dat)\b)",
@@ -527,7 +527,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
         r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|\btylko\s+jeśli\b)",
-        "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)|чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|застосувати)\s+(?:це|його|її)"
+        "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)\s*(?:[—–,.;!]|$)|чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|застосувати)\s+(?:це|його|її)"
         r"\s*\?|^\W{0,3}(?:зберегти|надіслати|застосувати)\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
         r"(?:зберегти|надіслати)|тільки\s+якщо|лише\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
         "fi-hu": r"\b(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|korvaanko|kirjaanko|tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin|tällä|tätä|noin|näillä)\b|^\W{0,3}(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|kirjaanko)\s*\?|\b(?:mentsem|küldjem|keressek|futtassam|módosítsam|rögzítsem)\s+(?:el\s+|le\s+|rá\s+)?(?:így|ezt|azt|ezzel)\b|(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
@@ -550,7 +550,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bsetelah\s+(?:kamu|anda)\s+(?:konfirmasi|setuju)|\bapakah\s+(?:ini|itu)\s+sudah\s+benar\b|"
         r"\bperlu\s+(?:aku|saya)\s+(?:simpan|kirim)\w*\s*\?)",
         "ar-fa": r"هل\s+أ(?:حفظ|رسل|نفذ|طبق|بحث|حدث|ضيف|سجل)\s+(?:هذا|هذه|ذلك|هكذا|بهذا|بهذه)|(?:أحفظه|أرسله|أنفذه|أطبقه|أسجله)\s*[؟?]|این\s+(?:\S+\s+){0,3}?(?:را\s+)?(?:انجام\s+(?:بدهم|بدم|دهم)|اجرا\s+کنم|اعمال\s+کنم|ارسال\s+کنم|ذخیره\s+کنم|بفرستم)\s*[؟?]|(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
-        r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|بفرستم\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
+        r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|^\W{0,3}(?:\S+\s+)?ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|ذخیره\u200c?اش\s+کنم\s*[؟?]|^\W{0,3}(?:\S+\s+)?بفرستم\s*[؟?]|بفرستمش\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
         "he": r"(?:נראה\s+נכון\s*\?|תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
         r"האם\s+(?:לשמור|לשלוח|לעדכן))",
         "hi-bn": r"(?:এভাবে|এইভাবে|এটা|এটি|এটাকে)\s+(?:\S+\s+){0,2}?(?:করব|করবো|পাঠাব|পাঠাবো|রাখব|রাখবো)\s*[?？]|(?:ऐसे|इस\s+तरह|इसे|यह|इसको)\s+[^\n?]{0,30}(?:करूँ|करूं|दूँ|दूं|भेजूँ|भेजूं|सहेजूँ|सहेजूं)\s*\?|(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
@@ -561,7 +561,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "sw": r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
-        "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\s+(?:you\s+)?(?:what|how|the\s+(?:format|shape|syntax))\b|\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|demonstration)\b|"
+        "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\b[^\n]{0,40}\b(?:would|could|looks?|format|shape|syntax)\b|\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|demonstration)\b|"
         r"\bnothing\s+(?:was|has\s+been|is|got)\s+(?:actually\s+)?(?:saved|stored|changed|run|executed|sent|"
         r"searched|called)\b|\b(?:I\s+)?(?:didn['’]t|did\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not|isn['’]t|"
         r"won['’]t|will\s+not)\s+(?:actually\s+)?(?:be\s+)?(?:run|ran|execute[ds]?|store[ds]?|save[ds]?|sen[dt]|"
@@ -615,17 +615,17 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "sw": r"(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
     },
     "retracted": {
-        "en": r"\b(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\b|^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
+        "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
         r"\bdisregard\b|\bretract\b|\bcancel\s+that\b|\bdon['’]t\s+(?:run|use|execute)\s+(?:that|it|this)\b|"
         r"\bwrong\s+(?:block|call|one)\b|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
-        "es": r"\beso\s+(?:está|estaba)\s+mal\b|\bcorrijo\b|\bcorrección\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|esa|esta)|me\s+equivoqué|descarta|anula)",
-        "fr": r"\bc['’]est\s+faux\b|\berreur\s+de\s+ma\s+part\b|\bje\s+corrige\b|\bcorrection\s*[:：]|\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
-        "de": r"\bdas\s+(?:ist|war)\s+falsch\b|\bkorrektur\s*[:：]|\bfehler\s+meinerseits\b|\bich\s+korrigiere\b|(?:vergiss\s+(?:das|den|die)|nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
-        "pt": r"\bisso\s+(?:está|estava)\s+errado\b|\bcorrigindo\s*[:：]|\bcorreção\s*[:：]|\bo\s+certo\s+é\b|(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|desconsidere|me\s+enganei)",
-        "it": r"\b(?:è|era)\s+sbagliat\w*|\bcorreggo\b|\bcorrezione\s*[:：]|\bho\s+sbagliato\b|(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
-        "ru": r"(?:это|так)\s+(?:неверно|неправильно)|исправляю|исправление\s*[:：]|(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
-        "zh": r"(?:这|这个|上面的?)(?:是)?错的|更正|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
-        "ja": r"(?:これ|上記|今の)は誤り|訂正|誤りでした|正しくは|(?:無視して|取り消|間違え)",
+        "es": r"^\W{0,3}(?:perdón,?\s+)?eso\s+(?:está|estaba)\s+mal\s*[.!,;:—–-]|^\W{0,3}(?:corrijo|corrección)\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|esa|esta)|me\s+equivoqué|descarta|anula)",
+        "fr": r"\bc['’]est\s+faux\b|\berreur\s+de\s+ma\s+part\b|^\W{0,3}(?:je\s+corrige|correction)\s*[:：]|\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
+        "de": r"^\W{0,3}(?:halt,?\s+)?das\s+(?:ist|war)\s+falsch\s*[.!,;:—–-]|^\W{0,3}(?:korrektur|ich\s+korrigiere)\s*[:：]|\bfehler\s+meinerseits\b|(?:vergiss\s+(?:das|den|die)|nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
+        "pt": r"^\W{0,3}(?:opa,?\s+)?isso\s+(?:está|estava)\s+errado\s*[.!,;:—–-]|^\W{0,3}(?:corrigindo|correção)\s*[:：]|\bo\s+certo\s+é\b|(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|desconsidere|me\s+enganei)",
+        "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
+        "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|исправление)\s*[:：]|(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
+        "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
+        "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
         "nl": r"(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|\bverkeerde\s+(?:blok|aanroep)|"
         r"\bdat\s+was\s+fout)",
         "sv": r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|anrop)\b|"
