@@ -122,41 +122,42 @@ _CLOSES = {"»": "«", "”": "“", "」": "「", "』": "『", "›": "‹"}
 
 
 def opens_quote(line: str) -> bool:
-    """Whether ``line`` leaves a quotation open at its end: what follows it, up to the closing
-    mark, is quoted text (a recited prompt or message), whatever the language. Only double
-    quotation marks count; a straight one after a digit is an inch mark."""
+    """Whether ``line`` opens a quotation it leaves open: at its start or after a colon ("My
+    instructions say: «To call a tool, write"), so that what follows it, up to the closing mark,
+    is quoted text (a recited prompt or message), whatever the language. Only double quotation
+    marks count; a stray one inside a word or after a digit (an inch mark) opens nothing."""
     if not any(ch in line for ch in '"“«„「『‹'):
         return False
-    stack: list[str] = []
+    stack: list[tuple[str, int]] = []  # open marks and where they stand
     prev = ""
-    for ch in line:
+    for i, ch in enumerate(line):
+        top = stack[-1][0] if stack else ""
         if ch in _OPENS:
-            if ch == "«" and stack and stack[-1] == "»":
+            if ch == "«" and top == "»":
                 stack.pop()  # »reversed« quotes (German, Danish)
             else:
-                stack.append(ch)
+                stack.append((ch, i))
         elif ch == "“":
-            if stack and stack[-1] in "„“":  # „German“ closes with it; “English” nests it
-                if stack[-1] == "„":
-                    stack.pop()
-                else:
-                    stack.append(ch)
+            if top == "„":
+                stack.pop()  # „German“
             else:
-                stack.append(ch)
+                stack.append((ch, i))
         elif ch in _CLOSES:
-            if stack and stack[-1] == _CLOSES[ch]:
+            if top == _CLOSES[ch] or (ch == "”" and top == "„"):  # „Polish”
                 stack.pop()
             elif ch == "»" and not stack:
-                stack.append(ch)
-            elif ch == "”" and stack and stack[-1] == "„":
-                stack.pop()  # „Polish”
+                stack.append((ch, i))
         elif ch == '"' and not prev.isdigit():
-            if stack and stack[-1] in '"„“':  # „so" and “so" close with a straight mark too
+            if top in ('"', "„", "“"):  # „so" and “so" close with a straight mark too
                 stack.pop()
             else:
-                stack.append(ch)
+                stack.append((ch, i))
         prev = ch
-    return bool(stack)
+    if not stack:
+        return False
+    head = line[: stack[0][1]].rstrip(" \t*_")
+    # (after a colon in prose, not a key's in JSON)
+    return not head or (head.endswith((":", "：")) and "{" not in head)
 
 
 def in_element(recent: str) -> bool:
