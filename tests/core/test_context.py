@@ -337,7 +337,7 @@ def test_a_listing_of_tools_runs_nothing_and_the_model_is_told() -> None:
         ('„Du kannst mich duzen" – gern:', False),
         ("„Ich heiße Jo“ – alles klar:", False),
         ("You're 6'1\" tall, noting it:", False),
-        ('Go"t it, I\'ll remember that.', False),  # a stray mark inside a word
+        ("Go\"t it, I'll remember that.", False),  # a stray mark inside a word
         ('{"function": "ar', False),  # a JSON key's colon, not prose
     ],
 )
