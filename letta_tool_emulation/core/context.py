@@ -515,17 +515,17 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"отправить)|только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
         "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|いいですか|保存しますか|送信しますか)|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|お願いします)",
-        "nl": r"(?:\b(?:zal|mag|moet|kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
+        "nl": r"\b(?:alleen|slechts|nog\s+maar)\s+een\s+concept\b|\bwacht\s+op\s+je\s+(?:bevestiging|akkoord|goedkeuring)|\bzo\s+(?:opslaan|versturen|doorvoeren|bewaren)\s*\?|(?:\b(?:zal|mag|moet|kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
         r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
         r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b|\bdan\s+(?:voer|sla|stuur)\s+ik\s+(?:het|dit|dat)\b)",
-        "sv": r"(?:\bska\s+jag\s+(?:\w+\s+){0,2}?(?:det|den|detta|dem)\b[^\n]*\?|\bstämmer\s+(?:det|detta)\b[^\n]*\?|"
+        "sv": r"\b(?:bara|endast)\s+ett\s+utkast\b|\bväntar\s+på\s+(?:ditt|din)\s+(?:godkännande|bekräftelse|ok)|\bspara\s+(?:det\s+)?så\s+här\s*\?|\bska\s+jag\s+(?:\w+\s+)?så\s+här\b[^\n]*\?|(?:\bska\s+jag\s+(?:\w+\s+){0,2}?(?:det|den|detta|dem)\b[^\n]*\?|\bstämmer\s+(?:det|detta)\b[^\n]*\?|"
         r"\bser\s+(?:det|detta)\s+(?:rätt|bra)\s+ut\b|\bsäg\s+till\s+om\s+det\s+stämmer|\bsvara\s+ja\b|"
         r"\bså\s+(?:genomför|sparar|skickar|uppdaterar|kör)\s+jag\s+(?:den|det|ändringen)\b|\btills\s+du\s+bekräftar|"
         r"\bbara\s+om\s+du\b)",
-        "da-nb": r"(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|dette|dem)\b[^\n]*\?|\bser\s+det\s+(?:rigtigt|riktig)\s+ud?t?\b|"
+        "da-nb": r"\b(?:kun|bare)\s+(?:et|en)\s+(?:udkast|utkast)\b|\bventer\s+på\s+(?:din|di)\s+(?:bekræftelse|bekreftelse|godkendelse|godkjenning)|\b(?:gem|lagre)\s+(?:det\s+)?(?:sådan|slik)\s*\?|\bskal\s+jeg\s+(?:\w+\s+)?(?:sådan|slik)\b[^\n]*\?|(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|dette|dem)\b[^\n]*\?|\bser\s+det\s+(?:rigtigt|riktig)\s+ud?t?\b|"
         r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
-        "cs-pl": r"\bczy\s+(?:mogę|mam)\s+(?:ją|je|go|to)\s+(?:\w+\s+)?(?:wysłać|zapisać|zastosować|uruchomić|zaktualizować|wykonać)|\b(?:můžu|mám)\s+(?:ji|ho|to|je)\s+(?:\w+\s+)?(?:odeslat|uložit|použít|spustit)|(?:\bmám\s+(?:to|ji|jej|ho|je)\b[^\n]*\?|\bmůžu\s+(?:to|ji|jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
+        "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic)\b|\bčekám\s+na\s+(?:tvoje|vaše)\s+(?:potvrzení|schválení)|\bczekam\s+na\s+(?:twoje|pana|pani)\s+(?:potwierdzenie|zgodę)|\b(?:uložit|odeslat|zapisać|wysłać)\s+(?:to\s+)?(?:takto|takhle|tak)\s*\?|\bczy\s+(?:mogę|mam)\s+(?:ją|je|go|to)\s+(?:\w+\s+)?(?:wysłać|zapisać|zastosować|uruchomić|zaktualizować|wykonać)|\b(?:můžu|mám)\s+(?:ji|ho|to|je)\s+(?:\w+\s+)?(?:odeslat|uložit|použít|spustit)|(?:\bmám\s+(?:to|ji|jej|ho|je)\b[^\n]*\?|\bmůžu\s+(?:to|ji|jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
         r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
         r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|\btylko\s+jeśli\b)",
@@ -538,29 +538,29 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\s+(?:így|ezt|azt)\b|\b(?:ezt|azt|így)\s+"
         r"(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\b|\bígy\s+jó\s*\?|\brendben\s+(?:van\s+)?így\s*\?|"
         r"\berősítsd\s+meg\b|\bhagyd\s+jóvá\b)",
-        "ro-ca": r"(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
+        "ro-ca": r"\b(?:doar|numai)\s+o\s+(?:ciornă|schiță)|\baștept\s+confirmarea\s+ta|\bnomés\s+és\s+un\s+esborrany|\bespero\s+la\s+teva\s+confirmació|\b(?:el|la)\s+(?:deso|envio)\s+així\s*\?|(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
         r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|\bnomés\s+si\b)",
-        "tr": r"\b(?:bunu|onu|böyle|bu\s+şekilde)\s+(?:\w+\s+)?(?:arayayım|ekleyeyim|güncelleyeyim|kaydedeyim|göndereyim)\s+mi\b|(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|çalıştırayım)\s+mi\b|"
+        "tr": r"(?:sadece|yalnızca)\s+bir\s+taslak|onayını\s+bekliyorum|\b(?:bunu|onu|böyle|bu\s+şekilde)\s+(?:\w+\s+)?(?:arayayım|ekleyeyim|güncelleyeyim|kaydedeyim|göndereyim)\s+mi\b|(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|çalıştırayım)\s+mi\b|"
         r"(?:bu|böyle)\s+(?:doğru|uygun|tamam)\s+mu\b|onaylayana\s+kadar|onaylarsan(?:ız)?\s+(?:kaydeder|gönderir|uygular))",
-        "el": r"(?:να\s+(?:το|την|τα|τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
+        "el": r"(?:μόνο|απλώς)\s+(?:ένα\s+)?προσχέδιο|περιμένω\s+(?:την\s+)?επιβεβαίωσ|(?:να\s+(?:το|την|τα|τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
         r"επιβεβαιώσ|πες\s+μου\s+ναι|μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
-        "vi": r"(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
+        "vi": r"chỉ\s+là\s+(?:bản\s+)?nháp|(?:đợi|chờ)\s+bạn\s+xác\s+nhận|(?:lưu|gửi)\s+(?:như\s+thế\s+này|như\s+vậy)\s+(?:nhé|nha|được\s+không)|(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
         r"(?:như\s+vậy|thế\s+này|vậy)\s+(?:được|ổn|đúng)\s+(?:chưa|không)|đồng\s+ý\s+thì|cho\s+đến\s+khi\s+bạn\s+xác\s+nhận)",
-        "id-ms": r"\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|hantar|terapkan|jalankan|lanjutkan|teruskan|perbarui|cari|sambung)\w*\s+(?:\w+\s+)?(?:ini|itu|begini)\s*\?|\b(?:mau|mahu|nak)\s+(?:aku|saya)\s+(?:simpan|kirim|hantar|terapkan|jalankan|lanjutkan|teruskan|cari)\w*\s+(?:\w+\s+)?(?:ini|itu|begini)\s*\?|\b(?:hanya|cuma|baru)\s+draf\b|(?:\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|terapkan|jalankan|lanjutkan|perbarui)\w*\s*(?:ini|itu|sekarang)?"
+        "id-ms": r"\bmenunggu\s+(?:konfirmasi|persetujuan)|\b(?:simpan|kirim)\s+(?:seperti\s+ini|begini)\s*\?|\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|hantar|terapkan|jalankan|lanjutkan|teruskan|perbarui|cari|sambung)\w*\s+(?:\w+\s+)?(?:ini|itu|begini)\s*\?|\b(?:mau|mahu|nak)\s+(?:aku|saya)\s+(?:simpan|kirim|hantar|terapkan|jalankan|lanjutkan|teruskan|cari)\w*\s+(?:\w+\s+)?(?:ini|itu|begini)\s*\?|\b(?:hanya|cuma|baru)\s+draf\b|(?:\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|terapkan|jalankan|lanjutkan|perbarui)\w*\s*(?:ini|itu|sekarang)?"
         r"\s*\?|\b(?:bilang|katakan|jawab|balas)\s+[\"“]?ya\b|\b(?:kalau|jika)\s+(?:kamu|anda)?\s*setuju\b|"
         r"\bsetelah\s+(?:kamu|anda)\s+(?:konfirmasi|setuju)|\bapakah\s+(?:ini|itu)\s+sudah\s+benar\b|"
         r"\bperlu\s+(?:aku|saya)\s+(?:simpan|kirim)\w*\s*\?)",
-        "ar-fa": r"هل\s+أ(?:حفظ|رسل|نفذ|طبق|بحث|حدث|ضيف|سجل)\s+(?:هذا|هذه|ذلك|هكذا|بهذا|بهذه)|(?:أحفظه|أرسله|أنفذه|أطبقه|أسجله)\s*[؟?]|این\s+(?:\S+\s+){0,3}?(?:را\s+)?(?:انجام\s+(?:بدهم|بدم|دهم)|اجرا\s+کنم|اعمال\s+کنم|ارسال\s+کنم|ذخیره\s+کنم|بفرستم)\s*[؟?]|(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
+        "ar-fa": r"مجرد\s+مسودة|أنتظر\s+(?:تأكيدك|موافقتك)|فقط\s+یک\s+پیش[\u200c ]?نویس|منتظر\s+تأیید|هل\s+أ(?:حفظ|رسل|نفذ|طبق|بحث|حدث|ضيف|سجل)\s+(?:هذا|هذه|ذلك|هكذا|بهذا|بهذه)|(?:أحفظه|أرسله|أنفذه|أطبقه|أسجله)\s*[؟?]|این\s+(?:\S+\s+){0,3}?(?:را\s+)?(?:انجام\s+(?:بدهم|بدم|دهم)|اجرا\s+کنم|اعمال\s+کنم|ارسال\s+کنم|ذخیره\s+کنم|بفرستم)\s*[؟?]|(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
         r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|^\W{0,3}(?:\S+\s+)?ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|ذخیره\u200c?اش\s+کنم\s*[؟?]|^\W{0,3}(?:\S+\s+)?بفرستم\s*[؟?]|بفرستمش\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
-        "he": r"(?:נראה\s+נכון\s*\?|תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
+        "he": r"(?:רק|זו\s+רק)\s+טיוטה|מחכה\s+לאישור|(?:לשמור|לשלוח)\s+(?:ככה|כך)\s*\?|(?:נראה\s+נכון\s*\?|תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
         r"האם\s+(?:לשמור|לשלוח|לעדכן))",
-        "hi-bn": r"(?:এভাবে|এইভাবে|এটা|এটি|এটাকে)\s+(?:\S+\s+){0,2}?(?:করব|করবো|পাঠাব|পাঠাবো|রাখব|রাখবো)\s*[?？]|(?:ऐसे|इस\s+तरह|इसे|यह|इसको)\s+[^\n?]{0,30}(?:करूँ|करूं|दूँ|दूं|भेजूँ|भेजूं|सहेजूँ|सहेजूं)\s*\?|(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
+        "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:एक\s+)?(?:ड्राफ्ट|मसौदा)|पुष्टि\s+का\s+इंतज़ार|নিশ্চিতকরণের\s+অপেক্ষা|শুধু\s+(?:একটা\s+)?খসড়া|(?:এভাবে|এইভাবে|এটা|এটি|এটাকে)\s+(?:\S+\s+){0,2}?(?:করব|করবো|পাঠাব|পাঠাবো|রাখব|রাখবো)\s*[?？]|(?:ऐसे|इस\s+तरह|इसे|यह|इसको)\s+[^\n?]{0,30}(?:करूँ|करूं|दूँ|दूं|भेजूँ|भेजूं|सहेजूँ|सहेजूं)\s*\?|(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
         r"अगर\s+आप\s+सहमत|সংরক্ষণ\s+করব\s*\?|পাঠাব\s*\?|নিশ্চিত\s+করুন)",
-        "th-ko": r"(?:(?:บันทึก|ส่ง)(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|กรุณายืนยัน|"
+        "th-ko": r"แค่ฉบับร่าง|รอคุณยืนยัน|บันทึกแบบนี้(?:ไหม|มั้ย|ได้ไหม)|초안일\s+뿐|확인을\s+기다리|이렇게\s+(?:저장|전송|보내)(?:할까요|도\s+될까요|해도\s+될까요)|(?:(?:บันทึก|ส่ง)(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|กรุณายืนยัน|"
         r"(?:이대로|이렇게|이걸|이것을|그대로)\s*(?:\S+\s+)?(?:저장|전송|적용|진행|실행)할까요|이대로\s+괜찮|"
         r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
-        "sw": r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
+        "sw": r"\bni\s+rasimu\s+tu\b|\bnasubiri\s+uthibitisho|\b(?:nihifadhi|nitume)\s+hivi\s*\?|(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
         "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\b[^\n]{0,40}\b(?:would|could|looks?|format|shape|syntax)\b|\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|demonstration)\b|"
@@ -583,38 +583,38 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:выполнял|сохранял|запускал))",
         "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|并未)",
         "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)",
-        "nl": r"(?:(?:slechts|alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
+        "nl": r"\b(?:alleen|slechts|gewoon)\s+om\s+(?:te\s+)?(?:laten\s+zien|tonen|illustreren)|\bik\s+heb\s+(?:nog\s+)?niets\s+(?:opgeslagen|verstuurd|uitgevoerd|gezocht)|(?:(?:slechts|alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
         r"\bik\s+heb\s+(?:niets|het\s+niet)\s+(?:opgeslagen|uitgevoerd|verstuurd)|\bniet\s+uitgevoerd)",
-        "sv": r"(?:\b(?:bara|endast|enbart)\s+ett\s+exempel|\binget\s+(?:har\s+)?(?:sparats|sparades|skickats|körts)|"
+        "sv": r"\b(?:bara|endast)\s+för\s+att\s+(?:visa|illustrera)|\bjag\s+har\s+inte\s+(?:sökt|gjort\s+något)|(?:\b(?:bara|endast|enbart)\s+ett\s+exempel|\binget\s+(?:har\s+)?(?:sparats|sparades|skickats|körts)|"
         r"\bjag\s+har\s+inte\s+(?:sparat|kört|skickat)|\bhar\s+inte\s+(?:sparats|körts|skickats))",
-        "da-nb": r"(?:\b(?:kun|bare)\s+et\s+eksempel|\b(?:intet|ingenting)\s+er\s+(?:gemt|sendt|kørt|lagret|kjørt)|"
+        "da-nb": r"\b(?:kun|bare)\s+for\s+(?:at|å)\s+vise|\bjeg\s+har\s+ikke\s+(?:søgt|søkt|gjort\s+noget|gjort\s+noe)|(?:\b(?:kun|bare)\s+et\s+eksempel|\b(?:intet|ingenting)\s+er\s+(?:gemt|sendt|kørt|lagret|kjørt)|"
         r"\bjeg\s+har\s+ikke\s+(?:gemt|kørt|sendt|lagret|kjørt))",
-        "cs-pl": r"\b(?:tylko|jedynie)\s+(?:żeby|aby|by)\s+pokazać|\bjen\s+(?:pro\s+)?(?:názornost|ilustraci)|(?:\bjen\s+(?:pro\s+)?(?:ukázk|příklad)|\bpouze\s+příklad|\bnic\s+(?:jsem\s+)?(?:neuložil|nespustil|neodeslal)|"
+        "cs-pl": r"\bjen\s+abych\s+ukázal\w*|\bnic\s+jsem\s+(?:neuložil|neodeslal|nehledal)\w*|\bnic\s+nie\s+(?:zapisałem|wysłałem|szukałem)|\b(?:tylko|jedynie)\s+(?:żeby|aby|by)\s+pokazać|\bjen\s+(?:pro\s+)?(?:názornost|ilustraci)|(?:\bjen\s+(?:pro\s+)?(?:ukázk|příklad)|\bpouze\s+příklad|\bnic\s+(?:jsem\s+)?(?:neuložil|nespustil|neodeslal)|"
         r"\bnic\s+nebylo|\b(?:tylko|jedynie)\s+przykład|\bnic\s+nie\s+(?:zostało\s+)?(?:zapisan|wysłan|uruchomion|zapisałem)|"
         r"\bnie\s+(?:zapisałem|wykonałem|uruchomiłem))",
         "uk": r"(?:лише|тільки|просто)\s+(?:для\s+)?(?:демонстрац|ілюстрац)\w*|(?:ще|поки)\s+не\s+(?:зберіг|надіслав|виконав|зберігаю)|(?:(?:лише|тільки|просто)\s+приклад|нічого\s+не\s+(?:збережено|зберіг|виконано|надіслано|виконував)|"
         r"не\s+(?:виконував|зберігав|запускав))",
-        "fi-hu": r"(?:\b(?:vain|pelkkä|pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
+        "fi-hu": r"\b(?:vain|pelkästään)\s+(?:havainnollistamaan|näyttääkseni)|\bcsak\s+(?:hogy\s+)?(?:szemléltessem|megmutassam)|\bcsak\s+szemléltetés|(?:\b(?:vain|pelkkä|pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
         r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bnem\s+(?:mentettem|"
         r"futtattam|küldtem)|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
-        "ro-ca": r"(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
+        "ro-ca": r"\b(?:doar|numai)\s+ca\s+să\s+(?:arăt|ilustrez)|\bnomés\s+per\s+(?:mostrar|il·lustrar)|\bno\s+he\s+(?:desat|enviat|executat)\s+res|(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
         r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat))",
         "tr": r"(?:sadece|yalnızca)\s+[^\n]{0,40}göstermek\s+için|(?:arama|kayıt)\s+yapmadım|gerçekten\s+[^\n]{0,20}(?:yapmadım|kaydetmedim|göndermedim|çalıştırmadım)|(?:(?:sadece|yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
         r"(?:kaydetmedim|çalıştırmadım|göndermedim))",
-        "el": r"(?:(?:απλώς|μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))",
-        "vi": r"(?:chỉ\s+là\s+(?:một\s+)?(?:ví\s+dụ|minh\s+họa|minh\s+hoạ)|chưa\s+(?:lưu|gửi|chạy|thực\s+hiện)\s+gì|"
+        "el": r"(?:μόνο|απλώς)\s+για\s+να\s+(?:δείξω|φανεί)|δεν\s+(?:έκανα|αποθήκευσα)\s+τίποτα|(?:(?:απλώς|μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))",
+        "vi": r"chỉ\s+để\s+(?:minh\s+họa|cho\s+thấy|bạn\s+xem)|(?:mình|tôi)\s+(?:vẫn\s+)?chưa\s+(?:thực\s+sự\s+)?(?:lưu|gửi|chạy|tìm)(?:\s+(?:gì|cả|nó))?\s*(?:[.!,;]|$)|(?:chỉ\s+là\s+(?:một\s+)?(?:ví\s+dụ|minh\s+họa|minh\s+hoạ)|chưa\s+(?:lưu|gửi|chạy|thực\s+hiện)\s+gì|"
         r"không\s+(?:lưu|chạy)\s+gì)",
-        "id-ms": r"(?:\b(?:hanya|cuma|sekadar)\s+(?:sebuah\s+|satu\s+)?contoh|\bbelum\s+ada\s+yang\s+(?:disimpan|dijalankan|"
+        "id-ms": r"\b(?:hanya|cuma|sekadar)\s+untuk\s+(?:menunjukkan|memperlihatkan|ilustrasi)|(?:\b(?:hanya|cuma|sekadar)\s+(?:sebuah\s+|satu\s+)?contoh|\bbelum\s+ada\s+yang\s+(?:disimpan|dijalankan|"
         r"dikirim)|\btidak\s+ada\s+yang\s+(?:disimpan|dijalankan)|\b(?:aku|saya)\s+(?:tidak|belum)\s+(?:menyimpan|"
-        r"menjalankan|mengirim)\w*)",
-        "ar-fa": r"(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|"
+        r"menjalankan|mengirim|mencari)\w*(?:\s+(?:apa-apa|apa\s+pun|apapun|itu|ini))?\s*(?:[.!,;]|$))",
+        "ar-fa": r"(?:فقط|مجرد)\s+(?:لتوضيح|للتوضيح|لإظهار|للعرض)|لم\s+أحفظ\s+شيئا|فقط\s+برای\s+(?:نشان\s+دادن|توضیح)|چیزی\s+ذخیره\s+نکردم|(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|"
         r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم)",
-        "he": r"(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
-        "hi-bn": r"(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|भेजा)\s+नहीं|नहीं\s+(?:सहेजा|चलाया|भेजा)|"
+        "he": r"רק\s+(?:כדי\s+)?(?:להמחיש|להראות)|לא\s+שמרתי\s+כלום|(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
+        "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:यह\s+)?(?:दिखाने|समझाने)\s+के\s+लिए|শুধু\s+দেখানোর\s+জন্য|কিছুই\s+সেভ\s+করিনি|(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|भेजा)\s+नहीं|नहीं\s+(?:सहेजा|चलाया|भेजा)|"
         r"শুধু(?:মাত্র)?\s+(?:একটি\s+)?উদাহরণ|সংরক্ষণ\s+করিনি)",
-        "th-ko": r"(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
+        "th-ko": r"แค่แสดงให้ดู|보여\s?(?:드리기|주기)\s+위한|(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
         r"아무것도\s+(?:저장|실행))",
-        "sw": r"(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
+        "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
     },
     "retracted": {
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
@@ -628,29 +628,29 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|исправление)\s*[:：]|(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
         "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
         "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
-        "nl": r"(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|\bverkeerde\s+(?:blok|aanroep)|"
+        "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}dat\s+(?:klopt\s+niet|was\s+verkeerd)\s*[.!,;:—–-]|(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|\bverkeerde\s+(?:blok|aanroep)|"
         r"\bdat\s+was\s+fout)",
-        "sv": r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|anrop)\b|"
+        "sv": r"^\W{0,3}(?:rättelse|korrigering)\s*[:：]|^\W{0,3}det\s+(?:var|är)\s+fel\s*[.!,;:—–-]|(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|anrop)\b|"
         r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka)",
-        "da-nb": r"(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b|\bignorer\b|\b(?:forkert|feil)\s+(?:blok|blokk|kald|kall)\b|"
+        "da-nb": r"^\W{0,3}(?:rettelse|korrektion|korreksjon)\s*[:：]|^\W{0,3}det\s+var\s+(?:forkert|feil)\s*[.!,;:—–-]|(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b|\bignorer\b|\b(?:forkert|feil)\s+(?:blok|blokk|kald|kall)\b|"
         r"\bjeg\s+(?:tager|tar)\s+det\s+tilbake?)",
-        "cs-pl": r"(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
+        "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
         r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd)",
-        "uk": r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
-        "fi-hu": r"(?:\bunohda\s+(?:tuo|se|edellinen|äskeinen)|\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
+        "uk": r"^\W{0,3}(?:виправлення|виправляю)\s*[:：]|^\W{0,3}це\s+(?:неправильно|помилка)\s*[.!,;:—–-]|(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
+        "fi-hu": r"^\W{0,3}(?:korjaus|javítás|helyesbítés)\s*[:：]|^\W{0,3}(?:tuo|se)\s+oli\s+väärin|^\W{0,3}ez\s+(?:rossz|hibás)\s+volt|(?:\bunohda\s+(?:tuo|se|edellinen|äskeinen)|\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
         r"huomiotta|\bväärä\s+(?:lohko|kutsu)|\bfelejtsd\s+el|\bhagyd\s+figyelmen\s+kívül|\btévedtem\b)",
-        "ro-ca": r"(?:\bignoră\b|\buită\s+de\b|\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
+        "ro-ca": r"^\W{0,3}(?:corectură|corecție|correcció)\s*[:：]|^\W{0,3}(?:asta|aceasta)\s+(?:e|a\s+fost)\s+greșit|^\W{0,3}això\s+(?:està|era)\s+malament|(?:\bignoră\b|\buită\s+de\b|\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
         r"\bm['’]he\s+equivocat)",
-        "tr": r"(?:yoksay|görmezden\s+gel|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
-        "el": r"(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|αυτό)|λάθος\s+μου|έκανα\s+λάθος)",
-        "vi": r"(?:bỏ\s+qua\s+(?:khối|lệnh|cái)|quên\s+(?:khối|lệnh|cái)\s+(?:đó|trên|vừa\s+rồi)|(?:mình|tôi)\s+nhầm|"
+        "tr": r"^\W{0,3}düzeltme\s*[:：]|^\W{0,3}(?:bu|o)\s+yanlış(?:tı|tı)?\s*[.!,;:—–-]|(?:yoksay|görmezden\s+gel|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
+        "el": r"^\W{0,3}διόρθωση\s*[:：]|^\W{0,3}αυτό\s+(?:ήταν|είναι)\s+λάθος|(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|αυτό)|λάθος\s+μου|έκανα\s+λάθος)",
+        "vi": r"^\W{0,3}(?:sửa\s+lại|đính\s+chính)\s*[:：]|^\W{0,3}(?:cái\s+)?(?:đó|này)\s+sai\s+rồi|(?:bỏ\s+qua\s+(?:khối|lệnh|cái)|quên\s+(?:khối|lệnh|cái)\s+(?:đó|trên|vừa\s+rồi)|(?:mình|tôi)\s+nhầm|"
         r"(?:khối|lệnh)\s+(?:trên|vừa\s+rồi)\s+sai)",
-        "id-ms": r"(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|blok)\b)",
-        "ar-fa": r"(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|نادیده\s+بگیر|اشتباه\s+کردم)",
-        "he": r"(?:התעלם|תתעלם|שכח\s+מזה|טעות\s+שלי|טעיתי)",
+        "id-ms": r"^\W{0,3}(?:koreksi|ralat|pembetulan)\s*[:：]|^\W{0,3}(?:itu|yang\s+tadi)\s+salah\s*[.!,;:—–-]|(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|blok)\b)",
+        "ar-fa": r"^\W{0,3}(?:تصحيح|اصلاح)\s*[:：]|^\W{0,3}(?:هذا|ذلك)\s+(?:خطأ|غير\s+صحيح)|^\W{0,3}(?:این|آن)\s+(?:اشتباه|غلط)\s+(?:بود|است)|(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|نادیده\s+بگیر|اشتباه\s+کردم)",
+        "he": r"^\W{0,3}תיקון\s*[:：]|^\W{0,3}(?:זה|זו)\s+(?:היה\s+|הייתה\s+)?(?:שגוי|לא\s+נכון)|(?:התעלם|תתעלם|שכח\s+מזה|טעות\s+שלי|טעיתי)",
         "hi-bn": r"(?:यह|ये)\s+(?:गलत|ग़लत)\s+(?:है|था)|रद्द\s+(?:समझ|करें|कर\s+दें|कीजिए)|বাতিল\s+(?:করুন|ধরুন|ধরো)|ভুল\s+(?:হয়েছে|ছিল)|(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|ভুল\s+হয়েছে)",
-        "th-ko": r"(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
-        "sw": r"(?:\bpuuza\b|\bnimekosea\b)",
+        "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
+        "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b)",
     },
 }
 
@@ -824,6 +824,77 @@ _NEGATED = tuple(
 )
 AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
     "proposed": (
+        # the same in the other languages of the tables
+        *[
+            "així",
+            "aștept",
+            "bekliyorum",
+            "chờ bạn",
+            "ciornă",
+            "confirmació",
+            "czekam na",
+            "een concept",
+            "en udkast",
+            "en utkast",
+            "esborrany",
+            "et udkast",
+            "et utkast",
+            "ett utkast",
+            "gửi",
+            "kirim",
+            "koncept",
+            "lưu",
+            "menunggu",
+            "nasubiri",
+            "nháp",
+            "nihifadhi",
+            "nitume",
+            "návrh",
+            "odeslat",
+            "rasimu",
+            "schiță",
+            "simpan",
+            "slik",
+            "spara det så",
+            "spara så",
+            "szkic",
+            "så här",
+            "sådan",
+            "taslak",
+            "uložit",
+            "venter på",
+            "väntar på",
+            "wacht op je",
+            "wysłać",
+            "zapisać",
+            "zo bewaren",
+            "zo doorvoeren",
+            "zo opslaan",
+            "zo versturen",
+            "čekám na",
+            "đợi bạn",
+            "περιμένω",
+            "προσχέδιο",
+            "טיוטה",
+            "לשלוח",
+            "לשמור",
+            "מחכה",
+            "أنتظر",
+            "مسودة",
+            "منتظر",
+            "نویس",
+            "इंतज़ार",
+            "ड्राफ्ट",
+            "मसौदा",
+            "অপেক্ষা",
+            "খসড়া",
+            "ฉบับร่าง",
+            "รอคุณยืนยัน",
+            "แบบนี้",
+            "기다리",
+            "이렇게",
+            "초안",
+        ],
         # added with the rows for drafts, permission in other words, disclaimers and corrections
         *[
             "a draft",
@@ -1220,6 +1291,67 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         ],
     ),
     "example": (
+        # the same in the other languages of the tables
+        *[
+            "abych ukázal",
+            "at vise",
+            "belum mencari",
+            "belum mengirim",
+            "belum menyimpan",
+            "chưa",
+            "chỉ để",
+            "för att illustrera",
+            "för att visa",
+            "havainnollistamaan",
+            "ikke gjort",
+            "ikke søgt",
+            "ikke søkt",
+            "illustre",
+            "inte gjort",
+            "inte sökt",
+            "kuonyesha",
+            "laten zien",
+            "megmutassam",
+            "nic jsem",
+            "nic nie",
+            "niets",
+            "no he",
+            "näyttääkseni",
+            "per il·lustrar",
+            "per mostrar",
+            "sijahifadhi",
+            "szemléltes",
+            "szemléltet",
+            "să arăt",
+            "să ilustrez",
+            "tidak mencari",
+            "tidak mengirim",
+            "tidak menyimpan",
+            "tonen",
+            "untuk ilustrasi",
+            "untuk memperlihatkan",
+            "untuk menunjukkan",
+            "å vise",
+            "για να δείξω",
+            "για να φανεί",
+            "τίποτα",
+            "כלום",
+            "להמחיש",
+            "להראות",
+            "توضيح",
+            "توضیح",
+            "شيئا",
+            "لإظهار",
+            "للعرض",
+            "نشان دادن",
+            "نکردم",
+            "दिखाने",
+            "समझाने",
+            "করিনি",
+            "দেখানোর",
+            "แค่แสดงให้ดู",
+            "보여",
+        ],
         # added with the rows for drafts, permission in other words, disclaimers and corrections
         *[
             "anschauung",
@@ -1438,6 +1570,72 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         ],
     ),
     "retracted": (
+        # the same in the other languages of the tables
+        *[
+            "błędnie",
+            "corectură",
+            "corecție",
+            "correcció",
+            "correctie",
+            "düzeltme",
+            "greșit",
+            "helyesbítés",
+            "hibás volt",
+            "javítás",
+            "klopt niet",
+            "koreksi",
+            "korekta",
+            "korjaus",
+            "korreksjon",
+            "korrektion",
+            "korrigering",
+            "makosa",
+            "malament",
+            "marekebisho",
+            "oli väärin",
+            "oprava",
+            "pembetulan",
+            "poprawka",
+            "ralat",
+            "rettelse",
+            "rossz volt",
+            "rättelse",
+            "sai rồi",
+            "salah",
+            "si sahihi",
+            "sửa lại",
+            "var feil",
+            "var fel",
+            "var forkert",
+            "verbetering",
+            "was verkeerd",
+            "yanliş",
+            "yanlış",
+            "är fel",
+            "đính chính",
+            "špatně",
+            "źle",
+            "διόρθωση",
+            "λάθος",
+            "виправл",
+            "неправильно",
+            "помилка",
+            "לא נכון",
+            "שגוי",
+            "תיקון",
+            "اشتباه",
+            "اصلاح",
+            "تصحيح",
+            "خطأ",
+            "غلط",
+            "غير صحيح",
+            "ขอแก้",
+            "อันนั้นผิด",
+            "แก้ไข",
+            "수정",
+            "잘못",
+            "정정",
+        ],
         # added with the rows for drafts, permission in other words, disclaimers and corrections
         *[
             "bonne version",
