@@ -321,15 +321,16 @@ def report(measured: Rounds, targets: list[Target]) -> None:
                   "over all rounds)")  # fmt: skip
     if len(targets) == 1:
         return
-    print(f"\nthe proxy's CPU per request, this checkout against {COMPARE_WITH} (alternated within each round; "
-          "medians, and the")  # fmt: skip
-    print("median of the rounds' ratios with its quartiles):")
+    print(f"\nthe proxy's CPU per request (the engine's share included), this checkout against {COMPARE_WITH},")
+    print("alternated within each round: the median of the rounds' ratios (this / other) with its quartiles, then")
+    print("each version's median with its spread:")
     for name in CASES:
         this, other = measured.cpu[("this", name)], measured.cpu[("other", name)]
         ratios = [a / b for a, b in zip(this, other, strict=True)]
         q1, median, q3 = statistics.quantiles(ratios, n=4, method="inclusive")
-        print(f"  {name:<24} this {statistics.median(this):5.2f} ms   other {statistics.median(other):5.2f} ms   "
-              f"ratio {median:.2f} (IQR {q1:.2f}-{q3:.2f})")  # fmt: skip
+        print(f"  {name:<24} ratio {median:.2f} (IQR {q1:.2f}-{q3:.2f})")
+        print(f"  {'':<24} this  {spread(this)}")
+        print(f"  {'':<24} other {spread(other)}")
 
 
 def percentile(values: list[float], q: float) -> float:
