@@ -51,7 +51,7 @@ from letta_tool_emulation.runtime.standin import EMULATED_MODEL, StandIn
 from letta_tool_emulation.selection import Decision
 from letta_tool_emulation.transport import Delta
 
-ROUNDS = int(os.environ.get("ROUNDS", "40"))
+ROUNDS = max(2, int(os.environ.get("ROUNDS", "40")))  # quartiles need two rounds at least
 ROUND_REQUESTS = int(os.environ.get("ROUND_REQUESTS", "10"))
 LATENCY = float(os.environ.get("STANDIN_LATENCY", "0.3"))
 CONCURRENT = int(os.environ.get("CONCURRENT", "100"))
