@@ -16,8 +16,8 @@ the regex engine's case-insensitive matching treats as equal to the same text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
 try:  # the standard library's own parser (private, without stubs): on a Python without it,
     # every pattern is simply searched whole (``requirements`` claims nothing).
@@ -237,6 +237,117 @@ class Words:
                             return True
             found = find.search(folded, found.start() + 1)
         return False
+
+
+K = TypeVar("K")
+
+
+class _Finder:
+    """Finds every literal of a set in a folded line in one pass: a search finds the longest
+    literal beginning at the first place where one does (every other literal beginning there is
+    a prefix of it), and the next search starts one character later.
+
+    The engine tries every branch of a trie's root at each position whose character begins a
+    literal, so a trie is read faster the fewer characters begin its literals: an ASCII line is
+    read with the trie of the ASCII literals alone, and any other line with two, one of the
+    literals that begin with an ASCII character and one of those that do not, whose positions
+    the engine skips without trying a branch wherever the line holds ASCII."""
+
+    __slots__ = ("_finds", "_finds_ascii", "_prefixes")
+
+    def __init__(self, literals: Collection[str]) -> None:
+        def tries(strings: list[str]) -> tuple[re.Pattern[str], ...]:
+            return (re.compile(any_of(strings)),) if strings else ()
+
+        self._finds_ascii = tries([s for s in literals if s.isascii()])
+        self._finds = tries([s for s in literals if s[0].isascii()]) + tries(
+            [s for s in literals if not s[0].isascii()]
+        )
+        self._prefixes = {s: tuple(t for t in literals if s.startswith(t)) for s in literals}
+
+    def found(self, text: str) -> set[str]:
+        """The literals that occur in ``text``."""
+        hits: set[str] = set()
+        for find in self._finds_ascii if text.isascii() else self._finds:
+            m = find.search(text)
+            while m is not None:
+                hits.add(m.group())
+                m = find.search(text, m.start() + 1)
+        prefixes = self._prefixes
+        return {literal for hit in hits for literal in prefixes[hit]}
+
+
+class Table(Generic[K]):
+    """Kinds of words (each a :class:`Words`), asked in order for the first one a line holds.
+
+    The answer is what asking each kind's :meth:`Words.search` in turn would give, but the line
+    is read once for the literals of every kind (or of the kinds ``among`` allows) instead of
+    once per kind, so the cost of a line without the tables' words stays flat as kinds and
+    languages are added; only the alternatives whose literals it holds are searched."""
+
+    __slots__ = ("_by_literal", "_entries", "_finders", "kinds")
+
+    def __init__(self, kinds: Sequence[tuple[K, Words]]) -> None:
+        self.kinds = [kind for kind, _ in kinds]
+        # Every alternative of every kind, in the kinds' order, with the literal sets beyond the
+        # one it is indexed by; those with no literal are candidates on every line.
+        self._entries: list[tuple[int, regex.Pattern[str], list[Strings]]] = []
+        self._by_literal: dict[str | None, list[int]] = {None: []}
+        for k, (_, words) in enumerate(kinds):
+            for pattern, needs in words.patterns:
+                i = len(self._entries)
+                self._entries.append((k, pattern, needs[1:]))
+                for literal in needs[0] if needs else (None,):
+                    self._by_literal.setdefault(literal, []).append(i)
+        self._finders: dict[frozenset[K] | None, tuple[_Finder, dict[str | None, list[int]]]] = {}
+
+    def _finder(self, among: frozenset[K] | None) -> tuple[_Finder, dict[str | None, list[int]]]:
+        found = self._finders.get(among)
+        if found is None:
+            wanted = {k for k, kind in enumerate(self.kinds) if among is None or kind in among}
+            index = {
+                literal: kept
+                for literal, entries in self._by_literal.items()
+                if (kept := [i for i in entries if self._entries[i][0] in wanted]) or literal is None
+            }
+            found = self._finders[among] = (_Finder([s for s in index if s is not None]), index)
+        return found
+
+    def first(self, line: str, folded: str | None = None, among: frozenset[K] | None = None) -> K | None:
+        """The first kind (of those in ``among``, if given) of which a pattern matches in
+        ``line``; ``folded``: :func:`fold` of it, if known."""
+        if folded is None:
+            folded = fold(line)
+        finder, index = self._finder(among)
+        candidates = set(index[None])
+        for literal in finder.found(folded):
+            candidates.update(index[literal])
+        entries = self._entries
+        # The entries are in the kinds' order: the first that matches belongs to the first kind
+        # that holds the line.
+        for i in sorted(candidates):
+            k, pattern, needs = entries[i]
+            if all(any(s in folded for s in other) for other in needs) and pattern.search(line) is not None:
+                return self.kinds[k]
+        return None
+
+
+class Gates(Generic[K]):
+    """Groups of literal strings, and which groups a text holds one of, read in one pass."""
+
+    __slots__ = ("_finder", "_groups")
+
+    def __init__(self, groups: Mapping[K, Iterable[str]]) -> None:
+        self._groups: dict[str, frozenset[K]] = {}
+        for group, strings in groups.items():
+            for s in strings:
+                self._groups[s] = self._groups.get(s, frozenset()) | {group}
+        self._finder = _Finder(list(self._groups))
+
+    def held(self, text: str) -> frozenset[K]:
+        """The groups of which ``text`` holds a string (compared as they are, not folded)."""
+        groups = self._groups
+        return frozenset(group for s in self._finder.found(text) for group in groups[s])
 
 
 def any_of(strings: Iterable[str]) -> str:
