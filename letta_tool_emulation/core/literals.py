@@ -182,63 +182,6 @@ def alternatives(pattern: str) -> list[str]:
     return parts
 
 
-class Words:
-    """Patterns of which a line holds any (searched as their alternation would be), each split
-    into alternatives that are searched only where one of their literals occurs."""
-
-    __slots__ = ("_always", "_by_literal", "_find", "_find_ascii", "_prefixes", "patterns")
-
-    def __init__(self, patterns: Iterable[str], flags: int) -> None:
-        # Each alternative with the sets of literals it needs: the first indexes it, the others
-        # are tested before it is searched.
-        self.patterns: list[tuple[regex.Pattern[str], list[Strings]]] = []
-        for pattern in patterns:
-            for part in alternatives(pattern):
-                self.patterns.append((regex.compile(part, flags), requirements(part, flags & (re.I | re.M))))
-        self._always = [p for p, needs in self.patterns if not needs]
-        by_literal: dict[str, list[int]] = {}
-        for i, (_, needs) in enumerate(self.patterns):
-            for literal in needs[0] if needs else ():
-                by_literal.setdefault(literal, []).append(i)
-        self._by_literal = by_literal
-        # One search finds where a literal begins, the longest one there (the trie's answer);
-        # every other literal beginning there is a prefix of it. Searching again from the next
-        # character finds every literal in the line, at the cost of a search per literal found
-        # rather than a substring test per literal of the table.
-        literals = list(by_literal)
-        ascii_literals = [s for s in literals if s.isascii()]
-        self._find = re.compile(any_of(literals)) if literals else None
-        self._find_ascii = re.compile(any_of(ascii_literals)) if ascii_literals else None
-        self._prefixes = {s: tuple(t for t in literals if s.startswith(t)) for s in literals}
-
-    def search(self, line: str, folded: str | None = None) -> bool:
-        """Whether any pattern matches in ``line`` (``folded``: :func:`fold` of it, if known)."""
-        for pattern in self._always:
-            if pattern.search(line) is not None:
-                return True
-        if folded is None:
-            folded = fold(line)
-        find = self._find_ascii if folded.isascii() else self._find
-        if find is None:
-            return False
-        tried: set[int] = set()
-        patterns = self.patterns
-        by_literal = self._by_literal
-        found = find.search(folded)
-        while found is not None:
-            for literal in self._prefixes[found.group()]:
-                for i in by_literal[literal]:
-                    if i not in tried:
-                        tried.add(i)
-                        pattern, needs = patterns[i]
-                        if all(any(s in folded for s in other) for other in needs[1:]) and (
-                            pattern.search(line) is not None
-                        ):
-                            return True
-            found = find.search(folded, found.start() + 1)
-        return False
-
-
 K = TypeVar("K")
 
 
@@ -348,6 +291,28 @@ class Gates(Generic[K]):
         """The groups of which ``text`` holds a string (compared as they are, not folded)."""
         groups = self._groups
         return frozenset(group for s in self._finder.found(text) for group in groups[s])
+
+
+class Words:
+    """Patterns of which a line holds any (searched as their alternation would be), each split
+    into alternatives that are searched only where one of their literals occurs."""
+
+    __slots__ = ("_table", "patterns")
+
+    def __init__(self, patterns: Iterable[str], flags: int) -> None:
+        # Each alternative with the sets of literals it needs: the first indexes it, the others
+        # are tested before it is searched.
+        self.patterns: list[tuple[regex.Pattern[str], list[Strings]]] = []
+        for pattern in patterns:
+            for part in alternatives(pattern):
+                self.patterns.append((regex.compile(part, flags), requirements(part, flags & (re.I | re.M))))
+        self._table: Table[bool] | None = None
+
+    def search(self, line: str, folded: str | None = None) -> bool:
+        """Whether any pattern matches in ``line`` (``folded``: :func:`fold` of it, if known)."""
+        if self._table is None:
+            self._table = Table([(True, self)])
+        return self._table.first(line, folded) is not None
 
 
 def any_of(strings: Iterable[str]) -> str:
