@@ -1305,21 +1305,23 @@ def surroundings(recent: str) -> tuple[str, bool, bool]:
     """From the prose just before a block (``recent``, ending with the block's own line so
     far): the non-blank line directly before that line, whether blank lines stand between,
     and whether that line is a heading (ATX, or a setext underline with its text above)."""
-    nl = recent.rfind("\n")
-    if nl < 0:
+    end = recent.rfind("\n")
+    if end < 0:
         return "", False, False
-    lines = recent[:nl].split("\n")
+    # The lines are read from the last one back, in place: the recent prose is not split whole
+    # for the one or two lines that decide.
     gap = False
-    for i in range(len(lines) - 1, -1, -1):
-        line = lines[i].rstrip("\r")
+    while True:
+        start = recent.rfind("\n", 0, end) + 1
+        line = recent[start:end].rstrip("\r")
         if not line.strip():
             gap = True
-            continue
-        if _THOUGHT.match(line) and not gap:  # ReAct's thought belongs to its action
-            continue
-        heading = bool(HEADING.match(line))
-        if not heading and i > 0 and SETEXT_UNDERLINE.match(line):
-            above = lines[i - 1]
-            heading = bool(above.strip()) and not LIST_ITEM.match(above) and not TABLE_ROW.match(above)
-        return line[-LINE_CHARS:], gap, heading
-    return "", gap, False
+        elif gap or not _THOUGHT.match(line):  # ReAct's thought belongs to its action
+            heading = bool(HEADING.match(line))
+            if not heading and start > 0 and SETEXT_UNDERLINE.match(line):
+                above = recent[recent.rfind("\n", 0, start - 1) + 1 : start - 1]
+                heading = bool(above.strip()) and not LIST_ITEM.match(above) and not TABLE_ROW.match(above)
+            return line[-LINE_CHARS:], gap, heading
+        if start == 0:
+            return "", gap, False
+        end = start - 1
