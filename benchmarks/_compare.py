@@ -4,13 +4,15 @@ On a machine shared with other work, two runs of one version minutes apart diffe
 most changes do, and a single run of each cannot resolve a change of 10 or 20 %. Here each
 version runs in a worker process of its own (the same benchmark script, importing the package
 from its own directory), both build the same inputs once, and then every case is timed once per
-round in each, the order of the two switching every round, so that whatever else loads the
+round in each (the best of ``COMPARE_REPEAT`` alternating runs, since a busy machine only ever
+adds time), the order of the two switching every round, so that whatever else loads the
 machine falls on both alike. Printed per case: the median CPU time of each, and the median of
 the per-round ratios with its spread (the middle half of the rounds, and the extremes).
 
 A benchmark opts in with ``COMPARE_WITH=DIR``, DIR holding another version's
 ``letta_tool_emulation`` package, such as ``git archive main letta_tool_emulation | tar -x -C DIR``;
-``COMPARE_ROUNDS`` sets the number of rounds.
+``COMPARE_ROUNDS`` sets the number of rounds (15) and ``COMPARE_REPEAT`` the runs of each
+version per round (3).
 """
 
 from __future__ import annotations
@@ -28,14 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKER = "--compare-worker"
 
 
-def wanted() -> tuple[str, int] | None:
-    """(the other version's directory, rounds) when a comparison was asked for."""
+def wanted() -> tuple[str, int, int] | None:
+    """(the other version's directory, rounds, runs per round) when a comparison was asked for."""
     other = os.environ.get("COMPARE_WITH")
     if not other:
         return None
     if not (Path(other) / "letta_tool_emulation" / "__init__.py").is_file():
         raise SystemExit(f"COMPARE_WITH={other} holds no letta_tool_emulation package")
-    return other, int(os.environ.get("COMPARE_ROUNDS", "15"))
+    return other, int(os.environ.get("COMPARE_ROUNDS", "15")), int(os.environ.get("COMPARE_REPEAT", "3"))
 
 
 def serve(cases: dict[str, Callable[[], object]]) -> None:
@@ -92,6 +94,7 @@ def compare(
     cases: list[str],
     other: str,
     rounds: int,
+    repeat: int = 1,
     size: Callable[[str], float] | None = None,
     args: list[str] | None = None,
 ) -> dict[str, tuple[float, float]]:
@@ -105,18 +108,18 @@ def compare(
     try:
         for n in range(rounds):
             for case in cases:
-                mine, theirs = times[case]
-                if n % 2 == 0:
-                    mine.append(here.run(case))
-                    theirs.append(there.run(case))
-                else:
-                    theirs.append(there.run(case))
-                    mine.append(here.run(case))
+                pair = (here, there) if n % 2 == 0 else (there, here)
+                best = {here: float("inf"), there: float("inf")}
+                for _ in range(repeat):
+                    for worker in pair:
+                        best[worker] = min(best[worker], worker.run(case))
+                times[case][0].append(best[here])
+                times[case][1].append(best[there])
     finally:
         here.close()
         there.close()
     print(
-        f"\n{rounds} alternating rounds, CPU time; ratio = this / other per round "
+        f"\n{rounds} alternating rounds (best of {repeat} runs each), CPU time; ratio = this / other per round "
         "(median [middle half] {extremes}; below 1 is faster)"
     )
     width = max(len(c) for c in cases)
