@@ -206,7 +206,8 @@ class _Finder:
         self._finds = tries([s for s in literals if s[0].isascii()]) + tries(
             [s for s in literals if not s[0].isascii()]
         )
-        self._prefixes = {s: tuple(t for t in literals if s.startswith(t)) for s in literals}
+        present = set(literals)
+        self._prefixes = {s: tuple(s[:i] for i in range(1, len(s) + 1) if s[:i] in present) for s in present}
 
     def found(self, text: str) -> set[str]:
         """The literals that occur in ``text``."""
@@ -228,7 +229,7 @@ class Table(Generic[K]):
     once per kind, so the cost of a line without the tables' words stays flat as kinds and
     languages are added; only the alternatives whose literals it holds are searched."""
 
-    __slots__ = ("_by_literal", "_entries", "_finders", "kinds")
+    __slots__ = ("_by_literal", "_entries", "_finder", "kinds")
 
     def __init__(self, kinds: Sequence[tuple[K, Words]]) -> None:
         self.kinds = [kind for kind, _ in kinds]
@@ -242,36 +243,29 @@ class Table(Generic[K]):
                 self._entries.append((k, pattern, needs[1:]))
                 for literal in needs[0] if needs else (None,):
                     self._by_literal.setdefault(literal, []).append(i)
-        self._finders: dict[frozenset[K] | None, tuple[_Finder, dict[str | None, list[int]]]] = {}
+        self._finder = _Finder([s for s in self._by_literal if s is not None])
 
-    def _finder(self, among: frozenset[K] | None) -> tuple[_Finder, dict[str | None, list[int]]]:
-        found = self._finders.get(among)
-        if found is None:
-            wanted = {k for k, kind in enumerate(self.kinds) if among is None or kind in among}
-            index = {
-                literal: kept
-                for literal, entries in self._by_literal.items()
-                if (kept := [i for i in entries if self._entries[i][0] in wanted]) or literal is None
-            }
-            found = self._finders[among] = (_Finder([s for s in index if s is not None]), index)
-        return found
-
-    def first(self, line: str, folded: str | None = None, among: frozenset[K] | None = None) -> K | None:
+    def first(self, line: str, folded: str | None = None, among: Collection[K] | None = None) -> K | None:
         """The first kind (of those in ``among``, if given) of which a pattern matches in
         ``line``; ``folded``: :func:`fold` of it, if known."""
         if folded is None:
             folded = fold(line)
-        finder, index = self._finder(among)
-        candidates = set(index[None])
-        for literal in finder.found(folded):
-            candidates.update(index[literal])
+        by_literal = self._by_literal
+        candidates = set(by_literal[None])
+        for literal in self._finder.found(folded):
+            candidates.update(by_literal[literal])
         entries = self._entries
+        kinds = self.kinds
         # The entries are in the kinds' order: the first that matches belongs to the first kind
         # that holds the line.
         for i in sorted(candidates):
             k, pattern, needs = entries[i]
-            if all(any(s in folded for s in other) for other in needs) and pattern.search(line) is not None:
-                return self.kinds[k]
+            if (
+                (among is None or kinds[k] in among)
+                and all(any(s in folded for s in other) for other in needs)
+                and pattern.search(line) is not None
+            ):
+                return kinds[k]
         return None
 
 
