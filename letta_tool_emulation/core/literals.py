@@ -235,12 +235,15 @@ class Table(Generic[K]):
         self.kinds = [kind for kind, _ in kinds]
         # Every alternative of every kind, in the kinds' order, with the literal sets beyond the
         # one it is indexed by; those with no literal are candidates on every line.
-        self._entries: list[tuple[int, regex.Pattern[str], list[Strings]]] = []
+        # An alternative that begins with "^" can match only where a line begins (the engine
+        # knows no line separator but "\n", even in multiline mode), so on a text of one line it
+        # is tried at the start alone, not searched for at every position.
+        self._entries: list[tuple[int, regex.Pattern[str], list[Strings], bool]] = []
         self._by_literal: dict[str | None, list[int]] = {None: []}
         for k, (_, words) in enumerate(kinds):
             for pattern, needs in words.patterns:
                 i = len(self._entries)
-                self._entries.append((k, pattern, needs[1:]))
+                self._entries.append((k, pattern, needs[1:], pattern.pattern.startswith("^")))
                 for literal in needs[0] if needs else (None,):
                     self._by_literal.setdefault(literal, []).append(i)
         self._finder = _Finder([s for s in self._by_literal if s is not None])
@@ -256,14 +259,15 @@ class Table(Generic[K]):
             candidates.update(by_literal[literal])
         entries = self._entries
         kinds = self.kinds
+        one_line = "\n" not in line
         # The entries are in the kinds' order: the first that matches belongs to the first kind
         # that holds the line.
         for i in sorted(candidates):
-            k, pattern, needs = entries[i]
+            k, pattern, needs, anchored = entries[i]
             if (
                 (among is None or kinds[k] in among)
                 and all(any(s in folded for s in other) for other in needs)
-                and pattern.search(line) is not None
+                and (pattern.match(line) if anchored and one_line else pattern.search(line)) is not None
             ):
                 return kinds[k]
         return None
