@@ -32,6 +32,9 @@ to one-shot, every call of the long reply); a test can assert that it is empty o
                                                 held-out one written apart from the parser's rules)
     python3 dev.py bench parser_accuracy --data tests/data/heldout2
                                                 (a second held-out set, kept apart from any tuning)
+    python3 dev.py bench parser_accuracy --data tests/data/heldout3
+                                                (a third, written once the first two were used for
+                                                tuning, weighted toward the word-judged classes)
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ HELDOUT = ROOT / "tests" / "data" / "heldout"
 # A second set written the same way once the first was being used to improve the rules, so that
 # one set stays untouched by tuning (``--data tests/data/heldout2``).
 HELDOUT2 = ROOT / "tests" / "data" / "heldout2"
+# A third, written blind once the first two were used to improve the rules; weighted toward the
+# classes judged by the words right next to a block and toward their performed look-alikes.
+HELDOUT3 = ROOT / "tests" / "data" / "heldout3"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

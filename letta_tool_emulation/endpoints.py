@@ -323,6 +323,7 @@ def _key(url: str | None) -> str:
 class KnownObserver(Protocol):
     def stored(self, info: ServerInfo) -> None: ...
     def refused(self, url: str | None, model: str, shape: str) -> None: ...
+    def reasoning(self, url: str | None, model: str, opens: bool) -> None: ...
 
 
 class Known:
@@ -337,9 +338,10 @@ class Known:
         # that forces a shape the server does not speak must not turn every other agent on the
         # same model to free text.
         self._refused: set[tuple[str, str, str]] = set()
-        # (endpoint, model): its chat template opens reasoning before each reply. Learned per
-        # process from a reply that closed such reasoning; nothing is lost before it is learned
-        # (blocks before the tag never run), only that reply's reasoning is shown as its text.
+        # (endpoint, model): its chat template opens reasoning before each reply. Learned from a
+        # reply that closed such reasoning, and passed on to the other workers; nothing is lost
+        # before it is learned (blocks before the tag never run), only that reply's reasoning is
+        # shown as its text.
         self._in_reasoning: set[tuple[str, str]] = set()
         # Told of what is learned (the shared state passes it on to other workers); must not block.
         self.observers: list[KnownObserver] = []
@@ -376,6 +378,9 @@ class Known:
         with self._lock:
             new = key not in self._in_reasoning
             self._in_reasoning.add(key)
+        if new:
+            for observer in list(self.observers):
+                observer.reasoning(url, model, True)
         return new
 
     def forget_template_reasoning(self, url: str | None, model: str) -> bool:
@@ -385,6 +390,9 @@ class Known:
         with self._lock:
             known = key in self._in_reasoning
             self._in_reasoning.discard(key)
+        if known:
+            for observer in list(self.observers):
+                observer.reasoning(url, model, False)
         return known
 
     def opens_reasoning(self, url: str | None, model: str) -> bool:

@@ -14,7 +14,9 @@ keeps these in tables of its own in that database (``lte_*``):
   whose clocks differ still share one window. Giving one back does not wait for the database;
   it is announced with NOTIFY, and a request waiting for a slot sleeps until then (or until
   the oldest entry expires), never polling.
-- ``lte_refused_shapes`` and ``lte_capabilities``: written when a worker learns something
+- ``lte_refused_shapes`` and ``lte_capabilities`` (which also holds, per endpoint and model,
+  whether its chat template opens reasoning, as the latest worker to find out saw it): written
+  when a worker learns something
   (through the observers of ``endpoints.KNOWN`` and ``venice.CAPABILITIES``), read by every
   worker when it starts and again whenever a NOTIFY says they changed. Requests still read only
   the in-process caches: nothing on a request's path waits for these.
@@ -145,6 +147,9 @@ BEGIN
     PERFORM pg_notify('{BUDGET_CHANNEL}', d.k) FROM (SELECT DISTINCT unnest(ks) AS k) d;
 END $$;
 """
+# lte_capabilities kind of a model's "its chat template opens reasoning" (true, or false once a
+# reply showed otherwise); the model id follows.
+_REASONING = "reasoning\n"
 _OBJECTS = ("lte_budget", "lte_refused_shapes", "lte_capabilities")
 
 
@@ -519,6 +524,12 @@ class Store:
                     venice.CAPABILITIES.store(endpoint, [_model_info(m) for m in data])
                 elif kind == "server":
                     endpoints.KNOWN.store(_server_info(data))
+                elif kind.startswith(_REASONING):
+                    model = kind[len(_REASONING) :]
+                    if data is True:
+                        endpoints.KNOWN.note_template_reasoning(endpoint, model)
+                    else:
+                        endpoints.KNOWN.forget_template_reasoning(endpoint, model)
 
     def publish_refusal(self, url: str | None, model: str, shape: str) -> None:
         endpoint = _endpoint(url)
@@ -542,6 +553,11 @@ class Store:
     def publish_server(self, info: endpoints.ServerInfo) -> None:
         if info.kind is not None:
             self._publish("server", info.base_url, _server_dict(info))
+
+    def publish_reasoning(self, url: str | None, model: str, opens: bool) -> None:
+        # One row per model, overwritten: what the latest worker saw wins, a forget included.
+        if url is not None:
+            self._publish(_REASONING + model, url, opens)
 
     def _publish(self, kind: str, url: str, data: Any) -> None:
         endpoint = _endpoint(url)
@@ -668,6 +684,9 @@ class _KnownObserver:
 
     def refused(self, url: str | None, model: str, shape: str) -> None:
         self.store.publish_refusal(url, model, shape)
+
+    def reasoning(self, url: str | None, model: str, opens: bool) -> None:
+        self.store.publish_reasoning(url, model, opens)
 
 
 def reset_for_tests() -> None:

@@ -21,6 +21,7 @@ from benchmarks.parser_accuracy import (
     FORMATS,
     HELDOUT,
     HELDOUT2,
+    HELDOUT3,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -37,6 +38,7 @@ from benchmarks.parser_accuracy import (
 CASES = load_cases()
 HELDOUT_CASES = load_cases(HELDOUT)
 HELDOUT2_CASES = load_cases(HELDOUT2)
+HELDOUT3_CASES = load_cases(HELDOUT3)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -143,7 +145,7 @@ def test_cases_are_well_formed() -> None:
             assert c.shown >= 1, f"{c.where}: a shown case shows at least one block"
 
 
-@pytest.mark.parametrize("case", CASES + HELDOUT_CASES + HELDOUT2_CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES, ids=lambda c: c.id)
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
     values = _values(case.text)
     for call in case.calls:
@@ -160,7 +162,9 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
         )
 
 
-@pytest.mark.parametrize("held", [HELDOUT_CASES, HELDOUT2_CASES], ids=["heldout", "heldout2"])
+@pytest.mark.parametrize(
+    "held", [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES], ids=["heldout", "heldout2", "heldout3"]
+)
 def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
     """A held-out set: the same format and rules, its own ids, both sides about equal, and
     languages beyond the nine the main corpus began with."""
@@ -199,6 +203,36 @@ def test_second_heldout_set_is_apart_from_the_first_and_wide() -> None:
     for lang in langs:
         assert {c.side for c in HELDOUT2_CASES if c.lang == lang} == {"performed", "shown"}, lang
     assert len({c.text for c in HELDOUT2_CASES}) == len(HELDOUT2_CASES), "no reply written twice"
+
+
+def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
+    """The third held-out set shares no id with the first two, has every performed class, covers
+    the main languages and at least sixteen more, each on both sides, and leans its shown side
+    toward the classes judged by the words right next to a block."""
+    assert not {c.id for c in HELDOUT3_CASES} & {c.id for c in HELDOUT_CASES + HELDOUT2_CASES}
+    assert len(HELDOUT3_CASES) >= 250
+    assert set(PERFORMED) <= {c.cls for c in HELDOUT3_CASES}
+    langs = {c.lang for c in HELDOUT3_CASES}
+    assert set(MAIN_LANGUAGES) <= langs
+    assert len(langs - set(MAIN_LANGUAGES)) >= 16
+    for lang in langs:
+        assert {c.side for c in HELDOUT3_CASES if c.lang == lang} == {"performed", "shown"}, lang
+    assert len({c.text for c in HELDOUT3_CASES}) == len(HELDOUT3_CASES), "no reply written twice"
+    worded = {
+        "permission-after",
+        "draft",
+        "disclaimer-after",
+        "retraction",
+        "conditional-second",
+        "intro-example",
+        "intro-other-language",
+        "alternatives",
+        "recited-transcript",
+        "recited-prompt",
+        "you-sent-me",
+    }
+    shown = [c for c in HELDOUT3_CASES if c.side == "shown"]
+    assert sum(c.cls in worded for c in shown) >= len(shown) * 2 // 3
 
 
 def test_every_class_is_present() -> None:

@@ -195,11 +195,30 @@ WATCHER = textwrap.dedent(
         refused = endpoints.KNOWN.refused_schema("http://local.example:8080/v1", "small", "vllm")
         info = venice.lookup("http://venice.example/api/v1", "e2ee-new")
         server = endpoints.KNOWN.server("http://ollama.example:11434/v1")
-        if refused and info is not None and server is not None:
+        thinks = endpoints.KNOWN.opens_reasoning("http://local.example:8080/v1", "qwen3")
+        if refused and info is not None and server is not None and thinks:
             limits = server.limits("llama")
             print("seen", info.supports_e2ee, info.context_window, server.kind, limits.context_window, limits.capabilities)
             break
         time.sleep(0.1)
+    """
+)
+
+FORGETTER = textwrap.dedent(
+    """
+    import sys, time
+    from letta_tool_emulation import endpoints, shared_state
+
+    shared_state.start()
+    deadline = time.monotonic() + 120
+    while not endpoints.KNOWN.opens_reasoning("http://local.example:8080/v1", "qwen3"):
+        assert time.monotonic() < deadline, "never learned"
+        time.sleep(0.1)
+    print("learned", flush=True)
+    while endpoints.KNOWN.opens_reasoning("http://local.example:8080/v1", "qwen3"):
+        assert time.monotonic() < deadline, "never forgot"
+        time.sleep(0.1)
+    print("forgot", flush=True)
     """
 )
 
@@ -210,6 +229,7 @@ def test_what_one_worker_learns_reaches_the_others(uri: str) -> None:
         assert early.stdout is not None and early.stdout.readline().strip() == "listening"
         assert shared_state.start() is not None
         endpoints.KNOWN.refuse_schema("http://local.example:8080/v1", "small", "vllm")
+        endpoints.KNOWN.note_template_reasoning("http://local.example:8080/v1", "qwen3")
         venice.CAPABILITIES.store(
             "http://venice.example/api/v1", [venice.ModelInfo("e2ee-new", supports_e2ee=True, context_window=65536)]
         )
@@ -229,6 +249,23 @@ def test_what_one_worker_learns_reaches_the_others(uri: str) -> None:
     assert expected in seen  # told by NOTIFY while it ran
     late = subprocess.run([sys.executable, "-c", WATCHER], capture_output=True, text=True, timeout=150)
     assert expected in late.stdout  # read when it started
+
+
+def test_a_model_read_as_ordinary_again_is_forgotten_by_the_other_workers(uri: str) -> None:
+    # A worker that saw the model reply without closing its reasoning must not leave the others
+    # streaming that model's answers as reasoning.
+    other = subprocess.Popen([sys.executable, "-c", FORGETTER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert shared_state.start() is not None
+        endpoints.KNOWN.note_template_reasoning("http://local.example:8080/v1", "qwen3")
+        assert other.stdout is not None and other.stdout.readline().strip() == "learned"
+        assert endpoints.KNOWN.forget_template_reasoning("http://local.example:8080/v1", "qwen3")
+        out = other.communicate(timeout=150)[0]
+    finally:
+        other.kill()
+        endpoints.KNOWN.clear()
+    assert out.strip() == "forgot", out
+    assert rows(uri, "SELECT data FROM lte_capabilities WHERE kind = 'reasoning' || chr(10) || 'qwen3'") == [(False,)]
 
 
 def test_an_endpoint_with_credentials_in_its_url_is_not_shared(uri: str) -> None:
