@@ -1,9 +1,10 @@
 """What the proxy costs, on the stand-in model, in one run:
 
-- its own work per request: the CPU time the proxy process spends per request (reading the
-  client's request, deciding, the engine's prompt and parsing, the upstream request, writing the
-  answer), over sequential requests, for emulated requests (whole and streamed) and for the
-  pass-through; the turn engine's share is timed on its own, in this process;
+- its own work per request: the on-CPU time of the proxy process per request (reading the
+  client's request, deciding, the upstream request, writing the answer; user mode and kernel, as
+  the scheduler accounts it in ``/proc/PID/task/*/schedstat``), for emulated requests (whole and
+  streamed) and for the pass-through, less the turn engine's prompt and parsing, which are timed
+  alone in this process (the engine is the plugin's too, and costs the same in every driver);
 - time to first token through the proxy (an emulated request with tools, answered in text) against
   the same model asked directly (the same prompt without tools, which is all it can take), with
   the stand-in taking STANDIN_LATENCY seconds before its first token as a model does;
@@ -12,12 +13,19 @@
 
 Targets: own work < 2 ms per request, first-token ratio <= 1.1, 100/100 completed.
 
-    python3 dev.py bench proxy_cost      (REQUESTS=200, STANDIN_LATENCY=0.3, CONCURRENT=100)
+    python3 dev.py bench proxy_cost      (ROUNDS=40, ROUND_REQUESTS=10, STANDIN_LATENCY=0.3, CONCURRENT=100)
+
+The own work is measured in ROUNDS short rounds of ROUND_REQUESTS sequential requests per case,
+the cases taking turns, and reported as the median over the rounds with the quartiles and
+extremes beside it. On a machine shared with other work, the CPU time a process needs for the
+same work moves with the load (caches, the other hardware thread of a core): one long run per
+case puts all of a load's change into one case's figure, where many short alternating rounds
+spread it over all of them, and the median leaves out the rounds a burst of load fell into.
 
 COMPARE_WITH=DIR (a directory holding another version's ``letta_tool_emulation`` package, such as
-``git archive main letta_tool_emulation | tar -x -C DIR``) adds the own work of both versions side by
-side, in COMPARE_ROUNDS interleaved rounds (medians): on a machine shared with other work, runs of
-one version minutes apart differ by more than most changes do.
+``git archive main letta_tool_emulation | tar -x -C DIR``) runs that version's proxy beside this one
+and alternates the two within every round, case by case: it prints both versions' CPU per request
+and the median of the rounds' ratios, which is what to read a change by.
 """
 
 from __future__ import annotations
@@ -30,22 +38,25 @@ import statistics
 import subprocess
 import time
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from letta_tool_emulation import engine
+from letta_tool_emulation.proxy.transport import deltas
 from letta_tool_emulation.runtime.stack import COMMAND, free_port
-from letta_tool_emulation.runtime.standin import EMULATED_MODEL, Scripted, StandIn
+from letta_tool_emulation.runtime.standin import EMULATED_MODEL, StandIn
 from letta_tool_emulation.selection import Decision
+from letta_tool_emulation.transport import Delta
 
-REQUESTS = int(os.environ.get("REQUESTS", "200"))
+ROUNDS = max(2, int(os.environ.get("ROUNDS", "40")))  # quartiles need two rounds at least
+ROUND_REQUESTS = int(os.environ.get("ROUND_REQUESTS", "10"))
 LATENCY = float(os.environ.get("STANDIN_LATENCY", "0.3"))
 CONCURRENT = int(os.environ.get("CONCURRENT", "100"))
 TTFT_ROUNDS = int(os.environ.get("TTFT_ROUNDS", "30"))
 COMPARE_WITH = os.environ.get("COMPARE_WITH")
-COMPARE_ROUNDS = int(os.environ.get("COMPARE_ROUNDS", "6"))
 
 TOOLS = [{"type": "function", "function": {
     "name": "memory_insert", "description": "Insert text into a memory block.",
@@ -53,13 +64,24 @@ TOOLS = [{"type": "function", "function": {
                    "required": ["label", "new_string"]}}}]  # fmt: skip
 CALL = [{"role": "user", "content": "Remember that I like pears"}]
 TEXT = [{"role": "user", "content": "Tell me something about pears, please."}]
-TICKS = os.sysconf("SC_CLK_TCK")
+DECISION = Decision(True, "benchmark", venice_dialect=True)  # as the proxy decides for the stand-in's model
 
 
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """(user, system) CPU seconds of the process so far."""
+def cpu_ns(pid: int) -> int:
+    """Nanoseconds the process's threads have run on a CPU so far, in user mode and in the kernel
+    (the scheduler's own account, in ``/proc/PID/task/*/schedstat``: exact, where the clock ticks
+    of ``/proc/PID/stat`` are a 10 ms sample)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended since the listing
+            total += int((task / "schedstat").read_text().split()[0])
+    return total
+
+
+def cpu_ticks(pid: int) -> tuple[int, int]:
+    """(user, kernel) clock ticks of the process so far: only their proportion is used."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) / TICKS, int(fields[12]) / TICKS
+    return int(fields[11]), int(fields[12])
 
 
 def start_proxy(upstream: str, package_dir: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
@@ -107,23 +129,71 @@ def streamed(client: httpx.Client, url: str, payload: dict[str, Any]) -> tuple[f
     return first, time.perf_counter() - started, kind
 
 
-def own_work(client: httpx.Client, url: str, pid: int) -> dict[str, tuple[float, float]]:
-    """Per case: (user, system) CPU milliseconds of the proxy process per request."""
-    cases = {
-        "emulated, whole": (body(CALL, tools=True, stream=False), False),
-        "emulated, streamed": (body(CALL, tools=True, stream=True), True),
-        "pass-through, streamed": (body(TEXT, tools=False, stream=True), True),
-    }
-    out = {}
-    for name, (payload, is_stream) in cases.items():
-        for _ in range(10):  # warm up: connections, caches
-            _one(client, url, payload, is_stream)
-        user, system = cpu_seconds(pid)
-        for _ in range(REQUESTS):
-            _one(client, url, payload, is_stream)
-        user_after, system_after = cpu_seconds(pid)
-        out[name] = ((user_after - user) / REQUESTS * 1000, (system_after - system) / REQUESTS * 1000)
+CASES = {
+    "emulated, whole": (body(CALL, tools=True, stream=False), False),
+    "emulated, streamed": (body(CALL, tools=True, stream=True), True),
+    "pass-through, streamed": (body(TEXT, tools=False, stream=True), True),
+}
+
+
+@dataclass
+class Target:
+    """A proxy being measured: its label, URL and process."""
+
+    label: str
+    url: str
+    pid: int
+
+
+@dataclass
+class Rounds:
+    """Per-request figures in milliseconds, one value per round: the proxy's CPU by (target, case),
+    the turn engine's alone by case, and the proxy's user and kernel clock ticks over all rounds."""
+
+    cpu: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    engine: dict[str, list[float]] = field(default_factory=dict)
+    ticks: dict[str, list[int]] = field(default_factory=dict)
+    load: list[float] = field(default_factory=list)  # the 1-minute load average as the rounds began and ended
+
+
+def rounds(client: httpx.Client, upstream: str, targets: list[Target]) -> Rounds:
+    """ROUNDS short rounds; in each, every case on every target for ROUND_REQUESTS requests, the
+    cases and targets in an order that turns each round (so that neither a case nor a version is
+    always the one running after the other, or always first when the machine's load changes), and
+    the turn engine alone for as many emulated requests."""
+    out = Rounds()
+    for target in targets:
+        for payload, is_stream in CASES.values():
+            for _ in range(10):  # warm up: connections, caches
+                _one(client, target.url, payload, is_stream)
+    replies = {is_stream: recorded_reply(client, upstream, is_stream) for is_stream in (False, True)}
+    for is_stream, reply in replies.items():
+        engine_share(reply, is_stream, 10)
+    before = {target.label: cpu_ticks(target.pid) for target in targets}
+    out.load.append(os.getloadavg()[0])
+    names = list(CASES)
+    for n in range(ROUNDS):
+        for name in names[n % len(names) :] + names[: n % len(names)]:
+            payload, is_stream = CASES[name]
+            for target in targets if n % 2 == 0 else targets[::-1]:
+                started = cpu_ns(target.pid)
+                for _ in range(ROUND_REQUESTS):
+                    _one(client, target.url, payload, is_stream)
+                spent = cpu_ns(target.pid) - started
+                out.cpu.setdefault((target.label, name), []).append(spent / ROUND_REQUESTS / 1e6)
+            if name.startswith("emulated"):
+                out.engine.setdefault(name, []).append(engine_share(replies[is_stream], is_stream, ROUND_REQUESTS))
+    out.load.append(os.getloadavg()[0])
+    for target in targets:
+        after = cpu_ticks(target.pid)
+        out.ticks[target.label] = [a - b for a, b in zip(after, before[target.label], strict=True)]
     return out
+
+
+def spread(values: list[float]) -> str:
+    """The median, with the quartiles and the extremes beside it."""
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return f"{median:5.2f} ms (IQR {q1:.2f}-{q3:.2f}, range {min(values):.2f}-{max(values):.2f})"
 
 
 def _one(client: httpx.Client, url: str, payload: dict[str, Any], is_stream: bool) -> None:
@@ -133,40 +203,56 @@ def _one(client: httpx.Client, url: str, payload: dict[str, Any], is_stream: boo
         client.post(f"{url}/chat/completions", json=payload).raise_for_status()
 
 
-def engine_share(streamed: bool) -> float:
+def recorded_reply(client: httpx.Client, upstream: str, streamed: bool) -> list[Delta]:
+    """What the stand-in answers the emulated request the proxy sends it, as the proxy reads it:
+    the deltas of the stream, or the whole reply as one (its text, reasoning, finish reason and
+    usage). The engine's share is timed on this reply, so that it parses what it parses inside the
+    proxy."""
+    request = engine.prepare(body(CALL, tools=True, stream=streamed), decision=DECISION, parallel=True)
+    attempt = next(engine.run(request))
+    payload = {**attempt.body, "stream": streamed}
+    if not streamed:
+        reply = client.post(f"{upstream}/chat/completions", json=payload).raise_for_status().json()
+        message = reply["choices"][0]["message"]
+        return [Delta(message.get("content") or "", message.get("reasoning_content") or "",
+                      reply["choices"][0]["finish_reason"], reply.get("usage"))]  # fmt: skip
+    payload["stream_options"] = {"include_usage": True}
+    out: list[Delta] = []
+    with client.stream("POST", f"{upstream}/chat/completions", json=payload) as response:
+        response.raise_for_status()
+        for line in response.iter_lines():
+            if line.startswith("data: {"):
+                out += deltas(json.loads(line[6:]))
+    return out
+
+
+def engine_share(reply: list[Delta], streamed: bool, count: int) -> float:
     """The turn engine alone, per emulated request, in CPU milliseconds of this thread (the unit
     the proxy's figure is in: wall time would count every moment a loaded machine gives to
-    other processes): the prompt, then parsing a reply with a call, fed as the proxy feeds it,
-    whole or in the stand-in's streamed pieces."""
-    reply = 'Sure.\nTOOL_CALL_START\n{"function": "memory_insert", "params": {"label": "human", "new_string": "x"}}\nTOOL_CALL_END'
-    decision = Decision(True, "benchmark", venice_dialect=True)
-    piece = Scripted().chunk
-
-    def one() -> None:
-        request = engine.prepare(body(CALL, tools=True, stream=streamed), decision=decision, parallel=True)
-        flow = engine.run(request)
+    other processes): the prompt, then parsing ``reply``, fed as the proxy feeds it, whole or
+    delta by delta."""
+    payload = body(CALL, tools=True, stream=streamed)
+    started = time.thread_time_ns()
+    for _ in range(count):
+        flow = engine.run(engine.prepare(payload, decision=DECISION, parallel=True))
         attempt = next(flow)
         if streamed:
-            for i in range(0, len(reply), piece):
-                attempt.streamed(reply[i : i + piece], "", None, None)
-            attempt.streamed("", "", "stop", None)
+            for delta in reply:
+                attempt.streamed(delta.content, delta.reasoning, delta.finish_reason, delta.usage)
             attempt.stream_ended()
         else:
-            attempt.content(reply)
-            attempt.end("stop")
+            whole = reply[0]
+            attempt.reasoning(whole.reasoning)
+            attempt.content(whole.content)
+            attempt.end(whole.finish_reason, whole.usage)
         with contextlib.suppress(StopIteration):
             flow.send(None)
-
-    for _ in range(10):  # warm up, as the proxy is
-        one()
-    started = time.thread_time()
-    for _ in range(REQUESTS):
-        one()
-    return (time.thread_time() - started) / REQUESTS * 1000
+    return (time.thread_time_ns() - started) / count / 1e6
 
 
 def first_tokens(client: httpx.Client, proxy: str, direct: str) -> tuple[list[float], list[float]]:
-    via, straight = [], []
+    via: list[float] = []
+    straight: list[float] = []
     for i in range(TTFT_ROUNDS + 2):
         pair = [
             ("proxy", proxy, body(TEXT, tools=True, stream=True)),
@@ -210,24 +296,41 @@ async def concurrent(url: str) -> tuple[int, list[str], list[float]]:
     return len(times), errors, times
 
 
-def compared(client: httpx.Client, upstream: str, proxy: str, pid: int) -> None:
-    """The own work of this version and of the one in COMPARE_WITH, in alternating rounds."""
-    other, other_url = start_proxy(upstream, COMPARE_WITH)
-    try:
-        runs: dict[tuple[str, str], list[float]] = {}
-        for n in range(COMPARE_ROUNDS):
-            pair = [("this", proxy, pid), ("other", other_url, other.pid)]
-            for label, url, process in pair if n % 2 == 0 else pair[::-1]:
-                for case, (user, _) in own_work(client, url, process).items():
-                    runs.setdefault((label, case), []).append(user)
-    finally:
-        other.terminate()
-        other.wait(30)
-    print(f"\nown work, this checkout against {COMPARE_WITH} ({COMPARE_ROUNDS} interleaved rounds of {REQUESTS} "
-          "requests; medians of the user CPU per request):")  # fmt: skip
-    for case in ("emulated, whole", "emulated, streamed", "pass-through, streamed"):
-        this, that = statistics.median(runs[("this", case)]), statistics.median(runs[("other", case)])
-        print(f"  {case:<24} this {this:5.2f} ms   other {that:5.2f} ms   ratio {this / that:.2f}")
+def report(measured: Rounds, targets: list[Target]) -> None:
+    per_round = f"{ROUNDS} rounds of {ROUND_REQUESTS} requests per case"
+    print(f"\nown work per request: on-CPU time of the proxy process (user and kernel, from the scheduler's "
+          f"account), median over {per_round}")  # fmt: skip
+    print("with the quartiles and extremes of the rounds; the turn engine's share is timed alone in this process")
+    print("in each round and taken off round by round:")
+    for name in CASES:
+        cpu = measured.cpu[("this", name)]
+        engine_ms = measured.engine.get(name)
+        if engine_ms is None:
+            print(f"  {name:<24} own work {spread(cpu)}")
+            continue
+        own = [c - e for c, e in zip(cpu, engine_ms, strict=True)]
+        print(f"  {name:<24} own work {spread(own)}")
+        print(f"  {'':<24} proxy CPU {spread(cpu)}, of which the engine alone {statistics.median(engine_ms):.2f}")
+    print("  target: own work < 2 ms per request")
+    print(f"  (load average {measured.load[0]:.1f} as the rounds began, {measured.load[1]:.1f} as they ended, on "
+          f"{os.cpu_count()} CPUs: the same work takes more CPU time on a busier machine)")  # fmt: skip
+    for target in targets:
+        user, kernel = measured.ticks[target.label]
+        if user + kernel:
+            print(f"  ({target.label}: {kernel / (user + kernel):.0%} of its CPU time in the kernel, by clock ticks "
+                  "over all rounds)")  # fmt: skip
+    if len(targets) == 1:
+        return
+    print(f"\nthe proxy's CPU per request (the engine's share included), this checkout against {COMPARE_WITH},")
+    print("alternated within each round: the median of the rounds' ratios (this / other) with its quartiles, then")
+    print("each version's median with its spread:")
+    for name in CASES:
+        this, other = measured.cpu[("this", name)], measured.cpu[("other", name)]
+        ratios = [a / b for a, b in zip(this, other, strict=True)]
+        q1, median, q3 = statistics.quantiles(ratios, n=4, method="inclusive")
+        print(f"  {name:<24} ratio {median:.2f} (IQR {q1:.2f}-{q3:.2f})")
+        print(f"  {'':<24} this  {spread(this)}")
+        print(f"  {'':<24} other {spread(other)}")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -238,23 +341,21 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     standin = StandIn(port=free_port()).start()
     proc, proxy = start_proxy(standin.url)
+    other: subprocess.Popen[bytes] | None = None
     try:
         with httpx.Client(timeout=120) as client:
             print(f"proxy_cost: stand-in at {standin.url}, proxy at {proxy} (its own process)")
-            print(f"\nown work per request (CPU time of the proxy process, {REQUESTS} sequential requests each):")
-            work = own_work(client, proxy, proc.pid)
-            shares = {name: engine_share(streamed="streamed" in name) for name in work if name.startswith("emulated")}
-            for name, (user, system) in work.items():
-                own = user - shares.get(name, 0.0)
-                print(f"  {name:<24} user {user:5.2f} ms (the proxy's own work {own:5.2f} ms; target < 2 ms), "
-                      f"kernel {system:5.2f} ms")  # fmt: skip
-            print(
-                f"  the turn engine's share  whole {shares['emulated, whole']:.2f} ms, streamed "
-                f"{shares['emulated, streamed']:.2f} ms (prompt and parsing, CPU time alone in this process;"
-            )
-            print("                           the plugin spends the same on every emulated step)")
+            targets = [Target("this", proxy, proc.pid)]
             if COMPARE_WITH:
-                compared(client, standin.url, proxy, proc.pid)
+                other, other_url = start_proxy(standin.url, COMPARE_WITH)
+                targets.append(Target("other", other_url, other.pid))
+            try:
+                measured = rounds(client, standin.url, targets)
+            finally:
+                if other is not None:
+                    other.terminate()
+                    other.wait(30)
+            report(measured, targets)
 
             standin.state.latency = LATENCY
             via, straight = first_tokens(client, proxy, standin.url)

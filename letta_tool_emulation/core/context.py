@@ -67,9 +67,13 @@ _OPTION = (
     r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
-    r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|[אבג])\b"
+    r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй)\b"
 )
 LIST_ITEM = regex.compile(_ITEM)
+# An item labelled with a letter ("a)", "(b)", "б)"): letters label alternatives, where numbers and
+# bullets may count steps that are each performed.
+LETTER_ITEM = regex.compile(r"[ \t]{0,3}[*_]{0,2}(?:[a-zA-Zа-яА-Яα-ω][)]|\([a-zA-Zа-яА-Яα-ω]\))[*_]{0,2}(?:[ \t]|$)")
 ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
 # An alternative's label and what it does ("Option A: search the archive"): the block below it
 # is that alternative, whatever the line goes on to say.
@@ -112,6 +116,49 @@ _THOUGHT = regex.compile(r"[ \t]*(?:Thought|Pensamiento|Pensée|Gedanke|Pensamen
 _ELEMENT = regex.compile(r"<(/?)(details|pre|code)\b[^>\n]{0,200}>", regex.IGNORECASE)
 
 
+_OPENS = "«„「『‹"
+_CLOSES = {"»": "«", "”": "“", "」": "「", "』": "『", "›": "‹"}
+
+
+def opens_quote(line: str) -> bool:
+    """Whether ``line`` opens a quotation it leaves open: at its start or after a colon ("My
+    instructions say: «To call a tool, write"), so that what follows it, up to the closing mark,
+    is quoted text (a recited prompt or message), whatever the language. Only double quotation
+    marks count; a stray one inside a word or after a digit (an inch mark) opens nothing."""
+    if not any(ch in line for ch in '"“«„「『‹'):
+        return False
+    stack: list[tuple[str, int]] = []  # open marks and where they stand
+    prev = ""
+    for i, ch in enumerate(line):
+        top = stack[-1][0] if stack else ""
+        if ch in _OPENS:
+            if ch == "«" and top == "»":
+                stack.pop()  # »reversed« quotes (German, Danish)
+            else:
+                stack.append((ch, i))
+        elif ch == "“":
+            if top == "„":
+                stack.pop()  # „German“
+            else:
+                stack.append((ch, i))
+        elif ch in _CLOSES:
+            if top == _CLOSES[ch] or (ch == "”" and top == "„"):  # „Polish”
+                stack.pop()
+            elif ch == "»" and not stack:
+                stack.append((ch, i))
+        elif ch == '"' and not prev.isdigit():
+            if top in ('"', "„", "“"):  # „so" and “so" close with a straight mark too
+                stack.pop()
+            else:
+                stack.append((ch, i))
+        prev = ch
+    if not stack:
+        return False
+    head = line[: stack[0][1]].rstrip(" \t*_")
+    # (after a colon in prose, not a key's in JSON)
+    return not head or (head.endswith((":", "：")) and "{" not in head)
+
+
 def in_element(recent: str) -> bool:
     """Whether ``recent`` (the prose just before a block) leaves a <details>, <pre> or <code>
     element open."""
@@ -142,7 +189,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "en": r"\b(?:for\s+(?:example|instance)|e\.\s?g\.?|examples?|samples?|for\s+reference|like\s+(?:this|that|so)|"
         r"as\s+follows|looks?\s+like|would\s+look|(?:would\s+be|is|are)\s+written(?:\s+as)?|written\s+as|"
         r"(?:the|call|tool)\s+format(?:\s+is)?|format\s+is|syntax(?:\s+is)?|something\s+like|template|"
-        r"would\s+be|illustration|like|with|using|via|as|(?:a\s+)?call\s+like)"
+        r"would\s+be|illustration|like|with|using|via|as|(?:a\s+)?call\s+like|to\s+illustrate|by\s+way\s+of\s+example|"
+        r"purely\s+as\s+an\s+example|hypothetically|imagine)"
         + _COLON
         + r"|^\W{0,4}(?:an?\s+)?(?:examples?|samples?|illustration|demo)\b"
         + _ENDS
@@ -153,23 +201,35 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\btypical\s+arguments\b|\beach\s+(?:call|tool)\b"
         + _ENDS,
         "es": r"\b(?:por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
-        r"(?:quedar[ií]a|ser[ií]a)\s+así|así|de\s+esta\s+forma|como\s+este|como\s+esto)" + _COLON,
+        r"(?:quedar[ií]a|ser[ií]a)\s+(?:más\s+o\s+menos\s+)?así|así|de\s+esta\s+forma|como\s+este|como\s+esto|"
+        r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como))"
+        + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
-        r"ainsi|le\s+suivant|ressemble(?:rait)?\s+à\s+(?:ceci|ça|cela))" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
+        r"ainsi|le\s+suivant|ressemble(?:rait)?\s+à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
+        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
         "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|so|folgendermaßen|wie\s+folgt|"
-        r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus)" + _COLON + r"|\bso\s+sieht\b",
+        r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
+        r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
-        r"desta\s+forma)" + _COLON + r"|^\W{0,4}um\s+exemplo\b" + _ENDS,
+        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como))"
+        + _COLON
+        + r"|^\W{0,4}um\s+exemplo\b"
+        + _ENDS,
         "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
-        r"in\s+questo\s+modo|si\s+scrive\s+così)" + _COLON,
-        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так)"
+        r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
+        r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
+        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come))" + _COLON,
+        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
+        r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде)"
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
         + _ENDS
         + r"|вот\s+так\s+выглядит",
-        "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样)" + _COLON,
+        "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样|会是这样|大概是这样|看起来像这样|"
+        r"看起来是这样|类似这样|如下所示|像这样|打个比方)" + _COLON,
         "ja": r"(?:例えば|たとえば|例|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
-        r"こんな感じ)" + _COLON,
+        r"こんな感じ|こんな感じになります|このようになります|以下のようになります|次のようになります|イメージ|"
+        r"例を挙げると)" + _COLON,
         "other": r"(?:bijvoorbeeld|na\s+przykład|örneğin|예를\s+들어|예시)"
         + _COLON
         # the noun anywhere, but "par exemple" and its like only where _adverb places them: in the
@@ -194,6 +254,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"slik\s+ser|her\s+er\s+et\s+eksempel)\b" + _ENDS,
         "cs-pl": _adverb(r"například|např\.|příklad\w*|pro\s+představu|ukázk\w*|na\s+przykład|np\.|przykład\w*")
         + r"|\b(?:vypadá\s+(?:\w+\s+)?(?:takto|následovně)|formát\s+je|tady\s+je\s+příklad|"
+        r"(?:takhle|takto|tak)\s+by\s+(?:to\s+)?(?:\w+\s+)?vypadal\w*|vypadal\w*\s+by\s+(?:to\s+)?(?:takto|takhle)|"
+        r"(?:tak|w\s+ten\s+sposób)\s+(?:by\s+)?(?:to\s+)?wyglądał\w*|wyglądał\w*\s+by\s+(?:to\s+)?(?:tak|następująco)|"
         r"wygląda\s+(?:\w+\s+)?(?:tak|następująco)|format\s+jest|oto\s+przykład)\b" + _ENDS,
         "uk": _adverb(r"наприклад|приклад\w*|для\s+прикладу")
         + r"|(?:виглядає\s+(?:\w+\s+)?(?:так|ось\s+так)|формат\s+такий|ось\s+приклад)"
@@ -238,46 +300,63 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
         + r"|(?:\bwhat\s+I\s+did\b|\byou\s+(?:sent|pasted|wrote|shared|gave)\b|\bwhat\s+you\s+(?:sent|pasted|wrote)\b|"
-        r"\byour\s+(?:last\s+)?message\b|\bthe\s+other\s+agent\b)" + _ENDS + r"|"
+        r"\byour\s+(?:last\s+|previous\s+)?message\b|\bthe\s+other\s+agent\b|"
+        r"\byou\s+(?:just\s+)?(?:forwarded|copied|quoted)\b)" + _ENDS + r"|"
         r"\b(?:my|the)\s+(?:instructions|system\s+prompt)\b|\beverything\s+I\s+can\s+call\b|"
         r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\bmy\s+(?:native\s+)?format\b|\bverbatim\b|"
         r"\b(?:quoting|recit\w+)\b|"
         r"^" + _SPEAKER + "$",
-        "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste)|(?:antes|ayer|la\s+última\s+vez)\b[^\n]{0,60}\b"
+        "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste|pegaste|compartiste|"
+        r"reenviaste|escribiste)|lo\s+que\s+(?:me\s+)?(?:pegaste|copiaste|enviaste|mandaste|compartiste)|"
+        r"(?:tu|el)\s+mensaje\s+anterior|me\s+has\s+(?:enviado|pegado|pasado|compartido)|(?:antes|ayer|"
+        r"la\s+última\s+vez)\b[^\n]{0,60}\b"
         r"(?:ejecuté|llamé|hice)|tu\s+(?:último\s+)?mensaje)\b",
-        "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé)|vous\s+m['’]avez\s+(?:envoyé|collé)|plus\s+tôt[^\n]{0,40}"
+        "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé|transmis|partagé|écrit)|vous\s+m['’]avez\s+(?:envoyé|"
+        r"collé|transmis|partagé)|(?:ce\s+)?que\s+tu\s+as\s+collé|ton\s+message\s+précédent|plus\s+tôt[^\n]{0,40}"
         r"j['’]ai\s+(?:lancé|exécuté|appelé)|ton\s+(?:dernier\s+)?message|votre\s+(?:dernier\s+)?message)",
-        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|hast\s+du\s+mir\s+geschickt|du\s+hast\s+mir\s+geschickt|haben\s+sie\s+mir\s+geschickt|"
+        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|hast\s+du\s+mir\s+geschickt|(?:hast|haben)\s+(?:du|sie)\s+(?:mir\s+)?"
+        r"(?:eingefügt|weitergeleitet|geschrieben|gesendet)|was\s+du\s+(?:mir\s+)?(?:geschickt|eingefügt|kopiert)|"
+        r"deine\s+vorherige\s+nachricht|du\s+hast\s+mir\s+geschickt|haben\s+sie\s+mir\s+geschickt|"
         r"(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich|deine[rn]?\s+(?:letzten\s+)?nachricht)\b",
-        "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou)|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
+        "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou|passou|encaminhou)|você\s+(?:colou|"
+        r"compartilhou|encaminhou)|o\s+que\s+(?:você\s+)?(?:me\s+)?(?:colou|enviou|mandou)|"
+        r"sua\s+mensagem\s+anterior|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
         r"sua\s+(?:última\s+)?mensagem)\b",
-        "it": r"\b(?:i\s+miei\s+strumenti|mi\s+hai\s+(?:mandato|inviato|incollato)|(?:prima|ieri)\b[^\n]{0,60}\bho\s+(?:eseguito|"
+        "it": r"\b(?:i\s+miei\s+strumenti|mi\s+hai\s+(?:mandato|inviato|incollato|passato|girato|scritto)|"
+        r"(?:il\s+tuo|nel\s+tuo)\s+messaggio\s+precedente|(?:prima|ieri)\b[^\n]{0,60}\bho\s+(?:eseguito|"
         r"chiamato|lanciato)|tuo\s+(?:ultimo\s+)?messaggio)\b",
-        "ru": r"(?:мои\s+инструменты|вы\s+(?:прислали|отправили)|ты\s+(?:прислал|отправил)|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
+        "ru": r"(?:мои\s+инструменты|вы\s+(?:прислали|отправили|вставили|скопировали|переслали)|ты\s+(?:прислал|"
+        r"отправил|вставил|скопировал|переслал)\w*|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
         r"(?:запустил|вызвал|выполнил)|ваше\w*\s+сообщени)",
-        "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
-        "ja": r"(?:使えるツール|ツール一覧|送ってくれた|送られてきた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
+        "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|你(?:刚才|之前)?(?:粘贴|复制|转发)|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
+        "ja": r"(?:使えるツール|ツール一覧|送ってくれた|送られてきた|貼り付けてくれた|共有してくれた|転送してくれた|"
+        r"送っていただいた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
         "nl": r"\b(?:je\s+(?:stuurde|hebt\s+(?:me\s+)?gestuurd|plakte)|u\s+(?:stuurde|heeft\s+(?:me\s+)?gestuurd)|"
-        r"(?:eerder|gisteren|vorige\s+keer)\b[^\n]{0,60}\b(?:heb\s+ik|voerde\s+ik|riep\s+ik)|wat\s+ik\s+(?:eerder\s+)?deed|"
+        r"(?:eerder|gisteren|vorige\s+keer)\b[^\n]{0,60}\b(?:heb\s+ik|voerde\s+ik|riep\s+ik)|"
+        r"wat\s+ik\s+(?:eerder\s+)?deed|"
         r"je\s+(?:laatste\s+)?bericht)\b",
         "sv": r"\b(?:du\s+(?:skickade|har\s+skickat|klistrade\s+in)|(?:tidigare|förut|igår|i\s+går)\b[^\n]{0,60}\b"
         r"(?:körde|anropade|gjorde)\s+jag|jag\s+(?:körde|anropade)\s+(?:tidigare|förut)|här\s+är\s+vad\s+jag\s+gjorde|"
         r"ditt\s+(?:senaste\s+)?meddelande)\b",
-        "da-nb": r"\b(?:du\s+(?:sendte|har\s+sendt)|(?:tidligere|i\s+går)\b[^\n]{0,60}\b(?:kørte|kaldte|kjørte|kalte)\s+jeg|"
+        "da-nb": r"\b(?:du\s+(?:sendte|har\s+sendt)|(?:tidligere|i\s+går)\b[^\n]{0,60}\b(?:kørte|kaldte|kjørte|"
+        r"kalte)\s+jeg|"
         r"her\s+er\s+(?:hvad|hva)\s+jeg\s+gjorde|din\s+(?:sidste\s+)?besked|meldingen\s+din)\b",
         "cs-pl": r"\b(?:poslal[ai]?\s+(?:jste|jsi)|(?:dříve|předtím|včera)\b[^\n]{0,60}\b(?:spustil|zavolal|provedl)|"
         r"(?:spustil|provedl)\s+jsem\s+(?:dříve|předtím)|vaše\s+(?:poslední\s+)?zpráv\w*|wysłał[ae]ś|przysłał[ae]ś|"
-        r"(?:wcześniej|poprzednio|wczoraj)\b[^\n]{0,60}(?:wykonał|uruchomił|wywołał)\w*|twoja\s+(?:ostatnia\s+)?wiadomość)",
+        r"(?:wcześniej|poprzednio|wczoraj)\b[^\n]{0,60}(?:wykonał|uruchomił|wywołał)\w*|"
+        r"twoja\s+(?:ostatnia\s+)?wiadomość)",
         "uk": r"(?:ви\s+(?:надіслали|прислали|надсилали)|ти\s+(?:надіслав|надіслала|прислав|прислала)|"
         r"(?:раніше|вчора|минулого\s+разу)[^\n]{0,60}я\s+(?:запустив|викликав|виконав)|ваше\w*\s+повідомлен|"
         r"ось\s+що\s+я\s+(?:зробив|робив))",
         "fi-hu": r"\b(?:lähetit|lähetitte|(?:aiemmin|eilen|äsken)\b[^\n]{0,60}\b(?:ajoin|suoritin|kutsuin)|viestisi|"
         r"(?:el)?küldted|küldtél|korábban\b[^\n]{0,60}\b(?:futtattam|hívtam|lefuttattam)|az\s+üzeneted)\b",
-        "ro-ca": r"(?:\bmi-a[iț]\s+trimis|\b(?:anterior|mai\s+devreme|ieri)\b[^\n]{0,60}\bam\s+(?:rulat|apelat|executat)|"
+        "ro-ca": r"(?:\bmi-a[iț]\s+trimis|\b(?:anterior|mai\s+devreme|ieri)\b[^\n]{0,60}\bam\s+(?:rulat|apelat|"
+        r"executat)|"
         r"\bem\s+vas\s+enviar|\bm['’]has\s+enviat|\babans\b[^\n]{0,60}\bvaig\s+(?:executar|cridar))",
         "tr": r"(?:bana\s+gönderdi\w*|gönderdiğin\w*|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
         r"son\s+mesajın)",
-        "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|εκτέλεσα|κάλεσα)|"
+        "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|"
+        r"εκτέλεσα|κάλεσα)|"
         r"το\s+μήνυμά\s+σου)",
         "vi": r"(?:bạn\s+(?:đã\s+)?gửi\s+(?:cho\s+)?(?:mình|tôi)|(?:trước\s+đó|lúc\s+nãy|hôm\s+qua)[^\n]{0,60}"
         r"(?:đã\s+chạy|đã\s+gọi)|đây\s+là\s+(?:những\s+gì|điều)\s+(?:mình|tôi)\s+đã\s+làm)",
@@ -286,7 +365,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ar-fa": r"(?:أرسلت\s+لي|أرسلتها\s+لي|ما\s+أرسلته|سابقا[^\n]{0,60}(?:نفذت|شغلت)|هذا\s+ما\s+فعلته|"
         r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
         "he": r"(?:שלחת\s+לי|ששלחת|קודם[^\n]{0,60}(?:הרצתי|הפעלתי|ביצעתי|עשיתי)|הנה\s+מה\s+שעשיתי)",
-        "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|তুমি\s+পাঠিয়েছ|"
+        "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|"
+        r"তুমি\s+পাঠিয়েছ|"
         r"আগে\s+আমি)",
         "th-ko": r"(?:คุณส่งมา|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출))",
@@ -302,37 +382,48 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:two|three|several|a\s+few|\d)\s+(?:ways|options|alternatives|choices|places)\b"
         + _ENDS
         + r"|\bone\s+of\s+(?:two|three|these|the\s+following)\b"
+        + _ENDS
+        + r"|^\W{0,4}(?:or|or\s+else|or\s+instead|alternatively|otherwise)\b"
         + _ENDS,
         "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|"
         r"lo\s+dejo\s+preparado|no\s+(?:enviado|guardado)|si\s+(?:eso|esto|la\s+búsqueda)\s+no)\b|"
-        r"^\W{0,4}(?:si|cuando|una\s+vez|según)\b" + _ENDS + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b" + _ENDS,
+        r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no)\b"
+        + _ENDS
+        + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
+        + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
-        r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon)\b"
+        r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon)\b"
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
         + _ENDS,
         "de": r"\b(?:bis\s+du\s+(?:es\s+)?bestätigst|wenn\s+du\s+einverstanden|entwurf|noch\s+nicht\s+(?:gespeichert|"
-        r"gesendet))\b|^\W{0,4}(?:wenn|falls|sobald|je\s+nach)\b"
+        r"gesendet))\b|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls)\b"
         + _ENDS
         + r"|\b(?:zwei|drei|mehrere)\s+(?:wege|möglichkeiten|optionen)\b"
         + _ENDS,
         "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo))\b|"
-        r"^\W{0,4}(?:se|quando|assim\s+que|dependendo)\b"
+        r"^\W{0,4}(?:se|quando|assim\s+que|dependendo|ou|ou\s+então|alternativamente|senão)\b"
         + _ENDS
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
         + _ENDS,
         "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato))\b|"
-        r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda)\b"
+        r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
         + _ENDS
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
         + _ENDS,
         "ru": r"(?:пока\s+вы\s+не\s+подтвердите|пока\s+ты\s+не\s+подтвердишь|черновик|ещё\s+не\s+(?:отправ|сохран))|"
-        r"^\W{0,4}(?:если|когда|в\s+зависимости)" + _ENDS + r"|(?:два|три|несколько)\s+(?:способа|варианта)" + _ENDS,
-        "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种)" + _ENDS,
-        "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法)" + _ENDS,
+        r"^\W{0,4}(?:если|когда|в\s+зависимости|или|либо|как\s+вариант|иначе)"
+        + _ENDS
+        + r"|(?:два|три|несколько)\s+(?:способа|варианта)"
+        + _ENDS,
+        "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
+        + _ENDS,
+        "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
+        + _ENDS,
         "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
-        r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|mocht|afhankelijk\s+van)\b"
+        r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|"
+        r"mocht|afhankelijk\s+van)\b"
         + _ENDS
         + r"|\b(?:twee|drie|een\s+paar)\s+(?:manieren|opties|mogelijkheden)\b"
         + _ENDS,
@@ -349,7 +440,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:to|tre|flere)\s+(?:måder|måter|muligheder|muligheter)\b"
         + _ENDS,
         "cs-pl": r"\b(?:navrhuji|návrh\w*|koncept|zatím\s+(?:\w+\s+)?neodesílám|neodeslal|neuložil|dokud\s+(?:to\s+)?"
-        r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+nie\s+(?:wysłał|zapisał)\w*|"
+        r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+(?:\w+\s+)?nie\s+(?:wysłał|zapisał|"
+        r"wykonał|uruchomił)\w*|ještě\s+(?:\w+\s+)?(?:jsem\s+)?(?:neodeslal|neuložil|nespustil)\w*|"
         r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym)\b|"
         r"^\W{0,4}(?:pokud|jestli|jestliže|kdyby|v\s+případě|jeśli|jeżeli|gdyby|w\s+razie)\b"
         + _ENDS
@@ -364,7 +456,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:kaksi|kolme|useita|két|három|több)\s+(?:tapaa|vaihtoehtoa|módon|lehetőség)\w*"
         + _ENDS,
-        "ro-ca": r"\b(?:ciornă|schiță|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|dacă\s+ești\s+de\s+acord|"
+        "ro-ca": r"\b(?:ciornă|schiță|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|"
+        r"dacă\s+ești\s+de\s+acord|"
         r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
         r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
         "tr": r"(?:taslak|henüz\s+(?:göndermedim|kaydetmedim|uygulamadım)|onaylayana\s+kadar|onaylarsan|onaylarsanız|"
@@ -403,7 +496,14 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
 _DEICTIC = r"(?:it|this|that|these|them|the\s+(?:call|update|change|block)s?)"
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
-        "en": r"\b(?:shall|should|may|can)\s+I\s*\?|\b(?:shall|should|may|can)\s+I\s+(?:\w+\s+){0,2}?"
+        "en": r"\b(?:shall|should|may|can)\s+I\s+(?:go\s+ahead\s+and\s+)?(?:save|update|apply|send|run|store|"
+        r"record|write|change|submit|execute|add|make|do|log|file)\b[^\n]*\b(?:like\s+(?:this|that|so)|"
+        r"this\s+way|that\s+way|as\s+(?:shown|above|written|is))\b[^\n]*\?|\b(?:ok|okay|good|fine|alright|"
+        r"all\s+right)\s+to\s+(?:(?:save|send|apply|run|update)(?:\s+(?:it|this|that|them))?|go\s+ahead|"
+        r"proceed)\s*\?|\b(?:send|save|apply|run|submit|store|execute)\s+(?:it|this|that|them)\s+(?:once|"
+        r"when|as\s+soon\s+as|after)\s+you\b|\b(?:just|only|still)\s+a\s+draft\b|\bwaiting\s+(?:for|"
+        r"on)\s+your\s+(?:ok|okay|confirmation|approval|go-ahead)\b|\b(?:shall|should|may|can)\s+I\s*\?|"
+        r"\b(?:shall|should|may|can)\s+I\s+(?:\w+\s+){0,2}?"
         + _DEICTIC
         + r"\b[^\n]*\?|\b(?:want|like)\s+me\s+to\s+(?:\w+\s+){0,2}?"
         + _DEICTIC
@@ -414,158 +514,346 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bbefore\s+it\s+goes\s+out\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
         r"\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
         r"\b(?:go\s+ahead|proceed)\s+(?:with\s+)?" + _DEICTIC + r"\b[^\n]*\?",
-        "es": r"(?:¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
+        "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|"
+        r"los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así\s*\?|¿\s*(?:procedo|"
+        r"sigo|confirmas|te\s+vale|vale|de\s+acuerdo)\s*\?|¿\s*(?:procedo|sigo)\s+con\s+(?:esto|este|esta|"
+        r"estos|estas)\b|\b(?:solo|sólo)\s+(?:es\s+)?un\s+borrador|\b(?:lo|la)\s+(?:envío|guardo|aplico|"
+        r"mando)\s+(?:cuando|en\s+cuanto|apenas)\s+(?:me\s+)?(?:confirmes|lo\s+apruebes|digas)|"
+        r"\bespero\s+tu\s+(?:confirmación|visto\s+bueno|ok)|(?:¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|"
+        r"aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
         r"sigo\s+adelante|quieres\s+que\s+(?:lo|la))|hasta\s+que\s+(?:me\s+)?confirmes|solo\s+si\b)",
-        "fr": r"(?:je\s+l['’](?:enregistre|envoie|applique)\s*\?|tu\s+veux\s+que\s+je\b[^\n]*\?|ça\s+te\s+va\s*\?|"
+        "fr": r"\b(?:ça|cela)\s+(?:te|vous)\s+(?:va|convient)\b[^\n]*\b(?:comme\s+ça|ainsi|comme\s+ceci)\b|"
+        r"\bcomme\s+ça\s*\?|\bje\s+(?:l['’]|les\s+)?(?:enregistre|envoie|applique|mets\s+à\s+jour|lance|"
+        r"note)\s+(?:comme\s+ça|ainsi)\s*\?|\b(?:tu\s+confirmes|vous\s+confirmez)\s*\?|\bje\s+(?:peux|"
+        r"dois)\s+(?:l['’]|les\s+)(?:enregistrer|envoyer|appliquer|lancer)\b[^\n]*\?|\b(?:juste|seulement|"
+        r"simplement)\s+un\s+brouillon|\bje\s+(?:l['’]|les\s+)(?:envoie|enregistre|"
+        r"applique)\w*\s+(?:dès\s+que|quand|une\s+fois\s+que)\s+tu|\bj['’]attends\s+ta\s+(?:confirmation|"
+        r"validation)|(?:je\s+l['’](?:enregistre|envoie|applique)\s*\?|tu\s+veux\s+que\s+je\s+(?:l['’]|"
+        r"les\s+)\w+[^\n]*\?|tu\s+veux\s+que\s+je\s+\w+\s+(?:ça|cela|ceci|comme\s+ça)\b[^\n]*\?|"
+        r"ça\s+te\s+va\s*\?|"
         r"c['’]est\s+bon\s+pour\s+(?:toi|vous)\s*\?|je\s+peux\s+y\s+aller\s*\?|jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|"
         r"seulement\s+si\b)",
-        "de": r"(?:\bsoll\s+ich\s+(?:das|es|ihn|sie|die)\b[^\n]*\?|\bpasst\s+das\s*\?|\bist\s+das\s+(?:ok|okay|in\s+"
+        "de": r"\b(?:nur|erst|bloß|lediglich)\s+ein\s+entwurf\b|\bsobald\s+du\s+(?:es\s+)?(?:bestätigst|"
+        r"zustimmst|freigibst)|\bwarte\s+auf\s+deine\s+(?:bestätigung|freigabe|zustimmung)|\b(?:soll|darf|"
+        r"kann)\s+ich\s+(?:das|es)\s+so\b|\bso\s+(?:speichern|senden|abschicken|übernehmen|"
+        r"eintragen)\s*\?|\bpasst\s+(?:das|es)\s+so\s*\?|\beinverstanden\s*\?|(?:\bsoll\s+ich\s+(?:das|es|"
+        r"ihn|sie|die)\b[^\n]*\?|\bpasst\s+das\s*\?|\bist\s+das\s+(?:ok|okay|in\s+"
         r"ordnung)\b[^\n]*\?|\bdarf\s+ich\b[^\n]*\?|\bbis\s+du\s+(?:es\s+)?bestätigst|\bnur\s+(?:wenn|falls)\b)",
-        "pt": r"(?:\bposso\s+(?:salvar|enviar|aplicar|prosseguir|seguir)\b[^\n]*\?|\bquer\s+que\s+eu\b[^\n]*\?|"
+        "pt": r"\b(?:só|apenas)\s+um\s+rascunho|\b(?:envio|salvo|aplico|mando|atualizo|registro)\s+(?:assim|"
+        r"desse\s+jeito|dessa\s+forma)\s*\?|\bposso\s+(?:\w+\s+)?assim\s*\?|\b(?:envio|salvo|"
+        r"aplico)\s+(?:quando|assim\s+que)\s+você\s+confirmar|\baguardo\s+(?:a\s+)?sua\s+(?:confirmação|"
+        r"aprovação)|\bpode\s+ser\s*\?|(?:\bposso\s+(?:salvar|enviar|aplicar)(?:\s+(?:isso|isto|assim|"
+        r"desse\s+jeito|dessa\s+forma))?\s*\?|\bposso\s+(?:prosseguir|seguir)(?:\s+com\s+(?:isso|"
+        r"isto))?\s*\?|\bposso\s+(?:salvá|enviá|aplicá)-l[oa]s?\b[^\n]*\?|\bquer\s+que\s+eu\s+(?:o|a|os|"
+        r"as)\s+\w+[^\n]*\?|\bquer\s+que\s+eu\s+\w+\s+(?:isso|isto|assim)\b[^\n]*\?|"
         r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|\bsó\s+se\b|"
-        r"\bprocedo\b[^\n]*\?)",
-        "it": r"(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|applicarl\w)\b[^\n]*\?|\bvuoi\s+che\s+(?:lo|la|li)\b"
+        r"\bprocedo\s*\?|\bprocedo\s+(?:assim|com\s+(?:isso|isto|esta|este|essa|esse))\b[^\n]*\?)",
+        "it": r"\b(?:solo|soltanto)\s+una\s+bozza|\b(?:lo|la)\s+(?:salvo|invio|applico|aggiorno|mando|"
+        r"registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\bprocedo\s+con\s+(?:questa|questo|queste|"
+        r"questi)\b[^\n]*\?|\b(?:lo|la)\s+(?:invio|salvo|applico)\s+(?:appena|quando|"
+        r"non\s+appena)\s+(?:mi\s+)?confermi|\baspetto\s+(?:la\s+)?tua\s+conferma|"
+        r"\bti\s+va\s+bene\s+così\s*\?|(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|"
+        r"applicarl\w)\b[^\n]*\?|\bvuoi\s+che\s+(?:lo|la|li)\b"
         r"[^\n]*\?|\bva\s+bene\s+così\s*\?|\bfinché\s+non\s+confermi|\bsolo\s+se\b)",
-        "ru": r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|можно\s+(?:сохранить|"
+        "ru": r"(?:только|лишь|пока)\s+черновик|пока\s+(?:что\s+)?не\s+(?:сохраняю|отправляю|выполняю|"
+        r"применяю)\s*(?:[—–,.;!]|$)|жду\s+(?:твоего|вашего)\s+(?:подтверждения|одобрения)|(?:сохранить|"
+        r"отправить|применить|обновить|записать|искать)\s+(?:так|в\s+таком\s+виде)\s*\?|"
+        r"так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|"
+        r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|"
+        r"можно\s+(?:сохранить|"
         r"отправить)|только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
-        "zh": r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
-        "ja": r"(?:よろしいですか|いいですか|保存しますか|送信しますか|確認してください|ご確認)",
-        "nl": r"(?:\b(?:zal|mag|moet|kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
+        "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
+        r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
+        "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
+        r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
+        r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
+        r"いいですか|保存しますか|送信しますか)|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
+        r"お願いします)",
+        "nl": r"\b(?:alleen|slechts|nog\s+maar)\s+een\s+concept\b|\bwacht\s+op\s+je\s+(?:bevestiging|akkoord|"
+        r"goedkeuring)|\bzo\s+(?:opslaan|versturen|doorvoeren|bewaren)\s*\?|(?:\b(?:zal|mag|moet|"
+        r"kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
         r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
-        r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b|\bdan\s+(?:voer|sla|stuur)\s+ik\s+(?:het|dit|dat)\b)",
-        "sv": r"(?:\bska\s+jag\s+(?:\w+\s+){0,2}?(?:det|den|detta|dem)\b[^\n]*\?|\bstämmer\s+(?:det|detta)\b[^\n]*\?|"
+        r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b|\bdan\s+(?:voer|sla|"
+        r"stuur)\s+ik\s+(?:het|dit|dat)\b)",
+        "sv": r"\b(?:bara|endast)\s+ett\s+utkast\b|\bväntar\s+på\s+(?:ditt|din)\s+(?:godkännande|bekräftelse|"
+        r"ok)|\bspara\s+(?:det\s+)?så\s+här\s*\?|\bska\s+jag\s+(?:\w+\s+)?så\s+här\b[^\n]*\?|"
+        r"(?:\bska\s+jag\s+(?:\w+\s+){0,2}?(?:det|den|detta|dem)\b[^\n]*\?|\bstämmer\s+(?:det|"
+        r"detta)\b[^\n]*\?|"
         r"\bser\s+(?:det|detta)\s+(?:rätt|bra)\s+ut\b|\bsäg\s+till\s+om\s+det\s+stämmer|\bsvara\s+ja\b|"
         r"\bså\s+(?:genomför|sparar|skickar|uppdaterar|kör)\s+jag\s+(?:den|det|ändringen)\b|\btills\s+du\s+bekräftar|"
         r"\bbara\s+om\s+du\b)",
-        "da-nb": r"(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|dette|dem)\b[^\n]*\?|\bser\s+det\s+(?:rigtigt|riktig)\s+ud?t?\b|"
+        "da-nb": r"\b(?:kun|bare)\s+(?:et|en)\s+(?:udkast|utkast)\b|\bventer\s+på\s+(?:din|di)\s+(?:bekræftelse|"
+        r"bekreftelse|godkendelse|godkjenning)|\b(?:gem|lagre)\s+(?:det\s+)?(?:sådan|slik)\s*\?|"
+        r"\bskal\s+jeg\s+(?:\w+\s+)?(?:sådan|slik)\b[^\n]*\?|(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|"
+        r"dette|dem)\b[^\n]*\?|\bser\s+det\s+(?:rigtigt|riktig)\s+ud?t?\b|"
         r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
-        "cs-pl": r"(?:\bmám\s+(?:to|ji|jej|ho|je)\b[^\n]*\?|\bmůžu\s+(?:to|ji|jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
+        "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic)\b|"
+        r"\bčekám\s+na\s+(?:tvoje|vaše)\s+(?:potvrzení|schválení)|\bczekam\s+na\s+(?:twoje|pana|"
+        r"pani)\s+(?:potwierdzenie|zgodę)|\b(?:uložit|odeslat|zapisać|wysłać)\s+(?:to\s+)?(?:takto|takhle|"
+        r"tak)\s*\?|\bczy\s+(?:mogę|mam)\s+(?:ją|je|go|to)\s+(?:\w+\s+)?(?:wysłać|zapisać|zastosować|"
+        r"uruchomić|zaktualizować|wykonać)|\b(?:můžu|mám)\s+(?:ji|ho|to|je)\s+(?:\w+\s+)?(?:odeslat|"
+        r"uložit|použít|spustit)|(?:\bmám\s+(?:to|ji|jej|ho|je)\b[^\n]*\?|\bmůžu\s+(?:to|ji|"
+        r"jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
         r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
         r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|\btylko\s+jeśli\b)",
-        "uk": r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|застосувати)\s+(?:це|його|її)"
+        "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)\s*(?:[—–,.;!]|$)|"
+        r"чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|"
+        r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|"
+        r"застосувати)\s+(?:це|його|її)"
         r"\s*\?|^\W{0,3}(?:зберегти|надіслати|застосувати)\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
         r"(?:зберегти|надіслати)|тільки\s+якщо|лише\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
-        "fi-hu": r"(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
+        "fi-hu": r"\b(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|korvaanko|kirjaanko|tallennanko|"
+        r"lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin|tällä|tätä|noin|näillä)\b|"
+        r"^\W{0,3}(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|kirjaanko)\s*\?|\b(?:mentsem|"
+        r"küldjem|keressek|futtassam|módosítsam|rögzítsem)\s+(?:el\s+|le\s+|rá\s+)?(?:így|ezt|azt|"
+        r"ezzel)\b|(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
         r"^\W{0,3}(?:tallennanko|lähetänkö|päivitänkö)\s*\?|\bsopiiko\s+(?:tämä|tuo|se)\b[^\n]*\?|\bnäyttääkö\s+"
         r"(?:tämä|tuo|se)\s+oikealta|\bkunhan\s+vahvistat|\bkun\s+vahvistat|\bvahvistatko\b|\bvain\s+jos\b|"
         r"\b(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\s+(?:így|ezt|azt)\b|\b(?:ezt|azt|így)\s+"
         r"(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\b|\bígy\s+jó\s*\?|\brendben\s+(?:van\s+)?így\s*\?|"
         r"\berősítsd\s+meg\b|\bhagyd\s+jóvá\b)",
-        "ro-ca": r"(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
+        "ro-ca": r"\b(?:doar|numai)\s+o\s+(?:ciornă|schiță)|\baștept\s+confirmarea\s+ta|"
+        r"\bnomés\s+és\s+un\s+esborrany|\bespero\s+la\s+teva\s+confirmació|\b(?:el|la)\s+(?:deso|"
+        r"envio)\s+així\s*\?|(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|"
+        r"\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
         r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|\bnomés\s+si\b)",
-        "tr": r"(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|çalıştırayım)\s+mi\b|"
-        r"(?:bu|böyle)\s+(?:doğru|uygun|tamam)\s+mu\b|onaylayana\s+kadar|onaylarsan(?:ız)?\s+(?:kaydeder|gönderir|uygular))",
-        "el": r"(?:να\s+(?:το|την|τα|τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
+        "tr": r"(?:sadece|yalnızca)\s+bir\s+taslak|onayını\s+bekliyorum|\b(?:bunu|onu|böyle|"
+        r"bu\s+şekilde)\s+(?:\w+\s+)?(?:arayayım|ekleyeyim|güncelleyeyim|kaydedeyim|göndereyim)\s+mi\b|"
+        r"(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|"
+        r"çalıştırayım)\s+mi\b|"
+        r"(?:bu|böyle)\s+(?:doğru|uygun|tamam)\s+mu\b|onaylayana\s+kadar|onaylarsan(?:ız)?\s+(?:kaydeder|"
+        r"gönderir|uygular))",
+        "el": r"(?:μόνο|απλώς)\s+(?:ένα\s+)?προσχέδιο|περιμένω\s+(?:την\s+)?επιβεβαίωσ|(?:να\s+(?:το|την|τα|"
+        r"τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
         r"επιβεβαιώσ|πες\s+μου\s+ναι|μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
-        "vi": r"(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
-        r"(?:như\s+vậy|thế\s+này|vậy)\s+(?:được|ổn|đúng)\s+(?:chưa|không)|đồng\s+ý\s+thì|cho\s+đến\s+khi\s+bạn\s+xác\s+nhận)",
-        "id-ms": r"(?:\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|terapkan|jalankan|lanjutkan|perbarui)\w*\s*(?:ini|itu|sekarang)?"
+        "vi": r"chỉ\s+là\s+(?:bản\s+)?nháp|(?:đợi|chờ)\s+bạn\s+xác\s+nhận|(?:lưu|gửi)\s+(?:như\s+thế\s+này|"
+        r"như\s+vậy)\s+(?:nhé|nha|được\s+không)|(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|"
+        r"cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
+        r"(?:như\s+vậy|thế\s+này|vậy)\s+(?:được|ổn|đúng)\s+(?:chưa|không)|đồng\s+ý\s+thì|"
+        r"cho\s+đến\s+khi\s+bạn\s+xác\s+nhận)",
+        "id-ms": r"\bmenunggu\s+(?:konfirmasi|persetujuan)|\b(?:simpan|kirim)\s+(?:seperti\s+ini|begini)\s*\?|"
+        r"\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|hantar|terapkan|jalankan|lanjutkan|teruskan|perbarui|"
+        r"cari|sambung)\w*\s+(?:\w+\s+)?(?:ini|itu|begini)\s*\?|\b(?:mau|mahu|nak)\s+(?:aku|"
+        r"saya)\s+(?:simpan|kirim|hantar|terapkan|jalankan|lanjutkan|teruskan|"
+        r"cari)\w*\s+(?:\w+\s+)?(?:ini|itu|begini)\s*\?|\b(?:hanya|cuma|baru)\s+draf\b|"
+        r"(?:\bboleh\s+(?:aku|saya)\s+(?:simpan|kirim|terapkan|jalankan|lanjutkan|perbarui)\w*\s*(?:ini|"
+        r"itu|sekarang)?"
         r"\s*\?|\b(?:bilang|katakan|jawab|balas)\s+[\"“]?ya\b|\b(?:kalau|jika)\s+(?:kamu|anda)?\s*setuju\b|"
         r"\bsetelah\s+(?:kamu|anda)\s+(?:konfirmasi|setuju)|\bapakah\s+(?:ini|itu)\s+sudah\s+benar\b|"
         r"\bperlu\s+(?:aku|saya)\s+(?:simpan|kirim)\w*\s*\?)",
-        "ar-fa": r"(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
-        r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|بفرستم\s*[؟?]|تأیید\s+کن|تایید\s+کن)",
-        "he": r"(?:נראה\s+נכון\s*\?|תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
+        "ar-fa": r"مجرد\s+مسودة|أنتظر\s+(?:تأكيدك|موافقتك)|فقط\s+یک\s+پیش[\u200c ]?نویس|منتظر\s+تأیید|هل\s+أ(?:حفظ|"
+        r"رسل|نفذ|طبق|بحث|حدث|ضيف|سجل)\s+(?:هذا|هذه|ذلك|هكذا|بهذا|بهذه)|(?:أحفظه|أرسله|أنفذه|أطبقه|"
+        r"أسجله)\s*[؟?]|این\s+(?:\S+\s+){0,3}?(?:را\s+)?(?:انجام\s+(?:بدهم|بدم|دهم)|اجرا\s+کنم|"
+        r"اعمال\s+کنم|ارسال\s+کنم|ذخیره\s+کنم|بفرستم)\s*[؟?]|(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|"
+        r"هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
+        r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|^\W{0,3}(?:\S+\s+)?ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|"
+        r"ذخیره\u200c?اش\s+کنم\s*[؟?]|^\W{0,3}(?:\S+\s+)?بفرستم\s*[؟?]|بفرستمش\s*[؟?]|تأیید\s+کن|"
+        r"تایید\s+کن)",
+        "he": r"(?:רק|זו\s+רק)\s+טיוטה|מחכה\s+לאישור|(?:לשמור|לשלוח)\s+(?:ככה|כך)\s*\?|(?:נראה\s+נכון\s*\?|"
+        r"תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
         r"האם\s+(?:לשמור|לשלוח|לעדכן))",
-        "hi-bn": r"(?:क्या\s+मैं\s+(?:इसे|यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
+        "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:एक\s+)?(?:ड्राफ्ट|मसौदा)|पुष्टि\s+का\s+इंतज़ार|"
+        r"নিশ্চিতকরণের\s+অপেক্ষা|শুধু\s+(?:একটা\s+)?খসড়া|(?:এভাবে|এইভাবে|এটা|এটি|"
+        r"এটাকে)\s+(?:\S+\s+){0,2}?(?:করব|করবো|পাঠাব|পাঠাবো|রাখব|রাখবো)\s*[?？]|(?:ऐसे|इस\s+तरह|इसे|यह|"
+        r"इसको)\s+[^\n?]{0,30}(?:करूँ|करूं|दूँ|दूं|भेजूँ|भेजूं|सहेजूँ|सहेजूं)\s*\?|(?:क्या\s+मैं\s+(?:इसे|"
+        r"यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
         r"अगर\s+आप\s+सहमत|সংরক্ষণ\s+করব\s*\?|পাঠাব\s*\?|নিশ্চিত\s+করুন)",
-        "th-ko": r"(?:(?:บันทึก|ส่ง)(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|กรุณายืนยัน|"
+        "th-ko": r"แค่ฉบับร่าง|รอคุณยืนยัน|บันทึกแบบนี้(?:ไหม|มั้ย|ได้ไหม)|초안일\s+뿐|확인을\s+기다리|이렇게\s+(?:저장|전송|"
+        r"보내)(?:할까요|도\s+될까요|해도\s+될까요)|(?:(?:บันทึก|ส่ง)(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|"
+        r"กรุณายืนยัน|"
         r"(?:이대로|이렇게|이걸|이것을|그대로)\s*(?:\S+\s+)?(?:저장|전송|적용|진행|실행)할까요|이대로\s+괜찮|"
         r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
-        "sw": r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
+        "sw": r"\bni\s+rasimu\s+tu\b|\bnasubiri\s+uthibitisho|\b(?:nihifadhi|nitume)\s+hivi\s*\?|"
+        r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
-        "en": r"\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|demonstration)\b|"
+        "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\b[^\n]{0,40}\b(?:would|could|"
+        r"looks?|format|shape|syntax)\b|\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|"
+        r"demonstration)\b|"
         r"\bnothing\s+(?:was|has\s+been|is|got)\s+(?:actually\s+)?(?:saved|stored|changed|run|executed|sent|"
         r"searched|called)\b|\b(?:I\s+)?(?:didn['’]t|did\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not|isn['’]t|"
         r"won['’]t|will\s+not)\s+(?:actually\s+)?(?:be\s+)?(?:run|ran|execute[ds]?|store[ds]?|save[ds]?|sen[dt]|"
         r"call(?:ed)?|appl(?:y|ied))\b|\bonly\s+(?:what|how)\b[^\n]{0,60}\blooks?\s+like\b|\bthe\s+shape\s+of\b|"
         r"\bnot\s+(?:sent|saved|applied|executed|run)\s+yet\b|\bholding\s+it\b|\bnothing\s+goes\s+out\b",
-        "es": r"(?:solo\s+(?:es\s+)?un\s+ejemplo|no\s+se\s+ha\s+(?:guardado|ejecutado|enviado)|no\s+(?:lo\s+)?he\s+"
+        "es": r"\b(?:solo|sólo)\s+(?:es\s+)?para\s+(?:mostrar|ilustrar|enseñar)|\bno\s+(?:he\s+)?(?:guardado|"
+        r"ejecutado|enviado|buscado)\s+nada|\bno\s+(?:guardé|ejecuté|envié|busqué)\s+nada|\bno\s+(?:lo|"
+        r"la)\s+(?:voy\s+a|pienso)\s+(?:ejecutar|guardar|enviar)|"
+        r"\btodavía\s+no\s+(?:lo\s+)?(?:he\s+)?(?:guardado|enviado|ejecutado)|"
+        r"(?:solo\s+(?:es\s+)?un\s+ejemplo|no\s+se\s+ha\s+(?:guardado|ejecutado|enviado)|"
+        r"no\s+(?:lo\s+)?he\s+"
         r"(?:guardado|ejecutado)|no\s+se\s+guardó\s+nada|nada\s+se\s+ha\s+guardado)",
-        "fr": r"(?:juste\s+un\s+exemple|seulement\s+un\s+exemple|rien\s+n['’]a\s+été|je\s+n['’]ai\s+(?:rien|pas)\s+"
+        "fr": r"\b(?:juste|seulement|simplement|uniquement)\s+pour\s+(?:montrer|illustrer)|"
+        r"\bje\s+n['’]ai\s+(?:encore\s+)?rien\s+(?:enregistré|envoyé|exécuté|lancé|cherché|fait)|"
+        r"\bje\s+ne\s+l['’]ai\s+pas\s+(?:encore\s+)?(?:enregistré|envoyé|exécuté|lancé)|"
+        r"(?:juste\s+un\s+exemple|seulement\s+un\s+exemple|rien\s+n['’]a\s+été|je\s+n['’]ai\s+(?:rien|"
+        r"pas)\s+"
         r"(?:enregistré|exécuté|lancé|envoyé)|n['’]a\s+pas\s+été\s+(?:exécuté|enregistré))",
-        "de": r"(?:nur\s+ein\s+beispiel|nichts\s+wurde|nicht\s+(?:ausgeführt|gespeichert|gesendet)|habe\s+nichts\s+"
+        "de": r"\bnur\s+(?:zur\s+)?(?:veranschaulichung|illustration|demonstration|anschauung)|"
+        r"\bnur\s+um\s+(?:dir\s+)?zu\s+zeigen|\bich\s+habe\s+(?:noch\s+)?nichts\s+(?:gespeichert|gesendet|"
+        r"ausgeführt|gesucht|geändert)|\bnoch\s+nicht\s+(?:abgeschickt|gesendet|gespeichert|ausgeführt)|"
+        r"\bzeigt\s+nur,?\s+wie|(?:nur\s+ein\s+beispiel|nichts\s+wurde|nicht\s+(?:ausgeführt|gespeichert|"
+        r"gesendet)|habe\s+nichts\s+"
         r"gespeichert)",
-        "pt": r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|não\s+"
+        "pt": r"\b(?:só|apenas)\s+(?:pra|para)\s+(?:mostrar|ilustrar|exemplificar)|\bnão\s+(?:guardei|salvei|"
+        r"gravei|executei|enviei|busquei)\s+nada|\bainda\s+não\s+(?:salvei|enviei|executei|guardei)|"
+        r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|"
+        r"não\s+"
         r"(?:salvei|executei))",
-        "it": r"(?:solo\s+un\s+esempio|non\s+è\s+stato\s+(?:salvato|eseguito|inviato)|non\s+ho\s+(?:salvato|eseguito)|"
+        "it": r"\bsolo\s+per\s+(?:mostrare|illustrare|farti\s+vedere)|\bnon\s+(?:ho\s+)?(?:salvato|eseguito|"
+        r"inviato|cercato)\s+nulla|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:salvato|eseguito|inviato|"
+        r"registrato)|\bnon\s+ancora\s+(?:salvato|inviato|eseguito)|(?:solo\s+un\s+esempio|"
+        r"non\s+è\s+stato\s+(?:salvato|eseguito|inviato)|non\s+ho\s+(?:salvato|eseguito)|"
         r"nulla\s+è\s+stato)",
-        "ru": r"(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|отправлено)|не\s+"
+        "ru": r"(?:только|лишь|просто)\s+(?:для\s+)?(?:демонстрац|иллюстрац|наглядност)\w*|(?:ещё|"
+        r"пока)\s+не\s+(?:сохранил|отправил|выполнил|записал|искал)|ничего\s+не\s+(?:искал|записал|"
+        r"отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|"
+        r"отправлено)|не\s+"
         r"(?:выполнял|сохранял|запускал))",
-        "zh": r"(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|并未)",
-        "ja": r"(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)",
-        "nl": r"(?:(?:slechts|alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
+        "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|"
+        r"为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|"
+        r"并未)",
+        "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|"
+        r"され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)",
+        "nl": r"\b(?:alleen|slechts|gewoon)\s+om\s+(?:te\s+)?(?:laten\s+zien|tonen|illustreren)|"
+        r"\bik\s+heb\s+(?:nog\s+)?niets\s+(?:opgeslagen|verstuurd|uitgevoerd|gezocht)|(?:(?:slechts|"
+        r"alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
         r"\bik\s+heb\s+(?:niets|het\s+niet)\s+(?:opgeslagen|uitgevoerd|verstuurd)|\bniet\s+uitgevoerd)",
-        "sv": r"(?:\b(?:bara|endast|enbart)\s+ett\s+exempel|\binget\s+(?:har\s+)?(?:sparats|sparades|skickats|körts)|"
+        "sv": r"\b(?:bara|endast)\s+för\s+att\s+(?:visa|illustrera)|\bjag\s+har\s+inte\s+(?:sökt|gjort\s+något)|"
+        r"(?:\b(?:bara|endast|enbart)\s+ett\s+exempel|\binget\s+(?:har\s+)?(?:sparats|sparades|skickats|"
+        r"körts)|"
         r"\bjag\s+har\s+inte\s+(?:sparat|kört|skickat)|\bhar\s+inte\s+(?:sparats|körts|skickats))",
-        "da-nb": r"(?:\b(?:kun|bare)\s+et\s+eksempel|\b(?:intet|ingenting)\s+er\s+(?:gemt|sendt|kørt|lagret|kjørt)|"
+        "da-nb": r"\b(?:kun|bare)\s+for\s+(?:at|å)\s+vise|\bjeg\s+har\s+ikke\s+(?:søgt|søkt|gjort\s+noget|"
+        r"gjort\s+noe)|(?:\b(?:kun|bare)\s+et\s+eksempel|\b(?:intet|ingenting)\s+er\s+(?:gemt|sendt|kørt|"
+        r"lagret|kjørt)|"
         r"\bjeg\s+har\s+ikke\s+(?:gemt|kørt|sendt|lagret|kjørt))",
-        "cs-pl": r"(?:\bjen\s+(?:pro\s+)?(?:ukázk|příklad)|\bpouze\s+příklad|\bnic\s+(?:jsem\s+)?(?:neuložil|nespustil|neodeslal)|"
-        r"\bnic\s+nebylo|\b(?:tylko|jedynie)\s+przykład|\bnic\s+nie\s+(?:zostało\s+)?(?:zapisan|wysłan|uruchomion|zapisałem)|"
+        "cs-pl": r"\bjen\s+abych\s+ukázal\w*|\bnic\s+jsem\s+(?:neuložil|neodeslal|nehledal)\w*|"
+        r"\bnic\s+nie\s+(?:zapisałem|wysłałem|szukałem)|\b(?:tylko|jedynie)\s+(?:żeby|aby|by)\s+pokazać|"
+        r"\bjen\s+(?:pro\s+)?(?:názornost|ilustraci)|(?:\bjen\s+(?:pro\s+)?(?:ukázk|příklad)|"
+        r"\bpouze\s+příklad|\bnic\s+(?:jsem\s+)?(?:neuložil|nespustil|neodeslal)|"
+        r"\bnic\s+nebylo|\b(?:tylko|jedynie)\s+przykład|\bnic\s+nie\s+(?:zostało\s+)?(?:zapisan|wysłan|"
+        r"uruchomion|zapisałem)|"
         r"\bnie\s+(?:zapisałem|wykonałem|uruchomiłem))",
-        "uk": r"(?:(?:лише|тільки|просто)\s+приклад|нічого\s+не\s+(?:збережено|зберіг|виконано|надіслано|виконував)|"
+        "uk": r"(?:лише|тільки|просто)\s+(?:для\s+)?(?:демонстрац|ілюстрац)\w*|(?:ще|поки)\s+не\s+(?:зберіг|"
+        r"надіслав|виконав|зберігаю)|(?:(?:лише|тільки|просто)\s+приклад|нічого\s+не\s+(?:збережено|"
+        r"зберіг|виконано|надіслано|виконував)|"
         r"не\s+(?:виконував|зберігав|запускав))",
-        "fi-hu": r"(?:\b(?:vain|pelkkä|pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
+        "fi-hu": r"\b(?:vain|pelkästään)\s+(?:havainnollistamaan|näyttääkseni)|"
+        r"\bcsak\s+(?:hogy\s+)?(?:szemléltessem|megmutassam)|\bcsak\s+szemléltetés|(?:\b(?:vain|pelkkä|"
+        r"pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
         r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bnem\s+(?:mentettem|"
         r"futtattam|küldtem)|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
-        "ro-ca": r"(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
+        "ro-ca": r"\b(?:doar|numai)\s+ca\s+să\s+(?:arăt|ilustrez)|\bnomés\s+per\s+(?:mostrar|il·lustrar)|"
+        r"\bno\s+he\s+(?:desat|enviat|executat)\s+res|(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|"
+        r"rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
         r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat))",
-        "tr": r"(?:(?:sadece|yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
+        "tr": r"(?:sadece|yalnızca)\s+[^\n]{0,40}göstermek\s+için|(?:arama|kayıt)\s+yapmadım|"
+        r"gerçekten\s+[^\n]{0,20}(?:yapmadım|kaydetmedim|göndermedim|çalıştırmadım)|(?:(?:sadece|"
+        r"yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
         r"(?:kaydetmedim|çalıştırmadım|göndermedim))",
-        "el": r"(?:(?:απλώς|μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))",
-        "vi": r"(?:chỉ\s+là\s+(?:một\s+)?(?:ví\s+dụ|minh\s+họa|minh\s+hoạ)|chưa\s+(?:lưu|gửi|chạy|thực\s+hiện)\s+gì|"
+        "el": r"(?:μόνο|απλώς)\s+για\s+να\s+(?:δείξω|φανεί)|δεν\s+(?:έκανα|αποθήκευσα)\s+τίποτα|(?:(?:απλώς|"
+        r"μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|"
+        r"τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))",
+        "vi": r"chỉ\s+để\s+(?:minh\s+họa|cho\s+thấy|bạn\s+xem)|(?:mình|"
+        r"tôi)\s+(?:vẫn\s+)?chưa\s+(?:thực\s+sự\s+)?(?:lưu|gửi|chạy|tìm)(?:\s+(?:gì|cả|nó))?\s*(?:[.!,;]|"
+        r"$)|(?:chỉ\s+là\s+(?:một\s+)?(?:ví\s+dụ|minh\s+họa|minh\s+hoạ)|chưa\s+(?:lưu|gửi|chạy|"
+        r"thực\s+hiện)\s+gì|"
         r"không\s+(?:lưu|chạy)\s+gì)",
-        "id-ms": r"(?:\b(?:hanya|cuma|sekadar)\s+(?:sebuah\s+|satu\s+)?contoh|\bbelum\s+ada\s+yang\s+(?:disimpan|dijalankan|"
+        "id-ms": r"\b(?:hanya|cuma|sekadar)\s+untuk\s+(?:menunjukkan|memperlihatkan|ilustrasi)|(?:\b(?:hanya|cuma|"
+        r"sekadar)\s+(?:sebuah\s+|satu\s+)?contoh|\bbelum\s+ada\s+yang\s+(?:disimpan|dijalankan|"
         r"dikirim)|\btidak\s+ada\s+yang\s+(?:disimpan|dijalankan)|\b(?:aku|saya)\s+(?:tidak|belum)\s+(?:menyimpan|"
-        r"menjalankan|mengirim)\w*)",
-        "ar-fa": r"(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|"
+        r"menjalankan|mengirim|mencari)\w*(?:\s+(?:apa-apa|apa\s+pun|apapun|itu|ini))?\s*(?:[.!,;]|$))",
+        "ar-fa": r"(?:فقط|مجرد)\s+(?:لتوضيح|للتوضيح|لإظهار|للعرض)|لم\s+أحفظ\s+شيئا|فقط\s+برای\s+(?:نشان\s+دادن|"
+        r"توضیح)|چیزی\s+ذخیره\s+نکردم|(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|"
+        r"لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|"
         r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم)",
-        "he": r"(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
-        "hi-bn": r"(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|भेजा)\s+नहीं|नहीं\s+(?:सहेजा|चलाया|भेजा)|"
+        "he": r"רק\s+(?:כדי\s+)?(?:להמחיש|להראות)|לא\s+שמרתי\s+כלום|(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|"
+        r"ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
+        "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:यह\s+)?(?:दिखाने|समझाने)\s+के\s+लिए|শুধু\s+দেখানোর\s+জন্য|"
+        r"কিছুই\s+সেভ\s+করিনি|(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|"
+        r"भेजा)\s+नहीं|नहीं\s+(?:सहेजा|चलाया|भेजा)|"
         r"শুধু(?:মাত্র)?\s+(?:একটি\s+)?উদাহরণ|সংরক্ষণ\s+করিনি)",
-        "th-ko": r"(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
+        "th-ko": r"แค่แสดงให้ดู|보여\s?(?:드리기|주기)\s+위한|(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|"
+        r"예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
         r"아무것도\s+(?:저장|실행))",
-        "sw": r"(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
+        "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
+        r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
     },
     "retracted": {
-        "en": r"\bscratch\s+that\b|\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
+        "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
+        r"^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|"
+        r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|"
+        r"\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
         r"\bdisregard\b|\bretract\b|\bcancel\s+that\b|\bdon['’]t\s+(?:run|use|execute)\s+(?:that|it|this)\b|"
         r"\bwrong\s+(?:block|call|one)\b|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
-        "es": r"(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|esa|esta)|me\s+equivoqué|descarta|anula)",
-        "fr": r"(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
-        "de": r"(?:vergiss\s+(?:das|den|die)|nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
-        "pt": r"(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|desconsidere|me\s+enganei)",
-        "it": r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
-        "ru": r"(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
-        "zh": r"(?:忽略|撤回|请无视|作废|弄错了)",
-        "ja": r"(?:無視して|取り消|間違え)",
-        "nl": r"(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|\bverkeerde\s+(?:blok|aanroep)|"
+        "es": r"^\W{0,3}(?:perdón,?\s+)?eso\s+(?:está|estaba)\s+mal\s*[.!,;:—–-]|^\W{0,3}(?:corrijo|"
+        r"corrección)\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|"
+        r"esa|esta)|me\s+equivoqué|descarta|anula)",
+        "fr": r"\bc['’]est\s+faux\b|\berreur\s+de\s+ma\s+part\b|^\W{0,3}(?:je\s+corrige|correction)\s*[:：]|"
+        r"\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|"
+        r"ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
+        "de": r"^\W{0,3}(?:halt,?\s+)?das\s+(?:ist|war)\s+falsch\s*[.!,;:—–-]|^\W{0,3}(?:korrektur|"
+        r"ich\s+korrigiere)\s*[:：]|\bfehler\s+meinerseits\b|(?:vergiss\s+(?:das|den|die)|"
+        r"nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
+        "pt": r"^\W{0,3}(?:opa,?\s+)?isso\s+(?:está|estava)\s+errado\s*[.!,;:—–-]|^\W{0,3}(?:corrigindo|"
+        r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|"
+        r"desconsidere|me\s+enganei)",
+        "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|"
+        r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
+        "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|"
+        r"исправление)\s*[:：]|(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
+        "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
+        "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
+        "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}dat\s+(?:klopt\s+niet|"
+        r"was\s+verkeerd)\s*[.!,;:—–-]|(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|"
+        r"\bverkeerde\s+(?:blok|aanroep)|"
         r"\bdat\s+was\s+fout)",
-        "sv": r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|anrop)\b|"
+        "sv": r"^\W{0,3}(?:rättelse|korrigering)\s*[:：]|^\W{0,3}det\s+(?:var|är)\s+fel\s*[.!,;:—–-]|"
+        r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|"
+        r"anrop)\b|"
         r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka)",
-        "da-nb": r"(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b|\bignorer\b|\b(?:forkert|feil)\s+(?:blok|blokk|kald|kall)\b|"
+        "da-nb": r"^\W{0,3}(?:rettelse|korrektion|korreksjon)\s*[:：]|^\W{0,3}det\s+var\s+(?:forkert|"
+        r"feil)\s*[.!,;:—–-]|(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b|\bignorer\b|\b(?:forkert|"
+        r"feil)\s+(?:blok|blokk|kald|kall)\b|"
         r"\bjeg\s+(?:tager|tar)\s+det\s+tilbake?)",
-        "cs-pl": r"(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
+        "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
+        r"błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|"
+        r"\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
         r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd)",
-        "uk": r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
-        "fi-hu": r"(?:\bunohda\s+(?:tuo|se|edellinen|äskeinen)|\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
+        "uk": r"^\W{0,3}(?:виправлення|виправляю)\s*[:：]|^\W{0,3}це\s+(?:неправильно|помилка)\s*[.!,;:—–-]|"
+        r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
+        "fi-hu": r"^\W{0,3}(?:korjaus|javítás|helyesbítés)\s*[:：]|^\W{0,3}(?:tuo|se)\s+oli\s+väärin|"
+        r"^\W{0,3}ez\s+(?:rossz|hibás)\s+volt|(?:\bunohda\s+(?:tuo|se|edellinen|äskeinen)|"
+        r"\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
         r"huomiotta|\bväärä\s+(?:lohko|kutsu)|\bfelejtsd\s+el|\bhagyd\s+figyelmen\s+kívül|\btévedtem\b)",
-        "ro-ca": r"(?:\bignoră\b|\buită\s+de\b|\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
+        "ro-ca": r"^\W{0,3}(?:corectură|corecție|correcció)\s*[:：]|^\W{0,3}(?:asta|aceasta)\s+(?:e|"
+        r"a\s+fost)\s+greșit|^\W{0,3}això\s+(?:està|era)\s+malament|(?:\bignoră\b|\buită\s+de\b|"
+        r"\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
         r"\bm['’]he\s+equivocat)",
-        "tr": r"(?:yoksay|görmezden\s+gel|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
-        "el": r"(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|αυτό)|λάθος\s+μου|έκανα\s+λάθος)",
-        "vi": r"(?:bỏ\s+qua\s+(?:khối|lệnh|cái)|quên\s+(?:khối|lệnh|cái)\s+(?:đó|trên|vừa\s+rồi)|(?:mình|tôi)\s+nhầm|"
+        "tr": r"^\W{0,3}düzeltme\s*[:：]|^\W{0,3}(?:bu|o)\s+yanlış(?:tı|tı)?\s*[.!,;:—–-]|(?:yoksay|"
+        r"görmezden\s+gel|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
+        "el": r"^\W{0,3}διόρθωση\s*[:：]|^\W{0,3}αυτό\s+(?:ήταν|είναι)\s+λάθος|(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|"
+        r"αυτό)|λάθος\s+μου|έκανα\s+λάθος)",
+        "vi": r"^\W{0,3}(?:sửa\s+lại|đính\s+chính)\s*[:：]|^\W{0,3}(?:cái\s+)?(?:đó|này)\s+sai\s+rồi|"
+        r"(?:bỏ\s+qua\s+(?:khối|lệnh|cái)|quên\s+(?:khối|lệnh|cái)\s+(?:đó|trên|vừa\s+rồi)|(?:mình|"
+        r"tôi)\s+nhầm|"
         r"(?:khối|lệnh)\s+(?:trên|vừa\s+rồi)\s+sai)",
-        "id-ms": r"(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|blok)\b)",
-        "ar-fa": r"(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|نادیده\s+بگیر|اشتباه\s+کردم)",
-        "he": r"(?:התעלם|תתעלם|שכח\s+מזה|טעות\s+שלי|טעיתי)",
-        "hi-bn": r"(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|ভুল\s+হয়েছে)",
-        "th-ko": r"(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
-        "sw": r"(?:\bpuuza\b|\bnimekosea\b)",
+        "id-ms": r"^\W{0,3}(?:koreksi|ralat|pembetulan)\s*[:：]|^\W{0,3}(?:itu|yang\s+tadi)\s+salah\s*[.!,;:—–-]|"
+        r"(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|"
+        r"blok)\b)",
+        "ar-fa": r"^\W{0,3}(?:تصحيح|اصلاح)\s*[:：]|^\W{0,3}(?:هذا|ذلك)\s+(?:خطأ|غير\s+صحيح)|^\W{0,3}(?:این|"
+        r"آن)\s+(?:اشتباه|غلط)\s+(?:بود|است)|(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|"
+        r"نادیده\s+بگیر|اشتباه\s+کردم)",
+        "he": r"^\W{0,3}תיקון\s*[:：]|^\W{0,3}(?:זה|זו)\s+(?:היה\s+|הייתה\s+)?(?:שגוי|לא\s+נכון)|(?:התעלם|תתעלם|"
+        r"שכח\s+מזה|טעות\s+שלי|טעיתי)",
+        "hi-bn": r"(?:यह|ये)\s+(?:गलत|ग़लत)\s+(?:है|था)|रद्द\s+(?:समझ|करें|कर\s+दें|कीजिए)|বাতিল\s+(?:করুন|ধরুন|"
+        r"ধরো)|ভুল\s+(?:হয়েছে|ছিল)|(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|"
+        r"ভুল\s+হয়েছে)",
+        "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
+        r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
+        "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b)",
     },
 }
 
@@ -634,6 +922,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it continues a table or a quote")
     if ITEM_OR_OPTION.match(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
+    if LETTER_ITEM.match(before):
+        return Shown("example", "it is an alternative labelled with a letter on the line before", quote_words(before))
+    if opens_quote(before):
+        return Shown("quoted", "it stands inside a quotation opened on the line before")
     if OPTION_LABEL.match(before):
         return Shown("example", "it is an alternative labelled on the line before", quote_words(before))
     sentence = last_sentence(before)
@@ -735,6 +1027,231 @@ _NEGATED = tuple(
 )
 AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
     "proposed": (
+        # the same in the other languages of the tables
+        *[
+            "així",
+            "aștept",
+            "bekliyorum",
+            "chờ bạn",
+            "ciornă",
+            "confirmació",
+            "czekam na",
+            "een concept",
+            "en udkast",
+            "en utkast",
+            "esborrany",
+            "et udkast",
+            "et utkast",
+            "ett utkast",
+            "gửi",
+            "kirim",
+            "koncept",
+            "lưu",
+            "menunggu",
+            "nasubiri",
+            "nháp",
+            "nihifadhi",
+            "nitume",
+            "návrh",
+            "odeslat",
+            "rasimu",
+            "schiță",
+            "simpan",
+            "slik",
+            "spara det så",
+            "spara så",
+            "szkic",
+            "så här",
+            "sådan",
+            "taslak",
+            "uložit",
+            "venter på",
+            "väntar på",
+            "wacht op je",
+            "wysłać",
+            "zapisać",
+            "zo bewaren",
+            "zo doorvoeren",
+            "zo opslaan",
+            "zo versturen",
+            "čekám na",
+            "đợi bạn",
+            "περιμένω",
+            "προσχέδιο",
+            "טיוטה",
+            "לשלוח",
+            "לשמור",
+            "מחכה",
+            "أنتظر",
+            "مسودة",
+            "منتظر",
+            "نویس",
+            "इंतज़ार",
+            "ड्राफ्ट",
+            "मसौदा",
+            "অপেক্ষা",
+            "খসড়া",
+            "ฉบับร่าง",
+            "รอคุณยืนยัน",
+            "แบบนี้",
+            "기다리",
+            "이렇게",
+            "초안",
+        ],
+        # added with the rows for drafts, permission in other words, disclaimers and corrections
+        *[
+            "a draft",
+            "after you",
+            "aguardo",
+            "ainsi",
+            "ajanko",
+            "all right to",
+            "alright to",
+            "aplico",
+            "apruebes",
+            "arayayım",
+            "as soon as you",
+            "aspetto",
+            "assim",
+            "así",
+            "borrador",
+            "bozza",
+            "brouillon",
+            "comme ceci",
+            "comme ça",
+            "confermi",
+            "confirmes",
+            "così",
+            "czy mam",
+            "czy mog",
+            "darf ich",
+            "deso",
+            "dessa forma",
+            "desse jeito",
+            "digas",
+            "draf",
+            "dès que tu",
+            "einverstanden",
+            "ekleyeyim",
+            "entwurf",
+            "envio",
+            "espero tu",
+            "etsinkö",
+            "fine to",
+            "futtassam",
+            "go ahead",
+            "good to",
+            "göndereyim",
+            "güncelleyeyim",
+            "haenko",
+            "j'attends",
+            "je dois",
+            "je peux",
+            "j’attends",
+            "kann ich",
+            "kaydedeyim",
+            "keressek",
+            "kirjaanko",
+            "korvaanko",
+            "küldjem",
+            "lisäänkö",
+            "lähetänkö",
+            "mahu aku",
+            "mahu saya",
+            "mau aku",
+            "mau saya",
+            "mentsem",
+            "muutanko",
+            "módosítsam",
+            "nak aku",
+            "nak saya",
+            "ok to",
+            "okay to",
+            "once you",
+            "passt das",
+            "passt es",
+            "pode ser",
+            "procedo",
+            "proceed",
+            "päivitänkö",
+            "quand tu",
+            "rascunho",
+            "rögzítsem",
+            "sig ja",
+            "so abschicken",
+            "so eintragen",
+            "so senden",
+            "so speichern",
+            "so übernehmen",
+            "sobald du",
+            "soll ich",
+            "suoritanko",
+            "tallennanko",
+            "teenkö",
+            "tu confirmes",
+            "une fois que tu",
+            "você confirmar",
+            "vous confirmez",
+            "waiting for your",
+            "waiting on your",
+            "warte auf deine",
+            "when you",
+            "жду",
+            "записать",
+            "искать",
+            "не виконую",
+            "не выполняю",
+            "не відправляю",
+            "не застосовую",
+            "не зберігаю",
+            "не надсилаю",
+            "не отправляю",
+            "не применяю",
+            "не сохраняю",
+            "нормально",
+            "обновить",
+            "отправить",
+            "подойд",
+            "подтверждаете",
+            "подтверждаешь",
+            "пойдёт",
+            "применить",
+            "сохранить",
+            "чекаю на",
+            "чернетка",
+            "черновик",
+            "أحفظه",
+            "أرسله",
+            "أسجله",
+            "أطبقه",
+            "أنفذه",
+            "بدم",
+            "بدهم",
+            "بفرستم",
+            "دهم",
+            "هل أ",
+            "کنم",
+            "करूँ",
+            "करूं",
+            "दूँ",
+            "दूं",
+            "भेजूँ",
+            "भेजूं",
+            "सहेजूँ",
+            "सहेजूं",
+            "করব",
+            "পাঠাব",
+            "রাখব",
+            "いい",
+            "よろし",
+            "下書き",
+            "同意的话",
+            "吗",
+            "大丈夫",
+            "承認",
+            "确认",
+            "草稿",
+        ],
         "shall i",
         "should i",
         "may i",
@@ -977,6 +1494,125 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         ],
     ),
     "example": (
+        # the same in the other languages of the tables
+        *[
+            "abych ukázal",
+            "at vise",
+            "belum mencari",
+            "belum mengirim",
+            "belum menyimpan",
+            "chưa",
+            "chỉ để",
+            "för att illustrera",
+            "för att visa",
+            "havainnollistamaan",
+            "ikke gjort",
+            "ikke søgt",
+            "ikke søkt",
+            "illustre",
+            "inte gjort",
+            "inte sökt",
+            "kuonyesha",
+            "laten zien",
+            "megmutassam",
+            "nic jsem",
+            "nic nie",
+            "niets",
+            "no he",
+            "näyttääkseni",
+            "per il·lustrar",
+            "per mostrar",
+            "sijahifadhi",
+            "szemléltes",
+            "szemléltet",
+            "să arăt",
+            "să ilustrez",
+            "tidak mencari",
+            "tidak mengirim",
+            "tidak menyimpan",
+            "tonen",
+            "untuk ilustrasi",
+            "untuk memperlihatkan",
+            "untuk menunjukkan",
+            "å vise",
+            "για να δείξω",
+            "για να φανεί",
+            "τίποτα",
+            "כלום",
+            "להמחיש",
+            "להראות",
+            "توضيح",
+            "توضیح",
+            "شيئا",
+            "لإظهار",
+            "للعرض",
+            "نشان دادن",
+            "نکردم",
+            "दिखाने",
+            "समझाने",
+            "করিনি",
+            "দেখানোর",
+            "แค่แสดงให้ดู",
+            "보여",
+        ],
+        # added with the rows for drafts, permission in other words, disclaimers and corrections
+        *[
+            "anschauung",
+            "demonstrat",
+            "demonstration",
+            "illustrat",
+            "ilustraci",
+            "ne l'ai",
+            "ne l’ai",
+            "no la",
+            "no lo",
+            "non ancora",
+            "non l'ho",
+            "non l’ho",
+            "názornost",
+            "only how",
+            "only what",
+            "para enseñar",
+            "para exemplificar",
+            "para ilustrar",
+            "para mostrar",
+            "per farti vedere",
+            "per illustrare",
+            "per mostrare",
+            "pokazać",
+            "pour illustrer",
+            "pour montrer",
+            "pra exemplificar",
+            "pra ilustrar",
+            "pra mostrar",
+            "show",
+            "todavía no",
+            "veranschaulichung",
+            "yapmadim",
+            "yapmadım",
+            "zeigt nur",
+            "zu zeigen",
+            "демонстрац",
+            "иллюстрац",
+            "наглядност",
+            "не виконав",
+            "не вып",
+            "не запис",
+            "не зберіг",
+            "не зберігаю",
+            "не иск",
+            "не надіслав",
+            "не отпр",
+            "не сохр",
+            "ілюстрац",
+            "イメージ",
+            "サンプル",
+            "仅",
+            "只是",
+            "没",
+            "演示",
+            "見本",
+        ],
         "illustrat",
         "example",
         "sample",
@@ -1137,6 +1773,131 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         ],
     ),
     "retracted": (
+        # the same in the other languages of the tables
+        *[
+            "błędnie",
+            "corectură",
+            "corecție",
+            "correcció",
+            "correctie",
+            "düzeltme",
+            "greșit",
+            "helyesbítés",
+            "hibás volt",
+            "javítás",
+            "klopt niet",
+            "koreksi",
+            "korekta",
+            "korjaus",
+            "korreksjon",
+            "korrektion",
+            "korrigering",
+            "makosa",
+            "malament",
+            "marekebisho",
+            "oli väärin",
+            "oprava",
+            "pembetulan",
+            "poprawka",
+            "ralat",
+            "rettelse",
+            "rossz volt",
+            "rättelse",
+            "sai rồi",
+            "salah",
+            "si sahihi",
+            "sửa lại",
+            "var feil",
+            "var fel",
+            "var forkert",
+            "verbetering",
+            "was verkeerd",
+            "yanliş",
+            "yanlış",
+            "är fel",
+            "đính chính",
+            "špatně",
+            "źle",
+            "διόρθωση",
+            "λάθος",
+            "виправл",
+            "неправильно",
+            "помилка",
+            "לא נכון",
+            "שגוי",
+            "תיקון",
+            "اشتباه",
+            "اصلاح",
+            "تصحيح",
+            "خطأ",
+            "غلط",
+            "غير صحيح",
+            "ขอแก้",
+            "อันนั้นผิด",
+            "แก้ไข",
+            "수정",
+            "잘못",
+            "정정",
+        ],
+        # added with the rows for drafts, permission in other words, disclaimers and corrections
+        *[
+            "bonne version",
+            "buena es",
+            "corrección",
+            "correct",
+            "correcta",
+            "correggo",
+            "correzione",
+            "correção",
+            "corrige",
+            "corrigindo",
+            "corrijo",
+            "errado",
+            "erreur",
+            "estaba mal",
+            "está mal",
+            "faux",
+            "fehler",
+            "feil bl",
+            "feil kal",
+            "forkert",
+            "here's the",
+            "here's this",
+            "here’s this",
+            "here’s the",
+            "korrektur",
+            "korrigiere",
+            "n't execute",
+            "n't run",
+            "n't use",
+            "n’t execute",
+            "n’t run",
+            "n’t use",
+            "o certo",
+            "right one",
+            "use the",
+            "use this",
+            "wait no",
+            "wait, no",
+            "wait that",
+            "wait, that",
+            "wrong",
+            "исправл",
+            "неверно",
+            "неправильно",
+            "गलत",
+            "ग़लत",
+            "रद्द",
+            "বাতিল",
+            "ভুল",
+            "写错",
+            "改正",
+            "更正",
+            "正しくは",
+            "訂正",
+            "誤り",
+            "错的",
+        ],
         "scratch",
         "ignor",
         "disregard",

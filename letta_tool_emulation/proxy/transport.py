@@ -206,19 +206,26 @@ def _loads_short(data: bytes) -> Any:
 
 
 def deltas(chunk: Mapping[str, Any]) -> list[Delta]:
-    # Read once per streamed chunk: as few look-ups as the shape allows.
+    # Read once per streamed chunk: as few look-ups and calls as the shape allows, and the delta
+    # built as the tuple it is (a named tuple's own constructor costs twice the rest here).
     usage = chunk.get("usage")
     choices = chunk.get("choices")
     if not choices:
         return [] if usage is None else [Delta(usage=usage)]
     choice = choices[0]
-    d = choice.get("delta") or {}
+    d = choice.get("delta") or _NO_DELTA
     content = d.get("content")
+    if type(content) is not str:
+        content = content if isinstance(content, str) else ""
     reasoning = d.get("reasoning_content")
-    if not reasoning or not isinstance(reasoning, str):
-        reasoning = _text(d.get("reasoning"))
-    delta = Delta(content if isinstance(content, str) else "", reasoning, choice.get("finish_reason"))
+    if not reasoning or type(reasoning) is not str:
+        reasoning = _text(reasoning) or _text(d.get("reasoning"))
+    delta = _new_delta(Delta, (content, reasoning, choice.get("finish_reason"), None))
     return [delta] if usage is None else [delta, Delta(usage=usage)]
+
+
+_NO_DELTA: Mapping[str, Any] = {}
+_new_delta = tuple.__new__
 
 
 def _text(value: Any) -> str:

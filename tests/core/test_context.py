@@ -323,3 +323,35 @@ def test_a_listing_of_tools_runs_nothing_and_the_model_is_told() -> None:
     assert result.tool_calls == []
     note = render_notes(result.problems, [t["name"] for t in TOOLS])
     assert "memory_insert block next to '**memory_insert**'" in note and "conversation_search block" in note
+
+
+@pytest.mark.parametrize(
+    ("line", "opens"),
+    [
+        ('"To use a tool, reply with a block of this shape:', True),
+        ("Mes consignes disent, mot pour mot : « Pour appeler un outil, écris", True),
+        ("„Eszköz hívásához írd ezt:", True),
+        ("指示にはこうあります：「ツールを使うときは", True),
+        ("Meine Anweisung lautet: »Antworte mit", False),  # a reversed closing mark opens nothing here
+        ('You said "call me Sam", noting it:', False),
+        ('„Du kannst mich duzen" – gern:', False),
+        ("„Ich heiße Jo“ – alles klar:", False),
+        ("You're 6'1\" tall, noting it:", False),
+        ("Go\"t it, I'll remember that.", False),  # a stray mark inside a word
+        ('{"function": "ar', False),  # a JSON key's colon, not prose
+    ],
+)
+def test_a_quotation_opened_and_left_open_on_the_line_before(line: str, opens: bool) -> None:
+    assert C.opens_quote(line) is opens
+    text = line + "\n" + FORMATS["canonical"]("roll_dice", {"sides": 6}) + "\nand nothing else."
+    for r in _parse_both(text):
+        assert (r.tool_calls == []) is opens, line
+
+
+def test_letters_label_alternatives_where_numbers_may_count_steps() -> None:
+    call = FORMATS["canonical"]("roll_dice", {"sides": 6})
+    for label in ("a) keep both", "(b) replace the old one", "б) заменить", "**a)** overwrite"):
+        for r in _parse_both(f"Two ways.\n{label}\n{call}"):
+            assert r.tool_calls == [], label
+    for r in _parse_both(f"1. First, the dice.\n{call}"):
+        assert len(r.tool_calls) == 1

@@ -4,13 +4,15 @@ alternative is skipped only on a line that holds none of the literals every matc
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from letta_tool_emulation.core import context
+from letta_tool_emulation.core import context, literals
 from letta_tool_emulation.core.literals import (
     Gates,
     Table,
@@ -192,3 +194,79 @@ def test_the_rows_are_split_into_their_alternatives_and_read_for_literals() -> N
 def test_a_kind_with_no_literal_alternative_is_always_searched() -> None:
     words = Words([r"^\W{0,3}\d+$"], FLAGS)
     assert words.search("  42") and not words.search("forty-two")
+
+
+# The gates are plain text with single spaces ("shall i"): a row is judged as written with one
+# space wherever it allows whitespace, the way prose writes it.
+_SPACES = [(r"\s+", " "), (r"[ \t]+", " "), (r"\s*", "(?: )?"), (r"[ \t]*", "(?: )?"), (r"\s?", "(?: )?")]
+
+
+def _gated(part: str, gates: tuple[str, ...]) -> bool:
+    """Whether every match of ``part`` (spaced as prose is) holds one of ``gates``, the lowercased
+    texts ``shown_after`` looks for before it searches a kind's rows: some set of literals that
+    every match holds one of has each of its literals contain a gate."""
+    for old, new in _SPACES:
+        part = part.replace(old, new)
+    inner = alternatives(part[3:-1]) if part.startswith("(?:") and part.endswith(")") and _one_group(part) else [part]
+    if len(inner) > 1:  # a group of alternatives: each must be admitted
+        return all(_gated(p, gates) for p in inner)
+    folded_gates = [fold(g) for g in gates]
+    # Many more literal strings per set than the prefilter keeps: a phrase's words joined by its
+    # spaces are what a gate is found in.
+    with _cap(1 << 14):
+        found = requirements(part, FLAGS)
+    return any(all(any(g in s for g in folded_gates) for s in needs) for needs in found)
+
+
+def _one_group(part: str) -> bool:
+    """Whether the group ``part`` opens with closes only at its end."""
+    depth = 0
+    i = 0
+    while i < len(part) - 1:
+        c = part[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i += 1
+            while i < len(part) and part[i] != "]":
+                i += 2 if part[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return False
+        i += 1
+    return True
+
+
+@contextmanager
+def _cap(n: int) -> Iterator[None]:
+    old = literals._CAP
+    literals._CAP = n
+    try:
+        yield
+    finally:
+        literals._CAP = old
+
+
+def test_every_row_after_a_block_is_reachable_through_its_gates() -> None:
+    # A row whose words hold none of its kind's gates is never searched: shown_after skips a line
+    # without a gate. Every alternative of every row must be provably admitted.
+    unreachable = [
+        (kind, lang, part)
+        for kind, rows in context.AFTER.items()
+        for lang, pattern in rows.items()
+        for part in alternatives(pattern)
+        if not _gated(part, context.AFTER_GATES[kind])
+    ]
+    assert unreachable == []
+
+
+def test_a_row_without_a_gate_is_caught() -> None:
+    assert _gated(r"\bshall\s+I\s+save\b", ("shall i",))
+    assert not _gated(r"\bshall\s+I\s+save\b", ("should i",))
+    assert _gated(r"\b(?:shall|may)\s+I\s*\?", ("shall i", "may i"))
+    assert not _gated(r"\b(?:shall|may)\s+I\s*\?", ("shall i",))  # "may I?" holds no gate
+    assert not _gated(r"(?:save|send)\s+it", ("save",))  # "send it" holds no gate

@@ -20,6 +20,7 @@ interpreter (``calls.py``), and its reading to ``Settle``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -78,27 +79,9 @@ class Scanner:
         if in_reasoning:
             self.reasoning.begin_in_template()
             self.state = THINK
-        handlers: dict[State, Callable[[bool], bool]] = {
-            states.TEXT: self.text.text,
-            states.THINK: self.reasoning.think,
-            states.BTICK: self.code.btick,
-            states.SPAN: self.code.span,
-            states.SPAN_HOLD: self.code.span_hold,
-            states.COMMENT: self.code.comment,
-            states.LINE_RUN: self.fence.line_run,
-            states.FENCE_INFO: self.fence.info_line,
-            states.FENCE: self.fence.fence,
-            states.AFTER_OPENER: self.openers.after_opener,
-            states.TAG: self.openers.tag,
-            states.MALFORMED: self.openers.malformed,
-            states.REGION: self.matcher.json,
-            states.POST_REGION: self.matcher.after_json,
-            states.DROP: self.text.drop,
-            states.FLOOD: self.text.flood,
-        }
         # Each handler reads from the buffer in its state and says whether to go on: False
         # when it needs more text.
-        self._handlers = [handlers[state] for state in State]
+        self._handlers = _handlers_of(self)
 
     @property
     def in_call(self) -> bool:
@@ -177,6 +160,32 @@ class Scanner:
         self.text.known = None
         self.buf.compact()
 
+
+# Each state's handler, by the room that owns it and the method's name.
+_HANDLER_NAMES: dict[State, str] = {
+    states.TEXT: "text.text",
+    states.THINK: "reasoning.think",
+    states.BTICK: "code.btick",
+    states.SPAN: "code.span",
+    states.SPAN_HOLD: "code.span_hold",
+    states.COMMENT: "code.comment",
+    states.LINE_RUN: "fence.line_run",
+    states.FENCE_INFO: "fence.info_line",
+    states.FENCE: "fence.fence",
+    states.AFTER_OPENER: "openers.after_opener",
+    states.TAG: "openers.tag",
+    states.MALFORMED: "openers.malformed",
+    states.REGION: "matcher.json",
+    states.POST_REGION: "matcher.after_json",
+    states.DROP: "text.drop",
+    states.FLOOD: "text.flood",
+}
+# A scanner's handlers indexed by state, bound to its rooms in one call: the table is put in
+# state order once, not for every scanner (walking the enum cost more than the rest of
+# building a scanner).
+_handlers_of: Callable[[Scanner], tuple[Callable[[bool], bool], ...]] = operator.attrgetter(
+    *(_HANDLER_NAMES[state] for state in State)
+)
 
 _PLAIN = M.PLAIN.fullmatch
 # What a line may begin with for the TEXT state to look at its start (after blanks, which it
