@@ -11,6 +11,9 @@ change them); <= 2 us per character with 1-character chunks, and the per-charact
 400 KB within 1.5x of that over 50 KB.
 
     python3 dev.py bench parser_speed
+    COMPARE_WITH=DIR python3 dev.py bench parser_speed
+                    (this checkout against the ``letta_tool_emulation`` in DIR, in alternating
+                    rounds of CPU time: see ``_compare.py``; COMPARE_ROUNDS=15)
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ import gc
 import json
 import random
 import statistics
+import sys
 import time
+from collections.abc import Callable
 
+from _compare import WORKER, compare, serve, wanted
 from parser_accuracy import load_tools, long_reply
 
 import letta_tool_emulation
@@ -151,7 +157,31 @@ def stream(text: str, size: int, tools: list[dict] = TOOLS) -> tuple[int, int, i
     return fed_text, total_text, fed_calls, total_calls
 
 
+def cases() -> tuple[dict[str, Callable[[], object]], dict[str, float]]:
+    """The timed runs of a comparison by name, and each one's input in MB."""
+    synthetic = make_reply(1_000_000, 200)
+    everyday, _ = long_reply()
+    tools = load_tools()
+    small = make_reply(50_000, 10, seed=11)
+    runs: dict[str, Callable[[], object]] = {
+        "synthetic, one-shot": lambda: parse_tool_calls(synthetic, TOOLS),
+        "synthetic, 16 chars": lambda: stream(synthetic, 16),
+        "everyday, one-shot": lambda: parse_tool_calls(everyday, tools),
+        "everyday, 16 chars": lambda: stream(everyday, 16, tools),
+        "synthetic 50 KB, 1 char": lambda: stream(small, 1),
+    }
+    mb = [len(synthetic.encode()) / 1e6] * 2 + [len(everyday.encode()) / 1e6] * 2 + [len(small.encode()) / 1e6]
+    return runs, dict(zip(runs, mb, strict=True))
+
+
 def main() -> None:
+    if WORKER in sys.argv:
+        serve(cases()[0])
+        return
+    if (other := wanted()) is not None:
+        runs, mb = cases()
+        compare(__file__, list(runs), *other, size=mb.__getitem__)
+        return
     # An installed import hook can make this time another checkout's parser: say which one.
     print(f"parser: {letta_tool_emulation.__file__}")
     reply = make_reply(1_000_000, 200)

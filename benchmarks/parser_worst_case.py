@@ -8,6 +8,9 @@ Asserts nothing. Targets (issue 17): ratio <= 1.5 for every pattern, and >= 5 MB
 >= 2 MB/s in 16-character chunks.
 
     python3 dev.py bench parser_worst_case
+    COMPARE_WITH=DIR python3 dev.py bench parser_worst_case [NAME ...]
+                    (this checkout against the ``letta_tool_emulation`` in DIR at 64 KB, in
+                    alternating rounds of CPU time: see ``_compare.py``; COMPARE_ROUNDS=15)
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import json
 import sys
 import time
 from collections.abc import Callable
+
+from _compare import WORKER, compare, serve, wanted
 
 import letta_tool_emulation
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
@@ -134,8 +139,32 @@ def seconds(fn: Callable[[str], None], text: str, repeat: int) -> float:
     return best
 
 
+MODES: dict[str, Callable[[str], None]] = {"one-shot": one_shot, "16-char": streamed}
+
+
+def cases(only: list[str]) -> tuple[dict[str, Callable[[], object]], dict[str, float]]:
+    """The 64 KB runs of a comparison by name (pattern, mode), and each one's input in MB."""
+    runs: dict[str, Callable[[], object]] = {}
+    mb: dict[str, float] = {}
+    for name, make in PATTERNS.items():
+        if only and not any(o in name for o in only):
+            continue
+        text = make(SMALL)
+        for mode, fn in MODES.items():
+            runs[f"{name}, {mode}"] = lambda fn=fn, text=text: fn(text)
+            mb[f"{name}, {mode}"] = len(text.encode()) / 1e6
+    return runs, mb
+
+
 def main() -> None:
-    only = sys.argv[1:]
+    only = [a for a in sys.argv[1:] if a != WORKER]
+    if WORKER in sys.argv:
+        serve(cases(only)[0])
+        return
+    if (other := wanted()) is not None:
+        runs, mb = cases(only)
+        compare(__file__, list(runs), *other, size=mb.__getitem__, args=only)
+        return
     # An installed import hook can make this time another checkout's parser: say which one.
     print(f"parser: {letta_tool_emulation.__file__}")
     print(f"{'pattern':38s} {'mode':9s} {'64 KB':>9s} {'512 KB':>9s} {'ratio':>6s}")
@@ -146,7 +175,7 @@ def main() -> None:
         if only and not any(o in name for o in only):
             continue
         small, large = make(SMALL), make(LARGE)
-        for mode, fn in (("one-shot", one_shot), ("16-char", streamed)):
+        for mode, fn in MODES.items():
             t_small = seconds(fn, small, 3)
             t_large = seconds(fn, large, 2)
             mbps_small = len(small.encode()) / 1e6 / t_small

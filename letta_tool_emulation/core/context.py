@@ -23,12 +23,11 @@ length, so judging costs a bounded amount per block.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import regex
 
-from .literals import Words, any_of, fold
+from .literals import Gates, Table, Words, fold
 from .results import ProblemKind
 
 LINE_CHARS = 240  # characters of a line before or after a block that are judged
@@ -867,6 +866,9 @@ def _compile(table: dict[ProblemKind, dict[str, str]]) -> list[tuple[ProblemKind
 
 _BEFORE = _compile(BEFORE)
 _AFTER = _compile(AFTER)
+# A line is read once for the literals of all kinds of a table (see literals.Table).
+_BEFORE_TABLE = Table(_BEFORE)
+_AFTER_TABLE = Table(_AFTER)
 _WHY_BEFORE: dict[ProblemKind, str] = {
     "example": "the line before it introduces it as an illustration",
     "quoted": "the line before it presents it as something sent or done earlier",
@@ -929,11 +931,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = last_sentence(before)
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
-    folded = fold(sentence)
-    for kind, words in _BEFORE:
-        if words.search(sentence, folded):
-            return Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
-    return None
+    kind = _BEFORE_TABLE.first(sentence)
+    return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
 
 # A line that only names a tool, as the label of the block below it in a listing of tools:
@@ -2035,18 +2034,9 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 }
 
 
-# One pattern per kind finds any of its gate texts in a line at once, and one for all kinds
-# lets a line with none of them (most prose) go at the cost of a single search. Each comes
-# twice: an ASCII line can hold only the ASCII gates, and the engine tries every branch of a
-# trie's root at each position, so the pattern without the others searches it about twice as
-# fast.
-def _gates(gates: set[str] | tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    ascii_gates = {g for g in gates if g.isascii()}
-    return re.compile(any_of(gates)), re.compile(any_of(ascii_gates) if ascii_gates else "(?!)")
-
-
-_AFTER_GATED = [(kind, *_gates(AFTER_GATES[kind]), words) for kind, words in _AFTER]
-_ANY_GATE, _ANY_GATE_ASCII = _gates({g for gates in AFTER_GATES.values() for g in gates})
+# One pass over a line finds which kinds' gate texts it holds; a line with none of them (most
+# prose) goes at the cost of that pass, and the word table is read only for the kinds it holds.
+_AFTER_GATES = Gates(AFTER_GATES)
 
 
 def shown_after(after: str) -> Shown | None:
@@ -2056,16 +2046,12 @@ def shown_after(after: str) -> Shown | None:
     for line in lines:
         line = line[:LINE_CHARS]
         low = line.lower()
-        ascii_only = low.isascii()
-        first = (_ANY_GATE_ASCII if ascii_only else _ANY_GATE).search(low)
-        if first is None:
+        gated = _AFTER_GATES.held(low)
+        if not gated:
             continue
-        # No gate of any kind begins before the first one found: each kind's search starts there.
-        at = first.start()
-        folded = low if ascii_only else fold(line)
-        for kind, gate, gate_ascii, words in _AFTER_GATED:
-            if (gate_ascii if ascii_only else gate).search(low, at) is not None and words.search(line, folded):
-                return Shown(kind, _WHY_AFTER[kind], quote_words(line))
+        kind = _AFTER_TABLE.first(line, low if low.isascii() else fold(line), gated)
+        if kind is not None:
+            return Shown(kind, _WHY_AFTER[kind], quote_words(line))
     return None
 
 
@@ -2080,21 +2066,23 @@ def surroundings(recent: str) -> tuple[str, bool, bool]:
     """From the prose just before a block (``recent``, ending with the block's own line so
     far): the non-blank line directly before that line, whether blank lines stand between,
     and whether that line is a heading (ATX, or a setext underline with its text above)."""
-    nl = recent.rfind("\n")
-    if nl < 0:
+    end = recent.rfind("\n")
+    if end < 0:
         return "", False, False
-    lines = recent[:nl].split("\n")
+    # The lines are read from the last one back, in place: the recent prose is not split whole
+    # for the one or two lines that decide.
     gap = False
-    for i in range(len(lines) - 1, -1, -1):
-        line = lines[i].rstrip("\r")
+    while True:
+        start = recent.rfind("\n", 0, end) + 1
+        line = recent[start:end].rstrip("\r")
         if not line.strip():
             gap = True
-            continue
-        if _THOUGHT.match(line) and not gap:  # ReAct's thought belongs to its action
-            continue
-        heading = bool(HEADING.match(line))
-        if not heading and i > 0 and SETEXT_UNDERLINE.match(line):
-            above = lines[i - 1]
-            heading = bool(above.strip()) and not LIST_ITEM.match(above) and not TABLE_ROW.match(above)
-        return line[-LINE_CHARS:], gap, heading
-    return "", gap, False
+        elif gap or not _THOUGHT.match(line):  # ReAct's thought belongs to its action
+            heading = bool(HEADING.match(line))
+            if not heading and start > 0 and SETEXT_UNDERLINE.match(line):
+                above = recent[recent.rfind("\n", 0, start - 1) + 1 : start - 1]
+                heading = bool(above.strip()) and not LIST_ITEM.match(above) and not TABLE_ROW.match(above)
+            return line[-LINE_CHARS:], gap, heading
+        if start == 0:
+            return "", gap, False
+        end = start - 1

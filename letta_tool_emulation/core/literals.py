@@ -16,8 +16,8 @@ the regex engine's case-insensitive matching treats as equal to the same text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
 try:  # the standard library's own parser (private, without stubs): on a Python without it,
     # every pattern is simply searched whole (``requirements`` claims nothing).
@@ -182,11 +182,120 @@ def alternatives(pattern: str) -> list[str]:
     return parts
 
 
+K = TypeVar("K")
+
+
+class _Finder:
+    """Finds every literal of a set in a folded line in one pass: a search finds the longest
+    literal beginning at the first place where one does (every other literal beginning there is
+    a prefix of it), and the next search starts one character later.
+
+    The engine tries every branch of a trie's root at each position whose character begins a
+    literal, so a trie is read faster the fewer characters begin its literals: an ASCII line is
+    read with the trie of the ASCII literals alone, and any other line with two, one of the
+    literals that begin with an ASCII character and one of those that do not, whose positions
+    the engine skips without trying a branch wherever the line holds ASCII."""
+
+    __slots__ = ("_finds", "_finds_ascii", "_prefixes")
+
+    def __init__(self, literals: Collection[str]) -> None:
+        def tries(strings: list[str]) -> tuple[re.Pattern[str], ...]:
+            return (re.compile(any_of(strings)),) if strings else ()
+
+        self._finds_ascii = tries([s for s in literals if s.isascii()])
+        self._finds = tries([s for s in literals if s[0].isascii()]) + tries(
+            [s for s in literals if not s[0].isascii()]
+        )
+        present = set(literals)
+        self._prefixes = {s: tuple(s[:i] for i in range(1, len(s) + 1) if s[:i] in present) for s in present}
+
+    def found(self, text: str) -> set[str]:
+        """The literals that occur in ``text``."""
+        hits: set[str] = set()
+        for find in self._finds_ascii if text.isascii() else self._finds:
+            m = find.search(text)
+            while m is not None:
+                hits.add(m.group())
+                m = find.search(text, m.start() + 1)
+        prefixes = self._prefixes
+        return {literal for hit in hits for literal in prefixes[hit]}
+
+
+class Table(Generic[K]):
+    """Kinds of words (each a :class:`Words`), asked in order for the first one a line holds.
+
+    The answer is what asking each kind's :meth:`Words.search` in turn would give, but the line
+    is read once for the literals of every kind (or of the kinds ``among`` allows) instead of
+    once per kind, so the cost of a line without the tables' words stays flat as kinds and
+    languages are added; only the alternatives whose literals it holds are searched."""
+
+    __slots__ = ("_by_literal", "_entries", "_finder", "kinds")
+
+    def __init__(self, kinds: Sequence[tuple[K, Words]]) -> None:
+        self.kinds = [kind for kind, _ in kinds]
+        # Every alternative of every kind, in the kinds' order, with the literal sets beyond the
+        # one it is indexed by; those with no literal are candidates on every line.
+        # An alternative that begins with "^" can match only where a line begins (the engine
+        # knows no line separator but "\n", even in multiline mode), so on a text of one line it
+        # is tried at the start alone, not searched for at every position.
+        self._entries: list[tuple[int, regex.Pattern[str], list[Strings], bool]] = []
+        self._by_literal: dict[str | None, list[int]] = {None: []}
+        for k, (_, words) in enumerate(kinds):
+            for pattern, needs in words.patterns:
+                i = len(self._entries)
+                self._entries.append((k, pattern, needs[1:], pattern.pattern.startswith("^")))
+                for literal in needs[0] if needs else (None,):
+                    self._by_literal.setdefault(literal, []).append(i)
+        self._finder = _Finder([s for s in self._by_literal if s is not None])
+
+    def first(self, line: str, folded: str | None = None, among: Collection[K] | None = None) -> K | None:
+        """The first kind (of those in ``among``, if given) of which a pattern matches in
+        ``line``; ``folded``: :func:`fold` of it, if known."""
+        if folded is None:
+            folded = fold(line)
+        by_literal = self._by_literal
+        candidates = set(by_literal[None])
+        for literal in self._finder.found(folded):
+            candidates.update(by_literal[literal])
+        entries = self._entries
+        kinds = self.kinds
+        one_line = "\n" not in line
+        # The entries are in the kinds' order: the first that matches belongs to the first kind
+        # that holds the line.
+        for i in sorted(candidates):
+            k, pattern, needs, anchored = entries[i]
+            if (
+                (among is None or kinds[k] in among)
+                and all(any(s in folded for s in other) for other in needs)
+                and (pattern.match(line) if anchored and one_line else pattern.search(line)) is not None
+            ):
+                return kinds[k]
+        return None
+
+
+class Gates(Generic[K]):
+    """Groups of literal strings, and which groups a text holds one of, read in one pass."""
+
+    __slots__ = ("_finder", "_groups")
+
+    def __init__(self, groups: Mapping[K, Iterable[str]]) -> None:
+        self._groups: dict[str, frozenset[K]] = {}
+        for group, strings in groups.items():
+            for s in strings:
+                self._groups[s] = self._groups.get(s, frozenset()) | {group}
+        self._finder = _Finder(list(self._groups))
+
+    def held(self, text: str) -> frozenset[K]:
+        """The groups of which ``text`` holds a string (compared as they are, not folded)."""
+        groups = self._groups
+        return frozenset(group for s in self._finder.found(text) for group in groups[s])
+
+
 class Words:
     """Patterns of which a line holds any (searched as their alternation would be), each split
     into alternatives that are searched only where one of their literals occurs."""
 
-    __slots__ = ("_always", "_by_literal", "_find", "_find_ascii", "_prefixes", "patterns")
+    __slots__ = ("_table", "patterns")
 
     def __init__(self, patterns: Iterable[str], flags: int) -> None:
         # Each alternative with the sets of literals it needs: the first indexes it, the others
@@ -195,48 +304,13 @@ class Words:
         for pattern in patterns:
             for part in alternatives(pattern):
                 self.patterns.append((regex.compile(part, flags), requirements(part, flags & (re.I | re.M))))
-        self._always = [p for p, needs in self.patterns if not needs]
-        by_literal: dict[str, list[int]] = {}
-        for i, (_, needs) in enumerate(self.patterns):
-            for literal in needs[0] if needs else ():
-                by_literal.setdefault(literal, []).append(i)
-        self._by_literal = by_literal
-        # One search finds where a literal begins, the longest one there (the trie's answer);
-        # every other literal beginning there is a prefix of it. Searching again from the next
-        # character finds every literal in the line, at the cost of a search per literal found
-        # rather than a substring test per literal of the table.
-        literals = list(by_literal)
-        ascii_literals = [s for s in literals if s.isascii()]
-        self._find = re.compile(any_of(literals)) if literals else None
-        self._find_ascii = re.compile(any_of(ascii_literals)) if ascii_literals else None
-        self._prefixes = {s: tuple(t for t in literals if s.startswith(t)) for s in literals}
+        self._table: Table[bool] | None = None
 
     def search(self, line: str, folded: str | None = None) -> bool:
         """Whether any pattern matches in ``line`` (``folded``: :func:`fold` of it, if known)."""
-        for pattern in self._always:
-            if pattern.search(line) is not None:
-                return True
-        if folded is None:
-            folded = fold(line)
-        find = self._find_ascii if folded.isascii() else self._find
-        if find is None:
-            return False
-        tried: set[int] = set()
-        patterns = self.patterns
-        by_literal = self._by_literal
-        found = find.search(folded)
-        while found is not None:
-            for literal in self._prefixes[found.group()]:
-                for i in by_literal[literal]:
-                    if i not in tried:
-                        tried.add(i)
-                        pattern, needs = patterns[i]
-                        if all(any(s in folded for s in other) for other in needs[1:]) and (
-                            pattern.search(line) is not None
-                        ):
-                            return True
-            found = find.search(folded, found.start() + 1)
-        return False
+        if self._table is None:
+            self._table = Table([(True, self)])
+        return self._table.first(line, folded) is not None
 
 
 def any_of(strings: Iterable[str]) -> str:

@@ -13,7 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from letta_tool_emulation.core import context, literals
-from letta_tool_emulation.core.literals import Words, alternatives, any_of, fold, required, requirements
+from letta_tool_emulation.core.literals import (
+    Gates,
+    Table,
+    Words,
+    alternatives,
+    any_of,
+    fold,
+    required,
+    requirements,
+)
 
 FLAGS = regex.IGNORECASE | regex.MULTILINE
 TABLES = {"before": context.BEFORE, "after": context.AFTER}
@@ -94,6 +103,57 @@ def test_the_prefilter_agrees_with_the_rows_on_every_line_of_the_corpus() -> Non
                 held += expected
                 assert found.search(line) == expected, (table, kind, line)
     assert held > 500  # the lines exercise the rows, not only their absence
+
+
+def _first(table: str, line: str, among: frozenset[str] | None = None) -> str | None:
+    """What a table says without a prefilter: the first kind, in order, one of whose rows matches."""
+    return next(
+        (kind for kind in TABLES[table] if (among is None or kind in among) and _plain(table, kind, line)), None
+    )
+
+
+TABLE = {"before": context._BEFORE_TABLE, "after": context._AFTER_TABLE}
+KINDS = sorted(context.AFTER)
+
+
+@settings(max_examples=200, deadline=None)
+@given(table_lines, st.sets(st.sampled_from(KINDS)))
+def test_a_table_read_once_names_the_first_kind_that_asking_each_in_turn_would(
+    drawn: tuple[str, str, str], among: set[str]
+) -> None:
+    words, end, case = drawn
+    line = _shape(words, case) + end
+    for table in TABLES:
+        assert TABLE[table].first(line) == _first(table, line), (table, line)
+    kinds = frozenset(among)
+    assert TABLE["after"].first(line, among=kinds) == _first("after", line, kinds), (line, kinds)  # type: ignore[arg-type]
+
+
+def test_tables_and_gates_read_once_agree_with_each_kind_on_every_line_of_the_corpus() -> None:
+    lines: set[str] = set()
+    for path in DATA.rglob("*.txt"):
+        lines.update(path.read_text(encoding="utf-8").split("\n"))
+    gates = context._AFTER_GATES
+    held = 0
+    for line in sorted(lines):
+        for table in TABLES:
+            expected = _first(table, line)
+            held += expected is not None
+            assert TABLE[table].first(line) == expected, (table, line)
+        low = line.lower()
+        assert gates.held(low) == {kind for kind, gs in context.AFTER_GATES.items() if any(g in low for g in gs)}, line
+    assert held > 100
+
+
+def test_gates_name_every_group_one_of_whose_strings_a_text_holds() -> None:
+    gates = Gates({"a": ["so", "solo"], "b": ["sobre", "lo"], "c": ["日本", "ü"]})
+    assert gates.held("solo") == {"a", "b"}  # a literal beginning inside another is found too
+    assert gates.held("sobre el río") == {"a", "b"}
+    assert gates.held("über 日本") == {"c"}
+    assert gates.held("nothing here") == frozenset()
+    table = Table([("x", Words([r"\bfoo\b"], FLAGS)), ("y", Words([r"bar|\bfo"], FLAGS))])
+    assert table.first("FOO bar") == "x" and table.first("fox bar") == "y" and table.first("food") == "y"
+    assert table.first("foo", among=frozenset({"y"})) == "y" and table.first("nothing") is None
 
 
 def test_every_character_the_engine_matches_without_case_folds_alike() -> None:
