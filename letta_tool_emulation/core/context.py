@@ -2039,20 +2039,41 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 _AFTER_GATES = Gates(AFTER_GATES)
 
 
+# A clause opened by "if" (up to its comma, colon, dash or the sentence's end), in the table languages. Inside
+# one, a retraction's words take nothing back: "Saved. If I got it wrong, tell me" invites a
+# correction of a call that ran. Languages that mark the condition on the verb alone (Korean -면,
+# Turkish -sa) are not covered.
+_CONDITION = regex.compile(
+    r"(?<!\w)(?:if|in\s+case|si|se|wenn|falls|als|indien|om|hvis|jos|ha|dacă|daca|eğer|αν|εάν|nếu|jika|"
+    r"kalau|jikalau|sekiranya|kama|jeśli|jeżeli|jestli|pokud|kdyby|если|ежели|якщо|коли|اگر|إذا|إن|لو|אם|"
+    r"अगर|यदि|যদি|ถ้า|หาก|만약)(?!\w)[^.,;:!?—–،؛。，；：！？\n]*"
+    r"|(?:如果|要是|假如|もし)[^.,;:!?—–。，；：！？\n]*",
+    regex.IGNORECASE,
+)
+
+
 def shown_after(after: str) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result)."""
     lines = [line for line in after.split("\n", 8)[:8] if line.strip()][:AFTER_LINES]
     for line in lines:
         line = line[:LINE_CHARS]
-        low = line.lower()
-        gated = _AFTER_GATES.held(low)
-        if not gated:
-            continue
-        kind = _AFTER_TABLE.first(line, low if low.isascii() else fold(line), gated)
+        kind = _after_kind(line)
+        if kind == "retracted":
+            bare = _CONDITION.sub(" ", line)
+            if bare != line:
+                kind = _after_kind(bare)
         if kind is not None:
             return Shown(kind, _WHY_AFTER[kind], quote_words(line))
     return None
+
+
+def _after_kind(line: str) -> ProblemKind | None:
+    low = line.lower()
+    gated = _AFTER_GATES.held(low)
+    if not gated:
+        return None
+    return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), gated)
 
 
 def heading_is_example(line: str) -> bool | None:
