@@ -32,7 +32,7 @@ from typing import Any
 
 from . import calibration, endpoints, venice
 from .server_dialect import LOCAL_KINDS, SCHEMA_SHAPES, ServerKind
-from .step import Decision
+from .step import Decision, env_switch
 
 __all__ = ["Decision", "calibrated", "decide", "handle_of", "schema_shape", "speaks_venice", "switches"]
 
@@ -61,7 +61,7 @@ def switches(config: Any) -> frozenset[str]:
 
 
 def e2ee_globally_on() -> bool:
-    return os.environ.get(E2EE_ENV, "on").strip().lower() not in ("0", "off", "false", "no")
+    return env_switch(E2EE_ENV)
 
 
 def patterns() -> list[str]:

@@ -49,6 +49,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from . import endpoints, venice
+from .step import env_switch
 
 log = logging.getLogger("letta_tool_emulation")
 T = TypeVar("T")
@@ -178,12 +179,7 @@ class NeverReached(Unavailable):
 
 
 def configured() -> bool:
-    return bool(os.environ.get(URI_ENV)) and os.environ.get(SWITCH_ENV, "on").strip().lower() not in (
-        "0",
-        "off",
-        "false",
-        "no",
-    )
+    return bool(os.environ.get(URI_ENV)) and env_switch(SWITCH_ENV)
 
 
 class Store:

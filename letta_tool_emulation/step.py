@@ -85,6 +85,11 @@ class Decision:
     in_reasoning: bool = False
 
 
+def env_switch(name: str, default: str = "on") -> bool:
+    """Whether the on/off setting ``name`` is on: anything but 0, off, false or no."""
+    return os.environ.get(name, default).strip().lower() not in ("0", "off", "false", "no")
+
+
 def _env_number(log: Log, name: str, default: float, kind: type = int) -> Any:
     try:
         return kind(os.environ.get(name, default))
@@ -116,8 +121,7 @@ class Settings:
             threshold=_env_number(log, "LETTA_TOOL_EMULATION_THRESHOLD", DEFAULT_THRESHOLD, float),
             max_calls_per_reply=max(1, _env_number(log, "LETTA_TOOL_EMULATION_MAX_CALLS", 16)),
             max_output_tokens=max(16, _env_number(log, "LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
-            offer_lines=os.environ.get("LETTA_TOOL_EMULATION_OFFER_LINES", "1").strip().lower()
-            not in ("0", "off", "false", "no"),
+            offer_lines=env_switch("LETTA_TOOL_EMULATION_OFFER_LINES"),
         )
 
 
