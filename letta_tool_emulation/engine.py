@@ -69,7 +69,7 @@ from .core import (
     render_feedback,
     render_messages,
 )
-from .core.blocks import hold_labels, memory_blocks, offer_lines
+from .core.blocks import hold_labels, memory_blocks, offer_lines, offered_lines
 from .core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
@@ -192,7 +192,7 @@ def prepare(
     specs = hold_labels(specs, [b.label for b in blocks if not b.read_only])
     # The replace tools are offered the blocks' lines for their old text: what the model is
     # shown (and a constrained reply's schema holds it to), never what the validator requires.
-    blocks = blocks if settings.offer_lines else []
+    lines = offered_lines(blocks) if settings.offer_lines else {}
     tool_choice = data.get("tool_choice") if specs else None
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
@@ -204,7 +204,7 @@ def prepare(
         return EmulatedRequest({"model": data.get("model"), "messages": []}, step)
     history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
     feedback = _take_feedback(pending) if pending is not None and specs else ""
-    rendered = _rendered(history, offer_lines(specs, blocks, enum=False), tool_choice, feedback, constrained=False)
+    rendered = _rendered(history, offer_lines(specs, lines, enum=False), tool_choice, feedback, constrained=False)
     if feedback and rendered[-1]["role"] != "user" and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
     body = clean_request({**data, "messages": _sanitize(rendered)})
@@ -215,7 +215,7 @@ def prepare(
     free_text = body
     if shape:
         required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
-        held = offer_lines(specs, blocks, enum=True)
+        held = offer_lines(specs, lines, enum=True)
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True))

@@ -140,13 +140,12 @@ def offered_lines(blocks: list[Block]) -> dict[str, list[str]]:
     return offered
 
 
-def offer_lines(specs: Mapping[str, ToolSpec], blocks: list[Block], *, enum: bool) -> dict[str, ToolSpec]:
+def offer_lines(specs: Mapping[str, ToolSpec], by_block: Mapping[str, list[str]], *, enum: bool) -> dict[str, ToolSpec]:
     """``specs``, with the old text of each replace tool (:data:`REPLACED_TEXT`) offered the
-    blocks' lines (:func:`offered_lines`). With ``enum`` the lines become its ``enum``, and the
-    parameters one ``anyOf`` branch per block, so that a constrained reply names a line of the
-    block its ``label`` names; otherwise they are its ``examples``. Unchanged without lines, or
-    where the tool's own schema already limits the old text."""
-    by_block = offered_lines(blocks)
+    blocks' lines ``by_block`` (what :func:`offered_lines` found). With ``enum`` the lines become
+    its ``enum``, and the parameters one ``anyOf`` branch per block, so that a constrained reply
+    names a line of the block its ``label`` names; otherwise they are its ``examples``.
+    Unchanged without lines, or where the tool's own schema already limits the old text."""
     if not by_block:
         return dict(specs)
     offered: dict[str, ToolSpec] = {}

@@ -132,18 +132,18 @@ def test_replace_tools_are_offered_the_lines_as_an_enum_or_examples() -> None:
         ]
     )
     blocks = [Block("human", False, "Name: Ana"), Block("persona", False, "I am Sam."), Block("todo", False, "")]
-    held = offer_lines(tools, blocks, enum=True)
+    held = offer_lines(tools, offered_lines(blocks), enum=True)
     assert held["memory_replace"].properties["old_string"] == {**text, "enum": ["Name: Ana", "I am Sam."]}
     assert held["core_memory_replace"].properties["old_content"] == {**text, "enum": ["Name: Ana", "I am Sam."]}
     assert held["memory_insert"] == tools["memory_insert"] and held["send_note"] == tools["send_note"]
-    shown = offer_lines(tools, blocks, enum=False)
+    shown = offer_lines(tools, offered_lines(blocks), enum=False)
     assert shown["memory_replace"].properties["old_string"] == {**text, "examples": ["Name: Ana", "I am Sam."]}
     assert "anyOf" not in shown["memory_replace"].parameters
-    assert offer_lines(tools, [Block("human", False, "")], enum=True) == tools  # nothing to offer
+    assert offer_lines(tools, offered_lines([Block("human", False, "")]), enum=True) == tools  # nothing to offer
     limited = normalize_tools(
         [{"name": "memory_replace", "parameters": {"type": "object", "properties": {"old_string": {"enum": ["a"]}}}}]
     )
-    assert offer_lines(limited, blocks, enum=True) == limited  # its own schema already limits it
+    assert offer_lines(limited, offered_lines(blocks), enum=True) == limited  # its own schema already limits it
 
 
 def test_a_constrained_replacement_names_a_line_of_the_block_it_names() -> None:
@@ -164,7 +164,7 @@ def test_a_constrained_replacement_names_a_line_of_the_block_it_names() -> None:
         Block("persona", False, "I am Sam.\nLikes tea."),
         Block("todo", False, ""),
     ]
-    held = offer_lines(hold_labels(tools, ["human", "persona", "todo"]), blocks, enum=True)
+    held = offer_lines(hold_labels(tools, ["human", "persona", "todo"]), offered_lines(blocks), enum=True)
     schema = held["memory_replace"].parameters
     assert schema["properties"]["old_string"]["enum"] == ["Name: Ana", "Likes tea.", "I am Sam."]  # as listed
     # An empty block has nothing to replace: no branch names it.
