@@ -2039,10 +2039,10 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 _AFTER_GATES = Gates(AFTER_GATES)
 
 
-# A clause opened by "if" (up to its comma, colon, dash or the sentence's end), in the table languages. Inside
-# one, a retraction's words take nothing back: "Saved. If I got it wrong, tell me" invites a
-# correction of a call that ran. Languages that mark the condition on the verb alone (Korean -면,
-# Turkish -sa) are not covered.
+# A clause opened by "if" (up to its comma, colon, dash or the sentence's end), in the table
+# languages. Inside one, a retraction's words take nothing back: "Saved. If I got it wrong, tell
+# me" invites a correction of a call that ran. Languages that mark the condition on the verb
+# alone (Korean -면, Turkish -sa) are not covered.
 _CONDITION = regex.compile(
     r"(?<!\w)(?:if|in\s+case|si|se|wenn|falls|als|indien|om|hvis|jos|ha|dacă|daca|eğer|αν|εάν|nếu|jika|"
     r"kalau|jikalau|sekiranya|kama|jeśli|jeżeli|jestli|pokud|kdyby|если|ежели|якщо|коли|اگر|إذا|إن|لو|אם|"
