@@ -298,6 +298,15 @@ def last_writer(conn: sa.Connection) -> str | None:
     return row[0] if row is not None else None
 
 
+def create_extension(engine: sa.Engine) -> None:
+    """pgvector, created under the schema lock: PostgreSQL's IF NOT EXISTS does not make two
+    sessions creating it at once safe, and the one that loses fails on the catalogue's unique
+    index, which stopped the second of two servers started together on a new database."""
+    with engine.begin() as conn:
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(SCHEMA_LOCK)))
+        conn.execute(sa.text("CREATE EXTENSION IF NOT EXISTS vector"))
+
+
 def ensure_schema(
     uri: str | None = None, *, backup_dir: Path | None = None, log: Callable[[str], None] = print
 ) -> None:
@@ -311,8 +320,7 @@ def ensure_schema(
 
     engine = sa.create_engine(sync_url(uri))
     try:
-        with engine.begin() as conn:
-            conn.execute(sa.text("CREATE EXTENSION IF NOT EXISTS vector"))
+        create_extension(engine)
     except OperationalError as exc:
         raise DatabaseError(f"cannot reach the database at LETTA_PG_URI: {_first_line(exc)}") from exc
     except ProgrammingError as exc:

@@ -5,6 +5,7 @@ its own in place of letta's: what it adds, what it refuses, and that a refusal c
 from __future__ import annotations
 
 import enum
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,8 +13,8 @@ import psycopg2
 import pytest
 import sqlalchemy as sa
 
-from letta_tool_emulation.runtime.database import DatabaseError, EmbeddedPostgres
-from letta_tool_emulation.runtime.schema import _VERSIONS, VERSIONS_TABLE, _upgrade, sync_url
+from letta_tool_emulation.runtime.database import DATABASE, DatabaseError, EmbeddedPostgres
+from letta_tool_emulation.runtime.schema import _VERSIONS, VERSIONS_TABLE, _upgrade, create_extension, sync_url
 
 
 class Kind(enum.Enum):
@@ -132,3 +133,46 @@ def test_a_change_that_would_lose_data_stops_and_changes_nothing(
     assert "pip install 'letta==0.16.4'" in str(refused.value)
     assert columns(engine, "sources") == before
     assert list(tmp_path.glob("*.dump")) == []  # refused before the backup
+
+
+def test_servers_starting_together_on_a_new_database_all_get_pgvector(db: EmbeddedPostgres) -> None:
+    """Two servers started at once on one new database both create the extension; without the
+    schema lock the later one failed on PostgreSQL's catalogue index and stopped while starting."""
+    rounds, sessions = 6, 4
+    failures: list[BaseException] = []
+    admin = psycopg2.connect(db.uri.replace(f"/{DATABASE}?", "/postgres?"))
+    admin.autocommit = True  # CREATE DATABASE cannot run inside a transaction
+    try:
+        for n in range(rounds):
+            name = f"race_{n}"
+            with admin.cursor() as cur:
+                cur.execute(f"DROP DATABASE IF EXISTS {name}")
+                cur.execute(f"CREATE DATABASE {name}")
+            engines = [
+                sa.create_engine(sync_url(db.uri.replace(f"/{DATABASE}?", f"/{name}?"))) for _ in range(sessions)
+            ]
+            for eng in engines:  # connected beforehand, so the creates meet at the barrier
+                eng.connect().close()
+            barrier = threading.Barrier(sessions)
+
+            def create(eng: sa.Engine, barrier: threading.Barrier = barrier) -> None:
+                barrier.wait()
+                try:
+                    create_extension(eng)
+                except BaseException as exc:  # noqa: BLE001 - every failure is the finding
+                    failures.append(exc)
+
+            threads = [threading.Thread(target=create, args=(eng,)) for eng in engines]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            with engines[0].connect() as conn:
+                assert conn.execute(sa.text("SELECT count(*) FROM pg_extension WHERE extname = 'vector'")).scalar() == 1
+            for eng in engines:
+                eng.dispose()
+            with admin.cursor() as cur:
+                cur.execute(f"DROP DATABASE {name}")
+    finally:
+        admin.close()
+    assert failures == []
