@@ -24,6 +24,7 @@ import httpx
 
 from .server_dialect import (
     CONTEXT_ENV,
+    GRAMMAR_SHAPE,
     LOCAL_KINDS,
     SCHEMA_NAME,
     SCHEMA_SHAPES,
@@ -430,7 +431,19 @@ def remember(request: EmulatedRequest, outcome: Outcome, log: Log) -> None:
             model,
         )
     shape = request.step.schema_shape
-    if outcome.refused_schema_status is None or shape is None:
+    if outcome.refused_schema_status is None:
+        return
+    if shape is None and request.step.grammar_kind is not None:
+        if KNOWN.refuse_schema(endpoint, model, GRAMMAR_SHAPE):
+            log.warning(
+                "letta_tool_emulation: %s refused the grammar for its call blocks (HTTP %s); free-text replies "
+                "without it from now on (%s=off turns it off everywhere).",
+                model,
+                outcome.refused_schema_status,
+                "LETTA_TOOL_EMULATION_GRAMMAR",
+            )
+        return
+    if shape is None:
         return
     if KNOWN.refuse_schema(endpoint, model, shape):
         log.warning(

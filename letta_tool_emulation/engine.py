@@ -79,9 +79,10 @@ from .core.envelope import (
     render_envelope_feedback,
 )
 from .core.feedback import render_empty_reply, render_notes, render_required_call
+from .core.grammar import call_block_grammar
 from .core.prompt import forced_tool_name
 from .core.region import is_cut
-from .server_dialect import schema_request_fields
+from .server_dialect import grammar_request_fields, schema_request_fields
 from .step import (
     HEARTBEAT,
     INJECTED_PARAMS,
@@ -213,6 +214,20 @@ def prepare(
         body["venice_parameters"] = dict(DEFAULT_VENICE_PARAMETERS if venice_parameters is None else venice_parameters)
     shape = decision.schema_shape if specs else None
     free_text = body
+    grammar_kind = decision.grammar_kind if specs and not shape and tool_choice != "none" else None
+    if grammar_kind:
+        # Prose stays free; a call block, once begun, can only be a call the tools allow.
+        required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
+        grammar = call_block_grammar(
+            _forced(offer_lines(specs, lines, enum=True), tool_choice),
+            several=not (single_call and not parallel),
+            required=required,
+        )
+        fields = grammar_request_fields(grammar_kind, grammar.grammar, grammar.trigger) if grammar else {}
+        if fields:
+            body = {**body, **fields}
+        else:
+            grammar_kind = None
     if shape:
         required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
         held = offer_lines(specs, lines, enum=True)
@@ -232,10 +247,11 @@ def prepare(
         settings=settings,
         output_limit=body.get("max_completion_tokens"),
         schema_shape=shape,
+        grammar_kind=grammar_kind,
         endpoint=endpoint,
         log=log,
     )
-    return EmulatedRequest(body, step, fallback=free_text if shape else None)
+    return EmulatedRequest(body, step, fallback=free_text if shape or grammar_kind else None)
 
 
 def _rendered(
@@ -452,11 +468,13 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
     body: dict[str, Any] = dict(request)
     messages: list[dict[str, Any]] = body["messages"]
     shape = step.schema_shape
+    # The request carries what a server can refuse: the reply schema, or the call blocks' grammar.
+    held = bool(shape or step.grammar_kind)
     refused_status: int | None = None
     number = 0
     while True:
         number += 1
-        attempt = Attempt(number, {**body, "messages": messages}, _reader(step, shape), constrained=bool(shape))
+        attempt = Attempt(number, {**body, "messages": messages}, _reader(step, shape), constrained=held)
         try:
             yield attempt
         except SchemaRefused as refused:
@@ -465,7 +483,7 @@ def run(request: EmulatedRequest) -> Generator[Attempt, None, Outcome]:
             if request.fallback is None:
                 raise  # a free-text request carries no schema to refuse
             refused_status = refused.status
-            body, shape, number = dict(request.fallback), None, number - 1
+            body, shape, held, number = dict(request.fallback), None, False, number - 1
             messages = body["messages"]
             continue
         if not attempt.ended:  # the driver stopped feeding: nothing more to decide

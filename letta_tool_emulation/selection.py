@@ -31,10 +31,10 @@ from dataclasses import replace
 from typing import Any
 
 from . import calibration, endpoints, venice
-from .server_dialect import LOCAL_KINDS, SCHEMA_SHAPES, ServerKind
+from .server_dialect import GRAMMAR_SHAPE, LOCAL_KINDS, SCHEMA_SHAPES, TRIGGER_KINDS, ServerKind
 from .step import Decision, env_switch
 
-__all__ = ["Decision", "calibrated", "decide", "handle_of", "schema_shape", "speaks_venice", "switches"]
+__all__ = ["Decision", "calibrated", "decide", "grammar_kind", "handle_of", "schema_shape", "speaks_venice", "switches"]
 
 WRAPPER_ON = "tool-emulation"
 WRAPPER_OFF = "native-tools"
@@ -45,6 +45,8 @@ WRAPPER_FREE_TEXT = "free-text"
 PATTERNS_ENV = "LETTA_TOOL_EMULATION_MODELS"
 E2EE_ENV = "LETTA_TOOL_EMULATION_E2EE"
 CONSTRAINED_ENV = "LETTA_TOOL_EMULATION_CONSTRAINED"
+# Free-text replies to a server that supports it hold their call blocks to the tools' grammar.
+GRAMMAR_ENV = "LETTA_TOOL_EMULATION_GRAMMAR"
 
 
 def handle_of(config: Any) -> str:
@@ -82,7 +84,24 @@ def decide(config: Any) -> Decision:
     if decision.e2ee:
         return decision  # Venice accepts no response_format in E2EE mode
     shape = schema_shape(config, decision)
-    return replace(decision, schema_shape=shape) if shape else decision
+    if shape:
+        return replace(decision, schema_shape=shape)
+    grammar = grammar_kind(config)
+    return replace(decision, grammar_kind=grammar) if grammar else decision
+
+
+def grammar_kind(config: Any) -> ServerKind | None:
+    """The server kind whose grammar fields a free-text request carries, or None: a server kind
+    that holds only what follows the call marker to a grammar (``server_dialect.TRIGGER_KINDS``),
+    unless ``LETTA_TOOL_EMULATION_GRAMMAR`` is off or the model refused the grammar before."""
+    url = getattr(config, "model_endpoint", None)
+    server = endpoints.KNOWN.server(url)
+    kind = server.kind if server is not None else None
+    if kind not in TRIGGER_KINDS or not env_switch(GRAMMAR_ENV):
+        return None
+    if endpoints.KNOWN.refused_schema(url, getattr(config, "model", None) or "", GRAMMAR_SHAPE):
+        return None
+    return kind
 
 
 def speaks_venice(config: Any) -> bool:

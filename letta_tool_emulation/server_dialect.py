@@ -4,7 +4,9 @@ each says no. Pure rules over plain values: nothing here touches the network (pr
 server is ``endpoints.py``).
 
 - :func:`schema_request_fields` gives the request fields each server kind needs to enforce a
-  JSON schema, and :func:`schema_rejected` recognises its answer when it refuses one.
+  JSON schema, and :func:`schema_rejected` recognises its answer when it refuses one (or a grammar).
+- :func:`grammar_request_fields` gives the fields that hold only a free-text reply's call blocks
+  to a grammar, for the kinds that support it (:data:`TRIGGER_KINDS`).
 - :func:`context_from_error` reads the context window a server names when a prompt overflows it.
 - :func:`parse_context_overrides` reads ``LETTA_TOOL_EMULATION_CONTEXT``'s value (``handle=tokens``,
   comma-separated, glob patterns over model handles), for servers that do not tell.
@@ -129,6 +131,35 @@ def schema_request_fields(kind: ServerKind | None, schema: Mapping[str, Any]) ->
     if kind == "ollama-native":
         return {"format": schema}
     return {"response_format": {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": schema}}}
+
+
+# The server kinds that hold only what follows a trigger word to a grammar, leaving prose free
+# (grammar_request_fields); every other kind gets free-text requests with nothing added.
+TRIGGER_KINDS: tuple[ServerKind, ...] = ("llama.cpp",)
+# What a refused grammar is remembered under (endpoints.Known.refuse_schema), beside the shapes.
+GRAMMAR_SHAPE = "llama.cpp-grammar"
+# llama.cpp's common_grammar_trigger_type: a word that starts the grammar where it is written.
+_TRIGGER_WORD = 1
+
+
+def grammar_request_fields(kind: ServerKind | None, grammar: str, trigger: str) -> dict[str, Any]:
+    """The request fields that make a server of ``kind`` hold a free-text reply to ``grammar``
+    from ``trigger`` on; ``{}`` for a kind that has none (its request stays as it was).
+
+    llama.cpp's ``llama-server`` reads ``grammar`` (GBNF), ``grammar_lazy`` and
+    ``grammar_triggers`` (``preserved_tokens`` lets a trigger that is one token in the model's
+    vocabulary be matched as that token). Its chat endpoint replaces the last three with its
+    chat template's own, so the grammar is applied from the first token there: the grammar
+    (core/grammar.py) leaves prose free either way.
+    """
+    if kind not in TRIGGER_KINDS:
+        return {}
+    return {
+        "grammar": grammar,
+        "grammar_lazy": True,
+        "grammar_triggers": [{"type": _TRIGGER_WORD, "value": trigger}],
+        "preserved_tokens": [trigger],
+    }
 
 
 _SCHEMA_WORDS = re.compile(

@@ -80,6 +80,9 @@ class Decision:
     # Replies constrained to the envelope schema, sent in this server kind's request shape
     # (see server_dialect.schema_request_fields); None: free text.
     schema_shape: ServerKind | None = None
+    # A free-text reply's call blocks held to a grammar of the offered tools, sent in this server
+    # kind's request fields (see server_dialect.grammar_request_fields); None: nothing added.
+    grammar_kind: ServerKind | None = None
     # The model's chat template opens reasoning before each reply (an earlier reply closed it
     # with a lone </think>): a reply is read as reasoning until its </think>.
     in_reasoning: bool = False
@@ -155,6 +158,7 @@ class Step:
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
     schema_shape: ServerKind | None = None  # the request shape of the reply schema; None: free text
+    grammar_kind: ServerKind | None = None  # free text whose call blocks the request holds to a grammar
     endpoint: str | None = None  # the model endpoint's URL (what a refused schema is remembered for)
     log: Log = field(default=SILENT, compare=False, repr=False)  # where the engine says what it did
 
@@ -274,7 +278,7 @@ class Attempt:
         self.number = number
         self.body = body
         self.reader = reader  # None: no tools were offered, the reply is plain text
-        self.constrained = constrained  # the request carries the reply schema
+        self.constrained = constrained  # the request carries the reply schema, or a grammar
         self._text: list[str] = []
         self._reasoning: list[str] = []
         self.finish_reason: str | None = None

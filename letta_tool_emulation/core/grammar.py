@@ -47,7 +47,8 @@ MAX_DEPTH = 12
 # the object is written as any JSON object.
 MAX_OPTIONAL = 24
 
-# JSON, as llama.cpp's own schema converter writes it: whitespace bounded (an unbounded run of
+# JSON, as llama.cpp's own schema converter writes it (but with DEL allowed in strings: JSON allows
+# it, and Python writes it unescaped): whitespace bounded (an unbounded run of
 # spaces is the classic way a small model loops under a grammar), numbers of bounded length.
 _PRIMITIVES: dict[str, str] = {
     "ws": '| " " | "\\n" [ \\t]{0,20}',
@@ -56,7 +57,7 @@ _PRIMITIVES: dict[str, str] = {
     "json-int": '"-"? ([0] | [1-9] [0-9]{0,15})',
     "json-integer": "json-int ws",
     "json-number": 'json-int ("." [0-9]{1,16})? ([eE] [-+]? [0-9]{1,16})? ws',
-    "json-char": '[^"\\\\\\x7F\\x00-\\x1F] | [\\\\] (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
+    "json-char": '[^"\\\\\\x00-\\x1F] | [\\\\] (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
     "json-string": '"\\"" json-char* "\\"" ws',
     "json-value": "json-object | json-array | json-string | json-number | json-boolean | json-null",
     "json-object": '"{" ws ( json-string ":" ws json-value ("," ws json-string ":" ws json-value)* )? "}" ws',

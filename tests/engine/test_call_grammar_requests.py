@@ -1,0 +1,124 @@
+"""Free-text requests to a server kind that holds call blocks to a grammar (llama.cpp's
+llama-server): what they carry, what every other kind gets, and a refused grammar."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import pytest
+
+from letta_tool_emulation import endpoints, engine, selection
+from letta_tool_emulation.server_dialect import (
+    GRAMMAR_SHAPE,
+    SCHEMA_SHAPES,
+    TRIGGER_KINDS,
+    ServerInfo,
+    grammar_request_fields,
+)
+from letta_tool_emulation.step import Decision
+
+from .test_engine import MEMORY_SYSTEM, PIZZA, TOOLS, block
+
+LOG = logging.getLogger("letta_tool_emulation")
+URL = "http://127.0.0.1:9/v1"
+GRAMMAR = Decision(True, "test", grammar_kind="llama.cpp")
+FIELDS = ("grammar", "grammar_lazy", "grammar_triggers", "preserved_tokens")
+SEARCH = {"type": "function", "function": {"name": "archival_memory_search",
+          "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}}  # fmt: skip
+
+
+def prepare(decision: Decision = GRAMMAR, **kw: Any) -> Any:
+    data = {
+        "model": "m",
+        "messages": [{"role": "system", "content": "You are Sam."}, {"role": "user", "content": "Hi"}],
+        "tools": [*TOOLS, SEARCH],
+        "tool_choice": "auto",
+        **kw,
+    }
+    return engine.prepare(data, decision=decision, endpoint=URL, log=LOG)
+
+
+def test_a_free_text_request_carries_the_lazy_grammar_and_stays_free_text() -> None:
+    req = prepare()
+    plain = prepare(Decision(True, "test"))
+    assert req["grammar_lazy"] is True and req["grammar_triggers"] == [{"type": 1, "value": "TOOL_CALL_START"}]
+    assert '"\\"memory_insert\\""' in req["grammar"] and '"\\"archival_memory_search\\""' in req["grammar"]
+    # The messages, the stop sequences and everything else are the free-text request's.
+    assert {k: v for k, v in req.items() if k not in FIELDS} == dict(plain)
+    assert "response_format" not in req and req.step.schema_shape is None and req.step.grammar_kind == "llama.cpp"
+    assert req.fallback == dict(plain)  # asked again without it, if refused
+
+
+def test_tool_choice_and_parallel_calls_shape_the_grammar() -> None:
+    data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": [*TOOLS, SEARCH]}
+
+    def root(tool_choice: Any, **kw: Any) -> str:
+        return str(engine.prepare({**data, "tool_choice": tool_choice}, decision=GRAMMAR, **kw)["grammar"]).split("\n")[
+            0
+        ]
+
+    assert root("auto") == "root ::= (lead-0 block)* tail-0"  # several calls, one block each
+    assert root("auto", parallel=True, single_call=True) == "root ::= (lead-0 block)* tail-0"
+    assert root("auto", single_call=True) == "root ::= (lead-0 block)? tail-0"  # a caller that takes one call
+    assert root("required") == "root ::= (lead-0 block)+ tail-0"
+    forced = engine.prepare(
+        {**data, "tool_choice": {"type": "function", "function": {"name": "archival_memory_search"}}}, decision=GRAMMAR
+    )
+    assert "memory_insert" not in forced["grammar"] and "archival_memory_search" in forced["grammar"]
+    none = engine.prepare({**data, "tool_choice": "none"}, decision=GRAMMAR)
+    assert not set(FIELDS) & set(none) and none.step.grammar_kind is None
+
+
+def test_the_agents_block_labels_reach_the_grammar() -> None:
+    data = {"model": "m", "messages": [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "Hi"}],
+            "tools": TOOLS, "tool_choice": "auto"}  # fmt: skip
+    grammar = engine.prepare(data, decision=GRAMMAR)["grammar"]
+    assert '("\\"persona\\"" | "\\"human\\"") ws' in grammar
+
+
+@pytest.mark.parametrize("kind", [k for k in SCHEMA_SHAPES if k not in TRIGGER_KINDS])
+def test_every_other_server_kind_gets_the_free_text_request_unchanged(kind: Any) -> None:
+    assert grammar_request_fields(kind, 'root ::= "x"', "TOOL_CALL_START") == {}
+    req = prepare(Decision(True, "test", grammar_kind=kind))
+    assert not set(FIELDS) & set(req) and req.fallback is None and dict(req) == dict(prepare(Decision(True, "test")))
+
+
+def test_a_refused_grammar_is_asked_again_without_it_and_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    endpoints.KNOWN.clear()
+    endpoints.KNOWN.store(ServerInfo(kind="llama.cpp", base_url=URL))
+    config = type("Config", (), {"model": "m", "model_endpoint": URL, "model_wrapper": "free-text"})()
+    assert selection.grammar_kind(config) == "llama.cpp"
+    req = prepare()
+    flow = engine.run(req)
+    first = next(flow)
+    assert first.constrained and "grammar" in first.body
+    refusal = first.refused(400, 'Failed to parse grammar: "grammar" is not valid')
+    assert isinstance(refusal, engine.SchemaRefused)
+    second = flow.throw(refusal)
+    assert not second.constrained and "grammar" not in second.body and second.number == 1
+    second.content(block(PIZZA))
+    second.end("stop")
+    with pytest.raises(StopIteration) as done:
+        flow.send(None)
+    outcome = done.value.value
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
+    assert outcome.refused_schema_status == 400
+    endpoints.remember(req, outcome, LOG)
+    assert endpoints.KNOWN.refused_schema(URL, "m", GRAMMAR_SHAPE)
+    assert selection.grammar_kind(config) is None  # never sent to this model again
+    endpoints.KNOWN.clear()
+
+
+def test_the_setting_turns_it_off_and_other_kinds_never_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    endpoints.KNOWN.clear()
+    config = type("Config", (), {"model": "m", "model_endpoint": URL, "model_wrapper": "free-text"})()
+    endpoints.KNOWN.store(ServerInfo(kind="llama.cpp", base_url=URL))
+    monkeypatch.setenv(selection.GRAMMAR_ENV, "off")
+    assert selection.grammar_kind(config) is None
+    monkeypatch.delenv(selection.GRAMMAR_ENV)
+    for kind in ("vllm", "ollama", "llama-cpp-python", "lmstudio"):
+        endpoints.KNOWN.store(ServerInfo(kind=kind, base_url=URL))
+        assert selection.grammar_kind(config) is None
+    endpoints.KNOWN.clear()
