@@ -20,6 +20,10 @@
     python3 dev.py setup           only create or update .venv
     python3 dev.py llama           create or update .venv-llama: llama-cpp-python's server and a small
                                    model, for the real-model tests (built from source; minutes the first time)
+    python3 dev.py llama-server    build llama.cpp's own llama-server (CPU only) from the source that the
+                                   pinned llama-cpp-python ships, into .llama-server/ (for the lazy-grammar
+                                   tests; tens of minutes on two cores the first time, seconds after);
+                                   prints its path. LLAMA_SERVER=PATH uses an existing build instead
     python3 dev.py bfcl            create or update .venv-bfcl: the Berkeley Function Calling Leaderboard's
                                    data and checker (bfcl-eval) for `bench bfcl`, never in .venv
 
@@ -33,6 +37,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 from pathlib import Path
@@ -193,6 +198,82 @@ def setup_llama() -> Path:
     return LLAMA_PY
 
 
+# llama.cpp's own server, for what llama-cpp-python's server does not expose (lazy grammars with
+# triggers): built from the llama.cpp source inside the same llama-cpp-python sdist, so that both
+# servers run one llama.cpp. Only the llama-server target: CPU only, static, no SSL, no web UI
+# download, no tests or examples.
+LLAMA_SERVER_DIR = ROOT / ".llama-server"
+LLAMA_SERVER_CMAKE_ARGS = (
+    "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=ON", "-DGGML_OPENMP=OFF",
+    "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DLLAMA_BUILD_TOOLS=ON", "-DLLAMA_BUILD_SERVER=ON",
+    "-DLLAMA_BUILD_APP=OFF", "-DLLAMA_BUILD_UI=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF", "-DLLAMA_OPENSSL=OFF",
+    "-DLLAMA_CURL=OFF", "-DLLAMA_BUILD_NUMBER=0",
+)  # fmt: skip
+
+
+def setup_llama_server() -> Path:
+    """Build llama-server (or reuse the build); returns its path."""
+    given = os.environ.get("LLAMA_SERVER")
+    if given:
+        if not Path(given).is_file():
+            sys.exit(f"LLAMA_SERVER={given} is not a file; unset it to build llama-server here.")
+        return Path(given)
+    version = LLAMA_PACKAGES[0].split("==")[1]
+    package = f"llama-cpp-python=={version}"
+    binary = LLAMA_SERVER_DIR / "build" / "bin" / ("llama-server.exe" if os.name == "nt" else "llama-server")
+    stamp = LLAMA_SERVER_DIR / ".build-stamp"
+    wanted = hashlib.sha256(repr((package, LLAMA_SERVER_CMAKE_ARGS)).encode()).hexdigest()
+    if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == wanted:
+        return binary
+    started = time.monotonic()
+    LLAMA_SERVER_DIR.mkdir(exist_ok=True)
+    source = LLAMA_SERVER_DIR / f"llama_cpp_python-{version}" / "vendor" / "llama.cpp"
+    if not source.is_dir():
+        print(f"llama-server: fetching the {package} source distribution (pip download)", flush=True)
+        setup()  # its pip
+        check(
+            PY,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            "llama-cpp-python",
+            package,
+            "-d",
+            LLAMA_SERVER_DIR,
+        )
+        archive = next(LLAMA_SERVER_DIR.glob(f"llama_cpp_python-{version}.tar.gz"))
+        with tarfile.open(archive) as tar:
+            # The data filter refuses links and paths out of the folder (where Python has it).
+            kw = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+            tar.extractall(LLAMA_SERVER_DIR, **kw)  # type: ignore[arg-type]
+    build = LLAMA_SERVER_DIR / "build"
+    jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 2)
+    check("cmake", "-S", source, "-B", build, *LLAMA_SERVER_CMAKE_ARGS, "-DCMAKE_MESSAGE_LOG_LEVEL=WARNING")
+    print(f"llama-server: compiling with {jobs} jobs (tens of minutes on two cores the first time)", flush=True)
+    proc = subprocess.Popen(
+        ["cmake", "--build", str(build), "--target", "llama-server", "-j", jobs],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    output: list[str] = []
+    said = 0.0
+    for line in proc.stdout:
+        output.append(line)
+        progress = line[:6].strip() if line.startswith("[") else ""
+        if progress and time.monotonic() - said >= 30:  # cmake's "[ 42%]", every half minute
+            said = time.monotonic()
+            print(f"  [{time.monotonic() - started:4.0f} s] {progress} {line[6:].strip()[:90]}", flush=True)
+    if proc.wait() or not binary.is_file():
+        print("".join(output[-200:]), flush=True)
+        sys.exit(proc.returncode or 1)
+    stamp.write_text(wanted)
+    print(f"llama-server: built in {time.monotonic() - started:.0f} s", flush=True)
+    return binary
+
+
 # The Berkeley Function Calling Leaderboard (its questions, answers and checker) for `bench bfcl`,
 # in its own environment: importing the checker imports every vendor SDK its model handlers use.
 BFCL_VENV = ROOT / ".venv-bfcl"
@@ -257,6 +338,9 @@ def main(argv: list[str]) -> int:
     command, args = argv[0], argv[1:]
     if command == "llama":
         print(setup_llama())
+        return 0
+    if command == "llama-server":
+        print(setup_llama_server())
         return 0
     if command == "bfcl":
         print(setup_bfcl())

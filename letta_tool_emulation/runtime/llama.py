@@ -20,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from .stack import free_port
 
@@ -194,3 +195,25 @@ class LlamaServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class NativeLlamaServer(LlamaServer):
+    """llama.cpp's own ``llama-server`` binary (``python3 dev.py llama-server`` builds it) for one
+    model: what llama-cpp-python's server does not expose, such as lazy grammars with triggers.
+    One slot; ``reuse_prompt=False`` turns off its prompt cache, so a greedy reply depends on its
+    prompt alone."""
+
+    def __init__(self, binary: Path | str, model: Path | str, **kw: Any) -> None:
+        super().__init__(binary, model, **kw)
+
+    def command(self) -> list[str]:
+        cmd = [
+            str(self.python), "--model", str(self.model), "--alias", self.alias,
+            "--ctx-size", str(self.n_ctx), "--threads", str(self.n_threads), "--parallel", "1",
+            "--host", self.host, "--port", str(self.port),
+        ]  # fmt: skip
+        if self.seed is not None:
+            cmd += ["--seed", str(self.seed)]
+        if not self.reuse_prompt:
+            cmd += ["--cache-reuse", "0", "--no-cache-prompt"]
+        return cmd + list(self.extra_args)
