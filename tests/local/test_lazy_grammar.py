@@ -134,11 +134,22 @@ def free_proxy(recorder: Recorder) -> Iterator[ProxyServer]:
         mp.undo()
 
 
-def ask(proxy: ProxyServer, alias: str, content: str, **kw: Any) -> Any:
+# An earlier turn in which the model called the tool: rendered as a call block in the
+# transcript, it shows the small model the format.
+EARLIER = [
+    {"role": "user", "content": "What is the weather in London, in celsius?"},
+    {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+        "name": "get_weather", "arguments": json.dumps({"city": "London", "unit": "celsius"})}}]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "12 degrees, cloudy"},
+    {"role": "assistant", "content": "It is 12 degrees and cloudy in London."},
+]  # fmt: skip
+
+
+def ask(proxy: ProxyServer, alias: str, content: str, history: list[Any] | None = None, **kw: Any) -> Any:
     client = OpenAI(base_url=proxy.url, api_key="none", max_retries=0, timeout=900)
     return client.chat.completions.create(
         model=alias,
-        messages=[{"role": "user", "content": content}],
+        messages=[*(history or []), {"role": "user", "content": content}],
         tools=WEATHER,  # type: ignore[arg-type]
         temperature=0,
         seed=7,
@@ -151,7 +162,8 @@ def test_a_call_the_model_writes_is_held_to_the_tools_schema_and_the_upstream_go
     free_proxy: ProxyServer, native: NativeLlamaServer, recorder: Recorder
 ) -> None:
     before = len(recorder.chat_bodies())
-    r = ask(free_proxy, native.alias, "What is the weather in Paris today, in celsius? Use the get_weather tool.")
+    # Asked for a call (SmolLM2 writes one only when told to; the grammar is what makes it valid).
+    r = ask(free_proxy, native.alias, "And in Paris, in celsius?", EARLIER)
     sent = recorder.chat_bodies()[before:]
     assert sent, "the proxy sent nothing upstream"
     first = sent[0]
