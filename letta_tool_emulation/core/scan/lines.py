@@ -80,7 +80,9 @@ class Lines:
             # the last heading counts, so the lines are looked at from the last one back.
             last_nl = s.rfind("\n")
             decided = False
-            if last_nl > nl and not self.in_code:
+            # A heading holds a "#": lines without one are not searched (most streamed chunks
+            # that hold a paragraph break).
+            if last_nl > nl and not self.in_code and s.find("#", nl + 1, last_nl) >= 0:
                 for m in _HEADING_LINES_BACK.finditer(s, nl + 1, last_nl):
                     example = C.heading_is_example(m.group()[:HEAD])
                     if example is not None:
