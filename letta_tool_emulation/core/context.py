@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .literals import Finder, Gates, Table, Words, fold
+from .literals import Gates, Table, Words, fold
 from .results import ProblemKind
 
 LINE_CHARS = 240  # characters of a line before or after a block that are judged
@@ -2037,7 +2037,6 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 # One pass over a line finds which kinds' gate texts it holds; a line with none of them (most
 # prose) goes at the cost of that pass, and the word table is read only for the kinds it holds.
 _AFTER_GATES = Gates(AFTER_GATES)
-_AFTER_LITERALS = Finder([*_AFTER_GATES.literals, *_AFTER_TABLE.literals])
 
 
 # A clause opened by "if" (up to its comma, colon, dash or the sentence's end), in the table
@@ -2071,17 +2070,10 @@ def shown_after(after: str) -> Shown | None:
 
 def _after_kind(line: str) -> ProblemKind | None:
     low = line.lower()
-    if low.isascii():
-        # The gates and the table read the same text here: one pass finds the literals of both.
-        found = _AFTER_LITERALS.found(low)
-        gated = _AFTER_GATES.of(found)
-        if not gated:
-            return None
-        return _AFTER_TABLE.first(line, low, gated, found)
     gated = _AFTER_GATES.held(low)
     if not gated:
         return None
-    return _AFTER_TABLE.first(line, fold(line), gated)
+    return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), gated)
 
 
 def heading_is_example(line: str) -> bool | None:

@@ -248,27 +248,15 @@ class Table(Generic[K]):
                     self._by_literal.setdefault(literal, []).append(i)
         self._finder = _Finder([s for s in self._by_literal if s is not None])
 
-    @property
-    def literals(self) -> list[str]:
-        """Every literal the table looks for."""
-        return [s for s in self._by_literal if s is not None]
-
-    def first(
-        self, line: str, folded: str | None = None, among: Collection[K] | None = None, found: set[str] | None = None
-    ) -> K | None:
+    def first(self, line: str, folded: str | None = None, among: Collection[K] | None = None) -> K | None:
         """The first kind (of those in ``among``, if given) of which a pattern matches in
-        ``line``; ``folded``: :func:`fold` of it, if known; ``found``: the literals that occur in
-        ``folded``, if already found (with any others, which are passed over)."""
+        ``line``; ``folded``: :func:`fold` of it, if known."""
         if folded is None:
             folded = fold(line)
         by_literal = self._by_literal
         candidates = set(by_literal[None])
-        if found is None:
-            found = self._finder.found(folded)
-        for literal in found:
-            entries_of = by_literal.get(literal)
-            if entries_of is not None:
-                candidates.update(entries_of)
+        for literal in self._finder.found(folded):
+            candidates.update(by_literal[literal])
         entries = self._entries
         kinds = self.kinds
         one_line = "\n" not in line
@@ -297,33 +285,10 @@ class Gates(Generic[K]):
                 self._groups[s] = self._groups.get(s, frozenset()) | {group}
         self._finder = _Finder(list(self._groups))
 
-    @property
-    def literals(self) -> list[str]:
-        """Every string of every group."""
-        return list(self._groups)
-
     def held(self, text: str) -> frozenset[K]:
         """The groups of which ``text`` holds a string (compared as they are, not folded)."""
-        return self.of(self._finder.found(text))
-
-    def of(self, found: Iterable[str]) -> frozenset[K]:
-        """The groups of the strings in ``found`` (strings of no group are passed over)."""
         groups = self._groups
-        return frozenset(group for s in found if s in groups for group in groups[s])
-
-
-class Finder:
-    """Every literal of a set that a text holds, in one pass (a public :class:`_Finder`): a line
-    that both a :class:`Gates` and a :class:`Table` read is read once for the literals of both."""
-
-    __slots__ = ("_finder",)
-
-    def __init__(self, literals: Iterable[str]) -> None:
-        self._finder = _Finder(list(dict.fromkeys(literals)))
-
-    def found(self, text: str) -> set[str]:
-        """The literals that occur in ``text``."""
-        return self._finder.found(text)
+        return frozenset(group for s in self._finder.found(text) for group in groups[s])
 
 
 class Words:
