@@ -513,7 +513,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|^\W{0,4}(?:levert|geeft|vindt|brengt)\s+(?:dat|dit|het|die|de\s+zoekopdracht)\s+(?:niets|niks|geen)\b"
         + _ENDS
-        + r"|(?:場合は|場合には|なければ|なかったら|ない場合)"
+        + r"|(?:見つからなかった|出てこなかった|なかった|空だった|失敗した)場合|(?:見つから|ヒットし|出てこ)(?:なければ|なかったら)"
         + _ENDS,
         "alternatives": r"\b(?:deux|trois|plusieurs)\s+(?:possibilités|solutions|choix|variantes)\b"
         + _ENDS
@@ -546,7 +546,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
         r"\bbefore\s+it\s+goes\s+out\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
-        r"\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
+        r"(?<!\b(?:know|tell\s+me|ping\s+me)\s+)\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
         r"\b(?:go\s+ahead|proceed)\s+(?:with\s+)?" + _DEICTIC + r"\b[^\n]*\?",
         "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|"
         r"los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así\s*\?|¿\s*(?:procedo|"
@@ -595,7 +595,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|"
         r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|"
         r"можно\s+(?:сохранить|"
-        r"отправить)|только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
+        r"отправить)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
         "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
@@ -607,7 +607,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"goedkeuring)|\bzo\s+(?:opslaan|versturen|doorvoeren|bewaren)\s*\?|(?:\b(?:zal|mag|moet|"
         r"kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
         r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
-        r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b|\bdan\s+(?:voer|sla|"
+        r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b(?![^\n]{0,60}\bweten\b)|\bdan\s+(?:voer|sla|"
         r"stuur)\s+ik\s+(?:het|dit|dat)\b)",
         "sv": r"\b(?:bara|endast)\s+ett\s+utkast\b|\bväntar\s+på\s+(?:ditt|din)\s+(?:godkännande|bekräftelse|"
         r"ok)|\bspara\s+(?:det\s+)?så\s+här\s*\?|\bska\s+jag\s+(?:\w+\s+)?så\s+här\b[^\n]*\?|"
@@ -631,7 +631,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
         r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
-        r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|\btylko\s+jeśli\b)",
+        r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|(?<!(?:znać|napisz|powiedz|pisz|odezwij\s+się)\s+)\btylko\s+jeśli\b)",
         "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)\s*(?:[—–,.;!]|$)|"
         r"чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|"
         r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|"
@@ -715,8 +715,11 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:validation|confirmation|accord|feu\s+vert)|\b(?:it['’]s|this\s+is)\s+(?:a|the)\s+draft\b|"
         r"\bes\s+un\s+borrador\b|\bé\s+um\s+rascunho\b|\bè\s+una\s+bozza\b|\bist\s+ein\s+entwurf\b|"
         r"\berst\s+nach\s+deiner\s+(?:freigabe|bestätigung|zustimmung)|"
-        r"\b(?:doar|numai)\s+dacă\b|\balleen\s+als\b|\btylko\s+(?:jeśli|jeżeli|gdy)\b|\b(?:jen|pouze)\s+(?:pokud|když)\b|"
-        r"только\s+если|(?:лише|тільки)\s+якщо",
+        # "only if" about the first call's result, not "tell me only if something is wrong"
+        r"\b(?:doar|numai)\s+dacă\s+(?:prima|primul|căutarea)\b|\balleen\s+als\s+(?:de\s+eerste|het\s+eerste|"
+        r"de\s+zoekopdracht)\b|\btylko\s+(?:jeśli|jeżeli|gdy)\s+(?:pierwsz\w*|wyszukiwanie)\b|\b(?:jen|pouze)\s+"
+        r"(?:pokud|když)\s+(?:první|hledání)\b|только\s+если\s+(?:перв\w*|поиск)|(?:лише|тільки)\s+якщо\s+(?:перш\w*|"
+        r"пошук)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
         "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\b[^\n]{0,40}\b(?:would|could|"
@@ -831,12 +834,12 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
         # Disclaimers in further words of several languages.
         "several": r"\bsolo\s+come\s+(?:apparirebbe|sarebbe|verrebbe|si\s+presenterebbe)|(?:per\s+ora|finora)\s+non\s+ho\s+"
-        r"(?:cambiato|modificato|toccato|salvato|eseguito)|\bnon\s+ho\s+ancora\s+(?:cambiato|modificato|salvato|eseguito)|"
+        r"(?:cambiato|modificato|toccato|salvato|eseguito)\s+(?:nulla|niente)|"
         r"(?:แค่|เพียง)ให้ดู|ยังไม่ได้(?:ค้นหา|ค้น|เปลี่ยน|แก้)|"
         r"\bto\s+(?:tylko|jedynie)\s+(?:pokaz|przykład|ilustracja|demonstracja)\b|\bniczego\s+nie\s+(?:rzuciłem|"
         r"zapisałem|wysłałem|zmieniłem|uruchomiłem)|\bto\s+je\s+(?:jen|pouze)\s+(?:ukázka|příklad)\b|"
-        r"\bnoch\s+nichts\s+(?:geändert|gespeichert|ausgeführt)|\bje\s+n['’]ai\s+(?:encore\s+)?rien\s+(?:changé|modifié|"
-        r"enregistré|lancé)|\bainda\s+não\s+(?:mudei|alterei|guardei|executei)\b",
+        r"\bnoch\s+nichts\s+(?:geändert|gespeichert|ausgeführt)|\bje\s+n['’]ai\s+encore\s+rien\s+(?:changé|modifié|"
+        r"enregistré|lancé)|\bainda\s+não\s+(?:mudei|alterei|guardei|executei)\s+nada\b",
     },
     "retracted": {
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
@@ -915,7 +918,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "several": r"(?:aufruf|block|befehl|eintrag)\w*\s+(?:ziehe|nehme)\s+ich\s+zurück|\b(?:ziehe|nehme)\s+ich\s+"
         r"(?:den|diesen)\s+(?:aufruf|block|befehl|eintrag)\s+zurück|"
         r"(?:호출|블록|요청|명령|이거|이건|그건)[은는을를]?\s*(?:취소|철회)|잘못\s+(?:적었|적어|넣었)|"
-        r"\bvisszavon(?:om|tam|juk)\b|(?:را|رو)\s+پس\s+می[\u200c ]?گیرم|جابه[\u200c ]?جا\s+نوشتم|"
+        r"\b(?:ezt|azt|a\s+hívást|a\s+blokkot)\s+visszavon(?:om|tam|juk)\b|(?:را|رو)\s+پس\s+می[\u200c ]?گیرم|جابه[\u200c ]?جا\s+نوشتم|"
         r"\brút\s+lại\s+(?:lệnh|khối|cái|yêu\s+cầu)|\b(?:ghi|viết)\s+nhầm\b|"
         r"\bI\s+take\s+(?:that|this|it)\s+back\b|\bscratch\s+that\b|\bretract(?:ing)?\s+(?:that|this|it)\b|"
         r"\b(?:retiro|anulo)\s+(?:esa|esta|ese|este)\s+(?:llamada|bloque)|\b(?:j['’]annule|je\s+retire)\s+"
