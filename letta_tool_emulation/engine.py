@@ -69,7 +69,7 @@ from .core import (
     render_feedback,
     render_messages,
 )
-from .core.blocks import hold_labels, memory_blocks, offer_lines, offered_lines
+from .core.blocks import as_edited, hold_labels, memory_blocks, offer_lines, offered_lines
 from .core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
@@ -192,7 +192,8 @@ def prepare(
     specs = hold_labels(specs, [b.label for b in blocks if not b.read_only])
     # The replace tools are offered the blocks' lines for their old text: what the model is
     # shown (and a constrained reply's schema holds it to), never what the validator requires.
-    lines = offered_lines(blocks) if settings.offer_lines else {}
+    # Lines as this turn's own edits left them: the system message shows the turn's start.
+    lines = offered_lines(as_edited(blocks, messages)) if settings.offer_lines else {}
     tool_choice = data.get("tool_choice") if specs else None
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None

@@ -34,12 +34,19 @@ rarely manage. :func:`offer_lines` offers the writable blocks' existing lines fo
 the block it names), as ``examples`` in the free-text prompt (where any part of a line stays
 allowed). It offers nothing for empty blocks or beyond a bound (many or long lines), where the
 string stays free.
+
+Letta writes the memory section when a turn begins and not again until the next one, so within
+a turn the system message still shows a block as it was before the turn's own edits; offered
+as they stand there, its lines would hold a constrained reply to text an earlier call of the
+same turn already replaced. :func:`as_edited` brings the blocks up to date from the turn's
+tool results: each memory tool returns the block's whole new value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import regex
@@ -50,6 +57,7 @@ __all__ = [
     "LABELLED_TOOLS",
     "REPLACED_TEXT",
     "Block",
+    "as_edited",
     "hold_labels",
     "memory_block_labels",
     "memory_blocks",
@@ -111,6 +119,67 @@ def memory_blocks(system: Any) -> list[Block]:
         blocks.append(Block(label, _READ_ONLY in metadata + "\n", value))
         at = close + len(f"\n</value>\n</{label}>")
     return blocks
+
+
+def as_edited(blocks: list[Block], messages: Sequence[Any]) -> list[Block]:
+    """``blocks`` (read from the system message) as the current turn's edits left them.
+
+    The turn is the run of assistant and tool messages at the end of ``messages``: what came
+    before its last other message was already written into the system message when the turn
+    began. A successful edit (Letta's ``{"status": "OK", "message": ...}``) sets the block to
+    the value it returned. A block whose edit succeeded but whose new value cannot be read
+    (the result was cut at its size limit, or is not in Letta's form) is left empty, so that
+    nothing stale is offered for it; a failed edit changes nothing."""
+    start = len(messages)
+    while start > 0 and isinstance(messages[start - 1], Mapping) and messages[start - 1].get("role") in _TURN:
+        start -= 1
+    by_label = {b.label: b for b in blocks}
+    called: dict[str, str] = {}  # call id -> label, for the memory tools' calls of this turn
+    for message in messages[start:]:
+        if message.get("role") == "assistant":
+            for call in message.get("tool_calls") or ():
+                label = _edited_label(call)
+                if label is not None and isinstance(call.get("id"), str):
+                    called[call["id"]] = label
+            continue
+        label = called.get(message.get("tool_call_id"))
+        block = by_label.get(label) if label is not None else None
+        if block is None or block.read_only:
+            continue
+        ok, value = _edit_result(_text(message.get("content")))
+        if ok:
+            by_label[block.label] = replace(block, value=value if value is not None else "")
+    return [by_label[b.label] for b in blocks]
+
+
+_TURN = frozenset({"assistant", "tool"})
+_CUT = "... [NOTE: function output was truncated"
+
+
+def _edited_label(call: Any) -> str | None:
+    function = call.get("function") if isinstance(call, Mapping) else None
+    if not isinstance(function, Mapping) or function.get("name") not in LABELLED_TOOLS:
+        return None
+    try:
+        arguments = json.loads(function.get("arguments") or "")
+    except (TypeError, ValueError):
+        return None
+    label = arguments.get("label") if isinstance(arguments, dict) else None
+    return label if isinstance(label, str) else None
+
+
+def _edit_result(content: str) -> tuple[bool, str | None]:
+    """Whether an edit succeeded (as far as can be told), and the block's new value if readable."""
+    try:
+        packaged = json.loads(content)
+    except ValueError:
+        packaged = None
+    if not isinstance(packaged, dict) or packaged.get("status") not in ("OK", "Failed"):
+        return True, None  # not Letta's form: the block may have changed, its value is unknown
+    value = packaged.get("message")
+    if packaged["status"] != "OK":
+        return False, None
+    return True, value if isinstance(value, str) and _CUT not in value else None
 
 
 def memory_block_labels(system: Any) -> tuple[list[str], list[str]]:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import jsonschema
 import pytest
 
@@ -10,6 +12,7 @@ from letta_tool_emulation.core.blocks import (
     MAX_OFFERED_CHARS,
     MAX_OFFERED_LINES,
     Block,
+    as_edited,
     hold_labels,
     memory_block_labels,
     memory_blocks,
@@ -176,3 +179,78 @@ def test_a_constrained_replacement_names_a_line_of_the_block_it_names() -> None:
     jsonschema.validate({"label": "human", "old_string": "Likes tea."}, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"label": "persona", "old_string": "Name: Ana"}, schema)
+
+
+def tool_call(call_id: str, name: str, **arguments: object) -> dict[str, object]:
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+        ],
+    }
+
+
+def tool_result(call_id: str, status: str, message: str) -> dict[str, object]:
+    # As letta.system.package_function_response writes what a tool returned.
+    content = json.dumps({"status": status, "message": message, "time": "2026-11-26 10:00:00 AM UTC+0000"})
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+def test_the_turn_s_own_edits_bring_the_blocks_up_to_date() -> None:
+    """Letta writes the memory section when a turn begins; an edit earlier in the same turn shows
+    only in its result, which is the block's whole new value."""
+    blocks = [Block("human", False, "Name: Ana\nCity: Lyon"), Block("persona", False, "I am Sam.")]
+    head = [{"role": "system", "content": "..."}, {"role": "user", "content": "I moved to Nantes, and I'm Ana B."}]
+    turn = [
+        tool_call("c1", "memory_replace", label="human", old_string="City: Lyon", new_string="City: Nantes"),
+        tool_result("c1", "OK", "Name: Ana\nCity: Nantes"),
+    ]
+    edited = as_edited(blocks, head + turn)
+    assert edited == [Block("human", False, "Name: Ana\nCity: Nantes"), blocks[1]]
+    assert offered_lines(edited)["human"] == ["Name: Ana", "City: Nantes"]  # not the replaced "City: Lyon"
+    # A failed edit changed nothing; a second edit of the turn wins over the first.
+    later = [
+        tool_call("c2", "memory_replace", label="persona", old_string="I am Bob.", new_string="x"),
+        tool_result("c2", "Failed", "ValueError: No replacement was performed"),
+        tool_call("c3", "memory_insert", label="human", new_string="Surname: B."),
+        tool_result("c3", "OK", "Name: Ana\nCity: Nantes\nSurname: B."),
+    ]
+    assert as_edited(blocks, head + turn + later) == [
+        Block("human", False, "Name: Ana\nCity: Nantes\nSurname: B."),
+        blocks[1],
+    ]
+
+
+def test_edits_before_the_turn_are_already_in_the_system_message() -> None:
+    blocks = [Block("human", False, "Name: Ana\nCity: Nantes")]  # rebuilt since: written when this turn began
+    earlier = [
+        tool_call("c1", "memory_replace", label="human", old_string="City: Lyon", new_string="City: Paris"),
+        tool_result("c1", "OK", "Name: Ana\nCity: Paris"),
+        {"role": "user", "content": "Actually it's Nantes."},  # an edit in between, made by hand
+    ]
+    assert as_edited(blocks, [{"role": "system", "content": "..."}, *earlier]) == blocks
+
+
+def test_an_edit_whose_new_value_cannot_be_read_offers_nothing_for_its_block() -> None:
+    blocks = [Block("human", False, "Name: Ana\nCity: Lyon"), Block("persona", False, "I am Sam.")]
+    call = tool_call("c1", "memory_replace", label="human", old_string="City: Lyon", new_string="City: Nantes")
+    cut = tool_result("c1", "OK", "Name: Ana\nCi... [NOTE: function output was truncated since it exceeded")
+    other_form = {"role": "tool", "tool_call_id": "c1", "content": "done"}
+    for result in (cut, other_form):
+        edited = as_edited(blocks, [{"role": "user", "content": "hi"}, call, result])
+        assert offered_lines(edited) == {"persona": ["I am Sam."]}  # the human block's lines are unknown now
+    # Results that are not a memory tool's, or name no block the agent has, change nothing.
+    search = tool_call("c2", "archival_memory_search", query="Lyon")
+    stray = tool_call("c3", "memory_replace", label="Mochi", old_string="a", new_string="b")
+    turn = [search, tool_result("c2", "OK", "City: Paris"), stray, tool_result("c3", "OK", "b")]
+    assert as_edited(blocks, turn) == blocks
+
+
+def test_read_only_blocks_are_never_brought_up_to_date() -> None:
+    blocks = [Block("policies", True, "Be kind.")]
+    turn = [
+        tool_call("c1", "memory_rethink", label="policies", new_memory="Be rude."),
+        tool_result("c1", "OK", "Be rude."),
+    ]
+    assert as_edited(blocks, turn) == blocks

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from letta_tool_emulation.runtime.standin import EMULATED_MODEL, NATIVE_MODEL, StandIn
-from letta_tool_emulation.runtime.standin.constrained import LocalServer
+from letta_tool_emulation.runtime.standin import EMULATED_MODEL, NATIVE_MODEL, Scripted, StandIn
+from letta_tool_emulation.runtime.standin.constrained import LocalServer, _call_variants, _forms
 
 from .conftest import Server, block, new_agent, of_type, say, stream, wait_gone
 
@@ -109,3 +109,42 @@ def test_a_server_that_refuses_the_schema_gets_free_text(server: Server, locals_
     assert "response_format" in bodies[0]  # tried once ...
     assert all("response_format" not in r for r in bodies[1:])  # ... then free text, remembered
     assert server.log().count("refused the reply schema") == 1
+
+
+def offered(body: dict[str, object]) -> tuple[set[str], bool]:
+    """The tools a constrained request's reply schema lets the model call, and whether it must."""
+    rf = body["response_format"]
+    assert isinstance(rf, dict)
+    schema = rf["json_schema"]["schema"]
+    return set(_call_variants(schema)), _forms(schema)[0]
+
+
+def test_letta_s_tool_rules_shape_the_reply_schema_at_each_step(server: Server, locals_: dict[str, StandIn]) -> None:
+    """Letta works out which tools its rules allow before each step and hands only those over,
+    with tool_choice forcing one where a rule requires it; the reply schema follows, so the
+    model can only write a call the rules allow: search first, then the insert, which ends the
+    turn."""
+    client = server.client()
+    local = locals_["llama.cpp"]
+    local.reset()
+    agent = new_agent(
+        client,
+        model=f"openai-proxy/{EMULATED_MODEL}",
+        tools=["archival_memory_search"],
+        tool_rules=[
+            {"type": "run_first", "tool_name": "archival_memory_search"},
+            {"type": "constrain_child_tools", "tool_name": "archival_memory_search", "children": ["memory_insert"]},
+            {"type": "exit_loop", "tool_name": "memory_insert"},
+        ],
+    )
+    search = {"calls": [{"function": "archival_memory_search", "params": {"query": "pears"}}]}
+    insert = {"calls": [{"function": "memory_insert", "params": {"label": "human", "new_string": "I like pears"}}]}
+    local.script(Scripted(text=json.dumps(search)), Scripted(text=json.dumps(insert)))
+    events = say(client, agent, "Remember that I like pears").messages
+    ran = [m.tool_call.name for m in of_type(events, "tool_call_message")]
+    assert ran == ["archival_memory_search", "memory_insert"]
+    assert block(client, agent) == "Name: Ana\nI like pears"
+    bodies = [r for r in local.requests if r.get("model") == EMULATED_MODEL]
+    assert len(bodies) == 2  # the insert ended the turn, as its rule says
+    assert offered(bodies[0]) == ({"archival_memory_search"}, True)
+    assert offered(bodies[1]) == ({"memory_insert"}, True)

@@ -639,3 +639,26 @@ def test_the_offer_setting_is_read_from_the_environment(monkeypatch: pytest.Monk
     assert Settings.from_env().offer_lines
     monkeypatch.setenv("LETTA_TOOL_EMULATION_OFFER_LINES", "off")
     assert not Settings.from_env().offer_lines
+
+
+def test_a_step_after_an_edit_offers_the_lines_the_edit_left() -> None:
+    """Letta's system message shows the blocks as the turn began; the turn's own replacement
+    returned the block's new value, and the next step of the same turn is offered its lines."""
+    edit = {"label": "human", "old_string": "Name: Ana", "new_string": "Name: Eva"}
+    messages = [
+        {"role": "system", "content": MEMORY_SYSTEM},
+        {"role": "user", "content": "I am called Eva now, and I live in Lyon."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "memory_replace", "arguments": json.dumps(edit)}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"status": "OK", "message": "Name: Eva"})},
+    ]
+    data = {"model": "m", "messages": messages, "tools": [*TOOLS, REPLACE], "tool_choice": "auto"}
+    held = engine.prepare(data, decision=CONSTRAINED, settings=Settings(), log=LOG)
+    schema = json.dumps(held["response_format"])
+    assert '"label": {"enum": ["human"], "type": "string"}, "old_string": {"enum": ["Name: Eva"]' in schema
+    assert "Name: Ana" not in schema  # replaced earlier in this turn: a reply naming it would fail
