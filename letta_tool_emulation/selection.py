@@ -45,6 +45,10 @@ WRAPPER_FREE_TEXT = "free-text"
 PATTERNS_ENV = "LETTA_TOOL_EMULATION_MODELS"
 E2EE_ENV = "LETTA_TOOL_EMULATION_E2EE"
 CONSTRAINED_ENV = "LETTA_TOOL_EMULATION_CONSTRAINED"
+# Every variable :func:`decide` reads, besides the calibration file's location
+# (``calibration.stamp`` covers it): a decision holds while these, the file and what is known
+# about the endpoint (``venice.CAPABILITIES``, ``endpoints.KNOWN``) stay as they were.
+DECISION_ENV = (PATTERNS_ENV, E2EE_ENV, CONSTRAINED_ENV, "VENICE_BASE_URL")
 
 
 def handle_of(config: Any) -> str:
