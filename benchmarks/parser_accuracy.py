@@ -35,6 +35,9 @@ to one-shot, every call of the long reply); a test can assert that it is empty o
     python3 dev.py bench parser_accuracy --data tests/data/heldout3
                                                 (a third, written once the first two were used for
                                                 tuning, weighted toward the word-judged classes)
+    python3 dev.py bench parser_accuracy --data tests/data/heldout4
+                                                (a fourth, written blind once the third was used
+                                                for tuning too, with the same weighting)
 """
 
 from __future__ import annotations
@@ -63,6 +66,10 @@ HELDOUT2 = ROOT / "tests" / "data" / "heldout2"
 # A third, written blind once the first two were used to improve the rules; weighted toward the
 # classes judged by the words right next to a block and toward their performed look-alikes.
 HELDOUT3 = ROOT / "tests" / "data" / "heldout3"
+# A fourth, written blind once the third was used to improve the rules too, with the same weighting;
+# its permission requests also come on the second line after a block, and its performed look-alikes
+# put a question or offer on the second line after a real call.
+HELDOUT4 = ROOT / "tests" / "data" / "heldout4"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

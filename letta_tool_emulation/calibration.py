@@ -92,6 +92,17 @@ def _parse(data: Any) -> dict[tuple[str, str], Choice]:
     return entries
 
 
+def stamp() -> tuple[str, int, int] | None:
+    """The file as it is now (its path, modification time and size), or None when there is none:
+    what changes whenever what :func:`lookup` would answer can change."""
+    name = _located()[1]
+    try:
+        st = os.stat(name)
+    except OSError:
+        return None
+    return name, st.st_mtime_ns, st.st_size
+
+
 def lookup(url: str | None, model: str) -> Choice | None:
     """The recorded choice for ``model`` at ``url``, or None. Never raises: an unreadable file
     counts as no calibration."""

@@ -16,6 +16,7 @@ here. Nothing here imports letta.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -327,6 +328,9 @@ class KnownObserver(Protocol):
     def reasoning(self, url: str | None, model: str, opens: bool) -> None: ...
 
 
+_VERSIONS = itertools.count()  # the versions of every instance, so that no two share one
+
+
 class Known:
     """What the probes found, by endpoint, and which models refused a schema in which request
     shape. Filled when models are listed; read, never fetched, when a request is decided.
@@ -346,10 +350,14 @@ class Known:
         self._in_reasoning: set[tuple[str, str]] = set()
         # Told of what is learned (the shared state passes it on to other workers); must not block.
         self.observers: list[KnownObserver] = []
+        # Changes with everything learned or forgotten, and differs between instances: what is
+        # known is the same as long as it is the same (the proxy keeps its decisions while it is).
+        self.version = next(_VERSIONS)
 
     def store(self, info: ServerInfo) -> None:
         with self._lock:
             self._servers[_key(info.base_url)] = info
+            self.version = next(_VERSIONS)
         for observer in list(self.observers):
             observer.stored(info)
 
@@ -363,6 +371,7 @@ class Known:
         with self._lock:
             new = key not in self._refused
             self._refused.add(key)
+            self.version = next(_VERSIONS)
         if new:
             for observer in list(self.observers):
                 observer.refused(url, model, shape)
@@ -379,6 +388,7 @@ class Known:
         with self._lock:
             new = key not in self._in_reasoning
             self._in_reasoning.add(key)
+            self.version = next(_VERSIONS)
         if new:
             for observer in list(self.observers):
                 observer.reasoning(url, model, True)
@@ -391,6 +401,7 @@ class Known:
         with self._lock:
             known = key in self._in_reasoning
             self._in_reasoning.discard(key)
+            self.version = next(_VERSIONS)
         if known:
             for observer in list(self.observers):
                 observer.reasoning(url, model, False)
@@ -405,6 +416,7 @@ class Known:
             self._servers.clear()
             self._refused.clear()
             self._in_reasoning.clear()
+            self.version = next(_VERSIONS)
 
 
 KNOWN = Known()

@@ -47,6 +47,10 @@ E2EE_ENV = "LETTA_TOOL_EMULATION_E2EE"
 CONSTRAINED_ENV = "LETTA_TOOL_EMULATION_CONSTRAINED"
 # Free-text replies to a server that supports it hold their call blocks to the tools' grammar.
 GRAMMAR_ENV = "LETTA_TOOL_EMULATION_GRAMMAR"
+# Every variable :func:`decide` reads, besides the calibration file's location
+# (``calibration.stamp`` covers it): a decision holds while these, the file and what is known
+# about the endpoint (``venice.CAPABILITIES``, ``endpoints.KNOWN``) stay as they were.
+DECISION_ENV = (PATTERNS_ENV, E2EE_ENV, CONSTRAINED_ENV, GRAMMAR_ENV, "VENICE_BASE_URL")
 
 
 def handle_of(config: Any) -> str:

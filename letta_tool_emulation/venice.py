@@ -10,6 +10,7 @@ I/O; its names are re-exported here for callers that read both.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import threading
 import time
@@ -148,6 +149,9 @@ async def fetch_models_async(
         return None
 
 
+_VERSIONS = itertools.count()  # the versions of every instance, so that no two share one
+
+
 class CapabilityCache:
     """Model capabilities per endpoint, filled when models are listed and looked up on
     every request (Letta keeps no per-model flags of its own). Thread-safe; entries are
@@ -159,6 +163,9 @@ class CapabilityCache:
         self._lock = threading.Lock()
         self._by_url: dict[str, tuple[float, dict[str, ModelInfo] | None]] = {}
         self._refreshing: set[str] = set()
+        # Changes with every store and clear, and differs between caches: what is known is the
+        # same as long as it is the same (the proxy keeps its decisions while it is).
+        self.version = next(_VERSIONS)
         # Told of every store (the shared state passes it on to other workers); must not block.
         self.observers: list[Callable[[str, dict[str, ModelInfo] | None], None]] = []
 
@@ -169,6 +176,7 @@ class CapabilityCache:
             if entry is not None and old is not None and old[1]:
                 entry = {**old[1], **entry}  # text and embedding listings arrive separately
             self._by_url[normalize_url(url)] = (time.monotonic(), entry)
+            self.version = next(_VERSIONS)
         for observe in list(self.observers):
             observe(normalize_url(url), entry)
 
@@ -216,6 +224,7 @@ class CapabilityCache:
     def clear(self) -> None:
         with self._lock:
             self._by_url.clear()
+            self.version = next(_VERSIONS)
 
 
 CAPABILITIES = CapabilityCache()

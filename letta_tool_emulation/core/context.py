@@ -46,6 +46,7 @@ class Context:
     heading_above: bool = False  # that line is a heading (ATX, or setext with its text above)
     section_example: bool = False  # the nearest heading above presents examples
     in_element: bool = False  # inside an open <details>, <pre> or <code> element
+    intro: str = ""  # when ``before`` is a list item: the line that introduces the list ("" if none)
 
 
 # (problem kind, why, words): a block shown rather than performed. ``words`` is the
@@ -62,18 +63,22 @@ class Shown:
 
 # Items of a list or of a set of alternatives, at the start of a line: -, *, +, •, 1., 1),
 # (1), a), (a), →, ->, =>, "Option A:" and its translations.
-_ITEM = r"[ \t]{0,3}(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|[a-zA-Z][)]|\([a-zA-Z]\)|[①-⑩])(?:[ \t]|$)"
+_ITEM = r"[ \t]{0,3}(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|\p{L}\p{M}{0,2}[)]|\(\p{L}\p{M}{0,2}\)|[①-⑩])(?:[ \t]|$)"
 _OPTION = (
     r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
-    r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй)\b"
+    r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
+    # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
+    r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
+    r"primeira|terceira|prima|seconda|terza|перший|другий|pertama|kedua|ketiga|birinci|ikinci|pierwsza|druga|"
+    r"první|druhá|eerste|tweede|första|andra|første|anden|andre|ensimmäinen|toinen|első|második|întâi|doua)\b"
 )
 LIST_ITEM = regex.compile(_ITEM)
-# An item labelled with a letter ("a)", "(b)", "б)"): letters label alternatives, where numbers and
-# bullets may count steps that are each performed.
-LETTER_ITEM = regex.compile(r"[ \t]{0,3}[*_]{0,2}(?:[a-zA-Zа-яА-Яα-ω][)]|\([a-zA-Zа-яА-Яα-ω]\))[*_]{0,2}(?:[ \t]|$)")
+# An item labelled with a letter of any script ("a)", "(b)", "б)", "ক)", "가)"): letters label
+# alternatives, where numbers and bullets may count steps that are each performed.
+LETTER_ITEM = regex.compile(r"[ \t]{0,3}[*_]{0,2}(?:\p{L}\p{M}{0,2}[)]|\(\p{L}\p{M}{0,2}\))[*_]{0,2}(?:[ \t]|$)")
 ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
 # An alternative's label and what it does ("Option A: search the archive"): the block below it
 # is that alternative, whatever the line goes on to say.
@@ -94,7 +99,7 @@ HEADING_EXAMPLE = regex.compile(
 # A speaker's name in a recited transcript ("**Me:**", "assistant:").
 _SPEAKER = (
     r"\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
-    r"assistente|asistente|assistant\w*|ассистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
+    r"assistente|asistente|assistant\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트)\W{0,4}[:：]\W{0,4}"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
@@ -294,6 +299,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "sw": _adverb(r"kwa\s+mfano|mfano")
         + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano)\b"
         + _ENDS,
+        # Introductions that run on after the marker word before their colon ("比如说，掷骰子是这样的：",
+        # "たとえば、…はこう書きます："), in the languages that write them so.
+        "zh-ja": r"(?:是这样的|是这样写的|这样写|这么写|写法如下|如下所示|こう書きます|こう書く|こう書ける|こうなります|"
+        r"こんなふうに(?:書きます|なります)|このように(?:書きます|なります))"
+        + _COLON
+        + r"|^\W{0,4}(?:比如说?|例如|譬如|举个例子|たとえば|例えば)[^\n]*[:：][ \t]*$",
     },
     "quoted": {
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
@@ -371,6 +382,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "th-ko": r"(?:คุณส่งมา|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출))",
         "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b",
+        # What was done earlier, told with the time word after "what I" ("Hier ist, was ich vorhin
+        # gemacht habe:"), and "you sent me" in Malay and Indonesian word orders.
+        "de-ms": r"\bwas\s+ich\s+(?:vorhin|vorher|eben|gestern|früher|zuvor|letztes\s+mal)\s+(?:\w+\s+){0,3}"
+        r"(?:habe|hatte)\b|\b(?:anda|kamu|awak|engkau|kau)\s+(?:hantar|hantarkan|menghantar|kirim|kirimkan|mengirim|"
+        r"tampal|menampal|tempel|kongsi)\w*\b" + _ENDS,
     },
     "proposed": {
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
@@ -488,6 +504,24 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"확인해\s?주시면|승인해\s?주시면|동의하시면)|^\W{0,4}(?:ถ้า|หาก|만약)" + _ENDS,
         "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa)\b"
         + _ENDS,
+        # A step that depends on an earlier result, opened by "and if", "in case", a verb-first
+        # condition (Dutch "levert dat niets op, dan") or a conditional ending (Japanese 場合は).
+        "conditions": r"^\W{0,4}(?:and|but|y|pero|e|mas|et|mais|und|aber|ma|en|maar)\s+(?:if|si|se|wenn|falls|als)\b"
+        + _ENDS
+        + r"|^\W{0,4}(?:caso|no\s+caso\s+de|en\s+caso\s+de\s+que|au\s+cas\s+où|s['’]il\s+n['’]y\s+a|nel\s+caso|"
+        r"qualora|sollte\s+(?:das|die|es|der)|im\s+fall)\b"
+        + _ENDS
+        + r"|^\W{0,4}(?:levert|geeft|vindt|brengt)\s+(?:dat|dit|het|die|de\s+zoekopdracht)\s+(?:niets|niks|geen)\b"
+        + _ENDS
+        + r"|(?:見つからなかった|出てこなかった|なかった|空だった|失敗した)場合|(?:見つから|ヒットし|出てこ)(?:なければ|なかったら)"
+        + _ENDS,
+        "alternatives": r"\b(?:deux|trois|plusieurs)\s+(?:possibilités|solutions|choix|variantes)\b"
+        + _ENDS
+        + r"|\b(?:dos|tres|varias|duas|três|várias|due|tre|diverse)\s+(?:posibilidades|alternativas|possibilidades|"
+        r"alternative|possibilità|soluzioni)\b"
+        + _ENDS
+        + r"|\b(?:zwei|drei|mehrere)\s+(?:varianten|alternativen)\b"
+        + _ENDS,
     },
 }
 
@@ -512,7 +546,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
         r"\bbefore\s+it\s+goes\s+out\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
-        r"\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
+        r"(?<!\b(?:know|tell\s+me|ping\s+me)\s+)\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
         r"\b(?:go\s+ahead|proceed)\s+(?:with\s+)?" + _DEICTIC + r"\b[^\n]*\?",
         "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|"
         r"los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así\s*\?|¿\s*(?:procedo|"
@@ -521,7 +555,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"mando)\s+(?:cuando|en\s+cuanto|apenas)\s+(?:me\s+)?(?:confirmes|lo\s+apruebes|digas)|"
         r"\bespero\s+tu\s+(?:confirmación|visto\s+bueno|ok)|(?:¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|"
         r"aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
-        r"sigo\s+adelante|quieres\s+que\s+(?:lo|la))|hasta\s+que\s+(?:me\s+)?confirmes|solo\s+si\b)",
+        r"sigo\s+adelante|quieres\s+que\s+(?:lo|la))|hasta\s+que\s+(?:me\s+)?confirmes|(?<!(?:avísame|avisame|dime|dímelo|dimelo|escríbeme|avisa)\s+)solo\s+si\b)",
         "fr": r"\b(?:ça|cela)\s+(?:te|vous)\s+(?:va|convient)\b[^\n]*\b(?:comme\s+ça|ainsi|comme\s+ceci)\b|"
         r"\bcomme\s+ça\s*\?|\bje\s+(?:l['’]|les\s+)?(?:enregistre|envoie|applique|mets\s+à\s+jour|lance|"
         r"note)\s+(?:comme\s+ça|ainsi)\s*\?|\b(?:tu\s+confirmes|vous\s+confirmez)\s*\?|\bje\s+(?:peux|"
@@ -532,7 +566,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"les\s+)\w+[^\n]*\?|tu\s+veux\s+que\s+je\s+\w+\s+(?:ça|cela|ceci|comme\s+ça)\b[^\n]*\?|"
         r"ça\s+te\s+va\s*\?|"
         r"c['’]est\s+bon\s+pour\s+(?:toi|vous)\s*\?|je\s+peux\s+y\s+aller\s*\?|jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|"
-        r"seulement\s+si\b)",
+        r"(?<!(?:moi|dis-le-moi|préviens-moi|écris-moi)\s+)seulement\s+si\b)",
         "de": r"\b(?:nur|erst|bloß|lediglich)\s+ein\s+entwurf\b|\bsobald\s+du\s+(?:es\s+)?(?:bestätigst|"
         r"zustimmst|freigibst)|\bwarte\s+auf\s+deine\s+(?:bestätigung|freigabe|zustimmung)|\b(?:soll|darf|"
         r"kann)\s+ich\s+(?:das|es)\s+so\b|\bso\s+(?:speichern|senden|abschicken|übernehmen|"
@@ -546,7 +580,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"desse\s+jeito|dessa\s+forma))?\s*\?|\bposso\s+(?:prosseguir|seguir)(?:\s+com\s+(?:isso|"
         r"isto))?\s*\?|\bposso\s+(?:salvá|enviá|aplicá)-l[oa]s?\b[^\n]*\?|\bquer\s+que\s+eu\s+(?:o|a|os|"
         r"as)\s+\w+[^\n]*\?|\bquer\s+que\s+eu\s+\w+\s+(?:isso|isto|assim)\b[^\n]*\?|"
-        r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|\bsó\s+se\b|"
+        r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|(?<!(?:avisa|avise|diz|diga|fala|fale)\s+)\bsó\s+se\b|"
         r"\bprocedo\s*\?|\bprocedo\s+(?:assim|com\s+(?:isso|isto|esta|este|essa|esse))\b[^\n]*\?)",
         "it": r"\b(?:solo|soltanto)\s+una\s+bozza|\b(?:lo|la)\s+(?:salvo|invio|applico|aggiorno|mando|"
         r"registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\bprocedo\s+con\s+(?:questa|questo|queste|"
@@ -554,14 +588,14 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"non\s+appena)\s+(?:mi\s+)?confermi|\baspetto\s+(?:la\s+)?tua\s+conferma|"
         r"\bti\s+va\s+bene\s+così\s*\?|(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|"
         r"applicarl\w)\b[^\n]*\?|\bvuoi\s+che\s+(?:lo|la|li)\b"
-        r"[^\n]*\?|\bva\s+bene\s+così\s*\?|\bfinché\s+non\s+confermi|\bsolo\s+se\b)",
+        r"[^\n]*\?|\bva\s+bene\s+così\s*\?|\bfinché\s+non\s+confermi|(?<!(?:dimmelo|dimmi|avvisami|scrivimi)\s+)\bsolo\s+se\b)",
         "ru": r"(?:только|лишь|пока)\s+черновик|пока\s+(?:что\s+)?не\s+(?:сохраняю|отправляю|выполняю|"
         r"применяю)\s*(?:[—–,.;!]|$)|жду\s+(?:твоего|вашего)\s+(?:подтверждения|одобрения)|(?:сохранить|"
         r"отправить|применить|обновить|записать|искать)\s+(?:так|в\s+таком\s+виде)\s*\?|"
         r"так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|"
         r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|"
         r"можно\s+(?:сохранить|"
-        r"отправить)|только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
+        r"отправить)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
         "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
@@ -573,7 +607,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"goedkeuring)|\bzo\s+(?:opslaan|versturen|doorvoeren|bewaren)\s*\?|(?:\b(?:zal|mag|moet|"
         r"kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
         r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
-        r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b|\bdan\s+(?:voer|sla|"
+        r"\btot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|\balleen\s+als\b(?![^\n]{0,60}\bweten\b)|\bdan\s+(?:voer|sla|"
         r"stuur)\s+ik\s+(?:het|dit|dat)\b)",
         "sv": r"\b(?:bara|endast)\s+ett\s+utkast\b|\bväntar\s+på\s+(?:ditt|din)\s+(?:godkännande|bekräftelse|"
         r"ok)|\bspara\s+(?:det\s+)?så\s+här\s*\?|\bska\s+jag\s+(?:\w+\s+)?så\s+här\b[^\n]*\?|"
@@ -597,7 +631,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
         r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
-        r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|\btylko\s+jeśli\b)",
+        r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|(?<!(?:znać|napisz|powiedz|pisz|odezwij\s+się)\s+)\btylko\s+jeśli\b)",
         "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)\s*(?:[—–,.;!]|$)|"
         r"чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|"
         r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|"
@@ -668,6 +702,24 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
         "sw": r"\bni\s+rasimu\s+tu\b|\bnasubiri\s+uthibitisho|\b(?:nihifadhi|nitume)\s+hivi\s*\?|"
         r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
+        # Permission, drafts and conditions in further words of several languages.
+        "several": r"\bposso\s+(?:guardar|gravar|registrar|anotar|atualizar|executar|trocar|mudar|substituir)(?:\s+"
+        r"(?:isso|isto|assim|essa|esta|esse|este))?\s*\?|¿\s*puedo\s+(?:guardar|aplicar|ejecutar|cambiar)\w*\b[^\n]*\?|"
+        r"要我(?:现在|马上|这就|直接)?(?:执行|保存|提交|应用|写入)(?:它|这个|这条)?吗|(?:可以|能)(?:执行|保存|提交|应用)了?吗|"
+        r"이렇게\s+(?:바꿔|변경해|수정해|저장해|적용해|보내|기록해|추가해)도\s+(?:될까요|되나요|되겠습니까|괜찮을까요|괜찮나요)|"
+        r"(?:괜찮다고|좋다고)\s+하시면|(?:이대로|이렇게|그대로)\s*(?:반영|적용|저장|실행)할까요|"
+        r"\bonaylıyor\s+mu(?:sun|sunuz)?\b|\bevet\s+de(?:rsen|rseniz)\b|\buygulayayım\s+mı|"
+        r"(?:застосувати|зберегти|надіслати|внести|виконати)\s+(?:цю|ці|це|цей|її|його|їх)\b[^\n]*\?|"
+        r"(?:применить|сохранить|отправить|выполнить|внести)\s+(?:это|эту|этот|эти|его|её|их)\b[^\n]*\?|"
+        r"\bc['’]est\s+(?:un|le|seulement\s+un|juste\s+un)\s+brouillon\b|\bqu['’]après\s+(?:ta|votre|ton)\s+"
+        r"(?:validation|confirmation|accord|feu\s+vert)|\b(?:it['’]s|this\s+is)\s+(?:a|the)\s+draft\b|"
+        r"\bes\s+un\s+borrador\b|\bé\s+um\s+rascunho\b|\bè\s+una\s+bozza\b|\bist\s+ein\s+entwurf\b|"
+        r"\berst\s+nach\s+deiner\s+(?:freigabe|bestätigung|zustimmung)|"
+        # "only if" about the first call's result, not "tell me only if something is wrong"
+        r"\b(?:doar|numai)\s+dacă\s+(?:prima|primul|căutarea)\b|\balleen\s+als\s+(?:de\s+eerste|het\s+eerste|"
+        r"de\s+zoekopdracht)\b|\btylko\s+(?:jeśli|jeżeli|gdy)\s+(?:pierwsz\w*|wyszukiwanie)\b|\b(?:jen|pouze)\s+"
+        r"(?:pokud|když)\s+(?:první|hledání)\b|только\s+если\s+(?:перв\w*|поиск)|(?:лише|тільки)\s+якщо\s+(?:перш\w*|"
+        r"пошук)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
         "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\b[^\n]{0,40}\b(?:would|could|"
@@ -780,6 +832,14 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"아무것도\s+(?:저장|실행))",
         "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
+        # Disclaimers in further words of several languages.
+        "several": r"\bsolo\s+come\s+(?:apparirebbe|sarebbe|verrebbe|si\s+presenterebbe)|(?:per\s+ora|finora)\s+non\s+ho\s+"
+        r"(?:cambiato|modificato|toccato|salvato|eseguito)\s+(?:nulla|niente)|"
+        r"(?:แค่|เพียง)ให้ดู|ยังไม่ได้(?:ค้นหา|ค้น|เปลี่ยน|แก้)|"
+        r"\bto\s+(?:tylko|jedynie)\s+(?:pokaz|przykład|ilustracja|demonstracja)\b|\bniczego\s+nie\s+(?:rzuciłem|"
+        r"zapisałem|wysłałem|zmieniłem|uruchomiłem)|\bto\s+je\s+(?:jen|pouze)\s+(?:ukázka|příklad)\b|"
+        r"\bnoch\s+nichts\s+(?:geändert|gespeichert|ausgeführt)|\bje\s+n['’]ai\s+encore\s+rien\s+(?:changé|modifié|"
+        r"enregistré|lancé)|\bainda\s+não\s+(?:mudei|alterei|guardei|executei)\s+nada\b",
     },
     "retracted": {
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
@@ -854,6 +914,18 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
         r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
         "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b)",
+        # Taking a call back in further words of several languages.
+        "several": r"(?:aufruf|block|befehl|eintrag)\w*\s+(?:ziehe|nehme)\s+ich\s+zurück|\b(?:ziehe|nehme)\s+ich\s+"
+        r"(?:den|diesen)\s+(?:aufruf|block|befehl|eintrag)\s+zurück|"
+        r"(?:호출|블록|요청|명령|이거|이건|그건)[은는을를]?\s*(?:취소|철회)|잘못\s+(?:적었|적어|넣었)|"
+        r"\b(?:ezt|azt|a\s+hívást|a\s+blokkot)\s+visszavon(?:om|tam|juk)\b|(?:را|رو)\s+پس\s+می[\u200c ]?گیرم|جابه[\u200c ]?جا\s+نوشتم|"
+        r"\brút\s+lại\s+(?:lệnh|khối|cái|yêu\s+cầu)|\b(?:ghi|viết)\s+nhầm\b|"
+        r"\bI\s+take\s+(?:that|this|it)\s+back\b|\bscratch\s+that\b|\bretract(?:ing)?\s+(?:that|this|it)\b|"
+        r"\b(?:retiro|anulo)\s+(?:esa|esta|ese|este)\s+(?:llamada|bloque)|\b(?:j['’]annule|je\s+retire)\s+"
+        r"(?:cet|ce|cette)\s+(?:appel|bloc)|\b(?:ritiro|annullo)\s+(?:questa|quella)\s+(?:chiamata|richiesta)|"
+        r"\b(?:retiro|cancelo|anulo)\s+(?:essa|esta)\s+(?:chamada|ordem)|(?:отменяю|отзываю)\s+(?:этот|тот|"
+        r"предыдущий)\s+(?:вызов|блок|запрос)|(?:скасовую|відкликаю)\s+(?:цей|той|попередній)\s+(?:виклик|блок|запит)|"
+        r"\bcofam\s+(?:to|ten)\b|\bodwołuję\b|\bruším\s+(?:to|ten|tento)\s+(?:volání|blok)",
     },
 }
 
@@ -924,6 +996,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
     if LETTER_ITEM.match(before):
         return Shown("example", "it is an alternative labelled with a letter on the line before", quote_words(before))
+    if ctx.intro and not ctx.gap and LIST_ITEM.match(before) and ALTERNATIVES_INTRO.search(last_sentence(ctx.intro)):
+        return Shown("proposed", ALTERNATIVE, quote_words(ctx.intro))
     if opens_quote(before):
         return Shown("quoted", "it stands inside a quotation opened on the line before")
     if OPTION_LABEL.match(before):
@@ -1492,6 +1566,47 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "진행할까요",
             "확인해",
         ],
+        # added with the rows for the permission, drafts and conditions of the third held-out set
+        *[
+            "posso",
+            "puedo",
+            "吗",
+            "될까요",
+            "되나요",
+            "되겠습니까",
+            "괜찮을까요",
+            "괜찮나요",
+            "하시면",
+            "할까요",
+            "onaylıyor",
+            "evet de",
+            "uygulayayım",
+            "застосувати",
+            "зберегти",
+            "надіслати",
+            "внести",
+            "виконати",
+            "применить",
+            "сохранить",
+            "отправить",
+            "выполнить",
+            "qu'après",
+            "qu’après",
+            "draft",
+            "erst nach deiner",
+            "doar dac",
+            "numai dac",
+            "alleen als",
+            "tylko je",
+            "tylko gdy",
+            "jen pokud",
+            "jen když",
+            "pouze pokud",
+            "pouze když",
+            "только если",
+            "лише якщо",
+            "тільки якщо",
+        ],
     ),
     "example": (
         # the same in the other languages of the tables
@@ -1771,6 +1886,26 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "저장하지",
             "전송하지",
         ],
+        # added with the rows for the disclaimers of the third held-out set
+        *[
+            "solo come",
+            "non ho",
+            "ให้ดู",
+            "ยังไม่ได้",
+            "tylko pokaz",
+            "tylko przykład",
+            "tylko ilustracja",
+            "tylko demonstracja",
+            "jedynie",
+            "niczego nie",
+            "jen ukázka",
+            "jen příklad",
+            "pouze ukázka",
+            "pouze příklad",
+            "noch nichts",
+            "rien",
+            "ainda não",
+        ],
     ),
     "retracted": (
         # the same in the other languages of the tables
@@ -2030,6 +2165,36 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "무시해",
             "잘못",
         ],
+        # added with the rows for the retractions of the third held-out set
+        *[
+            "zurück",
+            "취소",
+            "철회",
+            "visszavon",
+            "پس می",
+            "جابه",
+            "rút lại",
+            "nhầm",
+            "take that back",
+            "take this back",
+            "take it back",
+            "scratch that",
+            "retract",
+            "retiro",
+            "anulo",
+            "annule",
+            "je retire",
+            "ritiro",
+            "annullo",
+            "cancelo",
+            "отменяю",
+            "отзываю",
+            "скасовую",
+            "відкликаю",
+            "cofam",
+            "odwołuję",
+            "ruším",
+        ],
     ),
 }
 
@@ -2074,6 +2239,44 @@ def _after_kind(line: str) -> ProblemKind | None:
     if not gated:
         return None
     return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), gated)
+
+
+# A list's introduction that offers its items as alternatives, one of which is to be chosen
+# ("There are two options:", "Deux possibilités :"): a count and a word for options. Counted
+# changes, entries or places ("Two changes:") are steps, each performed.
+ALTERNATIVES_INTRO = regex.compile(
+    r"\b(?:two|three|four|several|a\s+few|\d)\s+(?:options|alternatives|choices|possibilities|variants)\b|"
+    r"\bone\s+of\s+(?:these|the\s+following|two|three)\b|\b(?:choose|pick)\s+(?:one|between)\b|"
+    r"\b(?:dos|tres|varias)\s+(?:opciones|alternativas|posibilidades)\b|"
+    r"\b(?:deux|trois|plusieurs)\s+(?:options|possibilités|solutions|choix|variantes)\b|\bau\s+choix\b|"
+    r"\b(?:zwei|drei|mehrere)\s+(?:optionen|möglichkeiten|varianten|alternativen)\b|\bzur\s+auswahl\b|"
+    r"\b(?:duas|três|várias)\s+(?:opções|alternativas|possibilidades)\b|"
+    r"\b(?:due|tre|diverse|alcune)\s+(?:opzioni|alternative|possibilità|soluzioni)\b|"
+    r"(?:два|две|три|несколько)\s+(?:вариант\w*|опци\w*)|(?:два|дві|три|кілька)\s+(?:варіант\w*|опці\w*)|"
+    r"(?:两|二|三|几)(?:种|个)(?:方案|选择|选项|办法)|(?:二つ|2つ|三つ|3つ|いくつか)の(?:選択肢|案|やり方|パターン)|"
+    r"\b(?:twee|drie|een\s+paar)\s+(?:opties|mogelijkheden|varianten)\b|"
+    r"\b(?:två|tre|flera)\s+(?:alternativ|möjligheter)\b|\b(?:to|tre|flere)\s+(?:muligheder|muligheter|valg)\b|"
+    r"\b(?:dwie|dwa|trzy|kilka)\s+(?:opcje|możliwości|warianty)\b|\b(?:dvě|dva|tři|několik)\s+(?:možnosti|varianty)\b|"
+    r"\b(?:iki|üç|birkaç)\s+(?:seçenek|alternatif)|\b(?:dua|tiga|beberapa)\s+(?:pilihan|opsi)\b|"
+    r"\b(?:hai|ba|vài)\s+(?:lựa\s+chọn|phương\s+án)|(?:두|세|몇)\s*가지\s*(?:선택지|옵션|안)|"
+    r"(?:خياران|خيارين|عدة\s+خيارات)|(?:دو|سه|چند)\s+(?:گزینه|راه[\u200c ]?حل)|(?:שתי|שלוש|כמה)\s+אפשרויות|"
+    r"(?:दो|तीन|कुछ)\s+विकल्प|(?:দুটি|দুটো|তিনটি)\s+বিকল্প|(?:สอง|สาม)\s*ทางเลือก|(?:δύο|τρεις)\s+επιλογές|"
+    r"\b(?:kaksi|kolme)\s+vaihtoehtoa\b|\b(?:két|három)\s+lehetőség|\b(?:două|trei)\s+(?:opțiuni|variante)\b|"
+    r"\b(?:dues|tres)\s+(?:opcions|possibilitats)\b|\b(?:chaguo|njia)\s+(?:mbili|tatu)\b",
+    regex.IGNORECASE,
+)
+ALTERNATIVE = "it is one item of a list the line above introduces as alternatives"
+
+
+def list_intro(recent: str) -> str:
+    """From the prose just before a block whose line before is a list item: the non-blank line
+    above the list's items (its introduction), "" if there is none."""
+    lines = recent.rsplit("\n", 12)[:-1]  # the last one is the block's own line so far
+    for line in reversed(lines):
+        line = line.rstrip("\r")
+        if line.strip() and not LIST_ITEM.match(line):
+            return line[-LINE_CHARS:]
+    return ""
 
 
 def heading_is_example(line: str) -> bool | None:

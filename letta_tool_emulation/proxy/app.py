@@ -191,7 +191,7 @@ def create_app(upstream: Upstream, client_key: str | None = None) -> ASGIApp:
                     raise
                 _log("POST /v1/chat/completions", model, mode, 200, started)
                 streaming = True
-                await _send_stream(send, 200, _EVENT_STREAM, _guarded(first, chunks, model))
+                await _send_stream(send, 200, _EVENT_STREAM, _guarded(first, chunks, model), last=wire.DONE)
             except asyncio.CancelledError:
                 if not watch.gone:
                     raise
@@ -316,13 +316,23 @@ async def _send_json(send: Send, status: int, payload: Any, headers: Mapping[str
     await _send(send, status, wire.dumps(payload), {**(headers or {}), "content-type": "application/json"})
 
 
-async def _send_stream(send: Send, status: int, headers: Mapping[str, str], pieces: AsyncIterator[bytes]) -> None:
+async def _send_stream(
+    send: Send, status: int, headers: Mapping[str, str], pieces: AsyncIterator[bytes], last: bytes | None = None
+) -> None:
+    """``last``: what the final piece ends with where ``pieces`` yields nothing after it (an
+    emulated reply's ``[DONE]``): that piece ends the response, in the same write."""
     try:
         await send({"type": "http.response.start", "status": status, "headers": _raw_headers(headers)})
         with contextlib.suppress(OSError):  # the client went away while we were sending
+            ended = False
             async for piece in pieces:
-                await send({"type": "http.response.body", "body": piece, "more_body": True})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+                if ended:
+                    log.warning("proxy: %d bytes after the end of a stream were not sent", len(piece))
+                    continue
+                ended = last is not None and piece.endswith(last)
+                await send({"type": "http.response.body", "body": piece, "more_body": not ended})
+            if not ended:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
     finally:
         if isinstance(pieces, AsyncGenerator):  # cancelled while sending: its upstream ends now, not when collected
             await pieces.aclose()

@@ -145,8 +145,15 @@ class HttpTransport:
                 batch: list[Delta] = []
                 for line in lines:
                     if line.startswith(b"data:"):  # else comments, event names, keep-alives, blank lines
+                        # _event's work, written out here: a call and a list less for each event.
+                        data = line[5:].strip()
+                        if data == b"[DONE]":
+                            continue  # read on to the end, so that the connection can be used again
                         try:
-                            batch += _event(line, response, read)
+                            chunk = read(data)
+                            if isinstance(chunk, dict) and "error" in chunk:
+                                raise _error_event(chunk, response)
+                            _add_deltas(chunk, batch)
                         except Exception:
                             if batch:  # what came before a broken or error event is the reply's too
                                 yield batch
@@ -173,12 +180,16 @@ def _event(line: bytes, response: aiohttp.ClientResponse, read: Callable[[bytes]
         return []  # read on to the end, so that the connection can be used again
     chunk = (read or loads)(data)
     if isinstance(chunk, dict) and "error" in chunk:
-        # An error event in the middle of a stream, as OpenAI's own SDK reports it.
-        error = chunk["error"]
-        message = error.get("message") if isinstance(error, dict) else str(error)
-        request = httpx.Request(response.method, str(response.url))
-        raise openai.APIError(str(message or "error"), request=request, body=error)
+        raise _error_event(chunk, response)
     return deltas(chunk)
+
+
+def _error_event(chunk: dict[str, Any], response: aiohttp.ClientResponse) -> openai.APIError:
+    """An error event in the middle of a stream, as OpenAI's own SDK reports it."""
+    error = chunk["error"]
+    message = error.get("message") if isinstance(error, dict) else str(error)
+    request = httpx.Request(response.method, str(response.url))
+    return openai.APIError(str(message or "error"), request=request, body=error)
 
 
 # A run of 19 digits may be an integer beyond 64 bits, which orjson would read as a float. The
@@ -206,12 +217,21 @@ def _loads_short(data: bytes) -> Any:
 
 
 def deltas(chunk: Mapping[str, Any]) -> list[Delta]:
+    out: list[Delta] = []
+    _add_deltas(chunk, out)
+    return out
+
+
+def _add_deltas(chunk: Mapping[str, Any], out: list[Delta]) -> None:
+    """The deltas of one streamed chunk, added to ``out``."""
     # Read once per streamed chunk: as few look-ups and calls as the shape allows, and the delta
     # built as the tuple it is (a named tuple's own constructor costs twice the rest here).
     usage = chunk.get("usage")
     choices = chunk.get("choices")
     if not choices:
-        return [] if usage is None else [Delta(usage=usage)]
+        if usage is not None:
+            out.append(Delta(usage=usage))
+        return
     choice = choices[0]
     d = choice.get("delta") or _NO_DELTA
     content = d.get("content")
@@ -220,8 +240,9 @@ def deltas(chunk: Mapping[str, Any]) -> list[Delta]:
     reasoning = d.get("reasoning_content")
     if not reasoning or type(reasoning) is not str:
         reasoning = _text(reasoning) or _text(d.get("reasoning"))
-    delta = _new_delta(Delta, (content, reasoning, choice.get("finish_reason"), None))
-    return [delta] if usage is None else [delta, Delta(usage=usage)]
+    out.append(_new_delta(Delta, (content, reasoning, choice.get("finish_reason"), None)))
+    if usage is not None:
+        out.append(Delta(usage=usage))
 
 
 _NO_DELTA: Mapping[str, Any] = {}

@@ -21,7 +21,7 @@ from typing import Any, Literal
 import aiohttp
 import httpx
 
-from .. import endpoints, selection, venice
+from .. import calibration, endpoints, selection, venice
 from ..selection import Decision, decide
 
 log = logging.getLogger("letta_tool_emulation.proxy")
@@ -75,6 +75,7 @@ class Upstream:
     mode: Mode = "auto"
     _probe_task: asyncio.Task[None] | None = field(default=None, repr=False)
     _session: aiohttp.ClientSession | None = field(default=None, repr=False)
+    _decisions: dict[tuple[Any, ...], Decision] = field(default_factory=dict, repr=False)
 
     @property
     def is_venice(self) -> bool:
@@ -115,16 +116,30 @@ class Upstream:
     def decide(self, model: str, mode: Mode | None = None) -> Decision:
         """Whether and how requests for ``model`` are emulated; ``mode`` (a request's own) before
         the proxy's. "free" and "constrained" decide only the shape of an emulated reply: whether
-        a model is emulated at all is decided as before."""
-        return decide(
-            SimpleNamespace(
-                model=model,
-                model_endpoint=self.base_url,
-                provider_name=self.provider,
-                handle=self.handle(model),
-                model_wrapper=_SWITCH[mode or self.mode],
+        a model is emulated at all is decided as before.
+
+        A decision is made once and kept while everything it was made from stays as it was: the
+        model and mode, the endpoint, what is known about it, the calibration file and the
+        variables that take part. Looking those up costs a fraction of deciding again."""
+        environ = os.environ
+        key = (
+            model, mode or self.mode, self.base_url, self.provider, venice.CAPABILITIES.version,
+            endpoints.KNOWN.version, calibration.stamp(), *[environ.get(name) for name in selection.DECISION_ENV],
+        )  # fmt: skip
+        decision = self._decisions.get(key)
+        if decision is None:
+            if len(self._decisions) >= _DECISIONS_KEPT:  # what changed left its old keys behind
+                self._decisions.clear()
+            decision = self._decisions[key] = decide(
+                SimpleNamespace(
+                    model=model,
+                    model_endpoint=self.base_url,
+                    provider_name=self.provider,
+                    handle=self.handle(model),
+                    model_wrapper=_SWITCH[mode or self.mode],
+                )
             )
-        )
+        return decision
 
     def context_window(self, model: str) -> int | None:
         override = endpoints.context_override(self.handle(model), _overrides(os.environ.get(endpoints.CONTEXT_ENV)))
@@ -189,6 +204,9 @@ class Upstream:
         if self._session is not None:
             await self._session.close()
         await self.http.shutdown()
+
+
+_DECISIONS_KEPT = 256
 
 
 @functools.lru_cache(maxsize=8)

@@ -22,6 +22,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT,
     HELDOUT2,
     HELDOUT3,
+    HELDOUT4,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -39,6 +40,7 @@ CASES = load_cases()
 HELDOUT_CASES = load_cases(HELDOUT)
 HELDOUT2_CASES = load_cases(HELDOUT2)
 HELDOUT3_CASES = load_cases(HELDOUT3)
+HELDOUT4_CASES = load_cases(HELDOUT4)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -145,7 +147,9 @@ def test_cases_are_well_formed() -> None:
             assert c.shown >= 1, f"{c.where}: a shown case shows at least one block"
 
 
-@pytest.mark.parametrize("case", CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize(
+    "case", CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES + HELDOUT4_CASES, ids=lambda c: c.id
+)
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
     values = _values(case.text)
     for call in case.calls:
@@ -163,7 +167,9 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
 
 
 @pytest.mark.parametrize(
-    "held", [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES], ids=["heldout", "heldout2", "heldout3"]
+    "held",
+    [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES, HELDOUT4_CASES],
+    ids=["heldout", "heldout2", "heldout3", "heldout4"],
 )
 def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
     """A held-out set: the same format and rules, its own ids, both sides about equal, and
@@ -232,6 +238,40 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
         "you-sent-me",
     }
     shown = [c for c in HELDOUT3_CASES if c.side == "shown"]
+    assert sum(c.cls in worded for c in shown) >= len(shown) * 2 // 3
+
+
+def test_fourth_heldout_set_is_apart_wide_and_weighted() -> None:
+    """The fourth held-out set shares no id with the first three, is about 300 replies with both
+    sides equal, has every class of both sides, covers the main languages and at least sixteen
+    more, each on both sides, and leans its shown side toward the word-judged classes."""
+    earlier = {c.id for c in HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES}
+    assert not {c.id for c in HELDOUT4_CASES} & earlier
+    assert len(HELDOUT4_CASES) >= 300
+    assert set(PERFORMED) <= {c.cls for c in HELDOUT4_CASES}
+    assert set(SHOWN) <= {c.cls for c in HELDOUT4_CASES}
+    langs = {c.lang for c in HELDOUT4_CASES}
+    assert set(MAIN_LANGUAGES) <= langs
+    assert len(langs - set(MAIN_LANGUAGES)) >= 16
+    for lang in langs:
+        assert {c.side for c in HELDOUT4_CASES if c.lang == lang} == {"performed", "shown"}, lang
+    assert len({c.text for c in HELDOUT4_CASES}) == len(HELDOUT4_CASES), "no reply written twice"
+    earlier_texts = {c.text for c in CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES}
+    assert not {c.text for c in HELDOUT4_CASES} & earlier_texts, "no reply taken from an earlier set"
+    worded = {
+        "permission-after",
+        "draft",
+        "disclaimer-after",
+        "retraction",
+        "conditional-second",
+        "intro-example",
+        "intro-other-language",
+        "alternatives",
+        "recited-transcript",
+        "recited-prompt",
+        "you-sent-me",
+    }
+    shown = [c for c in HELDOUT4_CASES if c.side == "shown"]
     assert sum(c.cls in worded for c in shown) >= len(shown) * 2 // 3
 
 

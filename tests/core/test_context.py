@@ -355,3 +355,35 @@ def test_letters_label_alternatives_where_numbers_may_count_steps() -> None:
             assert r.tool_calls == [], label
     for r in _parse_both(f"1. First, the dice.\n{call}"):
         assert len(r.tool_calls) == 1
+
+
+def test_letters_of_any_script_and_ordinal_option_labels_mark_alternatives() -> None:
+    call = FORMATS["hermes"]("roll_dice", {"sides": 6})
+    for label in ("ক) শেষে যোগ করি", "가) 끝에 추가", "Pilihan pertama:", "Opsi kedua:"):
+        for r in _parse_both(f"{label}\n{call}"):
+            assert r.tool_calls == [], label
+            assert [p.kind for p in r.problems] == ["example"], label
+
+
+@pytest.mark.parametrize(
+    "intro",
+    ["There are two options:", "Deux possibilités :", "Der er to muligheder:", "Hay dos alternativas:", "两种方案："],
+)
+def test_items_of_a_list_introduced_as_alternatives_run_nothing(intro: str) -> None:
+    first = FORMATS["canonical"]("roll_dice", {"sides": 6})
+    second = FORMATS["canonical"]("roll_dice", {"sides": 20})
+    for marker in ("1)", "→", "-"):
+        text = f"{intro}\n{marker} the small die\n{first}\n{marker} the large die\n{second}\nWhich one?"
+        for r in _parse_both(text):
+            assert r.tool_calls == [], (intro, marker)
+            assert [p.kind for p in r.problems] == ["proposed", "proposed"], (intro, marker)
+
+
+@pytest.mark.parametrize("intro", ["Two changes:", "Zwei Einträge:", "I'll do this in order:", "两处更新："])
+def test_items_of_a_list_of_counted_steps_each_run(intro: str) -> None:
+    first = FORMATS["canonical"]("roll_dice", {"sides": 6})
+    second = FORMATS["canonical"]("roll_dice", {"sides": 20})
+    for marker in ("1)", "→", "-"):
+        text = f"{intro}\n{marker} the small die\n{first}\n{marker} the large die\n{second}"
+        for r in _parse_both(text):
+            assert [c.arguments for c in r.tool_calls] == [{"sides": 6}, {"sides": 20}], (intro, marker)

@@ -80,7 +80,9 @@ class Lines:
             # the last heading counts, so the lines are looked at from the last one back.
             last_nl = s.rfind("\n")
             decided = False
-            if last_nl > nl and not self.in_code:
+            # A heading holds a "#": lines without one are not searched (most streamed chunks
+            # that hold a paragraph break).
+            if last_nl > nl and not self.in_code and s.find("#", nl + 1, last_nl) >= 0:
                 for m in _HEADING_LINES_BACK.finditer(s, nl + 1, last_nl):
                     example = C.heading_is_example(m.group()[:HEAD])
                     if example is not None:
@@ -151,7 +153,8 @@ class Lines:
         # The line before counts only if it came after the last hidden block: a performed block
         # between them is what that line introduced.
         since = len(recent) - (self.emitted - self.block_at) if self.block_at >= 0 else 0
-        before, gap, heading = C.surroundings(recent[since:] if since > 0 else recent)
+        text = recent[since:] if since > 0 else recent
+        before, gap, heading = C.surroundings(text)
         return C.Context(
             line_head=self.head,
             line_last=self.last,
@@ -161,6 +164,7 @@ class Lines:
             heading_above=heading,
             section_example=self.section_example,
             in_element=C.in_element(recent),
+            intro=C.list_intro(text) if before and not gap and C.LIST_ITEM.match(before) else "",
         )
 
     def hidden_block(self) -> None:

@@ -254,7 +254,14 @@ class Settle:
         tail = self.lines.recent_tail(since)
         if not tail.strip():
             return True
-        return tail.count("\n") <= 2 and C.continues(ctx.before)
+        sibling = (  # the next item of the same list of alternatives, on a line of its own
+            self.last_shown is not None
+            and self.last_shown.why == C.ALTERNATIVE
+            and not ctx.gap
+            and tail.strip() == ctx.before.strip()
+            and C.LIST_ITEM.match(ctx.before) is not None
+        )
+        return sibling or (tail.count("\n") <= 2 and C.continues(ctx.before))
 
     def note_shown(self, region: Region, shown: C.Shown, events: list[StreamEvent] | None = None) -> None:
         """Say why a block did not run. A block that would have been a valid call to an offered
