@@ -6,6 +6,9 @@
                                    then only lint and pytest run)
     python3 dev.py test --fast [ARGS]
                                    lint, then the tests that start no server: core, engine, adapter
+    python3 dev.py test --llama-server [ARGS]
+                                   lint, build llama.cpp's own llama-server (once; tens of minutes on two
+                                   cores), then the tests on it, which the whole suite leaves out
     python3 dev.py lint            the static checks: ruff check, ruff format --check, mypy
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name);
                                    `bench NAME --option ...` passes the options to that one, e.g.
@@ -59,7 +62,10 @@ CHECKS: tuple[tuple[str, ...], ...] = (
 # The inner loop's tests (`test --fast`): no Letta server, no database, no real model.
 FAST_TESTS = ("tests/core", "tests/engine", "tests/adapter")
 # The tiers `test --fast` leaves out, as tests/conftest.py marks them by directory.
-SLOW_TIERS = "not e2e and not real_model and not compat and not conformance"
+SLOW_TIERS = "not e2e and not real_model and not compat and not conformance and not llama_server"
+# The tier the whole suite leaves out: llama.cpp's own server is built from source first (tens of
+# minutes on two cores), which CI's time cannot hold; `test --llama-server` runs it alone.
+BUILT_TIER = "llama_server"
 
 
 def run(*cmd: str | Path, **kw: object) -> int:
@@ -357,8 +363,14 @@ def main(argv: list[str]) -> int:
         if "--fast" in args:
             rest = [a for a in args if a != "--fast"]
             return run(PY, "-m", "pytest", "-m", SLOW_TIERS, *FAST_TESTS, *rest)
-        code = run(PY, "-m", "pytest", *args)
-        if code or args:  # a chosen subset of the tests: no version matrix
+        if "--llama-server" in args:
+            rest = [a for a in args if a != "--llama-server"]
+            print(f"llama-server: {setup_llama_server()}", flush=True)
+            return run(PY, "-m", "pytest", "-m", BUILT_TIER, "tests/local", *rest)
+        if args:  # a chosen subset of the tests: no version matrix
+            return run(PY, "-m", "pytest", *args)
+        code = run(PY, "-m", "pytest", "-m", f"not {BUILT_TIER}")
+        if code:
             return code
         # The whole suite ends with the version matrix at its two ends: the oldest and the
         # newest supported letta, each in its own environment (`compat` runs every release).

@@ -22,7 +22,7 @@ os.environ["LETTA_TOOL_EMULATION_CALIBRATION"] = str(Path(_CALIBRATION_DIR) / "c
 
 TESTS = Path(__file__).resolve().parent
 # The tiers, by directory (or, where a directory mixes tiers, by file): each marker selects or
-# leaves out a whole tier (`-m "not e2e"`); `python3 dev.py test --fast` leaves out all four.
+# leaves out a whole tier (`-m "not e2e"`); `python3 dev.py test --fast` leaves out all of them.
 TIERS = {
     # The real server command on the embedded PostgreSQL, the stand-in model over HTTP.
     "e2e": "e2e",
@@ -31,6 +31,9 @@ TIERS = {
     "local": "real_model",
     "proxy/test_real_model.py": "real_model",
     "bench/test_bfcl_smoke.py": "real_model",
+    # The same model on llama.cpp's own llama-server, which dev.py builds from source: tens of
+    # minutes on two cores, so the whole suite leaves it out (`dev.py test --llama-server` runs it).
+    "local/test_lazy_grammar.py": "llama_server",
     # The letta version matrix's claims (the matrix itself: dev.py compat).
     "compat": "compat",
     # Letta's own message tests, emulated against native, on the real server command (dev.py conformance).
