@@ -138,9 +138,11 @@ def wait_for(url: str, process: subprocess.Popen[bytes], timeout: float, what: s
 
 
 @contextlib.contextmanager
-def proxy(upstream: LlamaServer, constrained: bool, log_dir: Path) -> Iterator[str]:
+def proxy(upstream: LlamaServer, constrained: bool, log_dir: Path, timeout: float) -> Iterator[str]:
     """``letta-tool-emulation proxy --upstream --mode free|constrained`` in front of the plain
-    server; yields its base URL."""
+    server; yields its base URL. ``timeout``: the run's time per request, which the proxy lets the
+    upstream stay silent for too (its own default, 120 s, failed slow questions the peers, which
+    wait the whole time, could still answer)."""
     port = free_port()
     env = dict(os.environ)
     for name in ("LETTA_TOOL_EMULATION_DISABLE", "LETTA_TOOL_EMULATION_CONSTRAINED", "LETTA_TOOL_EMULATION_MODE"):
@@ -149,7 +151,8 @@ def proxy(upstream: LlamaServer, constrained: bool, log_dir: Path) -> Iterator[s
     mode = "constrained" if constrained else "free"
     executable = Path(sys.executable).parent / "letta-tool-emulation"
     log = (log_dir / f"proxy-{mode}.log").open("wb")
-    command = [str(executable), "proxy", "--upstream", upstream.url, "--port", str(port), "--mode", mode]
+    command = [str(executable), "proxy", "--upstream", upstream.url, "--port", str(port), "--mode", mode,
+               "--timeout", str(timeout)]  # fmt: skip
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     try:
         wait_for(f"http://127.0.0.1:{port}/v1", process, 120, "letta-tool-emulation proxy")
@@ -239,7 +242,7 @@ def main(argv: list[str]) -> int:
                 if entry in unavailable:
                     continue
                 if entry.startswith("emulated-"):
-                    url = stack.enter_context(proxy(plain, entry == "emulated-constrained", work))
+                    url = stack.enter_context(proxy(plain, entry == "emulated-constrained", work, args.timeout))
                 elif entry == "native-chatml-function-calling":
                     assert native is not None
                     url = native.url
