@@ -385,6 +385,11 @@ async def calibrate(
             run = ModeRun(mode, decision.schema_shape)
             runs.append(run)
             for question in asked.questions:
+                if mode == "free":
+                    # Decided again each time: a grammar the server refused is remembered, and left
+                    # off from then on, as the proxy does (a refused schema is what the constrained
+                    # run measures, so that decision stays).
+                    decision = _decision(upstream, model, "free")
                 calls, seconds, error, refused = await _ask(
                     upstream, model, decision, question, asked.system_message, max_tokens
                 )

@@ -62,6 +62,7 @@ def test_calibrate_records_the_better_mode_and_selection_uses_it(
     out, err = capsys.readouterr()
     asked = [b for b in local.requests if b.get("model") == EMULATED_MODEL]
     assert ["response_format" in b for b in asked] == [False] * 4 + [True] * 4
+    assert ["grammar" in b for b in asked] == [True] * 4 + [False] * 4  # llama.cpp: free text under its grammar
     assert all(b["temperature"] == 0 and b["seed"] == 7 for b in asked)
     assert "| free | 100 % | 100 % | 100 % | 100 % | 100 % | 0 % |" in out
     assert "| constrained (llama.cpp) | 0 % | 0 % | 0 % | 100 % | 25 % | 100 % |" in out
@@ -131,3 +132,18 @@ def test_a_refused_schema_is_no_measurement_of_the_constrained_mode(
     assert "Best: free" in out
     entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
     assert entry["mode"] == "free" and entry["modes"]["constrained"]["schema_refused"] == "HTTP 400"
+
+
+def test_a_refused_grammar_is_asked_without_it_and_left_off_from_then_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(calibration.PATH_ENV, str(tmp_path / "calibration.json"))
+    no_grammar = LocalServer("llama.cpp", context=8192, unsupported=frozenset({"grammar"}))
+    with StandIn(port=free_port(), local=no_grammar) as upstream:
+        upstream.script(*({"text": t} for t in free_text_answers()[:2]))
+        assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "2"]) == 0
+        free = [b for b in upstream.requests if b.get("model") == EMULATED_MODEL and "response_format" not in b]
+    # The first question: refused with the grammar, asked again without it; the second: without it at once.
+    assert ["grammar" in b for b in free] == [True, False, False]
+    out, _ = capsys.readouterr()
+    assert "| free | 100 % |" in out

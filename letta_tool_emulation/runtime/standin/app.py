@@ -24,7 +24,15 @@ from starlette.routing import Route
 from ...core.feedback import FEEDBACK_OPENINGS
 from . import e2ee
 from .catalog import EMBEDDING_DIM, NATIVE_MODEL, model_catalog
-from .constrained import LocalServer, Refusal, context_routes, envelope_reply, requested_schema
+from .constrained import (
+    LocalServer,
+    Refusal,
+    context_routes,
+    envelope_reply,
+    grammar_refusal,
+    local_request_keys,
+    requested_schema,
+)
 from .lockout import Keys, KeysMiddleware
 from .rules import plan_reply, write_calls
 from .suite import plan as plan_suite
@@ -166,7 +174,7 @@ def create_app(state: StandInState) -> Starlette:
             if tee is None:
                 # Letta's own tests are written against OpenAI, which takes the nulls Letta sends
                 # (max_completion_tokens, tool_choice); Venice refuses them.
-                validate(body, nulls=state.suite)
+                validate(body, nulls=state.suite, extra_keys=local_request_keys(state.local))
         except Invalid as exc:
             return _error(exc.status, exc.message)
         if tee is not None:
@@ -174,6 +182,9 @@ def create_app(state: StandInState) -> Starlette:
         schema = requested_schema(body, state.local)
         if isinstance(schema, Refusal):
             return _error(schema.status, schema.message)
+        refused = grammar_refusal(body, state.local)
+        if refused is not None:
+            return _error(refused.status, refused.message)
         scripted = state.next_scripted()
         if state.latency:
             await asyncio.sleep(state.latency)

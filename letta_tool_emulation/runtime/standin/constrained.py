@@ -94,6 +94,25 @@ def requested_schema(body: Mapping[str, Any], local: LocalServer | None) -> dict
     return schema
 
 
+# What llama.cpp's llama-server reads beside OpenAI's fields to hold a reply to a GBNF grammar
+# from a trigger on (the plugin sends them with free-text requests to that kind).
+_GRAMMAR_KEYS = frozenset({"grammar", "grammar_lazy", "grammar_triggers", "preserved_tokens"})
+
+
+def local_request_keys(local: LocalServer | None) -> frozenset[str]:
+    """The request fields ``local``'s kind takes beside the ones every kind takes."""
+    return _GRAMMAR_KEYS if local is not None and local.kind == "llama.cpp" else frozenset()
+
+
+def grammar_refusal(body: Mapping[str, Any], local: LocalServer | None) -> Refusal | None:
+    """The answer of a server that cannot take a grammar (``"grammar"`` in its ``unsupported``)
+    to a request that carries one. Its text is not checked: the reply is what the script or the
+    rules say, as for a schema."""
+    if local is None or "grammar" not in local.unsupported or not isinstance(body.get("grammar"), str):
+        return None
+    return Refusal(400, "grammar: this server was built without grammar support")
+
+
 def _keywords(schema: Any) -> set[str]:
     found: set[str] = set()
     stack = [schema]

@@ -77,11 +77,12 @@ def _null_where_forbidden(body: dict[str, Any]) -> str | None:
     return None
 
 
-def validate(body: Any, *, nulls: bool = False) -> None:
-    """Venice's checks; ``nulls`` lets null values through, as OpenAI does."""
+def validate(body: Any, *, nulls: bool = False, extra_keys: frozenset[str] = frozenset()) -> None:
+    """Venice's checks; ``nulls`` lets null values through, as OpenAI does; ``extra_keys``: the
+    request fields a local server kind takes beside them."""
     if not isinstance(body, dict):
         raise Invalid(400, "Invalid request: body must be a JSON object")
-    unknown = sorted(set(body) - REQUEST_KEYS)
+    unknown = sorted(set(body) - REQUEST_KEYS - extra_keys)
     if unknown:
         raise Invalid(400, f"Invalid request: unrecognized key(s) in object: {', '.join(map(repr, unknown))}")
     where = None if nulls else _null_where_forbidden(body)
