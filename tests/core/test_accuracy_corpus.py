@@ -211,6 +211,25 @@ def test_second_heldout_set_is_apart_from_the_first_and_wide() -> None:
     assert len({c.text for c in HELDOUT2_CASES}) == len(HELDOUT2_CASES), "no reply written twice"
 
 
+# The shown classes judged by words next to the block (the rest are judged by structure): the
+# later held-out sets lean on them, where the judgement is weakest.
+WORDED = frozenset(
+    {
+        "permission-after",
+        "draft",
+        "disclaimer-after",
+        "retraction",
+        "conditional-second",
+        "intro-example",
+        "intro-other-language",
+        "alternatives",
+        "recited-transcript",
+        "recited-prompt",
+        "you-sent-me",
+    }
+)
+
+
 def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
     """The third held-out set shares no id with the first two, has every performed class, covers
     the main languages and at least sixteen more, each on both sides, and leans its shown side
@@ -224,21 +243,8 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
     for lang in langs:
         assert {c.side for c in HELDOUT3_CASES if c.lang == lang} == {"performed", "shown"}, lang
     assert len({c.text for c in HELDOUT3_CASES}) == len(HELDOUT3_CASES), "no reply written twice"
-    worded = {
-        "permission-after",
-        "draft",
-        "disclaimer-after",
-        "retraction",
-        "conditional-second",
-        "intro-example",
-        "intro-other-language",
-        "alternatives",
-        "recited-transcript",
-        "recited-prompt",
-        "you-sent-me",
-    }
     shown = [c for c in HELDOUT3_CASES if c.side == "shown"]
-    assert sum(c.cls in worded for c in shown) >= len(shown) * 2 // 3
+    assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
 
 
 def test_fourth_heldout_set_is_apart_wide_and_weighted() -> None:
@@ -258,21 +264,8 @@ def test_fourth_heldout_set_is_apart_wide_and_weighted() -> None:
     assert len({c.text for c in HELDOUT4_CASES}) == len(HELDOUT4_CASES), "no reply written twice"
     earlier_texts = {c.text for c in CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES}
     assert not {c.text for c in HELDOUT4_CASES} & earlier_texts, "no reply taken from an earlier set"
-    worded = {
-        "permission-after",
-        "draft",
-        "disclaimer-after",
-        "retraction",
-        "conditional-second",
-        "intro-example",
-        "intro-other-language",
-        "alternatives",
-        "recited-transcript",
-        "recited-prompt",
-        "you-sent-me",
-    }
     shown = [c for c in HELDOUT4_CASES if c.side == "shown"]
-    assert sum(c.cls in worded for c in shown) >= len(shown) * 2 // 3
+    assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
 
 
 def test_every_class_is_present() -> None:
