@@ -137,6 +137,11 @@ REMEMBER = ("I like pizza", "my sister is called Anna", "I live in Lyon", "I wor
 # What still varies between runs is the prompt itself: Letta writes the agent's id and the
 # time into the system message.
 CHANGED_FLOOR = 3
+# Steps per "remember" turn. Each step evaluates a prompt of thousands of tokens whole on one
+# thread; a small model that keeps calling (an insert at a line the block does not have, again
+# and again) ran one turn of a CI run past the client's 600 s. A turn's first steps are the
+# ones that change the block; Letta ends the turn after these with stop reason max_steps.
+MAX_STEPS = 4
 
 
 def test_remember_turns_change_the_human_block(letta_server: Server, llama_server: LlamaServer) -> None:
@@ -147,7 +152,9 @@ def test_remember_turns_change_the_human_block(letta_server: Server, llama_serve
         # model server had sampled before.
         agent = client.agents.update(agent.id, llm_config={**agent.llm_config.model_dump(), "temperature": 0.0})
         before = {label: block(client, agent, label) for label in ("human", "persona")}
-        r = say(client, agent, f"Remember that {fact}.")
+        r = client.agents.messages.create(
+            agent_id=agent.id, messages=[{"role": "user", "content": f"Remember that {fact}."}], max_steps=MAX_STEPS
+        )
         completed(r)
         calls = memory_calls(r.messages, schemas_of(client, agent))
         # Every memory call names one of the agent's blocks: the label is held to them.
