@@ -20,7 +20,6 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 from .stack import free_port
 
@@ -201,10 +200,7 @@ class NativeLlamaServer(LlamaServer):
     """llama.cpp's own ``llama-server`` binary (``python3 dev.py llama-server`` builds it) for one
     model: what llama-cpp-python's server does not expose, such as lazy grammars with triggers.
     One slot; ``reuse_prompt=False`` turns off its prompt cache, so a greedy reply depends on its
-    prompt alone."""
-
-    def __init__(self, binary: Path | str, model: Path | str, **kw: Any) -> None:
-        super().__init__(binary, model, **kw)
+    prompt alone. Its first argument is the binary, where the parent takes a Python."""
 
     def command(self) -> list[str]:
         cmd = [
