@@ -216,9 +216,9 @@ def prepare(
     shape = decision.schema_shape if specs else None
     free_text = body
     grammar_kind = decision.grammar_kind if specs and not shape and tool_choice != "none" else None
+    required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
     if grammar_kind:
         # Prose stays free; a call block, once begun, can only be a call the tools allow.
-        required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
         grammar = call_block_grammar(
             _forced(offer_lines(specs, lines, enum=True), tool_choice),
             several=not (single_call and not parallel),
@@ -230,7 +230,6 @@ def prepare(
         else:
             grammar_kind = None
     if shape:
-        required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
         held = offer_lines(specs, lines, enum=True)
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
