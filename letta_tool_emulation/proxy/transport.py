@@ -145,15 +145,8 @@ class HttpTransport:
                 batch: list[Delta] = []
                 for line in lines:
                     if line.startswith(b"data:"):  # else comments, event names, keep-alives, blank lines
-                        # _event's work, written out here: a call and a list less for each event.
-                        data = line[5:].strip()
-                        if data == b"[DONE]":
-                            continue  # read on to the end, so that the connection can be used again
                         try:
-                            chunk = read(data)
-                            if isinstance(chunk, dict) and "error" in chunk:
-                                raise _error_event(chunk, response)
-                            _add_deltas(chunk, batch)
+                            _add_event(line, response, read, batch)
                         except Exception:
                             if batch:  # what came before a broken or error event is the reply's too
                                 yield batch
@@ -161,7 +154,8 @@ class HttpTransport:
                 if batch:
                     yield batch
             if rest.startswith(b"data:"):
-                batch = _event(rest, response)
+                batch = []
+                _add_event(rest, response, loads, batch)
                 if batch:
                     yield batch
             done = True
@@ -172,16 +166,16 @@ class HttpTransport:
                 response.close()  # given up half-way (or cancelled): the upstream request ends
 
 
-def _event(line: bytes, response: aiohttp.ClientResponse, read: Callable[[bytes], Any] | None = None) -> list[Delta]:
-    """The deltas of one ``data:`` line of the event stream; ``read``: how its JSON is read
-    (``loads`` unless the line is known to hold no run of 19 digits)."""
+def _add_event(line: bytes, response: aiohttp.ClientResponse, read: Callable[[bytes], Any], out: list[Delta]) -> None:
+    """The deltas of one ``data:`` line of the event stream, added to ``out``; ``read``: how its
+    JSON is read (``loads`` unless the line is known to hold no run of 19 digits)."""
     data = line[5:].strip()
     if data == b"[DONE]":
-        return []  # read on to the end, so that the connection can be used again
-    chunk = (read or loads)(data)
+        return  # read on to the end, so that the connection can be used again
+    chunk = read(data)
     if isinstance(chunk, dict) and "error" in chunk:
         raise _error_event(chunk, response)
-    return deltas(chunk)
+    _add_deltas(chunk, out)
 
 
 def _error_event(chunk: dict[str, Any], response: aiohttp.ClientResponse) -> openai.APIError:
