@@ -105,8 +105,9 @@ _SPEAKER = (
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 QUOTE_ONLY = regex.compile(r"[ \t]*[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), or at
-# the full-width marks.
+# the full-width marks. A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’]))[.!?]+[ \t]+|[。！？]")
+_CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 CONTINUATION = regex.compile(
     r"[ \t]*(?:(?:and\s+)?then|and|followed\s+by|after\s+that|next|y\s+(?:luego|después)|luego|puis|et\s+puis|"
     r"ensuite|dann|und\s+dann|danach|e\s+depois|depois|e\s+poi|poi|потом|затем|а\s+потом|然后|接着|その後|次に|"
@@ -240,7 +241,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # the noun anywhere, but "par exemple" and its like only where _adverb places them: in the
         # middle of a sentence they give a list ("je note tes plats, par exemple la raclette:")
         + r"|(?<!\b(?:par|per|por|zum|for)\s)\b(?:examples?|ejemplos?|exemples?|beispiele?|exemplos?|esempi[o]?|"
-        r"пример\w*|format\w*|формат\w*)\b"
+        # not the format a saving follows as usual ("con el formato de siempre", "the same format")
+        r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)format\w*"
+        r"(?!\s+(?:de\s+siempre|habitual|usual|yang\s+(?:sama|biasa)|de\s+toujours|habituel|di\s+sempre|"
+        r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)|формат\w*)\b"
         + _ENDS
         + "|"
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
@@ -1006,6 +1010,13 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence)
+    if kind == "example":
+        # An example's words in a clause before a semicolon give that clause an instance of
+        # something ("keep a list, for example on your phone;"); only the last clause can
+        # present the block as one.
+        clause = last_clause(sentence)
+        if clause is not sentence:
+            kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
 
@@ -1042,6 +1053,15 @@ def last_sentence(line: str) -> str:
         if m.end() < len(line):
             end = m.end()
     return line[end:]
+
+
+def last_clause(sentence: str) -> str:
+    """The part of ``sentence`` after its last semicolon; ``sentence`` itself when it has none."""
+    end = 0
+    for m in _CLAUSE_END.finditer(sentence):
+        if m.end() < len(sentence):
+            end = m.end()
+    return sentence[end:] if end else sentence
 
 
 def continues(before: str) -> bool:
@@ -2217,12 +2237,30 @@ _CONDITION = regex.compile(
 )
 
 
-def shown_after(after: str) -> Shown | None:
+# A line that only asks whether what was done is right ("Klopt dat zo?", "Is that correct?").
+# After a block it asks leave to make that block; after the last of several blocks of which
+# the earlier ones ran, it asks about all of them, done.
+CHECK_QUESTION = regex.compile(
+    r"^\W{0,3}(?:(?:is|does)\s+(?:that|this|it|everything|all\s+(?:of\s+)?(?:that|this))\s+(?:look\s+)?"
+    r"(?:right|correct|ok|okay|good)|(?:all\s+)?(?:correct|right)|klopt\s+(?:dat|dit|het|alles)(?:\s+zo)?|"
+    r"stimmt\s+(?:das|es|alles)(?:\s+so)?|passt\s+(?:das|es|alles)(?:\s+so)?|(?:¿\s*)?(?:está|es)\s+(?:todo\s+)?"
+    r"(?:bien|correcto)(?:\s+así)?|c['’]est\s+(?:bien\s+)?(?:ça|correct|juste|bon)|(?:está\s+)?(?:tudo\s+)?"
+    r"certo(?:\s+assim)?|(?:è\s+)?(?:tutto\s+)?(?:giusto|corretto)(?:\s+così)?|(?:всё|все)\s+(?:верно|"
+    r"правильно)|stämmer\s+(?:det|detta|allt)(?:\s+så)?|(?:er\s+)?(?:det|alt)\s+(?:riktig|rigtigt|korrekt))"
+    r"[ \t]*[?？][ \t]*$",
+    regex.IGNORECASE,
+)
+
+
+def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
-    permission request, a disclaimer, a retraction, a condition on an earlier result)."""
+    permission request, a disclaimer, a retraction, a condition on an earlier result).
+    ``others_ran``: an earlier block of the reply ran, and none comes after this one."""
     lines = [line for line in after.split("\n", 8)[:8] if line.strip()][:AFTER_LINES]
     for line in lines:
         line = line[:LINE_CHARS]
+        if others_ran and CHECK_QUESTION.match(line):
+            continue
         kind = _after_kind(line)
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)
