@@ -68,7 +68,7 @@ _OPTION = (
     r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
-    r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"বিকল্প|ตัวเลือก|옵션|방법|cách)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -311,6 +311,19 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|^\W{0,4}(?:比如说?|例如|譬如|举个例子|たとえば|例えば)[^\n]*[:：][ \t]*$",
     },
     "quoted": {
+        # what was done, told with the time word after the verb ("Esto es lo que hice ayer:",
+        # "这是我之前执行的操作："), and "you sent me" with the thing sent between
+        "told-after": r"\b(?:I|we)\s+(?:ran|called|did|executed|sent|saved)\s+(?:earlier|yesterday|before|"
+        r"last\s+time|this\s+morning|last\s+week)\b|\blo\s+que\s+(?:hice|ejecuté|llamé|guardé|lancé)\s+(?:ayer|"
+        r"antes|anoche|esta\s+mañana|la\s+última\s+vez|el\s+otro\s+día)\b|\bce\s+que\s+j['’]ai\s+(?:fait|lancé|"
+        r"exécuté|envoyé)\s+(?:hier|plus\s+tôt|tout\s+à\s+l['’]heure|ce\s+matin|la\s+dernière\s+fois)\b|"
+        r"\bo\s+que\s+(?:eu\s+)?(?:fiz|executei|rodei|enviei)\s+(?:ontem|antes|mais\s+cedo|hoje\s+de\s+manhã|"
+        r"da\s+última\s+vez)\b|\bche\s+ho\s+(?:fatto|eseguito|lanciato|inviato)\s+(?:ieri|prima|stamattina|"
+        r"l['’]ultima\s+volta)\b|что\s+я\s+(?:делал|сделал|запускал|запустил|выполнил|выполнял)\s+(?:вчера|раньше|"
+        r"утром|в\s+прошлый\s+раз)|我(?:之前|昨天|上次|刚才|早些时候|先前)(?:执行|运行|调用|做)|"
+        r"\b(?:ku|aku\s+|saya\s+)(?:lakukan|jalankan|panggil)\s+(?:tadi|kemarin|sebelumnya)\b|"
+        r"\bam\s+(?:rulat|apelat|executat|făcut)\s+(?:ieri|anterior|mai\s+devreme|data\s+trecută|azi-dimineață)\b|"
+        r"\b(?:du\s+hast|sie\s+haben)\s+mir\s+(?:\w+\s+){0,3}?(?:geschickt|gesendet|eingefügt|weitergeleitet|kopiert)\b",
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
@@ -393,6 +406,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"tampal|menampal|tempel|kongsi)\w*\b" + _ENDS,
     },
     "proposed": {
+        # held back in other words ("ready when you are (I haven't sent it):"), and a step that
+        # waits on an empty result in Korean ("결과가 없으면 ... 실행할게요:")
+        "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
+        r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
+        r"결과가\s*(?:없으면|안\s*나오면|비어\s*있으면)|찾지\s*못하면",
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
         r"\buntil\s+you\s+(?:confirm|say|approve|give)\b|\bpending\s+(?:your\s+)?(?:approval|confirmation)\b|"
         r"\bdraft(?:ed)?\b|\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
@@ -951,6 +969,13 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"enregistré|lancé)|\bainda\s+não\s+(?:mudei|alterei|guardei|executei)\s+nada\b",
     },
     "retracted": {
+        # the earlier block set aside by name ("olvida lo anterior", "se bort fra den")
+        "forget-it": r"\b(?:olvida|ignora|descarta)\s+lo\s+anterior\b|не\s+учитыва(?:й|йте)\s+(?:это|его|её|их)|"
+        r"\b(?:se\s+bort|bortse)\s+fra\s+(?:den|det|dette|denne)\b|\bglem\s+(?:den|det|dette)\b(?!\s+ikke)|"
+        r"\bglöm\s+(?:den|det)\b(?!\s+inte)|\bstrunta\s+i\s+(?:den|det)\b|\b(?:vergeet|negeer)\s+(?:die|dat|"
+        r"de\s+vorige)\b(?!\s+niet)|\boublie[sz]?\s+(?:le\s+précédent|la\s+précédente|celui-là|celle-là)\b|"
+        r"\besquece\s+(?:o|a)\s+anterior\b|\bdimentica\s+(?:quello|quella|il\s+precedente|la\s+precedente)\b|"
+        r"\bforget\s+(?:the\s+(?:previous|last|first)\s+one|that\s+one)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|"
         r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|"
@@ -2338,6 +2363,10 @@ AFTER_GATES["proposed"] += (
     *["en attente", "tant que", "erst wenn", "erst, wenn", "in sospeso", "finché non mi", "until you", "en espera"],
     *["hasta que", "fico aguardando", "até você"],
 )
+AFTER_GATES["retracted"] += (
+    *["lo anterior", "не учитыва", "se bort fra", "bortse fra", "glem ", "glöm ", "strunta i", "vergeet "],
+    *["negeer ", "oublie", "esquece", "dimentica", "forget "],
+)
 _AFTER_GATES = Gates(AFTER_GATES)
 
 
@@ -2346,7 +2375,7 @@ _AFTER_GATES = Gates(AFTER_GATES)
 # me" invites a correction of a call that ran. Languages that mark the condition on the verb
 # alone (Korean -면, Turkish -sa) are not covered.
 _CONDITION = regex.compile(
-    r"(?<!\w)(?:if|in\s+case|si|se|wenn|falls|als|indien|om|hvis|jos|ha|dacă|daca|eğer|αν|εάν|nếu|jika|"
+    r"(?<!\w)(?:if|in\s+case|si|se(?!\s+bort\b)|wenn|falls|als|indien|om|hvis|jos|ha|dacă|daca|eğer|αν|εάν|nếu|jika|"
     r"kalau|jikalau|sekiranya|kama|jeśli|jeżeli|jestli|pokud|kdyby|если|ежели|якщо|коли|اگر|إذا|إن|لو|אם|"
     r"अगर|यदि|যদি|ถ้า|หาก|만약)(?!\w)[^.,;:!?—–،؛。，；：！？\n]*"
     r"|(?:如果|要是|假如|もし)[^.,;:!?—–。，；：！？\n]*",
@@ -2367,6 +2396,13 @@ CHECK_QUESTION = regex.compile(
     r"[ \t]*[?？][ \t]*$",
     regex.IGNORECASE,
 )
+
+
+def runs_through(before: str, after: str) -> bool:
+    """Whether one sentence runs through the block: the line before it stops at a comma and the
+    line after it goes on in lower case ("The snippet you pasted,", block, "is something I'd
+    rather not store.")."""
+    return before.rstrip(" \t*_").endswith((",", "，", "、")) and after.lstrip(" \t\r\n")[:1].islower()
 
 
 def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:

@@ -342,7 +342,12 @@ class Settle:
             last = i + 1 == len(groups)
             upto = len(prose) if last else groups[i + 1].after_at
             after = prose[group.after_at : min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)]
-            shown = listed.get(id(group)) or (C.shown_after(after, others_ran=ran and last) if after.strip() else None)
+            shown = listed.get(id(group))
+            ctx = group.region.context
+            if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
+                shown = C.Shown("in_sentence", "a sentence runs through it", C.quote_words(ctx.before))
+            if shown is None and after.strip():
+                shown = C.shown_after(after, others_ran=ran and last)
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
             else:
