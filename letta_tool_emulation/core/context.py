@@ -313,16 +313,16 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
     "quoted": {
         # what was done, told with the time word after the verb ("Esto es lo que hice ayer:",
         # "这是我之前执行的操作："), and "you sent me" with the thing sent between
-        "told-after": r"\b(?:I|we)\s+(?:ran|called|did|executed|sent|saved)\s+(?:earlier|yesterday|before|"
+        "told-after": r"\b(?:what|here['’]s\s+what|this\s+is\s+what)\s+(?:I|we)\s+(?:ran|called|did|executed|sent|saved)\s+(?:earlier|yesterday|before|"
         r"last\s+time|this\s+morning|last\s+week)\b|\blo\s+que\s+(?:hice|ejecuté|llamé|guardé|lancé)\s+(?:ayer|"
         r"antes|anoche|esta\s+mañana|la\s+última\s+vez|el\s+otro\s+día)\b|\bce\s+que\s+j['’]ai\s+(?:fait|lancé|"
         r"exécuté|envoyé)\s+(?:hier|plus\s+tôt|tout\s+à\s+l['’]heure|ce\s+matin|la\s+dernière\s+fois)\b|"
         r"\bo\s+que\s+(?:eu\s+)?(?:fiz|executei|rodei|enviei)\s+(?:ontem|antes|mais\s+cedo|hoje\s+de\s+manhã|"
         r"da\s+última\s+vez)\b|\bche\s+ho\s+(?:fatto|eseguito|lanciato|inviato)\s+(?:ieri|prima|stamattina|"
         r"l['’]ultima\s+volta)\b|что\s+я\s+(?:делал|сделал|запускал|запустил|выполнил|выполнял)\s+(?:вчера|раньше|"
-        r"утром|в\s+прошлый\s+раз)|我(?:之前|昨天|上次|刚才|早些时候|先前)(?:执行|运行|调用|做)|"
-        r"\b(?:ku|aku\s+|saya\s+)(?:lakukan|jalankan|panggil)\s+(?:tadi|kemarin|sebelumnya)\b|"
-        r"\bam\s+(?:rulat|apelat|executat|făcut)\s+(?:ieri|anterior|mai\s+devreme|data\s+trecută|azi-dimineață)\b|"
+        r"утром|в\s+прошлый\s+раз)|(?:这是|以下是|下面是|这就是)我(?:之前|昨天|上次|刚才|早些时候|先前)(?:执行|运行|调用|做)|"
+        r"\b(?:ini|inilah|berikut)\s+yang\s+(?:ku|aku\s+|saya\s+)(?:lakukan|jalankan|panggil)\s+(?:tadi|kemarin|sebelumnya)\b|"
+        r"\bce\s+am\s+(?:rulat|apelat|executat|făcut)\s+(?:ieri|anterior|mai\s+devreme|data\s+trecută|azi-dimineață)\b|"
         r"\b(?:du\s+hast|sie\s+haben)\s+mir\s+(?:\w+\s+){0,3}?(?:geschickt|gesendet|eingefügt|weitergeleitet|kopiert)\b",
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
@@ -653,10 +653,13 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"「はい」と|\bsag\s+(?:einfach\s+)?ja\b|\bdimmi\s+di\s+sì\b|\bdiga\s+sim\b|\bdiz\s+que\s+sim\b|"
         r"\bdis(?:-moi)?\s+oui\b|\bскажи(?:те)?\s+[«\"]?да\b",
         # A draft held back in other words ("je le garde en attente", "erst, wenn du ...")
-        "held": r"\b(?:garde|laisse|mets)\s+en\s+attente\b|\btant\s+que\s+(?:tu\s+n['’]as|vous\s+n['’]avez)\s+pas\b|"
-        r"\berst,?\s+wenn\s+du\b|\bin\s+sospeso\b|\bfinché\s+non\s+mi\s+(?:dai|dici|confermi)\b|"
-        r"\b(?:hold|keep)\s+(?:it|this|that)\s+(?:back\s+)?until\s+you\b|\blo\s+(?:dejo|guardo)\s+en\s+espera\b|"
-        r"\bhasta\s+que\s+(?:me\s+)?(?:des|digas)\b|\bfico\s+aguardando\b|\baté\s+você\s+(?:liberar|aprovar|dizer)\b",
+        "held": r"\b(?:garde|laisse|mets)\s+en\s+attente\b|\btant\s+que\s+(?:tu\s+n['’]as|vous\s+n['’]avez)\s+pas\s+"
+        r"(?:validé|confirmé|approuvé|dit\s+oui)\b|\berst,?\s+wenn\s+du\b[^\n]*\b(?:gibst|bestätigst|zustimmst|"
+        r"freigibst|sagst)\b|\b(?:tengo|lascio|metto)\s+in\s+sospeso\b|\bfinché\s+non\s+mi\s+(?:dai\s+(?:l['’]ok|"
+        r"il\s+via)|confermi|dici\s+di\s+sì)\b|\b(?:hold|keep)\s+(?:it|this|that)\s+(?:back\s+)?until\s+you\b|"
+        r"\blo\s+(?:dejo|guardo|tengo)\s+en\s+espera\b|\bhasta\s+que\s+(?:me\s+)?(?:des|digas)\s+(?:el\s+)?(?:ok|"
+        r"visto\s+bueno|luz\s+verde|que\s+sí)\b|\bfico\s+aguardando\s+(?:o\s+)?(?:seu|teu)\b|\baté\s+você\s+(?:liberar|"
+        r"aprovar|dizer\s+que\s+sim)\b",
         "en": r"\b(?:shall|should|may|can)\s+I\s+(?:go\s+ahead\s+and\s+)?(?:save|update|apply|send|run|store|"
         r"record|write|change|submit|execute|add|make|do|log|file)\b[^\n]*\b(?:like\s+(?:this|that|so)|"
         r"this\s+way|that\s+way|as\s+(?:shown|above|written|is))\b[^\n]*\?|\b(?:ok|okay|good|fine|alright|"
@@ -989,27 +992,27 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|"
         r"ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
         "de": r"^\W{0,3}(?:halt,?\s+)?das\s+(?:ist|war)\s+falsch\s*[.!,;:—–-]|^\W{0,3}(?:korrektur|"
-        r"ich\s+korrigiere)\s*[:：]|\bfehler\s+meinerseits\b|(?:vergiss\s+(?:das|den|die)|"
+        r"ich\s+korrigiere)\s*[:：]|\bfehler\s+meinerseits\b|(?:vergiss\s+(?:das|den|die)\b(?!\s+nicht)|"
         r"nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
         "pt": r"^\W{0,3}(?:opa,?\s+)?isso\s+(?:está|estava)\s+errado\s*[.!,;:—–-]|^\W{0,3}(?:corrigindo|"
-        r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|"
+        r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:(?<!não\s)esqueça\s+(?:isso|essa|a)\b|ignore\s+(?:a|essa|esta)|"
         r"desconsidere|me\s+enganei)",
         "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|"
         r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
         "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|"
-        r"исправление)\s*[:：]|(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
+        r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
         "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
         "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
         "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}dat\s+(?:klopt\s+niet|"
-        r"was\s+verkeerd)\s*[.!,;:—–-]|(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|"
+        r"was\s+verkeerd)\s*[.!,;:—–-]|(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)\b(?!\s+niet)|\bnegeer\b|"
         r"\bverkeerde\s+(?:blok|aanroep)|"
         r"\bdat\s+was\s+fout)",
         "sv": r"^\W{0,3}(?:rättelse|korrigering)\s*[:：]|^\W{0,3}det\s+(?:var|är)\s+fel\s*[.!,;:—–-]|"
-        r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|"
+        r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b(?!\s+inte)|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|"
         r"anrop)\b|"
         r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka)",
         "da-nb": r"^\W{0,3}(?:rettelse|korrektion|korreksjon)\s*[:：]|^\W{0,3}det\s+var\s+(?:forkert|"
-        r"feil)\s*[.!,;:—–-]|(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b|\bignorer\b|\b(?:forkert|"
+        r"feil)\s*[.!,;:—–-]|(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b(?!\s+ikke)|\bignorer\b|\b(?:forkert|"
         r"feil)\s+(?:blok|blokk|kald|kall)\b|"
         r"\bjeg\s+(?:tager|tar)\s+det\s+tilbake?)",
         "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
