@@ -702,7 +702,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"kann)\s+ich\s+(?:das|es)\s+so\b|\bso\s+(?:speichern|senden|abschicken|übernehmen|"
         r"eintragen)\s*\?|\bpasst\s+(?:das|es)\s+so\s*\?|\beinverstanden\s*\?|(?:\bsoll\s+ich\s+(?:das|es|"
         r"ihn|sie|die)\b[^\n]*\?|\bpasst\s+das\s*\?|\bist\s+das\s+(?:ok|okay|in\s+"
-        r"ordnung)\b[^\n]*\?|\bdarf\s+ich\b[^\n]*\?|\bbis\s+du\s+(?:es\s+)?bestätigst|\bnur\s+(?:wenn|falls)\b)",
+        r"ordnung)\b[^\n]*\?|\bdarf\s+ich\b[^\n]*\?|\bbis\s+du\s+(?:es\s+)?bestätigst|(?<!\b(?:meld|melde|sag|schreib|schreibe|ruf)\s+(?:(?:dich|mir|mich|einfach|bescheid|mal)\s+){0,2})\bnur\s+(?:wenn|falls)\b)",
         "pt": r"\b(?:só|apenas)\s+um\s+rascunho|\b(?:envio|salvo|aplico|mando|atualizo|registro)\s+(?:assim|"
         r"desse\s+jeito|dessa\s+forma)\s*\?|\bposso\s+(?:\w+\s+)?assim\s*\?|\b(?:envio|salvo|"
         r"aplico)\s+(?:quando|assim\s+que)\s+você\s+confirmar|\baguardo\s+(?:a\s+)?sua\s+(?:confirmação|"
@@ -727,7 +727,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"можно\s+(?:сохранить|"
         r"отправить)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
-        r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
+        r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
         "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
         r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
@@ -745,7 +745,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"detta)\b[^\n]*\?|"
         r"\bser\s+(?:det|detta)\s+(?:rätt|bra)\s+ut\b|\bsäg\s+till\s+om\s+det\s+stämmer|\bsvara\s+ja\b|"
         r"\bså\s+(?:genomför|sparar|skickar|uppdaterar|kör)\s+jag\s+(?:den|det|ändringen)\b|\btills\s+du\s+bekräftar|"
-        r"\bbara\s+om\s+du\b)",
+        r"(?<!\b(?:hör\s+av\s+dig|säg\s+till|säg|skriv|meddela\s+mig|ring)\s+)\bbara\s+om\s+du\b)",
         "da-nb": r"\b(?:kun|bare)\s+(?:et|en)\s+(?:udkast|utkast)\b|\bventer\s+på\s+(?:din|di)\s+(?:bekræftelse|"
         r"bekreftelse|godkendelse|godkjenning)|\b(?:gem|lagre)\s+(?:det\s+)?(?:sådan|slik)\s*\?|"
         r"\bskal\s+jeg\s+(?:\w+\s+)?(?:sådan|slik)\b[^\n]*\?|(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|"
@@ -767,14 +767,14 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|"
         r"застосувати)\s+(?:це|його|її)"
         r"\s*\?|^\W{0,3}(?:зберегти|надіслати|застосувати)\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
-        r"(?:зберегти|надіслати)|тільки\s+якщо|лише\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
+        r"(?:зберегти|надіслати)|(?<!(?:пиши|напиши|скажи|повідом|повідомте|скажіть|напишіть|дай\s+знати)\w*,?\s+)(?:тільки|лише)\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
         "fi-hu": r"\b(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|korvaanko|kirjaanko|tallennanko|"
         r"lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin|tällä|tätä|noin|näillä)\b|"
         r"^\W{0,3}(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|kirjaanko)\s*\?|\b(?:mentsem|"
         r"küldjem|keressek|futtassam|módosítsam|rögzítsem)\s+(?:el\s+|le\s+|rá\s+)?(?:így|ezt|azt|"
         r"ezzel)\b|(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
         r"^\W{0,3}(?:tallennanko|lähetänkö|päivitänkö)\s*\?|\bsopiiko\s+(?:tämä|tuo|se)\b[^\n]*\?|\bnäyttääkö\s+"
-        r"(?:tämä|tuo|se)\s+oikealta|\bkunhan\s+vahvistat|\bkun\s+vahvistat|\bvahvistatko\b|\bvain\s+jos\b|"
+        r"(?:tämä|tuo|se)\s+oikealta|\bkunhan\s+vahvistat|\bkun\s+vahvistat|\bvahvistatko\b|(?<!\b(?:kerro|ilmoita|sano|kirjoita|soita)\s+)\bvain\s+jos\b|"
         r"\b(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\s+(?:így|ezt|azt)\b|\b(?:ezt|azt|így)\s+"
         r"(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\b|\bígy\s+jó\s*\?|\brendben\s+(?:van\s+)?így\s*\?|"
         r"\berősítsd\s+meg\b|\bhagyd\s+jóvá\b)",
@@ -783,7 +783,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"envio)\s+així\s*\?|(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|"
         r"\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
-        r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|\bnomés\s+si\b)",
+        r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|(?<!(?:digues(?:-m['’]ho)?|avisa['’]m|escriu-me|fes-m['’]ho\s+saber),?\s+)\bnomés\s+si\b)",
         "tr": r"(?:sadece|yalnızca)\s+bir\s+taslak|onayını\s+bekliyorum|\b(?:bunu|onu|böyle|"
         r"bu\s+şekilde)\s+(?:\w+\s+)?(?:arayayım|ekleyeyim|güncelleyeyim|kaydedeyim|göndereyim)\s+mi\b|"
         r"(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|"
@@ -792,7 +792,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"gönderir|uygular))",
         "el": r"(?:μόνο|απλώς)\s+(?:ένα\s+)?προσχέδιο|περιμένω\s+(?:την\s+)?επιβεβαίωσ|(?:να\s+(?:το|την|τα|"
         r"τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
-        r"επιβεβαιώσ|πες\s+μου\s+ναι|μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
+        r"επιβεβαιώσ|πες\s+μου\s+ναι|(?<!(?:πες\s+μου|ενημέρωσέ\s+με|γράψε\s+μου|πείτε\s+μου|ενημερώστε\s+με),?\s+)μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
         "vi": r"chỉ\s+là\s+(?:bản\s+)?nháp|(?:đợi|chờ)\s+bạn\s+xác\s+nhận|(?:lưu|gửi)\s+(?:như\s+thế\s+này|"
         r"như\s+vậy)\s+(?:nhé|nha|được\s+không)|(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|"
         r"cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
@@ -1133,7 +1133,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
     if LETTER_ITEM.match(before):
         return Shown("example", "it is an alternative labelled with a letter on the line before", quote_words(before))
-    if ctx.intro and not ctx.gap and LIST_ITEM.match(before) and ALTERNATIVES_INTRO.search(last_sentence(ctx.intro)):
+    # (a blank line between the item and its block changes nothing: the item still labels it)
+    if ctx.intro and LIST_ITEM.match(before) and ALTERNATIVES_INTRO.search(last_sentence(ctx.intro)):
         return Shown("proposed", ALTERNATIVE, quote_words(ctx.intro))
     if opens_quote(before):
         return Shown("quoted", "it stands inside a quotation opened on the line before")
@@ -2466,9 +2467,12 @@ def list_intro(recent: str) -> str:
     """From the prose just before a block whose line before is a list item: the non-blank line
     above the list's items (its introduction), "" if there is none."""
     lines = recent.rsplit("\n", 12)[:-1]  # the last one is the block's own line so far
+    fenced = False  # inside a code block an earlier item holds (a block shown as code, say)
     for line in reversed(lines):
         line = line.rstrip("\r")
-        if line.strip() and not LIST_ITEM.match(line):
+        if line.lstrip(" \t").startswith(("```", "~~~")):
+            fenced = not fenced
+        elif line.strip() and not fenced and not LIST_ITEM.match(line):
             return line[-LINE_CHARS:]
     return ""
 
