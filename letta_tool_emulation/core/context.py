@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .literals import Gates, Table, Words, alternatives, fold, required
+from .literals import Gates, Table, Words, alternatives, fold
 from .results import ProblemKind
 
 LINE_CHARS = 240  # characters of a line before or after a block that are judged
@@ -557,84 +557,88 @@ def _bare(words: str, *, mark: bool = True) -> str:
     return "|".join(rf"^\W{{0,3}}(?:{alt}){end}" for alt in alternatives(words))
 
 
+# A line that is nothing but a short question asking leave to make the block ("Mehet?",
+# "Je le fais ?", "진행할까요?"), in each language: the verb alone or with a pronoun for the
+# block, never a new object ("Tallennanko jotain muuta?" asks about something else).
+BARE_QUESTIONS = (
+    _bare(
+        r"(?:so\s+)?(?:shall|should|can|may)\s+I(?:\s+(?:go\s+ahead|proceed|continue|do\s+(?:it|this|that)|"
+        r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
+        r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
+        r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay)\s+to\s+(?:save|send|apply|run|proceed|go\s+ahead)|"
+        r"do\s+I\s+(?:go\s+ahead|proceed)|"
+        # es, ca
+        r"¿?\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|hago|ejecuto|mando|cambio|actualizo|anoto)(?:\s+ya)?|"
+        r"¿?\s*(?:procedo|continúo|sigo\s+adelante)|¿?\s*quieres\s+que\s+(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|"
+        r"haga|ejecute|mande|cambie|actualice)|(?:ho|la|el|els|les)\s+(?:deso|envio|aplico|faig|executo)|"
+        r"(?:continuo|procedeixo)|"
+        # fr
+        r"je\s+(?:le|la|les|l['’])\s*(?:fais|lance|applique|enregistre|envoie|valide|garde|note|ajoute)|"
+        r"je\s+(?:continue|procède|valide|lance|m['’]en\s+occupe)|on\s+(?:y\s+va|valide|lance)|"
+        r"je\s+peux\s+(?:y\s+aller|continuer|procéder|valider|lancer)|(?:tu|vous)\s+(?:valides|validez)|"
+        # de
+        r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
+        r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
+        # pt
+        r"(?:você\s+)?quer\s+que\s+eu\s+(?:(?:o|a|os|as)\s+)?(?:aplique|salve|envie|execute|registre|guarde|mande|"
+        r"faça|prossiga|atualize|altere|grave)|(?:posso|devo)\s+(?:prosseguir|continuar|fazer|aplicar|salvar|enviar|"
+        r"executar|registrar|guardar)(?:\s+(?:isso|isto))?(?:\s+agora)?|(?:prossigo|aplico|salvo|envio|executo|faço)|"
+        r"(?:o|a)\s+(?:aplico|salvo|envio|executo|registro|guardo)|"
+        # it
+        r"(?:lo|la|li|le)\s+(?:faccio|salvo|invio|applico|mando|registro|eseguo)|(?:posso|devo)\s+(?:procedere|"
+        r"andare\s+avanti|continuare|farlo|salvarl\w|inviarl\w|applicarl\w)|vado(?:\s+avanti)?|"
+        r"vuoi\s+che\s+(?:proceda|vada\s+avanti)|"
+        # ru, uk
+        r"(?:мне\s+)?(?:сохранить|отправить|применить|выполнить|записать|продолжить|запустить|внести|сделать)"
+        r"(?:\s+(?:это|его|её|их))?(?:\s+сейчас)?|(?:можно\s+)?(?:приступать|продолжать|выполнять)|"
+        r"(?:зберегти|надіслати|застосувати|виконати|записати|продовжити|продовжувати|зробити)(?:\s+(?:це|його|її))?|"
+        # pl, cs
+        r"(?:czy\s+)?(?:mam|mogę|moge)\s+(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
+        r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:mám|můžu|mohu)\s+(?:to\s+)?(?:uložit|odeslat|poslat|"
+        r"provést|pokračovat|použít|změnit|udělat)(?:\s+to)?|"
+        # nl, sv, da, nb
+        r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
+        r"uitvoeren|doorvoeren|bewaren|verwerken))?|(?:ska|får|kan)\s+jag(?:\s+(?:göra|spara|skicka|köra|"
+        r"genomföra|fortsätta))?(?:\s+(?:det|den|detta))?(?:\s+nu)?|(?:skal|må|kan)\s+(?:jeg|eg)(?:\s+(?:gøre|"
+        r"gjøre|gemme|lagre|sende|køre|kjøre|fortsætte|fortsette|udføre|utføre))?(?:\s+(?:det|den))?(?:\s+(?:nu|nå))?|"
+        # fi, hu, ro, el, tr
+        r"(?:tallennanko|lähetänkö|jatkanko|suoritanko|teenkö|toteutanko|päivitänkö|ajanko)(?:\s+(?:sen|ne|tämän|nyt))?|"
+        r"(?:mehet|mehetünk|folytassam|csináljam|elmentsem|mentsem|küldjem|alkalmazzam|futtassam)(?:\s+(?:így|most))?|"
+        r"(?:să\s+(?:o\s+|îl\s+|le\s+)?)?(?:salvez|trimit|aplic|continui|execut|rulez)(?:\s+(?:așa|acum))?|"
+        r"(?:να\s+)?(?:το\s+)?(?:αποθηκεύσω|στείλω|εφαρμόσω|προχωρήσω|συνεχίσω|εκτελέσω)(?:\s+(?:τώρα|έτσι))?|"
+        r"(?:bunu\s+)?(?:kaydedeyim|göndereyim|uygulayayım|devam\s+edeyim|yapayım|çalıştırayım)(?:\s+mi)?|"
+        # ar, fa, he
+        r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظه|أحفظها|أرسله|أرسلها|أطبقه|أطبقها|نتابع)"
+        r"(?:\s+(?:الآن|ذلك))?|(?:انجامش|ادامه)\s+(?:بدهم|بدم)|(?:ذخیره[\u200c ]?اش|اجرایش|اجراش|ارسالش|اعمالش)\s+کنم|"
+        r"(?:לאשר|להמשיך|לבצע|להחיל|שאמשיך|שאבצע)(?:\s+את\s+זה)?(?:\s+עכשיו)?|"
+        # hi, bn
+        r"(?:क्या\s+)?(?:मैं\s+)?(?:इसे\s+)?(?:आगे\s+बढ़ूँ|आगे\s+बढ़ूं|सेव\s+कर\s+दूँ|सेव\s+कर\s+दूं|सेव\s+करूँ|"
+        r"सहेज\s+दूँ|भेज\s+दूँ|चला\s+दूँ|लागू\s+कर\s+दूँ)|(?:চালিয়ে\s+দেব|চালাব|সেভ\s+করব|সেভ\s+করে\s+দেব|"
+        r"রেখে\s+দেব|পাঠাব|পাঠিয়ে\s+দেব|এগোব)|"
+        # vi, id, ms, sw
+        r"(?:mình\s+|tôi\s+|em\s+)?(?:lưu|gửi|thực\s+hiện|áp\s+dụng|tiếp\s+tục|tiến\s+hành)(?:\s+(?:luôn|ngay))?\s+"
+        r"(?:nhé|không|được\s+không|chứ)|boleh\s+(?:ku|aku\s+|saya\s+)?(?:jalankan|simpan|kirim|terapkan|lanjutkan|"
+        r"proses)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
+        r"(?:niendelee|niihifadhi|niitume|niitekeleze|nitekeleze|niifanye|tuendelee)(?:\s+sasa)?|"
+        # ja, ko, zh
+        r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
+        r"(?:よろしい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
+        r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
+        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:执行|保存|发送|提交|继续)(?:吗|吧)|"
+        r"(?:要不要|是否)(?:执行|保存|发送|继续)"
+    )
+    # Thai asks with a particle, no question mark
+    + "|"
+    + _bare(
+        r"(?:ให้)?(?:ดำเนินการ|บันทึก|ส่ง|อัปเดต|ลุย|ไปต่อ)(?:เลย|ต่อ)?(?:ไหม|มั้ย|หรือไม่|ได้ไหม)(?:\s*(?:ครับ|คะ|ค่ะ))?",
+        mark=False,
+    )
+)
+
+
 _DEICTIC = r"(?:it|this|that|these|them|the\s+(?:call|update|change|block)s?)"
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
-        # A line that is nothing but a short question asking leave to make the block ("Mehet?",
-        # "Je le fais ?", "진행할까요?"), in each language: the verb alone or with a pronoun for the
-        # block, never a new object ("Tallennanko jotain muuta?" asks about something else).
-        "bare": _bare(
-            r"(?:so\s+)?(?:shall|should|can|may)\s+I(?:\s+(?:go\s+ahead|proceed|continue|do\s+(?:it|this|that)|"
-            r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
-            r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
-            r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay)\s+to\s+(?:save|send|apply|run|proceed|go\s+ahead)|"
-            r"do\s+I\s+(?:go\s+ahead|proceed)|"
-            # es, ca
-            r"¿?\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|hago|ejecuto|mando|cambio|actualizo|anoto)(?:\s+ya)?|"
-            r"¿?\s*(?:procedo|continúo|sigo\s+adelante)|¿?\s*quieres\s+que\s+(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|"
-            r"haga|ejecute|mande|cambie|actualice)|(?:ho|la|el|els|les)\s+(?:deso|envio|aplico|faig|executo)|"
-            r"(?:continuo|procedeixo)|"
-            # fr
-            r"je\s+(?:le|la|les|l['’])\s*(?:fais|lance|applique|enregistre|envoie|valide|garde|note|ajoute)|"
-            r"je\s+(?:continue|procède|valide|lance|m['’]en\s+occupe)|on\s+(?:y\s+va|valide|lance)|"
-            r"je\s+peux\s+(?:y\s+aller|continuer|procéder|valider|lancer)|(?:tu|vous)\s+(?:valides|validez)|"
-            # de
-            r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
-            r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
-            # pt
-            r"(?:você\s+)?quer\s+que\s+eu\s+(?:(?:o|a|os|as)\s+)?(?:aplique|salve|envie|execute|registre|guarde|mande|"
-            r"faça|prossiga|atualize|altere|grave)|(?:posso|devo)\s+(?:prosseguir|continuar|fazer|aplicar|salvar|enviar|"
-            r"executar|registrar|guardar)(?:\s+(?:isso|isto))?(?:\s+agora)?|(?:prossigo|aplico|salvo|envio|executo|faço)|"
-            r"(?:o|a)\s+(?:aplico|salvo|envio|executo|registro|guardo)|"
-            # it
-            r"(?:lo|la|li|le)\s+(?:faccio|salvo|invio|applico|mando|registro|eseguo)|(?:posso|devo)\s+(?:procedere|"
-            r"andare\s+avanti|continuare|farlo|salvarl\w|inviarl\w|applicarl\w)|vado(?:\s+avanti)?|"
-            r"vuoi\s+che\s+(?:proceda|vada\s+avanti)|"
-            # ru, uk
-            r"(?:мне\s+)?(?:сохранить|отправить|применить|выполнить|записать|продолжить|запустить|внести|сделать)"
-            r"(?:\s+(?:это|его|её|их))?(?:\s+сейчас)?|(?:можно\s+)?(?:приступать|продолжать|выполнять)|"
-            r"(?:зберегти|надіслати|застосувати|виконати|записати|продовжити|продовжувати|зробити)(?:\s+(?:це|його|її))?|"
-            # pl, cs
-            r"(?:czy\s+)?(?:mam|mogę|moge)\s+(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
-            r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:mám|můžu|mohu)\s+(?:to\s+)?(?:uložit|odeslat|poslat|"
-            r"provést|pokračovat|použít|změnit|udělat)(?:\s+to)?|"
-            # nl, sv, da, nb
-            r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
-            r"uitvoeren|doorvoeren|bewaren|verwerken))?|(?:ska|får|kan)\s+jag(?:\s+(?:göra|spara|skicka|köra|"
-            r"genomföra|fortsätta))?(?:\s+(?:det|den|detta))?(?:\s+nu)?|(?:skal|må|kan)\s+(?:jeg|eg)(?:\s+(?:gøre|"
-            r"gjøre|gemme|lagre|sende|køre|kjøre|fortsætte|fortsette|udføre|utføre))?(?:\s+(?:det|den))?(?:\s+(?:nu|nå))?|"
-            # fi, hu, ro, el, tr
-            r"(?:tallennanko|lähetänkö|jatkanko|suoritanko|teenkö|toteutanko|päivitänkö|ajanko)(?:\s+(?:sen|ne|tämän|nyt))?|"
-            r"(?:mehet|mehetünk|folytassam|csináljam|elmentsem|mentsem|küldjem|alkalmazzam|futtassam)(?:\s+(?:így|most))?|"
-            r"(?:să\s+(?:o\s+|îl\s+|le\s+)?)?(?:salvez|trimit|aplic|continui|execut|rulez)(?:\s+(?:așa|acum))?|"
-            r"(?:να\s+)?(?:το\s+)?(?:αποθηκεύσω|στείλω|εφαρμόσω|προχωρήσω|συνεχίσω|εκτελέσω)(?:\s+(?:τώρα|έτσι))?|"
-            r"(?:bunu\s+)?(?:kaydedeyim|göndereyim|uygulayayım|devam\s+edeyim|yapayım|çalıştırayım)(?:\s+mi)?|"
-            # ar, fa, he
-            r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظه|أحفظها|أرسله|أرسلها|أطبقه|أطبقها|نتابع)"
-            r"(?:\s+(?:الآن|ذلك))?|(?:انجامش|ادامه)\s+(?:بدهم|بدم)|(?:ذخیره[\u200c ]?اش|اجرایش|اجراش|ارسالش|اعمالش)\s+کنم|"
-            r"(?:לאשר|להמשיך|לבצע|להחיל|שאמשיך|שאבצע)(?:\s+את\s+זה)?(?:\s+עכשיו)?|"
-            # hi, bn
-            r"(?:क्या\s+)?(?:मैं\s+)?(?:इसे\s+)?(?:आगे\s+बढ़ूँ|आगे\s+बढ़ूं|सेव\s+कर\s+दूँ|सेव\s+कर\s+दूं|सेव\s+करूँ|"
-            r"सहेज\s+दूँ|भेज\s+दूँ|चला\s+दूँ|लागू\s+कर\s+दूँ)|(?:চালিয়ে\s+দেব|চালাব|সেভ\s+করব|সেভ\s+করে\s+দেব|"
-            r"রেখে\s+দেব|পাঠাব|পাঠিয়ে\s+দেব|এগোব)|"
-            # vi, id, ms, sw
-            r"(?:mình\s+|tôi\s+|em\s+)?(?:lưu|gửi|thực\s+hiện|áp\s+dụng|tiếp\s+tục|tiến\s+hành)(?:\s+(?:luôn|ngay))?\s+"
-            r"(?:nhé|không|được\s+không|chứ)|boleh\s+(?:ku|aku\s+|saya\s+)?(?:jalankan|simpan|kirim|terapkan|lanjutkan|"
-            r"proses)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
-            r"(?:niendelee|niihifadhi|niitume|niitekeleze|nitekeleze|niifanye|tuendelee)(?:\s+sasa)?|"
-            # ja, ko, zh
-            r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
-            r"(?:よろしい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
-            r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
-            r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:执行|保存|发送|提交|继续)(?:吗|吧)|"
-            r"(?:要不要|是否)(?:执行|保存|发送|继续)"
-        )
-        # Thai asks with a particle, no question mark
-        + "|"
-        + _bare(
-            r"(?:ให้)?(?:ดำเนินการ|บันทึก|ส่ง|อัปเดต|ลุย|ไปต่อ)(?:เลย|ต่อ)?(?:ไหม|มั้ย|หรือไม่|ได้ไหม)(?:\s*(?:ครับ|คะ|ค่ะ))?",
-            mark=False,
-        ),
         # "Say yes", a yes to be sent back quoted ("reply «oui»", 「はい」と言って), leave to do
         # something before ("before I store this, ..."), or a confirmation the block waits on
         # ("confírmame la fecha y lo guardo").
@@ -2355,10 +2359,6 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 
 # One pass over a line finds which kinds' gate texts it holds; a line with none of them (most
 # prose) goes at the cost of that pass, and the word table is read only for the kinds it holds.
-# The short questions of the "bare" row are gated by their own words, one set per question.
-AFTER_GATES["proposed"] += tuple(
-    sorted({gate for alt in alternatives(AFTER["proposed"]["bare"]) for gate in required(alt, regex.IGNORECASE) or ()})
-)
 # and the rows for a yes asked for, leave asked before doing it, and a draft held back
 AFTER_GATES["proposed"] += (
     *["「", "『", "«", '"', "“", "„", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
@@ -2409,6 +2409,18 @@ def runs_through(before: str, after: str) -> bool:
     return before.rstrip(" \t*_").endswith((",", "，", "、")) and after.lstrip(" \t\r\n")[:1].islower()
 
 
+_BARE = Words([BARE_QUESTIONS], regex.IGNORECASE | regex.MULTILINE)
+_ASKS = ("?", "？", "؟")
+_THAI_ASKS = ("ไหม", "มั้ย", "หรือไม่")
+
+
+def _short_question(line: str) -> bool:
+    """Whether ``line`` could be one of :data:`BARE_QUESTIONS`: a short line ending in a
+    question mark (or holding a Thai question particle). Only such lines are searched."""
+    line = line.strip()
+    return len(line) <= 64 and (line.endswith(_ASKS) or any(p in line for p in _THAI_ASKS))
+
+
 def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
@@ -2419,6 +2431,8 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         if others_ran and CHECK_QUESTION.match(line):
             continue
         kind = _after_kind(line)
+        if kind is None and _short_question(line) and _BARE.search(line):
+            kind = "proposed"
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)
             if bare != line:
