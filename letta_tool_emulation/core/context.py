@@ -636,14 +636,18 @@ BARE_QUESTIONS = (
 )
 
 
+# A yes to be sent back, between quotation marks: the opening mark and the word are the gate.
+_YES = ("yes", "ok", "okay", "sí", "si", "oui", "ja", "sim", "sì", "да", "так", "tak", "ano", "igen", "evet", "ya")
+_YES += ("iya", "ndiyo", "はい", "네", "예", "是", "好", "对", "نعم", "بله", "آره", "כן", "हाँ", "हां", "হ্যাঁ", "ใช่")
+_YES += ("có", "da", "kyllä", "ναι")
+_YES_OPEN = '「『«"“„'
 _DEICTIC = r"(?:it|this|that|these|them|the\s+(?:call|update|change|block)s?)"
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
         # "Say yes", a yes to be sent back quoted ("reply «oui»", 「はい」と言って), leave to do
         # something before ("before I store this, ..."), or a confirmation the block waits on
         # ("confírmame la fecha y lo guardo").
-        "say-yes": r"[「『«\"“„]\s*(?:yes|ok|okay|sí|si|oui|ja|sim|sì|да|так|tak|ano|igen|evet|ya|iya|ndiyo|はい|네|예|是|"
-        r"好|对|نعم|بله|آره|כן|हाँ|हां|হ্যাঁ|ใช่|có|da|kyllä|ναι)\s*[」』»\"”“]|"
+        "say-yes": rf"[{_YES_OPEN}](?:{'|'.join(_YES)})\s?[」』»\"”“]|«\s(?:{'|'.join(_YES)})\s?»|"
         r"\bbefore\s+I\s+(?:store|save|send|apply|run|submit|make|commit|record|add)\s+(?:it|this|that|them|these)\b"
         r"[^\n]*\?|\b(?:confirm|approve)\b[^\n]{0,80}\b(?:and|then)\s+I['’]ll\s+(?:save|send|apply|store|run|update|"
         r"add|make)\s+(?:it|this|that|them|the\s+change)\b|"
@@ -2361,7 +2365,8 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 # prose) goes at the cost of that pass, and the word table is read only for the kinds it holds.
 # and the rows for a yes asked for, leave asked before doing it, and a draft held back
 AFTER_GATES["proposed"] += (
-    *["「", "『", "«", '"', "“", "„", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
+    *[mark + yes for mark in _YES_OPEN for yes in _YES],
+    *["« ", "«\u00a0", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
     *["dis-moi oui", "dis oui", "conferma", "dimmi di sì", "bestätig", "via libera", "luz verde", "sinal verde"],
     *["feu vert", "green light", "grünes licht", "sag ja", "sag einfach ja", "diga sim", "diz que sim", "скажи"],
     *["en attente", "tant que", "erst wenn", "erst, wenn", "in sospeso", "finché non mi", "until you", "en espera"],
