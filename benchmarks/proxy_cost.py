@@ -347,6 +347,11 @@ def report(measured: Rounds, targets: list[Target]) -> None:
         print(f"  {name:<24} ratio {median:.2f} (IQR {q1:.2f}-{q3:.2f})")
         print(f"  {'':<24} this  {spread(this)}")
         print(f"  {'':<24} other {spread(other)}")
+        if name in measured.engine:  # each version's own work, less the same rounds' engine share
+            engine_ms = measured.engine[name]
+            for label, cpu in (("this", this), ("other", other)):
+                own = [c - e for c, e in zip(cpu, engine_ms, strict=True)]
+                print(f"  {'':<24} {label:<5} own work {spread(own)}")
 
 
 def percentile(values: list[float], q: float) -> float:
