@@ -647,7 +647,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # "Say yes", a yes to be sent back quoted ("reply «oui»", 「はい」と言って), leave to do
         # something before ("before I store this, ..."), or a confirmation the block waits on
         # ("confírmame la fecha y lo guardo").
-        "say-yes": rf"[{_YES_OPEN}](?:{'|'.join(_YES)})\s?[」』»\"”“]|«\s(?:{'|'.join(_YES)})\s?»|"
+        "say-yes": rf"[{_YES_OPEN}](?:{'|'.join(_YES)})\s?[」』»\"”“]|«\s+(?:{'|'.join(_YES)})\s?»|"
         r"\bbefore\s+I\s+(?:store|save|send|apply|run|submit|make|commit|record|add)\s+(?:it|this|that|them|these)\b"
         r"[^\n]*\?|\b(?:confirm|approve)\b[^\n]{0,80}\b(?:and|then)\s+I['’]ll\s+(?:save|send|apply|store|run|update|"
         r"add|make)\s+(?:it|this|that|them|the\s+change)\b|"

@@ -345,7 +345,7 @@ class Settle:
             shown = listed.get(id(group))
             ctx = group.region.context
             if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
-                shown = C.Shown("in_sentence", "a sentence runs through it", C.quote_words(ctx.before))
+                shown = C.Shown("in_sentence", "a sentence runs through it")
             if shown is None and after.strip():
                 shown = C.shown_after(after, others_ran=ran and last)
             if shown is not None:
