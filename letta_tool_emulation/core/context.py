@@ -637,9 +637,11 @@ BARE_QUESTIONS = (
 
 
 # A yes to be sent back, between quotation marks: the opening mark and the word are the gate.
-_YES = ("yes", "ok", "okay", "sí", "si", "oui", "ja", "sim", "sì", "да", "так", "tak", "ano", "igen", "evet", "ya")
-_YES += ("iya", "ndiyo", "はい", "네", "예", "是", "好", "对", "نعم", "بله", "آره", "כן", "हाँ", "हां", "হ্যাঁ", "ใช่")
-_YES += ("có", "da", "kyllä", "ναι")
+_YES: tuple[str, ...] = (
+    *["yes", "ok", "okay", "sí", "si", "oui", "ja", "sim", "sì", "да", "так", "tak", "ano", "igen", "evet", "ya"],
+    *["iya", "ndiyo", "はい", "네", "예", "是", "好", "对", "نعم", "بله", "آره", "כן", "हाँ", "हां", "হ্যাঁ", "ใช่"],
+    *["có", "da", "kyllä", "ναι"],
+)
 _YES_OPEN = '「『«"“„'
 _DEICTIC = r"(?:it|this|that|these|them|the\s+(?:call|update|change|block)s?)"
 AFTER: dict[ProblemKind, dict[str, str]] = {
