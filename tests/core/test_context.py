@@ -402,7 +402,7 @@ def _ran(text: str) -> list[str]:
 
 
 def test_an_example_before_a_semicolon_introduces_nothing_but_one_after_it_does() -> None:
-    assert C.last_clause("keep a list, for example on paper; I'll look it up:") == " I'll look it up:"
+    assert C.last_clause("keep a list, for example on paper; I'll look it up:") == "I'll look it up:"
     assert C.last_clause("no semicolon here:") == "no semicolon here:"
     assert _ran("Keep a list, for example on paper; I'll look it up:\n" + _block("list")) == ["list"]
     assert _ran("Searching works as usual; for example:\n" + _block("list")) == []
