@@ -609,16 +609,16 @@ BARE_QUESTIONS = (
         r"(?:bunu\s+)?(?:kaydedeyim|göndereyim|uygulayayım|devam\s+edeyim|yapayım|çalıştırayım)(?:\s+mi)?|"
         # ar, fa, he
         r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظه|أحفظها|أرسله|أرسلها|أطبقه|أطبقها|نتابع)"
-        r"(?:\s+(?:الآن|ذلك))?|(?:انجامش|ادامه)\s+(?:بدهم|بدم)|(?:ذخیره[\u200c ]?اش|اجرایش|اجراش|ارسالش|اعمالش)\s+کنم|"
+        r"(?:\s+(?:الآن|ذلك))?|(?:انجامش|ادامه)\s+(?:بدهم|بدم)|(?:ذخیره[\u200c ]?اش|اجرایش|اجراش|ارسالش|اعمالش|اجرا|ذخیره|ارسال|اعمال)\s+کنم|"
         r"(?:לאשר|להמשיך|לבצע|להחיל|שאמשיך|שאבצע)(?:\s+את\s+זה)?(?:\s+עכשיו)?|"
         # hi, bn
         r"(?:क्या\s+)?(?:मैं\s+)?(?:इसे\s+)?(?:आगे\s+बढ़ूँ|आगे\s+बढ़ूं|सेव\s+कर\s+दूँ|सेव\s+कर\s+दूं|सेव\s+करूँ|"
         r"सहेज\s+दूँ|भेज\s+दूँ|चला\s+दूँ|लागू\s+कर\s+दूँ)|(?:চালিয়ে\s+দেব|চালাব|সেভ\s+করব|সেভ\s+করে\s+দেব|"
-        r"রেখে\s+দেব|পাঠাব|পাঠিয়ে\s+দেব|এগোব)|"
+        r"রেখে\s+দেব|পাঠাব|পাঠিয়ে\s+দেব|এগোব)(?:\s+কি)?|"
         # vi, id, ms, sw
         r"(?:mình\s+|tôi\s+|em\s+)?(?:lưu|gửi|thực\s+hiện|áp\s+dụng|tiếp\s+tục|tiến\s+hành)(?:\s+(?:luôn|ngay))?\s+"
         r"(?:nhé|không|được\s+không|chứ)|boleh\s+(?:ku|aku\s+|saya\s+)?(?:jalankan|simpan|kirim|terapkan|lanjutkan|"
-        r"proses)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
+        r"proses|teruskan|laksanakan|hantar|kemaskini|kemas\s+kini|gunakan)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
         r"(?:niendelee|niihifadhi|niitume|niitekeleze|nitekeleze|niifanye|tuendelee)(?:\s+sasa)?|"
         # ja, ko, zh
         r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
@@ -643,7 +643,11 @@ _YES: tuple[str, ...] = (
     *["có", "da", "kyllä", "ναι"],
 )
 _YES_OPEN = '「『«"“„'
-_DEICTIC = r"(?:it|this|that|these|them|the\s+(?:call|update|change|block)s?)"
+# "that" opening a clause ("note that you prefer ...") points at no block
+_DEICTIC = (
+    r"(?:it|this|that(?!\s+(?:you|your|I|we|he|she|they|my|our|his|her|their|there|the)\b)|these|them|"
+    r"the\s+(?:call|update|change|block)s?)"
+)
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
         # "Say yes", a yes to be sent back quoted ("reply «oui»", 「はい」と言って), leave to do
@@ -860,6 +864,19 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"de\s+zoekopdracht)\b|\btylko\s+(?:jeśli|jeżeli|gdy)\s+(?:pierwsz\w*|wyszukiwanie)\b|\b(?:jen|pouze)\s+"
         r"(?:pokud|když)\s+(?:první|hledání)\b|только\s+если\s+(?:перв\w*|поиск)|(?:лише|тільки)\s+якщо\s+(?:перш\w*|"
         r"пошук)",
+        # Leave asked in other words: approval the block waits on ("just confirm and it's done",
+        # "let me know if that's OK and I'll do it", "happy for me to save that?", "si ifra, så
+        # legger jeg den inn", "confirmi și o aplic?", "er det i orden, at jeg gør det?").
+        "leave": r"\bconfirm\b[^\n]{0,40}\band\s+(?:it['’]s|it['’]ll\s+be|it\s+will\s+be)\s+(?:done|saved|"
+        r"applied|sent|updated|in)\b|\bif\s+(?:that|this|it)(?:['’]s|\s+is)\s+(?:ok|okay|fine|alright|all\s+right|"
+        r"good)\b[^\n]{0,40}\b(?:and|then)\s+I['’]ll\s+(?:do|save|apply|send|run|make|update|add|go\s+ahead)\b|"
+        r"\b(?:happy|ok|okay|fine|alright)\s+(?:for|with)\s+me\s+(?:to\s+)?(?:\w+\s+){0,2}?"
+        + _DEICTIC
+        + r"\b[^\n]*\?|"
+        r"\b(?:si|sig)\s+(?:ifra|fra|til)\s*,\s*(?:så|og)\s+(?:legger|lagrer|gjør|sender|fører|lægger|gemmer|gør|"
+        r"opdaterer|oppdaterer)\s+(?:jeg|eg)\b|\ber\s+det\s+(?:i\s+orden|ok|okay|greit|fint)\s*,?\s+(?:at|om)\s+"
+        r"(?:jeg|eg)\s+(?:\w+\s+){1,2}?(?:det|den|dem|ændringen|endringen)(?:\s+(?:nu|nå))?\s*\?|\bconfirmi\b[^\n]{0,40}\bși\s+(?:o|îl|le|i|il)\s+(?:aplic|salvez|trimit|actualizez|"
+        r"rulez|fac)\b|\bconfirmi\s*\?",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
         "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\b[^\n]{0,40}\b(?:would|could|"
@@ -2373,6 +2390,9 @@ AFTER_GATES["proposed"] += (
     *["feu vert", "green light", "grünes licht", "sag ja", "sag einfach ja", "diga sim", "diz que sim", "скажи"],
     *["en attente", "tant que", "erst wenn", "erst, wenn", "in sospeso", "finché non mi", "until you", "en espera"],
     *["hasta que", "fico aguardando", "até você"],
+    *[f"{word} {prep} me" for word in ("happy", "ok", "okay", "fine", "alright") for prep in ("for", "with")],
+    *["if that", "if this", "if it", "si ifra", "si fra", "si til", "sig ifra", "sig fra", "sig til", "er det i"],
+    *["er det ok", "er det greit", "er det fint", "confirmi"],
 )
 AFTER_GATES["retracted"] += (
     *["lo anterior", "не учитыва", "se bort fra", "bortse fra", "glem ", "glöm ", "strunta i", "vergeet "],
@@ -2409,6 +2429,22 @@ CHECK_QUESTION = regex.compile(
 )
 
 
+# A line that opens by turning to another matter ("By the way, want me to note your budget
+# too?", "Кстати, хотите, чтобы я запомнил и бюджет?"): a question in it asks leave for
+# something else, not for the block above.
+ASIDE = regex.compile(
+    r"^\W{0,3}(?:by\s+the\s+way|btw|incidentally|on\s+another\s+note|separately|por\s+cierto|por\s+otro\s+lado|"
+    r"au\s+fait|d['’]ailleurs|par\s+ailleurs|übrigens|nebenbei(?:\s+bemerkt)?|apropos|aliás|a\s+propósito|"
+    r"por\s+falar\s+nisso|a\s+proposito|tra\s+l['’]altro|кстати|между\s+прочим|кроме\s+того|до\s+речі|"
+    r"між\s+іншим|przy\s+okazji|swoją\s+drogą|mimochodem|mimo\s+jiné|trouwens|overigens|förresten|"
+    r"för\s+övrigt|forresten|i\s+øvrigt|forøvrig|muuten|ai\s+niin|egyébként|mellesleg|apropo|de\s+altfel|"
+    r"παρεμπιπτόντως|με\s+την\s+ευκαιρία|bu\s+arada|بالمناسبة|راستی|ضمناً|ضمنا|אגב|דרך\s+אגב|वैसे|"
+    r"ভালো\s+কথা|ว่าแต่|อีกอย่าง|nhân\s+tiện|tiện\s+thể|ngomong-ngomong|omong-omong|kwa\s+njia\s+hiyo|"
+    r"顺便(?:说一下|问一下)?|对了|另外|ちなみに|ところで|ついでに|그런데|참고로|그나저나)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 def runs_through(before: str, after: str) -> bool:
     """Whether one sentence runs through the block: the line before it stops at a comma and the
     line after it goes on in lower case ("The snippet you pasted,", block, "is something I'd
@@ -2417,6 +2453,8 @@ def runs_through(before: str, after: str) -> bool:
 
 
 _BARE = Words([BARE_QUESTIONS], regex.IGNORECASE | regex.MULTILINE)
+# Arabic and Persian vowel marks (the shadda of "أنفّذ"), which the words are written without
+_HARAKAT = dict.fromkeys(range(0x064B, 0x0653))
 _ASKS = ("?", "？", "؟")
 _THAI_ASKS = ("ไหม", "มั้ย", "หรือไม่")
 
@@ -2438,8 +2476,10 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         if others_ran and CHECK_QUESTION.match(line):
             continue
         kind = _after_kind(line)
-        if kind is None and _short_question(line) and _BARE.search(line):
+        if kind is None and _short_question(line) and _BARE.search(line.translate(_HARAKAT)):
             kind = "proposed"
+        if kind == "proposed" and ASIDE.match(line):
+            kind = None
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)
             if bare != line:
