@@ -82,7 +82,9 @@ LETTER_ITEM = regex.compile(r"[ \t]{0,3}[*_]{0,2}(?:\p{L}\p{M}{0,2}[)]|\(\p{L}\p
 ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
 # An alternative's label and what it does ("Option A: search the archive"): the block below it
 # is that alternative, whatever the line goes on to say.
-OPTION_LABEL = regex.compile(f"(?i:{_OPTION})[ \t*_]*[:：)–—-]")
+# Korean and Japanese write the number first ("1안:", "A案:")
+_OPTION_AFTER = r"[ \t]{0,3}[*_]{0,2}(?:\d{1,2}|[A-Za-z]|[一二三])[ \t]?(?:안|案)"
+OPTION_LABEL = regex.compile(f"(?i:{_OPTION}|{_OPTION_AFTER})[ \t*_]*[:：)–—-]")
 BLOCKQUOTE = regex.compile(r"[ \t]{0,3}>")
 TABLE_ROW = regex.compile(r"[ \t]{0,3}\|")
 HEADING = regex.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
@@ -319,7 +321,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"exécuté|envoyé)\s+(?:hier|plus\s+tôt|tout\s+à\s+l['’]heure|ce\s+matin|la\s+dernière\s+fois)\b|"
         r"\bo\s+que\s+(?:eu\s+)?(?:fiz|executei|rodei|enviei)\s+(?:ontem|antes|mais\s+cedo|hoje\s+de\s+manhã|"
         r"da\s+última\s+vez)\b|\bche\s+ho\s+(?:fatto|eseguito|lanciato|inviato)\s+(?:ieri|prima|stamattina|"
-        r"l['’]ultima\s+volta)\b|что\s+я\s+(?:делал|сделал|запускал|запустил|выполнил|выполнял)\s+(?:вчера|раньше|"
+        r"l['’]ultima\s+volta)\b|что\s+я\s+(?:делал|сделал|запускал|запустил|выполнил|выполнял)\s+(?:вчера|раньше|ранее|до\s+этого|"
         r"утром|в\s+прошлый\s+раз)|(?:这是|以下是|下面是|这就是)我(?:之前|昨天|上次|刚才|早些时候|先前)(?:执行|运行|调用|做)|"
         r"\b(?:ini|inilah|berikut)\s+yang\s+(?:ku|aku\s+|saya\s+)(?:lakukan|jalankan|panggil)\s+(?:tadi|kemarin|sebelumnya)\b|"
         r"\bce\s+am\s+(?:rulat|apelat|executat|făcut)\s+(?:ieri|anterior|mai\s+devreme|data\s+trecută|azi-dimineață)\b|"
@@ -376,7 +378,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "uk": r"(?:ви\s+(?:надіслали|прислали|надсилали)|ти\s+(?:надіслав|надіслала|прислав|прислала)|"
         r"(?:раніше|вчора|минулого\s+разу)[^\n]{0,60}я\s+(?:запустив|викликав|виконав)|ваше\w*\s+повідомлен|"
         r"ось\s+що\s+я\s+(?:зробив|робив))",
-        "fi-hu": r"\b(?:lähetit|lähetitte|(?:aiemmin|eilen|äsken)\b[^\n]{0,60}\b(?:ajoin|suoritin|kutsuin)|viestisi|"
+        "fi-hu": r"\b(?:lähetit|lähetitte|mitä\s+(?:tein|ajoin|suoritin)\s+(?:aiemmin|äsken|eilen)|"
+        r"(?:aiemmin|eilen|äsken)\b[^\n]{0,60}\b(?:ajoin|suoritin|kutsuin)|viestisi|"
         r"(?:el)?küldted|küldtél|korábban\b[^\n]{0,60}\b(?:futtattam|hívtam|lefuttattam)|az\s+üzeneted)\b",
         "ro-ca": r"(?:\bmi-a[iț]\s+trimis|\b(?:anterior|mai\s+devreme|ieri)\b[^\n]{0,60}\bam\s+(?:rulat|apelat|"
         r"executat)|"
@@ -397,7 +400,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"তুমি\s+পাঠিয়েছ|"
         r"আগে\s+আমি)",
         "th-ko": r"(?:คุณส่งมา|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
-        r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출))",
+        r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출)|(?:앞서|이전에|아까|전에)\s+제가\s+(?:실행|호출|했))",
         "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b",
         # What was done earlier, told with the time word after "what I" ("Hier ist, was ich vorhin
         # gemacht habe:"), and "you sent me" in Malay and Indonesian word orders.
@@ -499,7 +502,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
         r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
         "tr": r"(?:taslak|henüz\s+(?:göndermedim|kaydetmedim|uygulamadım)|onaylayana\s+kadar|onaylarsan|onaylarsanız|"
-        r"kabul\s+edersen)|^\W{0,4}(?:eğer)\b" + _ENDS + r"|\b(?:iki|üç|birkaç)\s+(?:yol|seçenek)" + _ENDS,
+        r"kabul\s+edersen)|^\W{0,4}(?:eğer)\b"
+        + _ENDS
+        + r"|\b\w+(?:[aeıiuü]r|m[ae]z)s[ae]m?\b"
+        + _ENDS
+        + r"|\b(?:iki|üç|birkaç)\s+(?:yol|seçenek)"
+        + _ENDS,
         "el": r"(?:προσχέδιο|δεν\s+(?:το\s+)?(?:έχω\s+)?(?:στείλει|στείλω|αποθηκεύσει)\s+ακόμ|μέχρι\s+να\s+"
         r"επιβεβαιώσ\w*|αν\s+συμφωνείς|αν\s+συμφωνείτε)|^\W{0,4}(?:αν|εάν|σε\s+περίπτωση)\b"
         + _ENDS
@@ -870,9 +878,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "leave": r"\bconfirm\b[^\n]{0,40}\band\s+(?:it['’]s|it['’]ll\s+be|it\s+will\s+be)\s+(?:done|saved|"
         r"applied|sent|updated|in)\b|\bif\s+(?:that|this|it)(?:['’]s|\s+is)\s+(?:ok|okay|fine|alright|all\s+right|"
         r"good)\b[^\n]{0,40}\b(?:and|then)\s+I['’]ll\s+(?:do|save|apply|send|run|make|update|add|go\s+ahead)\b|"
-        r"\b(?:happy|ok|okay|fine|alright)\s+(?:for|with)\s+me\s+(?:to\s+)?(?:\w+\s+){0,2}?"
-        + _DEICTIC
-        + r"\b[^\n]*\?|"
+        r"\b(?:happy|ok|okay|fine|alright)\s+(?:for|with)\s+me\s+(?:to\s+)?(?:\w+\s+){0,2}?" + _DEICTIC + r"\b[^\n]*\?|"
         r"\b(?:si|sig)\s+(?:ifra|fra|til)\s*,\s*(?:så|og)\s+(?:legger|lagrer|gjør|sender|fører|lægger|gemmer|gør|"
         r"opdaterer|oppdaterer)\s+(?:jeg|eg)\b|\ber\s+det\s+(?:i\s+orden|ok|okay|greit|fint)\s*,?\s+(?:at|om)\s+"
         r"(?:jeg|eg)\s+(?:\w+\s+){1,2}?(?:det|den|dem|ændringen|endringen)(?:\s+(?:nu|nå))?\s*\?|\bconfirmi\b[^\n]{0,40}\bși\s+(?:o|îl|le|i|il)\s+(?:aplic|salvez|trimit|actualizez|"
@@ -952,8 +958,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "fi-hu": r"\b(?:vain|pelkästään)\s+(?:havainnollistamaan|näyttääkseni)|"
         r"\bcsak\s+(?:hogy\s+)?(?:szemléltessem|megmutassam)|\bcsak\s+szemléltetés|(?:\b(?:vain|pelkkä|"
         r"pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
-        r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bnem\s+(?:mentettem|"
-        r"futtattam|küldtem)|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
+        r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bcsak\s+a\s+formátum|"
+        r"\bnem\s+(?:mentettem|futtattam|küldtem|kerestem|rögzítettem)|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
         "ro-ca": r"\b(?:doar|numai)\s+ca\s+să\s+(?:arăt|ilustrez)|\bnomés\s+per\s+(?:mostrar|il·lustrar)|"
         r"\bno\s+he\s+(?:desat|enviat|executat)\s+res|(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|"
         r"rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
@@ -1027,7 +1033,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|"
         r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
         "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|"
-        r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
+        r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб|(?:этот|тот|предыдущий|первый)\s+(?:блок|вызов)\s+не\s+(?:считается|в\s+счёт|в\s+счет))",
         "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
         "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
         "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}dat\s+(?:klopt\s+niet|"
@@ -1137,6 +1143,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("quoted", "it follows a speaker's name, as in a recited transcript")
     if TABLE_ROW.match(head):
         return Shown("example", "it is in a table cell")
+    if head.strip() and opens_quote(head):
+        return Shown("quoted", "it stands inside a quotation opened before it on its line")
     if ITEM_OR_OPTION.match(head):
         return Shown("example", "it is a list item or one of several alternatives")
     if not ctx.region_on_line and ctx.line_last and (ctx.line_last.isalnum() or ctx.line_last in _SENTENCE_CHARS):
@@ -1170,7 +1178,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = last_sentence(before)
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
-    kind = _BEFORE_TABLE.first(sentence)
+    kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
     if kind == "example":
         # An example's words in a clause before a semicolon give that clause an instance of
         # something ("keep a list, for example on your phone;"); only the last clause can
@@ -2397,7 +2405,9 @@ AFTER_GATES["proposed"] += (
 AFTER_GATES["retracted"] += (
     *["lo anterior", "не учитыва", "se bort fra", "bortse fra", "glem ", "glöm ", "strunta i", "vergeet "],
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
+    *["не считается", "не в счёт", "не в счет"],
 )
+AFTER_GATES["example"] += ("csak a formátum", "kerestem", "rögzítettem")
 _AFTER_GATES = Gates(AFTER_GATES)
 
 
@@ -2503,6 +2513,12 @@ def _after_kind(line: str) -> ProblemKind | None:
 ALTERNATIVES_INTRO = regex.compile(
     r"\b(?:two|three|four|several|a\s+few|\d)\s+(?:options|alternatives|choices|possibilities|variants)\b|"
     r"\bone\s+of\s+(?:these|the\s+following|two|three)\b|\b(?:choose|pick)\s+(?:one|between)\b|"
+    # the choice left to the reader ("Depending on what you want:", "Je nachdem, was du willst:")
+    r"\bdepending\s+on\s+(?:what|which|whether|how)\b|\b(?:según|dependiendo\s+de)\s+(?:lo\s+que|qué|si)\b|"
+    r"\bselon\s+ce\s+que\b|\bsuivant\s+ce\s+que\b|\bje\s+nachdem\b|\bdependendo\s+do\s+que\b|"
+    r"\ba\s+seconda\s+di\s+(?:cosa|quello)\b|в\s+зависимости\s+от\s+того|залежно\s+від\s+того|"
+    r"\bafhankelijk\s+van\s+wat\b|\bberoende\s+på\s+vad\b|\bafhængigt\s+af\s+hvad\b|\bavhengig\s+av\s+hva\b|"
+    r"看你(?:想|要)|取决于你|ご希望に応じて|원하시는\s*(?:것|대로)에\s*따라|"
     r"\b(?:dos|tres|varias)\s+(?:opciones|alternativas|posibilidades)\b|"
     r"\b(?:deux|trois|plusieurs)\s+(?:options|possibilités|solutions|choix|variantes)\b|\bau\s+choix\b|"
     r"\b(?:zwei|drei|mehrere)\s+(?:optionen|möglichkeiten|varianten|alternativen)\b|\bzur\s+auswahl\b|"
