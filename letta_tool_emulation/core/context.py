@@ -504,7 +504,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "tr": r"(?:taslak|henüz\s+(?:göndermedim|kaydetmedim|uygulamadım)|onaylayana\s+kadar|onaylarsan|onaylarsanız|"
         r"kabul\s+edersen)|^\W{0,4}(?:eğer)\b"
         + _ENDS
-        + r"|\b\w+(?:[aeıiuü]r|m[ae]z)s[ae]m?\b"
+        + r"|\b\w+(?:[aeıiuü]r|m[ae]z)s[ae]m?\b,?\s+(?:sonra|o\s+zaman|ardından)\b"
         + _ENDS
         + r"|\b(?:iki|üç|birkaç)\s+(?:yol|seçenek)"
         + _ENDS,
@@ -959,7 +959,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bcsak\s+(?:hogy\s+)?(?:szemléltessem|megmutassam)|\bcsak\s+szemléltetés|(?:\b(?:vain|pelkkä|"
         r"pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
         r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bcsak\s+a\s+formátum|"
-        r"\bnem\s+(?:mentettem|futtattam|küldtem|kerestem|rögzítettem)|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
+        r"\bnem\s+(?:mentettem|futtattam|küldtem)|\bnem\s+kerestem\s+semmit|\bsemmit\s+nem\s+kerestem|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
         "ro-ca": r"\b(?:doar|numai)\s+ca\s+să\s+(?:arăt|ilustrez)|\bnomés\s+per\s+(?:mostrar|il·lustrar)|"
         r"\bno\s+he\s+(?:desat|enviat|executat)\s+res|(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|"
         r"rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
@@ -2407,7 +2407,7 @@ AFTER_GATES["retracted"] += (
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет"],
 )
-AFTER_GATES["example"] += ("csak a formátum", "kerestem", "rögzítettem")
+AFTER_GATES["example"] += ("csak a formátum", "nem kerestem", "semmit nem")
 _AFTER_GATES = Gates(AFTER_GATES)
 
 
