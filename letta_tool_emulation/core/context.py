@@ -105,7 +105,8 @@ _SPEAKER = (
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트)\W{0,4}[:：]\W{0,4}"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
-QUOTE_ONLY = regex.compile(r"[ \t]*[\"“”„«»'‘’`]+[ \t]*$")
+# (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
+QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), or at
 # the full-width marks. A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’]))[.!?]+[ \t]+|[。！？]")
@@ -2455,11 +2456,33 @@ ASIDE = regex.compile(
 )
 
 
+# Words that open a clause of its own after a block ("Here you go,", block, "let me know if
+# ..."; "Sure, saving it now,", block, "and I'll remind you"): a casual reply in lower case,
+# not the rest of a sentence the block stands inside. Only scripts with case need them.
+NEW_CLAUSE = regex.compile(
+    r"(?:and|but|so|then|or|plus|also|now|let|lmk|just|feel|tell|ping|hope|thanks|done|saved|all\s+set|"
+    r"i|i['’](?:ll|ve|m|d)|that['’]s|it['’]s|you|we|"
+    r"y|pero|así\s+que|luego|avísame|avisame|dime|cualquier|listo|"
+    r"et|mais|donc|puis|dis-moi|préviens-moi|n['’]hésite|c['’]est|"
+    r"und|aber|dann|sag|melde|gib|"
+    r"e|mas|então|avisa|avise|me\s+avise|me\s+diga|qualquer|"
+    r"ma|quindi|poi|dimmi|fammi|avvisami|"
+    r"и|но|а|так\s+что|дай|скажи|напиши|сообщи|готово|і|але|скажіть|напиши|"
+    r"en|maar|dus|laat|zeg|och|men|så|säg|hör|og|sig|gi|"
+    r"ja|mutta|joten|kerro|és|de|szólj|și|dar|spune|ve|ama|haber|dan|tapi|kabari|na|lakini|niambie|"
+    r"và|nhưng|cho\s+mình|i|ale|daj|napisz|a|ale|dej|napiš|και|αλλά|πες)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 def runs_through(before: str, after: str) -> bool:
     """Whether one sentence runs through the block: the line before it stops at a comma and the
     line after it goes on in lower case ("The snippet you pasted,", block, "is something I'd
-    rather not store.")."""
-    return before.rstrip(" \t*_").endswith((",", "，", "、")) and after.lstrip(" \t\r\n")[:1].islower()
+    rather not store."), not with a clause of its own."""
+    if not before.rstrip(" \t*_").endswith((",", "，", "、")):
+        return False
+    rest = after.lstrip(" \t\r\n")
+    return rest[:1].islower() and not NEW_CLAUSE.match(rest)
 
 
 _BARE = Words([BARE_QUESTIONS], regex.IGNORECASE | regex.MULTILINE)
