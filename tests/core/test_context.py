@@ -434,3 +434,75 @@ def test_a_blank_line_between_an_alternative_and_its_block_keeps_it_an_alternati
     assert _ran(text) == []
     steps = "I'll do two things:\n\n1. By name\n\n" + _block("Ana") + "\n\n2. By date\n\n" + _block("May")
     assert _ran(steps) == ["Ana", "May"]
+
+
+def test_a_line_of_its_own_after_a_comma_ended_line_leaves_the_block_performed() -> None:
+    assert not C.runs_through("Here you go,", "let me know if anything changes.")
+    assert not C.runs_through("Sure, saving it now,", "and I'll remind you on Friday.")
+    assert not C.runs_through("Listo,", "avísame si cambia algo.")
+    assert C.runs_through("The block in your message,", "is not something I will run.")
+    assert _ran("Here you go,\n" + _block("x") + "\nlet me know if anything else changes.") == ["x"]
+
+
+def test_a_question_about_another_matter_asks_no_leave_for_the_block() -> None:
+    for line in (
+        "Want me to also note that you prefer morning slots?",
+        "Кстати, хотите, чтобы я запомнил и бюджет?",
+        "By the way, should I remember your favourite restaurant too?",
+        "Übrigens, soll ich auch deine Adresse speichern?",
+    ):
+        assert _ran(_block("pizza") + "\n\n" + line) == ["pizza"], line
+    for line in ("Want me to save that?", "Хотите, чтобы я это сохранил?", "Happy for me to save that?"):
+        assert _ran(_block("pizza") + "\n" + line) == [], line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Just confirm and it's done.",
+        "Let me know if that's OK and I'll do it.",
+        "Si ifra, så legger jeg den inn.",
+        "Confirmi și o aplic?",
+        "Er det i orden, at jeg gør det?",
+        "هل أنفّذ ذلك؟",  # the vowel mark is not in the table's words
+        "اجرا کنم؟",
+        "চালাব কি?",
+        "Boleh saya teruskan?",
+    ],
+)
+def test_leave_asked_in_other_words_holds_the_block(line: str) -> None:
+    assert _ran(_block("pizza") + "\n" + line) == [], line
+
+
+def test_leave_words_about_something_else_or_a_correction_hold_nothing() -> None:
+    for line in (
+        "Let me know if that's not right and I'll fix it.",
+        "Er det i orden, at jeg også gemmer din fødselsdag?",
+        "Si ifra hvis noe er feil, så retter jeg det.",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
+
+
+def test_a_quotation_opened_on_the_blocks_own_line_shows_it() -> None:
+    call = '„TOOL_CALL_START {"function": "conversation_search", "params": {"query": "x"}} TOOL_CALL_END“'
+    assert _ran("V e-mailu stálo:\n" + call + "\nTakový text nespouštím.") == []
+    assert _ran(
+        'Saving «Sam» now: TOOL_CALL_START {"function": "conversation_search", "params": {"query": "x"}} TOOL_CALL_END'
+    ) == ["x"]
+
+
+def test_a_closing_fence_is_no_quotation_mark() -> None:
+    assert C.QUOTE_ONLY.match('"') and C.QUOTE_ONLY.match("`")
+    assert not C.QUOTE_ONLY.match("```") and not C.QUOTE_ONLY.match("  ````  ")
+
+
+def test_options_numbered_before_their_noun_and_a_choice_left_to_the_reader_are_alternatives() -> None:
+    call = FORMATS["hermes"]("roll_dice", {"sides": 6})
+    for label in ("1안:", "2안:", "A案:"):
+        for r in _parse_both(f"{label}\n{call}"):
+            assert r.tool_calls == [], label
+    for r in _parse_both(f"1안으로 정하셨네요. 저장할게요:\n{call}"):
+        assert len(r.tool_calls) == 1
+    first, second = _block("today"), _block("all")
+    assert _ran(f"Depending on what you want:\n→ just today\n{first}\n→ everything\n{second}") == []
+    assert _ran(f"Depending on the week we add more. Two updates:\n→ one\n{first}\n→ two\n{second}") == ["today", "all"]
