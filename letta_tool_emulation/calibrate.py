@@ -544,8 +544,11 @@ def main(
     others = ", ".join(_label(r) for r in report.runs if r is not report.chosen and not (r.skipped or r.refused))
     print(f"Best: {_label(report.chosen)}" + (f" (over {others})" if others else " (the only mode measured)"))
     if report.grammar is not None and report.chosen.mode != "free":
-        print(f"Free text did better {'with' if report.grammar else 'without'} the grammar: "
-              "recorded for when free text is used.")  # fmt: skip
+        free = {r.grammar: r.accuracy() for r in report.runs if r.mode == "free"}
+        how = "as well with the grammar as without it" if free[True] == free[False] else (
+            f"better {'with' if report.grammar else 'without'} the grammar")  # fmt: skip
+        print(f"Free text did {how}: {'with' if report.grammar else 'without'} it is recorded for when free "
+              "text is used.")  # fmt: skip
     print(f"Recorded in {report.path}: used for {model} at {url} unless an agent switch, "
           "LETTA_TOOL_EMULATION_CONSTRAINED or the proxy's --mode / X-Tool-Emulation-Mode chooses "
           "(and for the grammar, LETTA_TOOL_EMULATION_GRAMMAR).")  # fmt: skip

@@ -133,6 +133,19 @@ def test_free_text_under_the_grammar_is_recorded_where_it_wins(
     assert ["grammar" in b for b in last] == [False, True]
 
 
+def test_the_grammar_is_recorded_beside_a_constrained_choice(
+    local: StandIn, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Unscripted, the stand-in answers alike in every mode (it holds no reply to a grammar): a tie,
+    # which keeps the defaults, the constrained mode and, for free text, the grammar.
+    assert main(["calibrate", "--base-url", local.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
+    out, _ = capsys.readouterr()
+    assert "Best: constrained (over free, free + grammar)" in out
+    assert "Free text did as well with the grammar as without it: with it is recorded" in out
+    entry = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())["endpoints"][local.url][EMULATED_MODEL]
+    assert entry["mode"] == "constrained" and entry["grammar"] is True
+
+
 def test_calibrate_says_what_is_wrong_with_its_arguments(
     local: StandIn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
