@@ -3,18 +3,19 @@
 llama.cpp's ``llama-server`` samples under a GBNF grammar sent with the request. A reply in
 free text is prose with call blocks in it (``TOOL_CALL_START``, one line of JSON with
 ``"function"`` and ``"params"``, ``TOOL_CALL_END``). :func:`call_block_grammar` writes the
-grammar of exactly that: prose is any text that does not contain the call marker; once the
-marker is written, what follows must be a whole block whose function is one of the offered
-tools and whose ``params`` follow that tool's JSON Schema.
+grammar of exactly that: prose is any text that does not contain the call marker; a marker
+starts a line; once it is written, what follows must be a whole block whose function is one of
+the offered tools and whose ``params`` follow that tool's JSON Schema.
 
 The same grammar serves both ways a server can apply it:
 
 - lazily, from the trigger word (the call marker) on: the text it then sees starts with the
-  marker, which the grammar accepts with empty prose before it;
+  marker, which the grammar accepts with no prose before it (later blocks, after the first,
+  still start a line);
 - from the first token (a server that takes the grammar but not its laziness, as
   ``llama-server``'s chat endpoint does: it replaces ``grammar_lazy`` and ``grammar_triggers``
-  with its chat template's own): prose is then held only to "no call marker", which is what a
-  free-text reply may hold anyway.
+  with its chat template's own): prose is then held only to "no call marker" and a block to
+  the start of a line, which is what a free-text reply whose calls run may hold anyway.
 
 What the grammar can express of a schema: objects (their properties in the declared order,
 required ones always, optional ones where written), ``enum`` and ``const``, strings (with
@@ -108,25 +109,26 @@ def call_block_grammar(
         )
         branches.append(rule)
     writer.add("call", '"{" ws "\\"function\\"" ws ":" ws (' + " | ".join(branches) + ') "}"')
-    writer.add("block", f'{_literal(CALL_START)} "\\n" call "\\n" {_literal(CALL_END)}')
-    lead, tail = prose_rules(writer.rules, CALL_START)
-    repeat = ("+" if required else "*") if several else ("" if required else "?")
-    root = f"({lead} block){repeat} {tail}"
+    block = writer.add("block", f'{_literal(CALL_START)} "\\n" call "\\n" {_literal(CALL_END)}')
+    prose = prose_rules(writer.rules, CALL_START)
+    # A block starts a line: the reply's first, or after prose that ends with a line break. The
+    # parser reads a block that a sentence runs into ("... by using TOOL_CALL_START") as shown,
+    # not performed, so a grammar that allowed one would let a forced call be set aside.
+    first = writer.add("first-block", f'({prose} "\\n")? {block}')
+    calls = writer.add("calls", f'{first} ({prose} "\\n" {block})*') if several else first
+    root = f"{calls} {prose}" if required else f"({calls})? {prose}"
     lines = [f"root ::= {root}"]
     lines += [f"{name} ::= {body}" for name, body in writer.rules.items()]
     lines += [f"{name} ::= {body}" for name, body in _PRIMITIVES.items()]
     return CallGrammar("\n".join(lines) + "\n", CALL_START, tuple(writer.loose))
 
 
-def prose_rules(rules: dict[str, str], marker: str) -> tuple[str, str]:
-    """Add to ``rules`` the prose that never contains ``marker``; returns the names of two
-    entry rules: one for prose that a marker may follow, one for prose that ends the reply.
+def prose_rules(rules: dict[str, str], marker: str) -> str:
+    """Add to ``rules`` the prose that never contains ``marker``; returns its entry rule's name.
 
     The rules are the states of the automaton that recognises the marker (Knuth-Morris-Pratt):
-    ``prose-k`` has read the marker's first k characters and no whole marker. Prose that a block
-    follows may not end where its last characters and the block's marker would spell an earlier
-    marker (ending in "TOOL_CALL_STAR" before "TOOL_CALL_START" makes "TOOL_CALL_START" + "OOL_..."):
-    in those states only the tail may end."""
+    ``prose-k`` has read the marker's first k characters and no whole marker; prose may end in
+    any of them."""
     m = len(marker)
     fail = [0] * (m + 1)  # fail[k]: the longest proper border of marker[:k]
     for k in range(2, m + 1):
@@ -140,22 +142,14 @@ def prose_rules(rules: dict[str, str], marker: str) -> tuple[str, str]:
             k = fail[k]
         return k + 1 if marker[k] == c else 0
 
-    # Before a marker, prose may not end with a prefix of the marker whose rest is a border.
-    borders = set()
-    b = fail[m]
-    while b:
-        borders.add(m - b)
-        b = fail[b]
     chars = sorted(set(marker))
-    for flavour, stops in (("lead", borders), ("tail", set())):
-        for k in range(m):
-            alts = [] if k in stops else ['""']
-            # Every character that does not move on along the marker goes back to the start.
-            moving = [(c, step(k, c)) for c in chars if step(k, c)]
-            alts += [f"{_literal(c)} {flavour}-{nxt}" for c, nxt in moving if nxt < m]
-            alts.append("[^" + "".join(_class_char(c) for c, _ in moving) + f"] {flavour}-0")
-            rules[f"{flavour}-{k}"] = " | ".join(alts)
-    return "lead-0", "tail-0"
+    for k in range(m):
+        # Every character that does not move on along the marker goes back to the start.
+        moving = [(c, step(k, c)) for c in chars if step(k, c)]
+        alts = ['""'] + [f"{_literal(c)} prose-{nxt}" for c, nxt in moving if nxt < m]
+        alts.append("[^" + "".join(_class_char(c) for c, _ in moving) + "] prose-0")
+        rules[f"prose-{k}"] = " | ".join(alts)
+    return "prose-0"
 
 
 class _Writer:

@@ -59,10 +59,11 @@ def test_tool_choice_and_parallel_calls_shape_the_grammar() -> None:
             0
         ]
 
-    assert root("auto") == "root ::= (lead-0 block)* tail-0"  # several calls, one block each
-    assert root("auto", parallel=True, single_call=True) == "root ::= (lead-0 block)* tail-0"
-    assert root("auto", single_call=True) == "root ::= (lead-0 block)? tail-0"  # a caller that takes one call
-    assert root("required") == "root ::= (lead-0 block)+ tail-0"
+    # `calls` is one block or more, `first-block` one; each starts a line.
+    assert root("auto") == "root ::= (calls)? prose-0"  # several calls, one block each
+    assert root("auto", parallel=True, single_call=True) == "root ::= (calls)? prose-0"
+    assert root("auto", single_call=True) == "root ::= (first-block)? prose-0"  # a caller that takes one call
+    assert root("required") == "root ::= calls prose-0"
     forced = engine.prepare(
         {**data, "tool_choice": {"type": "function", "function": {"name": "archival_memory_search"}}}, decision=GRAMMAR
     )

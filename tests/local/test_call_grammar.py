@@ -106,9 +106,10 @@ def block(name: str, params: Any) -> str:
 
 def valid_reply(specs: list[ToolSpec], rng: random.Random) -> str:
     calls = [rng.choice(specs) for _ in range(rng.randint(1, 3))]
-    prose = ["", "Sure.\n", "Let me check that TOOL_CALL_END for you: ", "TOOL_CALL_STAR is not a marker.\n"]
+    # A block starts a line, first in the reply or after prose that ends one.
+    prose = ["", "Sure.\n", "Let me check that TOOL_CALL_END for you:\n", "TOOL_CALL_STAR is not a marker.\n"]
     parts = [rng.choice(prose) + block(s.name, value(s.parameters, rng)) for s in calls]
-    return "".join(parts) + rng.choice(["", "\nDone.", " TOOL_"])
+    return "\n".join(parts) + rng.choice(["", "\nDone.", " TOOL_"])
 
 
 def invalid_replies(specs: list[ToolSpec], rng: random.Random) -> list[str]:
@@ -116,7 +117,9 @@ def invalid_replies(specs: list[ToolSpec], rng: random.Random) -> list[str]:
     args = value(spec.parameters, rng)
     bad = [
         block("no_such_tool_anywhere", args),  # a function no tool has
-        "I will call it now: TOOL_CALL_START\nlet me think",  # the marker, then no call
+        "I will call it now:\nTOOL_CALL_START\nlet me think",  # the marker, then no call
+        "I will save it by using " + block(spec.name, args),  # a sentence that runs into a block
+        block(spec.name, args) + block(spec.name, args),  # a block that does not start a line
         block(spec.name, args).removesuffix("\nTOOL_CALL_END"),  # a block that never ends
     ]
     for pname in spec.required:  # a required argument left out
