@@ -20,7 +20,8 @@ switch ``free-text``; constrained: the default, since the server kind is known).
 evaluates every prompt whole, so a greedy reply depends on its prompt alone. ``OFFER=on,off``
 runs everything once with the replace tools offered the blocks' lines and once without
 (``LETTA_TOOL_EMULATION_OFFER_LINES``), on one model server, a Letta server each.
-``TRANSCRIPT=PATH`` appends each turn to PATH as a JSON line: the blocks before and after, the
+``MAX_STEPS=N`` ends a turn after N model steps (unset: Letta's own limit, 50, which a small
+model that calls a memory tool at every step runs all the way). ``TRANSCRIPT=PATH`` appends each turn to PATH as a JSON line: the blocks before and after, the
 messages Letta returned (every call with its arguments and result) and each model request with
 its reply, so that every memory call can be read afterwards.
 """
@@ -61,6 +62,7 @@ TEMPERATURE = os.environ.get("TEMPERATURE")
 N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
+MAX_STEPS = int(os.environ["MAX_STEPS"]) if os.environ.get("MAX_STEPS") else None
 MEMORY = ("memory_insert", "memory_replace")
 REPLACE = ("memory_replace", "core_memory_replace")
 FACTS = [
@@ -163,7 +165,8 @@ def main() -> None:
         recorder = Recorder(llama.url)
         print(
             f"{TURNS} 'Remember that ...' turns per mode, SmolLM2-135M-Instruct, output limit {MAX_OUTPUT} tokens, "
-            f"temperature {TEMPERATURE if TEMPERATURE is not None else 'as Letta sets it'}"
+            f"temperature {TEMPERATURE if TEMPERATURE is not None else 'as Letta sets it'}, "
+            f"steps per turn {MAX_STEPS or 'as Letta limits them'}"
         )
         try:
             for offer in OFFERS:
@@ -215,6 +218,7 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
                     r = client.agents.messages.create(
                         agent_id=agent.id,
                         messages=[{"role": "user", "content": f"Remember that {FACTS[i % len(FACTS)]}."}],
+                        **({"max_steps": MAX_STEPS} if MAX_STEPS else {}),
                     )
                 except Exception as exc:  # noqa: BLE001 - counted
                     errors += 1
