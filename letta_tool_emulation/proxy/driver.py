@@ -125,8 +125,8 @@ class Emulated:
                 if not attempt.started and not writer.started:  # the upstream answered: the stream can begin
                     out.append(writer.chunk({"content": ""}))
                 try:
-                    for delta in batch:
-                        for event in attempt.streamed(delta.content, delta.reasoning, delta.finish_reason, delta.usage):
+                    for content, reasoning, finish_reason, usage in batch:
+                        for event in attempt.streamed(content, reasoning, finish_reason, usage):
                             if event.text:
                                 out.append(writer.chunk({"content": event.text}))
                             elif event.reasoning:

@@ -144,13 +144,21 @@ class HttpTransport:
                 read = _loads_short if _LONG_NUMBER not in received.translate(_DIGITS_ONLY) else loads
                 batch: list[Delta] = []
                 for line in lines:
-                    if line.startswith(b"data:"):  # else comments, event names, keep-alives, blank lines
-                        try:
-                            _add_event(line, response, read, batch)
-                        except Exception:
-                            if batch:  # what came before a broken or error event is the reply's too
-                                yield batch
-                            raise
+                    if line[:5] != b"data:":  # comments, event names, keep-alives, blank lines
+                        continue
+                    # _add_event, written out: a call less for each of the reply's many events
+                    data = line[5:].strip()
+                    if data == b"[DONE]":
+                        continue  # read on to the end, so that the connection can be used again
+                    try:
+                        chunk = read(data)
+                        if type(chunk) is dict and "error" in chunk:
+                            raise _error_event(chunk, response)
+                        _add_deltas(chunk, batch)
+                    except Exception:
+                        if batch:  # what came before a broken or error event is the reply's too
+                            yield batch
+                        raise
                 if batch:
                     yield batch
             if rest.startswith(b"data:"):
@@ -232,7 +240,11 @@ def _add_deltas(chunk: Mapping[str, Any], out: list[Delta]) -> None:
     if type(content) is not str:
         content = content if isinstance(content, str) else ""
     reasoning = d.get("reasoning_content")
-    if not reasoning or type(reasoning) is not str:
+    if reasoning is None:  # most chunks: no reasoning under either name
+        reasoning = d.get("reasoning")
+        if type(reasoning) is not str:
+            reasoning = _text(reasoning)
+    elif not reasoning or type(reasoning) is not str:
         reasoning = _text(reasoning) or _text(d.get("reasoning"))
     out.append(_new_delta(Delta, (content, reasoning, choice.get("finish_reason"), None)))
     if usage is not None:
