@@ -38,6 +38,9 @@ to one-shot, every call of the long reply); a test can assert that it is empty o
     python3 dev.py bench parser_accuracy --data tests/data/heldout4
                                                 (a fourth, written blind once the third was used
                                                 for tuning too, with the same weighting)
+    python3 dev.py bench parser_accuracy --data tests/data/heldout5
+                                                (a fifth, written blind once the fourth was used
+                                                for tuning too, with the same weighting)
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ HELDOUT3 = ROOT / "tests" / "data" / "heldout3"
 # its permission requests also come on the second line after a block, and its performed look-alikes
 # put a question or offer on the second line after a real call.
 HELDOUT4 = ROOT / "tests" / "data" / "heldout4"
+# A fifth, written blind once the fourth was used to improve the rules too, with the same weighting.
+HELDOUT5 = ROOT / "tests" / "data" / "heldout5"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

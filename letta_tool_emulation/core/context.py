@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .literals import Gates, Table, Words, fold
+from .literals import Gates, Table, Words, alternatives, fold
 from .results import ProblemKind
 
 LINE_CHARS = 240  # characters of a line before or after a block that are judged
@@ -68,7 +68,7 @@ _OPTION = (
     r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
-    r"বিকল্প|ตัวเลือก|옵션|방법)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"বিকল্প|ตัวเลือก|옵션|방법|cách)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -105,8 +105,9 @@ _SPEAKER = (
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 QUOTE_ONLY = regex.compile(r"[ \t]*[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), or at
-# the full-width marks.
+# the full-width marks. A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’]))[.!?]+[ \t]+|[。！？]")
+_CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 CONTINUATION = regex.compile(
     r"[ \t]*(?:(?:and\s+)?then|and|followed\s+by|after\s+that|next|y\s+(?:luego|después)|luego|puis|et\s+puis|"
     r"ensuite|dann|und\s+dann|danach|e\s+depois|depois|e\s+poi|poi|потом|затем|а\s+потом|然后|接着|その後|次に|"
@@ -240,7 +241,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # the noun anywhere, but "par exemple" and its like only where _adverb places them: in the
         # middle of a sentence they give a list ("je note tes plats, par exemple la raclette:")
         + r"|(?<!\b(?:par|per|por|zum|for)\s)\b(?:examples?|ejemplos?|exemples?|beispiele?|exemplos?|esempi[o]?|"
-        r"пример\w*|format\w*|формат\w*)\b"
+        # not the format a saving follows as usual ("con el formato de siempre", "the same format")
+        r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)format\w*"
+        r"(?!\s+(?:de\s+siempre|habitual|usual|yang\s+(?:sama|biasa)|de\s+toujours|habituel|di\s+sempre|"
+        r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)|формат\w*)\b"
         + _ENDS
         + "|"
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
@@ -307,6 +311,19 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|^\W{0,4}(?:比如说?|例如|譬如|举个例子|たとえば|例えば)[^\n]*[:：][ \t]*$",
     },
     "quoted": {
+        # what was done, told with the time word after the verb ("Esto es lo que hice ayer:",
+        # "这是我之前执行的操作："), and "you sent me" with the thing sent between
+        "told-after": r"\b(?:what|here['’]s\s+what|this\s+is\s+what)\s+(?:I|we)\s+(?:ran|called|did|executed|sent|saved)\s+(?:earlier|yesterday|before|"
+        r"last\s+time|this\s+morning|last\s+week)\b|\blo\s+que\s+(?:hice|ejecuté|llamé|guardé|lancé)\s+(?:ayer|"
+        r"antes|anoche|esta\s+mañana|la\s+última\s+vez|el\s+otro\s+día)\b|\bce\s+que\s+j['’]ai\s+(?:fait|lancé|"
+        r"exécuté|envoyé)\s+(?:hier|plus\s+tôt|tout\s+à\s+l['’]heure|ce\s+matin|la\s+dernière\s+fois)\b|"
+        r"\bo\s+que\s+(?:eu\s+)?(?:fiz|executei|rodei|enviei)\s+(?:ontem|antes|mais\s+cedo|hoje\s+de\s+manhã|"
+        r"da\s+última\s+vez)\b|\bche\s+ho\s+(?:fatto|eseguito|lanciato|inviato)\s+(?:ieri|prima|stamattina|"
+        r"l['’]ultima\s+volta)\b|что\s+я\s+(?:делал|сделал|запускал|запустил|выполнил|выполнял)\s+(?:вчера|раньше|"
+        r"утром|в\s+прошлый\s+раз)|(?:这是|以下是|下面是|这就是)我(?:之前|昨天|上次|刚才|早些时候|先前)(?:执行|运行|调用|做)|"
+        r"\b(?:ini|inilah|berikut)\s+yang\s+(?:ku|aku\s+|saya\s+)(?:lakukan|jalankan|panggil)\s+(?:tadi|kemarin|sebelumnya)\b|"
+        r"\bce\s+am\s+(?:rulat|apelat|executat|făcut)\s+(?:ieri|anterior|mai\s+devreme|data\s+trecută|azi-dimineață)\b|"
+        r"\b(?:du\s+hast|sie\s+haben)\s+mir\s+(?:\w+\s+){0,3}?(?:geschickt|gesendet|eingefügt|weitergeleitet|kopiert)\b",
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
@@ -389,6 +406,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"tampal|menampal|tempel|kongsi)\w*\b" + _ENDS,
     },
     "proposed": {
+        # held back in other words ("ready when you are (I haven't sent it):"), and a step that
+        # waits on an empty result in Korean ("결과가 없으면 ... 실행할게요:")
+        "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
+        r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
+        r"결과가\s*(?:없으면|안\s*나오면|비어\s*있으면)|찾지\s*못하면",
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
         r"\buntil\s+you\s+(?:confirm|say|approve|give)\b|\bpending\s+(?:your\s+)?(?:approval|confirmation)\b|"
         r"\bdraft(?:ed)?\b|\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
@@ -527,9 +549,127 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
 
 # -- words: the lines directly after ------------------------------------------------------------
 
+
+def _bare(words: str, *, mark: bool = True) -> str:
+    """Each alternative of ``words`` as a whole line: the words alone, then a question mark
+    (optional where the language asks with a particle, ``mark=False``)."""
+    end = r"[ \t]*[?？؟][ \t]*$" if mark else r"[ \t]*[?？]?[ \t]*$"
+    return "|".join(rf"^\W{{0,3}}(?:{alt}){end}" for alt in alternatives(words))
+
+
+# A line that is nothing but a short question asking leave to make the block ("Mehet?",
+# "Je le fais ?", "진행할까요?"), in each language: the verb alone or with a pronoun for the
+# block, never a new object ("Tallennanko jotain muuta?" asks about something else).
+BARE_QUESTIONS = (
+    _bare(
+        r"(?:so\s+)?(?:shall|should|can|may)\s+I(?:\s+(?:go\s+ahead|proceed|continue|do\s+(?:it|this|that)|"
+        r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
+        r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
+        r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay)\s+to\s+(?:save|send|apply|run|proceed|go\s+ahead)|"
+        r"do\s+I\s+(?:go\s+ahead|proceed)|"
+        # es, ca
+        r"¿?\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|hago|ejecuto|mando|cambio|actualizo|anoto)(?:\s+ya)?|"
+        r"¿?\s*(?:procedo|continúo|sigo\s+adelante)|¿?\s*quieres\s+que\s+(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|"
+        r"haga|ejecute|mande|cambie|actualice)|(?:ho|la|el|els|les)\s+(?:deso|envio|aplico|faig|executo)|"
+        r"(?:continuo|procedeixo)|"
+        # fr
+        r"je\s+(?:le|la|les|l['’])\s*(?:fais|lance|applique|enregistre|envoie|valide|garde|note|ajoute)|"
+        r"je\s+(?:continue|procède|valide|lance|m['’]en\s+occupe)|on\s+(?:y\s+va|valide|lance)|"
+        r"je\s+peux\s+(?:y\s+aller|continuer|procéder|valider|lancer)|(?:tu|vous)\s+(?:valides|validez)|"
+        # de
+        r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
+        r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
+        # pt
+        r"(?:você\s+)?quer\s+que\s+eu\s+(?:(?:o|a|os|as)\s+)?(?:aplique|salve|envie|execute|registre|guarde|mande|"
+        r"faça|prossiga|atualize|altere|grave)|(?:posso|devo)\s+(?:prosseguir|continuar|fazer|aplicar|salvar|enviar|"
+        r"executar|registrar|guardar)(?:\s+(?:isso|isto))?(?:\s+agora)?|(?:prossigo|aplico|salvo|envio|executo|faço)|"
+        r"(?:o|a)\s+(?:aplico|salvo|envio|executo|registro|guardo)|"
+        # it
+        r"(?:lo|la|li|le)\s+(?:faccio|salvo|invio|applico|mando|registro|eseguo)|(?:posso|devo)\s+(?:procedere|"
+        r"andare\s+avanti|continuare|farlo|salvarl\w|inviarl\w|applicarl\w)|vado(?:\s+avanti)?|"
+        r"vuoi\s+che\s+(?:proceda|vada\s+avanti)|"
+        # ru, uk
+        r"(?:мне\s+)?(?:сохранить|отправить|применить|выполнить|записать|продолжить|запустить|внести|сделать)"
+        r"(?:\s+(?:это|его|её|их))?(?:\s+сейчас)?|(?:можно\s+)?(?:приступать|продолжать|выполнять)|"
+        r"(?:зберегти|надіслати|застосувати|виконати|записати|продовжити|продовжувати|зробити)(?:\s+(?:це|його|її))?|"
+        # pl, cs
+        r"(?:czy\s+)?(?:mam|mogę|moge)\s+(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
+        r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:mám|můžu|mohu)\s+(?:to\s+)?(?:uložit|odeslat|poslat|"
+        r"provést|pokračovat|použít|změnit|udělat)(?:\s+to)?|"
+        # nl, sv, da, nb
+        r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
+        r"uitvoeren|doorvoeren|bewaren|verwerken))?|(?:ska|får|kan)\s+jag(?:\s+(?:göra|spara|skicka|köra|"
+        r"genomföra|fortsätta))?(?:\s+(?:det|den|detta))?(?:\s+nu)?|(?:skal|må|kan)\s+(?:jeg|eg)(?:\s+(?:gøre|"
+        r"gjøre|gemme|lagre|sende|køre|kjøre|fortsætte|fortsette|udføre|utføre))?(?:\s+(?:det|den))?(?:\s+(?:nu|nå))?|"
+        # fi, hu, ro, el, tr
+        r"(?:tallennanko|lähetänkö|jatkanko|suoritanko|teenkö|toteutanko|päivitänkö|ajanko)(?:\s+(?:sen|ne|tämän|nyt))?|"
+        r"(?:mehet|mehetünk|folytassam|csináljam|elmentsem|mentsem|küldjem|alkalmazzam|futtassam)(?:\s+(?:így|most))?|"
+        r"(?:să\s+(?:o\s+|îl\s+|le\s+)?)?(?:salvez|trimit|aplic|continui|execut|rulez)(?:\s+(?:așa|acum))?|"
+        r"(?:να\s+)?(?:το\s+)?(?:αποθηκεύσω|στείλω|εφαρμόσω|προχωρήσω|συνεχίσω|εκτελέσω)(?:\s+(?:τώρα|έτσι))?|"
+        r"(?:bunu\s+)?(?:kaydedeyim|göndereyim|uygulayayım|devam\s+edeyim|yapayım|çalıştırayım)(?:\s+mi)?|"
+        # ar, fa, he
+        r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظه|أحفظها|أرسله|أرسلها|أطبقه|أطبقها|نتابع)"
+        r"(?:\s+(?:الآن|ذلك))?|(?:انجامش|ادامه)\s+(?:بدهم|بدم)|(?:ذخیره[\u200c ]?اش|اجرایش|اجراش|ارسالش|اعمالش)\s+کنم|"
+        r"(?:לאשר|להמשיך|לבצע|להחיל|שאמשיך|שאבצע)(?:\s+את\s+זה)?(?:\s+עכשיו)?|"
+        # hi, bn
+        r"(?:क्या\s+)?(?:मैं\s+)?(?:इसे\s+)?(?:आगे\s+बढ़ूँ|आगे\s+बढ़ूं|सेव\s+कर\s+दूँ|सेव\s+कर\s+दूं|सेव\s+करूँ|"
+        r"सहेज\s+दूँ|भेज\s+दूँ|चला\s+दूँ|लागू\s+कर\s+दूँ)|(?:চালিয়ে\s+দেব|চালাব|সেভ\s+করব|সেভ\s+করে\s+দেব|"
+        r"রেখে\s+দেব|পাঠাব|পাঠিয়ে\s+দেব|এগোব)|"
+        # vi, id, ms, sw
+        r"(?:mình\s+|tôi\s+|em\s+)?(?:lưu|gửi|thực\s+hiện|áp\s+dụng|tiếp\s+tục|tiến\s+hành)(?:\s+(?:luôn|ngay))?\s+"
+        r"(?:nhé|không|được\s+không|chứ)|boleh\s+(?:ku|aku\s+|saya\s+)?(?:jalankan|simpan|kirim|terapkan|lanjutkan|"
+        r"proses)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
+        r"(?:niendelee|niihifadhi|niitume|niitekeleze|nitekeleze|niifanye|tuendelee)(?:\s+sasa)?|"
+        # ja, ko, zh
+        r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
+        r"(?:よろしい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
+        r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
+        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:执行|保存|发送|提交|继续)(?:吗|吧)|"
+        r"(?:要不要|是否)(?:执行|保存|发送|继续)"
+    )
+    # Thai asks with a particle, no question mark
+    + "|"
+    + _bare(
+        r"(?:ให้)?(?:ดำเนินการ|บันทึก|ส่ง|อัปเดต|ลุย|ไปต่อ)(?:เลย|ต่อ)?(?:ไหม|มั้ย|หรือไม่|ได้ไหม)(?:\s*(?:ครับ|คะ|ค่ะ))?",
+        mark=False,
+    )
+)
+
+
+# A yes to be sent back, between quotation marks: the opening mark and the word are the gate.
+_YES: tuple[str, ...] = (
+    *["yes", "ok", "okay", "sí", "si", "oui", "ja", "sim", "sì", "да", "так", "tak", "ano", "igen", "evet", "ya"],
+    *["iya", "ndiyo", "はい", "네", "예", "是", "好", "对", "نعم", "بله", "آره", "כן", "हाँ", "हां", "হ্যাঁ", "ใช่"],
+    *["có", "da", "kyllä", "ναι"],
+)
+_YES_OPEN = '「『«"“„'
 _DEICTIC = r"(?:it|this|that|these|them|the\s+(?:call|update|change|block)s?)"
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
+        # "Say yes", a yes to be sent back quoted ("reply «oui»", 「はい」と言って), leave to do
+        # something before ("before I store this, ..."), or a confirmation the block waits on
+        # ("confírmame la fecha y lo guardo").
+        "say-yes": rf"[{_YES_OPEN}](?:{'|'.join(_YES)})\s?[」』»\"”“]|«\s+(?:{'|'.join(_YES)})\s?»|"
+        r"\bbefore\s+I\s+(?:store|save|send|apply|run|submit|make|commit|record|add)\s+(?:it|this|that|them|these)\b"
+        r"[^\n]*\?|\b(?:confirm|approve)\b[^\n]{0,80}\b(?:and|then)\s+I['’]ll\s+(?:save|send|apply|store|run|update|"
+        r"add|make)\s+(?:it|this|that|them|the\s+change)\b|"
+        r"\b(?:confírma(?:me|lo)|confirma(?:me|lo)?|dime\s+que\s+sí|di\s+que\s+sí)\b[^\n]{0,80}\by\s+(?:lo|la|los|las)\s+"
+        r"(?:guardo|envío|aplico|mando|actualizo|registro|cambio|ejecuto|anoto)\b|"
+        r"\b(?:confirme[sz]?(?:-moi)?|dis-moi\s+oui)\b[^\n]{0,80}\bet\s+je\s+(?:l['’]|les\s+)(?:enregistre|envoie|"
+        r"applique|note|ajoute)\b|\b(?:confirma|conferma(?:mi)?|dimmi\s+di\s+sì)\b[^\n]{0,80}\be\s+(?:eu\s+)?"
+        r"(?:o|a|lo|la)\s+(?:salvo|envio|aplico|guardo|invio|applico|registro)\b|"
+        r"\bbestätige?\b[^\n]{0,80}\b(?:dann|und)\s+(?:speichere|sende|übernehme|trage)\s+ich\b|"
+        r"\b(?:via\s+libera|luz\s+verde|sinal\s+verde|feu\s+vert|green\s+light|grünes\s+licht)\b|"
+        r"「はい」と|\bsag\s+(?:einfach\s+)?ja\b|\bdimmi\s+di\s+sì\b|\bdiga\s+sim\b|\bdiz\s+que\s+sim\b|"
+        r"\bdis(?:-moi)?\s+oui\b|\bскажи(?:те)?\s+[«\"]?да\b",
+        # A draft held back in other words ("je le garde en attente", "erst, wenn du ...")
+        "held": r"\b(?:garde|laisse|mets)\s+en\s+attente\b|\btant\s+que\s+(?:tu\s+n['’]as|vous\s+n['’]avez)\s+pas\s+"
+        r"(?:validé|confirmé|approuvé|dit\s+oui)\b|\berst,?\s+wenn\s+du\b[^\n]*\b(?:gibst|bestätigst|zustimmst|"
+        r"freigibst|sagst)\b|\b(?:tengo|lascio|metto)\s+in\s+sospeso\b|\bfinché\s+non\s+mi\s+(?:dai\s+(?:l['’]ok|"
+        r"il\s+via)|confermi|dici\s+di\s+sì)\b|\b(?:hold|keep)\s+(?:it|this|that)\s+(?:back\s+)?until\s+you\b|"
+        r"\blo\s+(?:dejo|guardo|tengo)\s+en\s+espera\b|\bhasta\s+que\s+(?:me\s+)?(?:des|digas)\s+(?:el\s+)?(?:ok|"
+        r"visto\s+bueno|luz\s+verde|que\s+sí)\b|\bfico\s+aguardando\s+(?:o\s+)?(?:seu|teu)\b|\baté\s+você\s+(?:liberar|"
+        r"aprovar|dizer\s+que\s+sim)\b",
         "en": r"\b(?:shall|should|may|can)\s+I\s+(?:go\s+ahead\s+and\s+)?(?:save|update|apply|send|run|store|"
         r"record|write|change|submit|execute|add|make|do|log|file)\b[^\n]*\b(?:like\s+(?:this|that|so)|"
         r"this\s+way|that\s+way|as\s+(?:shown|above|written|is))\b[^\n]*\?|\b(?:ok|okay|good|fine|alright|"
@@ -572,7 +712,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"kann)\s+ich\s+(?:das|es)\s+so\b|\bso\s+(?:speichern|senden|abschicken|übernehmen|"
         r"eintragen)\s*\?|\bpasst\s+(?:das|es)\s+so\s*\?|\beinverstanden\s*\?|(?:\bsoll\s+ich\s+(?:das|es|"
         r"ihn|sie|die)\b[^\n]*\?|\bpasst\s+das\s*\?|\bist\s+das\s+(?:ok|okay|in\s+"
-        r"ordnung)\b[^\n]*\?|\bdarf\s+ich\b[^\n]*\?|\bbis\s+du\s+(?:es\s+)?bestätigst|\bnur\s+(?:wenn|falls)\b)",
+        r"ordnung)\b[^\n]*\?|\bdarf\s+ich\b[^\n]*\?|\bbis\s+du\s+(?:es\s+)?bestätigst|(?<!\b(?:meld|melde|sag|schreib|schreibe|ruf)\s+(?:(?:dich|mir|mich|einfach|bescheid|mal)\s+){0,2})\bnur\s+(?:wenn|falls)\b)",
         "pt": r"\b(?:só|apenas)\s+um\s+rascunho|\b(?:envio|salvo|aplico|mando|atualizo|registro)\s+(?:assim|"
         r"desse\s+jeito|dessa\s+forma)\s*\?|\bposso\s+(?:\w+\s+)?assim\s*\?|\b(?:envio|salvo|"
         r"aplico)\s+(?:quando|assim\s+que)\s+você\s+confirmar|\baguardo\s+(?:a\s+)?sua\s+(?:confirmação|"
@@ -597,7 +737,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"можно\s+(?:сохранить|"
         r"отправить)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
-        r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在)",
+        r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
         "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
         r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
@@ -615,7 +755,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"detta)\b[^\n]*\?|"
         r"\bser\s+(?:det|detta)\s+(?:rätt|bra)\s+ut\b|\bsäg\s+till\s+om\s+det\s+stämmer|\bsvara\s+ja\b|"
         r"\bså\s+(?:genomför|sparar|skickar|uppdaterar|kör)\s+jag\s+(?:den|det|ändringen)\b|\btills\s+du\s+bekräftar|"
-        r"\bbara\s+om\s+du\b)",
+        r"(?<!\b(?:hör\s+av\s+dig|säg\s+till|säg|skriv|meddela\s+mig|ring)\s+)\bbara\s+om\s+du\b)",
         "da-nb": r"\b(?:kun|bare)\s+(?:et|en)\s+(?:udkast|utkast)\b|\bventer\s+på\s+(?:din|di)\s+(?:bekræftelse|"
         r"bekreftelse|godkendelse|godkjenning)|\b(?:gem|lagre)\s+(?:det\s+)?(?:sådan|slik)\s*\?|"
         r"\bskal\s+jeg\s+(?:\w+\s+)?(?:sådan|slik)\b[^\n]*\?|(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|"
@@ -637,14 +777,14 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|"
         r"застосувати)\s+(?:це|його|її)"
         r"\s*\?|^\W{0,3}(?:зберегти|надіслати|застосувати)\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
-        r"(?:зберегти|надіслати)|тільки\s+якщо|лише\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
+        r"(?:зберегти|надіслати)|(?<!(?:пиши|напиши|скажи|повідом|повідомте|скажіть|напишіть|дай\s+знати)\w*,?\s+)(?:тільки|лише)\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
         "fi-hu": r"\b(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|korvaanko|kirjaanko|tallennanko|"
         r"lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin|tällä|tätä|noin|näillä)\b|"
         r"^\W{0,3}(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|kirjaanko)\s*\?|\b(?:mentsem|"
         r"küldjem|keressek|futtassam|módosítsam|rögzítsem)\s+(?:el\s+|le\s+|rá\s+)?(?:így|ezt|azt|"
         r"ezzel)\b|(?:\b(?:tallennanko|lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin)\b|"
         r"^\W{0,3}(?:tallennanko|lähetänkö|päivitänkö)\s*\?|\bsopiiko\s+(?:tämä|tuo|se)\b[^\n]*\?|\bnäyttääkö\s+"
-        r"(?:tämä|tuo|se)\s+oikealta|\bkunhan\s+vahvistat|\bkun\s+vahvistat|\bvahvistatko\b|\bvain\s+jos\b|"
+        r"(?:tämä|tuo|se)\s+oikealta|\bkunhan\s+vahvistat|\bkun\s+vahvistat|\bvahvistatko\b|(?<!\b(?:kerro|ilmoita|sano|kirjoita|soita)\s+)\bvain\s+jos\b|"
         r"\b(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\s+(?:így|ezt|azt)\b|\b(?:ezt|azt|így)\s+"
         r"(?:elmentsem|elküldjem|alkalmazzam|frissítsem)\b|\bígy\s+jó\s*\?|\brendben\s+(?:van\s+)?így\s*\?|"
         r"\berősítsd\s+meg\b|\bhagyd\s+jóvá\b)",
@@ -653,7 +793,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"envio)\s+així\s*\?|(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|"
         r"\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
-        r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|\bnomés\s+si\b)",
+        r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|(?<!(?:digues(?:-m['’]ho)?|avisa['’]m|escriu-me|fes-m['’]ho\s+saber),?\s+)\bnomés\s+si\b)",
         "tr": r"(?:sadece|yalnızca)\s+bir\s+taslak|onayını\s+bekliyorum|\b(?:bunu|onu|böyle|"
         r"bu\s+şekilde)\s+(?:\w+\s+)?(?:arayayım|ekleyeyim|güncelleyeyim|kaydedeyim|göndereyim)\s+mi\b|"
         r"(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|"
@@ -662,7 +802,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"gönderir|uygular))",
         "el": r"(?:μόνο|απλώς)\s+(?:ένα\s+)?προσχέδιο|περιμένω\s+(?:την\s+)?επιβεβαίωσ|(?:να\s+(?:το|την|τα|"
         r"τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
-        r"επιβεβαιώσ|πες\s+μου\s+ναι|μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
+        r"επιβεβαιώσ|πες\s+μου\s+ναι|(?<!(?:πες\s+μου|ενημέρωσέ\s+με|γράψε\s+μου|πείτε\s+μου|ενημερώστε\s+με),?\s+)μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
         "vi": r"chỉ\s+là\s+(?:bản\s+)?nháp|(?:đợi|chờ)\s+bạn\s+xác\s+nhận|(?:lưu|gửi)\s+(?:như\s+thế\s+này|"
         r"như\s+vậy)\s+(?:nhé|nha|được\s+không)|(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|"
         r"cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
@@ -842,6 +982,13 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"enregistré|lancé)|\bainda\s+não\s+(?:mudei|alterei|guardei|executei)\s+nada\b",
     },
     "retracted": {
+        # the earlier block set aside by name ("olvida lo anterior", "se bort fra den")
+        "forget-it": r"\b(?:olvida|ignora|descarta)\s+lo\s+anterior\b|не\s+учитыва(?:й|йте)\s+(?:это|его|её|их)|"
+        r"\b(?:se\s+bort|bortse)\s+fra\s+(?:den|det|dette|denne)\b|\bglem\s+(?:den|det|dette)\b(?!\s+ikke)|"
+        r"\bglöm\s+(?:den|det)\b(?!\s+inte)|\bstrunta\s+i\s+(?:den|det)\b|\b(?:vergeet|negeer)\s+(?:die|dat|"
+        r"de\s+vorige)\b(?!\s+niet)|\boublie[sz]?\s+(?:le\s+précédent|la\s+précédente|celui-là|celle-là)\b|"
+        r"\besquece\s+(?:o|a)\s+anterior\b|\bdimentica\s+(?:quello|quella|il\s+precedente|la\s+precedente)\b|"
+        r"\bforget\s+(?:the\s+(?:previous|last|first)\s+one|that\s+one)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|"
         r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|"
@@ -855,27 +1002,27 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|"
         r"ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
         "de": r"^\W{0,3}(?:halt,?\s+)?das\s+(?:ist|war)\s+falsch\s*[.!,;:—–-]|^\W{0,3}(?:korrektur|"
-        r"ich\s+korrigiere)\s*[:：]|\bfehler\s+meinerseits\b|(?:vergiss\s+(?:das|den|die)|"
+        r"ich\s+korrigiere)\s*[:：]|\bfehler\s+meinerseits\b|(?:vergiss\s+(?:das|den|die)\b(?!\s+nicht)|"
         r"nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
         "pt": r"^\W{0,3}(?:opa,?\s+)?isso\s+(?:está|estava)\s+errado\s*[.!,;:—–-]|^\W{0,3}(?:corrigindo|"
-        r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:esqueça\s+(?:isso|essa|a)|ignore\s+(?:a|essa|esta)|"
+        r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:(?<!não\s)esqueça\s+(?:isso|essa|a)\b|ignore\s+(?:a|essa|esta)|"
         r"desconsidere|me\s+enganei)",
         "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|"
         r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
         "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|"
-        r"исправление)\s*[:：]|(?:игнорируй|забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
+        r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб)",
         "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
         "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
         "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}dat\s+(?:klopt\s+niet|"
-        r"was\s+verkeerd)\s*[.!,;:—–-]|(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)|\bnegeer\b|"
+        r"was\s+verkeerd)\s*[.!,;:—–-]|(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)\b(?!\s+niet)|\bnegeer\b|"
         r"\bverkeerde\s+(?:blok|aanroep)|"
         r"\bdat\s+was\s+fout)",
         "sv": r"^\W{0,3}(?:rättelse|korrigering)\s*[:：]|^\W{0,3}det\s+(?:var|är)\s+fel\s*[.!,;:—–-]|"
-        r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|"
+        r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b(?!\s+inte)|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|"
         r"anrop)\b|"
         r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka)",
         "da-nb": r"^\W{0,3}(?:rettelse|korrektion|korreksjon)\s*[:：]|^\W{0,3}det\s+var\s+(?:forkert|"
-        r"feil)\s*[.!,;:—–-]|(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b|\bignorer\b|\b(?:forkert|"
+        r"feil)\s*[.!,;:—–-]|(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b(?!\s+ikke)|\bignorer\b|\b(?:forkert|"
         r"feil)\s+(?:blok|blokk|kald|kall)\b|"
         r"\bjeg\s+(?:tager|tar)\s+det\s+tilbake?)",
         "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
@@ -996,7 +1143,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
     if LETTER_ITEM.match(before):
         return Shown("example", "it is an alternative labelled with a letter on the line before", quote_words(before))
-    if ctx.intro and not ctx.gap and LIST_ITEM.match(before) and ALTERNATIVES_INTRO.search(last_sentence(ctx.intro)):
+    # (a blank line between the item and its block changes nothing: the item still labels it)
+    if ctx.intro and LIST_ITEM.match(before) and ALTERNATIVES_INTRO.search(last_sentence(ctx.intro)):
         return Shown("proposed", ALTERNATIVE, quote_words(ctx.intro))
     if opens_quote(before):
         return Shown("quoted", "it stands inside a quotation opened on the line before")
@@ -1006,6 +1154,13 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence)
+    if kind == "example":
+        # An example's words in a clause before a semicolon give that clause an instance of
+        # something ("keep a list, for example on your phone;"); only the last clause can
+        # present the block as one.
+        clause = last_clause(sentence)
+        if clause is not sentence:
+            kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
 
@@ -1042,6 +1197,15 @@ def last_sentence(line: str) -> str:
         if m.end() < len(line):
             end = m.end()
     return line[end:]
+
+
+def last_clause(sentence: str) -> str:
+    """The part of ``sentence`` after its last semicolon; ``sentence`` itself when it has none."""
+    end = 0
+    for m in _CLAUSE_END.finditer(sentence):
+        if m.end() < len(sentence):
+            end = m.end()
+    return sentence[end:] if end else sentence
 
 
 def continues(before: str) -> bool:
@@ -2201,6 +2365,19 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 
 # One pass over a line finds which kinds' gate texts it holds; a line with none of them (most
 # prose) goes at the cost of that pass, and the word table is read only for the kinds it holds.
+# and the rows for a yes asked for, leave asked before doing it, and a draft held back
+AFTER_GATES["proposed"] += (
+    *[mark + yes for mark in _YES_OPEN for yes in _YES],
+    *["« ", "«\u00a0", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
+    *["dis-moi oui", "dis oui", "conferma", "dimmi di sì", "bestätig", "via libera", "luz verde", "sinal verde"],
+    *["feu vert", "green light", "grünes licht", "sag ja", "sag einfach ja", "diga sim", "diz que sim", "скажи"],
+    *["en attente", "tant que", "erst wenn", "erst, wenn", "in sospeso", "finché non mi", "until you", "en espera"],
+    *["hasta que", "fico aguardando", "até você"],
+)
+AFTER_GATES["retracted"] += (
+    *["lo anterior", "не учитыва", "se bort fra", "bortse fra", "glem ", "glöm ", "strunta i", "vergeet "],
+    *["negeer ", "oublie", "esquece", "dimentica", "forget "],
+)
 _AFTER_GATES = Gates(AFTER_GATES)
 
 
@@ -2209,7 +2386,7 @@ _AFTER_GATES = Gates(AFTER_GATES)
 # me" invites a correction of a call that ran. Languages that mark the condition on the verb
 # alone (Korean -면, Turkish -sa) are not covered.
 _CONDITION = regex.compile(
-    r"(?<!\w)(?:if|in\s+case|si|se|wenn|falls|als|indien|om|hvis|jos|ha|dacă|daca|eğer|αν|εάν|nếu|jika|"
+    r"(?<!\w)(?:if|in\s+case|si|se(?!\s+bort\b)|wenn|falls|als|indien|om|hvis|jos|ha|dacă|daca|eğer|αν|εάν|nếu|jika|"
     r"kalau|jikalau|sekiranya|kama|jeśli|jeżeli|jestli|pokud|kdyby|если|ежели|якщо|коли|اگر|إذا|إن|لو|אם|"
     r"अगर|यदि|যদি|ถ้า|หาก|만약)(?!\w)[^.,;:!?—–،؛。，；：！？\n]*"
     r"|(?:如果|要是|假如|もし)[^.,;:!?—–。，；：！？\n]*",
@@ -2217,13 +2394,52 @@ _CONDITION = regex.compile(
 )
 
 
-def shown_after(after: str) -> Shown | None:
+# A line that only asks whether what was done is right ("Klopt dat zo?", "Is that correct?").
+# After a block it asks leave to make that block; after the last of several blocks of which
+# the earlier ones ran, it asks about all of them, done.
+CHECK_QUESTION = regex.compile(
+    r"^\W{0,3}(?:(?:is|does)\s+(?:that|this|it|everything|all\s+(?:of\s+)?(?:that|this))\s+(?:look\s+)?"
+    r"(?:right|correct|ok|okay|good)|(?:all\s+)?(?:correct|right)|klopt\s+(?:dat|dit|het|alles)(?:\s+zo)?|"
+    r"stimmt\s+(?:das|es|alles)(?:\s+so)?|passt\s+(?:das|es|alles)(?:\s+so)?|(?:¿\s*)?(?:está|es)\s+(?:todo\s+)?"
+    r"(?:bien|correcto)(?:\s+así)?|c['’]est\s+(?:bien\s+)?(?:ça|correct|juste|bon)|(?:está\s+)?(?:tudo\s+)?"
+    r"certo(?:\s+assim)?|(?:è\s+)?(?:tutto\s+)?(?:giusto|corretto)(?:\s+così)?|(?:всё|все)\s+(?:верно|"
+    r"правильно)|stämmer\s+(?:det|detta|allt)(?:\s+så)?|(?:er\s+)?(?:det|alt)\s+(?:riktig|rigtigt|korrekt))"
+    r"[ \t]*[?？][ \t]*$",
+    regex.IGNORECASE,
+)
+
+
+def runs_through(before: str, after: str) -> bool:
+    """Whether one sentence runs through the block: the line before it stops at a comma and the
+    line after it goes on in lower case ("The snippet you pasted,", block, "is something I'd
+    rather not store.")."""
+    return before.rstrip(" \t*_").endswith((",", "，", "、")) and after.lstrip(" \t\r\n")[:1].islower()
+
+
+_BARE = Words([BARE_QUESTIONS], regex.IGNORECASE | regex.MULTILINE)
+_ASKS = ("?", "？", "؟")
+_THAI_ASKS = ("ไหม", "มั้ย", "หรือไม่")
+
+
+def _short_question(line: str) -> bool:
+    """Whether ``line`` could be one of :data:`BARE_QUESTIONS`: a short line ending in a
+    question mark (or holding a Thai question particle). Only such lines are searched."""
+    line = line.strip()
+    return len(line) <= 64 and (line.endswith(_ASKS) or any(p in line for p in _THAI_ASKS))
+
+
+def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
-    permission request, a disclaimer, a retraction, a condition on an earlier result)."""
+    permission request, a disclaimer, a retraction, a condition on an earlier result).
+    ``others_ran``: an earlier block of the reply ran, and none comes after this one."""
     lines = [line for line in after.split("\n", 8)[:8] if line.strip()][:AFTER_LINES]
     for line in lines:
         line = line[:LINE_CHARS]
+        if others_ran and CHECK_QUESTION.match(line):
+            continue
         kind = _after_kind(line)
+        if kind is None and _short_question(line) and _BARE.search(line):
+            kind = "proposed"
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)
             if bare != line:
@@ -2272,9 +2488,12 @@ def list_intro(recent: str) -> str:
     """From the prose just before a block whose line before is a list item: the non-blank line
     above the list's items (its introduction), "" if there is none."""
     lines = recent.rsplit("\n", 12)[:-1]  # the last one is the block's own line so far
+    fenced = False  # inside a code block an earlier item holds (a block shown as code, say)
     for line in reversed(lines):
         line = line.rstrip("\r")
-        if line.strip() and not LIST_ITEM.match(line):
+        if line.lstrip(" \t").startswith(("```", "~~~")):
+            fenced = not fenced
+        elif line.strip() and not fenced and not LIST_ITEM.match(line):
             return line[-LINE_CHARS:]
     return ""
 

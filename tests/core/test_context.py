@@ -387,3 +387,50 @@ def test_items_of_a_list_of_counted_steps_each_run(intro: str) -> None:
         text = f"{intro}\n{marker} the small die\n{first}\n{marker} the large die\n{second}"
         for r in _parse_both(text):
             assert [c.arguments for c in r.tool_calls] == [{"sides": 6}, {"sides": 20}], (intro, marker)
+
+
+def _block(query: str) -> str:
+    return (
+        "TOOL_CALL_START\n"
+        + json.dumps({"function": "conversation_search", "params": {"query": query}})
+        + "\nTOOL_CALL_END"
+    )
+
+
+def _ran(text: str) -> list[str]:
+    return [c.arguments["query"] for c in parse_tool_calls(text, TOOLS).tool_calls]
+
+
+def test_an_example_before_a_semicolon_introduces_nothing_but_one_after_it_does() -> None:
+    assert C.last_clause("keep a list, for example on paper; I'll look it up:") == "I'll look it up:"
+    assert C.last_clause("no semicolon here:") == "no semicolon here:"
+    assert _ran("Keep a list, for example on paper; I'll look it up:\n" + _block("list")) == ["list"]
+    assert _ran("Searching works as usual; for example:\n" + _block("list")) == []
+
+
+def test_a_short_question_asking_leave_holds_the_block_one_about_something_else_does_not() -> None:
+    for line in ("Mehet?", "Je le fais ?", "진행할까요?", "Shall I go ahead?", "ให้บันทึกเลยไหมครับ"):
+        assert _ran(_block("pizza") + "\n" + line) == [], line
+    for line in ("Tallennanko jotain muuta?", "Saved. Shall I go ahead with your calendar too?", "Anything else?"):
+        assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
+
+
+def test_a_check_after_the_last_of_several_calls_that_ran_asks_about_them_all() -> None:
+    two = "First:\n" + _block("a") + "\nThen:\n" + _block("b") + "\n"
+    assert _ran(two + "Klopt dat zo?") == ["a", "b"]
+    assert _ran(_block("b") + "\nKlopt dat zo?") == []  # alone, it asks leave for the one block
+
+
+def test_a_sentence_running_through_a_block_shows_it() -> None:
+    assert C.runs_through("The snippet you pasted,", "is not something I store.")
+    assert not C.runs_through("The snippet you pasted,", "Saved.")
+    assert not C.runs_through("Here it is:", "is not something I store.")
+    assert _ran("The snippet you pasted,\n" + _block("x") + "\nis not something I will run.") == []
+    assert _ran("Sure, Ana,\n" + _block("x") + "\nSaved!") == ["x"]
+
+
+def test_a_blank_line_between_an_alternative_and_its_block_keeps_it_an_alternative() -> None:
+    text = "There are two options:\n\n1. By name\n\n" + _block("Ana") + "\n\n2. By date\n\n" + _block("May")
+    assert _ran(text) == []
+    steps = "I'll do two things:\n\n1. By name\n\n" + _block("Ana") + "\n\n2. By date\n\n" + _block("May")
+    assert _ran(steps) == ["Ana", "May"]

@@ -164,7 +164,7 @@ class Lines:
             heading_above=heading,
             section_example=self.section_example,
             in_element=C.in_element(recent),
-            intro=C.list_intro(text) if before and not gap and C.LIST_ITEM.match(before) else "",
+            intro=C.list_intro(text) if before and C.LIST_ITEM.match(before) else "",
         )
 
     def hidden_block(self) -> None:

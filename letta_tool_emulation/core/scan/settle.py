@@ -337,13 +337,21 @@ class Settle:
         prose = "".join(self.out.texts) + "".join(self.out.pending) if self.groups else ""
         groups = self.groups
         listed = _listing(groups)
+        ran = False
         for i, group in enumerate(groups):
-            upto = groups[i + 1].after_at if i + 1 < len(groups) else len(prose)
+            last = i + 1 == len(groups)
+            upto = len(prose) if last else groups[i + 1].after_at
             after = prose[group.after_at : min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)]
-            shown = listed.get(id(group)) or (C.shown_after(after) if after.strip() else None)
+            shown = listed.get(id(group))
+            ctx = group.region.context
+            if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
+                shown = C.Shown("in_sentence", "a sentence runs through it")
+            if shown is None and after.strip():
+                shown = C.shown_after(after, others_ran=ran and last)
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
             else:
+                ran = True
                 for event in group.events:
                     self.out.emit(event)
         self.groups = []
