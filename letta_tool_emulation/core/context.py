@@ -654,7 +654,7 @@ _YES: tuple[str, ...] = (
 _YES_OPEN = '「『«"“„'
 # "that" opening a clause ("note that you prefer ...") points at no block
 _DEICTIC = (
-    r"(?:it|this|that(?!\s+(?:you|your|I|we|he|she|they|my|our|his|her|their|there|the)\b)|these|them|"
+    r"(?:it|this|that(?!\s+(?:you|your|I|we|he|she|they|my|our|his|her|their|there|the(?!\s+way))\b)|these|them|"
     r"the\s+(?:call|update|change|block)s?)"
 )
 AFTER: dict[ProblemKind, dict[str, str]] = {
