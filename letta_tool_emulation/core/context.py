@@ -878,7 +878,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # legger jeg den inn", "confirmi și o aplic?", "er det i orden, at jeg gør det?").
         "leave": r"\bconfirm\b[^\n]{0,40}\band\s+(?:it['’]s|it['’]ll\s+be|it\s+will\s+be)\s+(?:done|saved|"
         r"applied|sent|updated|in)\b|\bif\s+(?:that|this|it)(?:['’]s|\s+is)\s+(?:ok|okay|fine|alright|all\s+right|"
-        r"good)\b[^\n]{0,40}\b(?:and|then)\s+I['’]ll\s+(?:do|save|apply|send|run|make|update|add|go\s+ahead)\b|"
+        r"good)\b[^\n]{0,40}\b(?:and|then)\s+I['’]ll\s+(?:go\s+ahead|(?:do|save|apply|send|run|make|update|add)\s+"
+        r"(?:it|this|that|them|the\s+change))\b|"
         r"\b(?:happy|ok|okay|fine|alright)\s+(?:for|with)\s+me\s+(?:to\s+)?(?:\w+\s+){0,2}?" + _DEICTIC + r"\b[^\n]*\?|"
         r"\b(?:si|sig)\s+(?:ifra|fra|til)\s*,\s*(?:så|og)\s+(?:legger|lagrer|gjør|sender|fører|lægger|gemmer|gør|"
         r"opdaterer|oppdaterer)\s+(?:jeg|eg)\b|\ber\s+det\s+(?:i\s+orden|ok|okay|greit|fint)\s*,?\s+(?:at|om)\s+"
