@@ -2476,6 +2476,20 @@ NEW_CLAUSE = regex.compile(
 )
 
 
+_POINTS_BACK = regex.compile(r"\b(?:this|these|them|the\s+(?:call|update|change|block)s?)\b", regex.IGNORECASE)
+
+
+def _aside(line: str) -> bool:
+    """Whether ``line`` turns to another matter: it opens with an aside, and what follows is
+    neither a bare request for leave ("By the way, shall I go ahead?") nor points back at the
+    block ("Btw, want me to save this one?")."""
+    opened = ASIDE.match(line)
+    if opened is None:
+        return False
+    rest = line[opened.end() :].lstrip(" \t,，、:：—–-")
+    return not (_BARE.search(rest.translate(_HARAKAT)) or _POINTS_BACK.search(rest))
+
+
 def runs_through(before: str, after: str) -> bool:
     """Whether one sentence runs through the block: the line before it stops at a comma and the
     line after it goes on in lower case ("The snippet you pasted,", block, "is something I'd
@@ -2512,7 +2526,7 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         kind = _after_kind(line)
         if kind is None and _short_question(line) and _BARE.search(line.translate(_HARAKAT)):
             kind = "proposed"
-        if kind == "proposed" and ASIDE.match(line):
+        if kind == "proposed" and _aside(line):
             kind = None
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)
