@@ -2470,8 +2470,8 @@ NEW_CLAUSE = regex.compile(
     r"ma|quindi|poi|dimmi|fammi|avvisami|"
     r"и|но|а|так\s+что|дай|скажи|напиши|сообщи|готово|і|але|скажіть|напиши|"
     r"en|maar|dus|laat|zeg|och|men|så|säg|hör|og|sig|gi|"
-    r"ja|mutta|joten|kerro|és|de|szólj|și|dar|spune|ve|ama|haber|dan|tapi|kabari|na|lakini|niambie|"
-    r"và|nhưng|cho\s+mình|i|ale|daj|napisz|a|ale|dej|napiš|και|αλλά|πες)(?!\w)",
+    r"ja|mutta|joten|kerro|és|szólj|și|dar|spune|ve|ama|haber|dan|tapi|kabari|na|lakini|niambie|"
+    r"và|nhưng|cho\s+mình|i|ale|daj|napisz|dej|napiš|και|αλλά|πες)(?!\w)",
     regex.IGNORECASE,
 )
 
