@@ -20,6 +20,10 @@ switch ``free-text``; constrained: the default, since the server kind is known).
 evaluates every prompt whole, so a greedy reply depends on its prompt alone. ``OFFER=on,off``
 runs everything once with the replace tools offered the blocks' lines and once without
 (``LETTA_TOOL_EMULATION_OFFER_LINES``), on one model server, a Letta server each.
+``MAX_STEPS=N`` ends a turn after N model steps (unset: Letta's own limit, 50, which a small
+model that calls a memory tool at every step runs all the way). ``TRANSCRIPT=PATH`` appends each turn to PATH as a JSON line: the blocks before and after, the
+messages Letta returned (every call with its arguments and result) and each model request with
+its reply, so that every memory call can be read afterwards.
 """
 
 from __future__ import annotations
@@ -57,6 +61,8 @@ MODES = [m.strip() for m in os.environ.get("MODES", "free-text,constrained").spl
 TEMPERATURE = os.environ.get("TEMPERATURE")
 N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
+TRANSCRIPT = os.environ.get("TRANSCRIPT")
+MAX_STEPS = int(os.environ["MAX_STEPS"]) if os.environ.get("MAX_STEPS") else None
 MEMORY = ("memory_insert", "memory_replace")
 REPLACE = ("memory_replace", "core_memory_replace")
 FACTS = [
@@ -126,11 +132,15 @@ def memory_calls(messages: list[Any], schemas: dict[str, Any]) -> tuple[int, int
     return valid, invalid
 
 
-def replace_calls(messages: list[Any]) -> tuple[int, int]:
-    """(replace calls Letta ran, those that failed) in a turn's messages."""
+def replace_calls(messages: list[Any], tools: tuple[str, ...] = REPLACE) -> tuple[int, int]:
+    """(calls of ``tools`` Letta ran, those that failed) in a turn's messages."""
     names = {m.tool_call.tool_call_id: m.tool_call.name for m in messages if m.message_type == "tool_call_message"}
-    returns = [m for m in messages if m.message_type == "tool_return_message" and names.get(m.tool_call_id) in REPLACE]
+    returns = [m for m in messages if m.message_type == "tool_return_message" and names.get(m.tool_call_id) in tools]
     return len(returns), sum(m.status == "error" for m in returns)
+
+
+def blocks_of(client: Any, agent_id: str) -> dict[str, str]:
+    return {label: client.agents.blocks.retrieve(label, agent_id=agent_id).value for label in ("human", "persona")}
 
 
 def envelope_of(reply: dict[str, Any]) -> tuple[bool, bool, str]:
@@ -155,7 +165,8 @@ def main() -> None:
         recorder = Recorder(llama.url)
         print(
             f"{TURNS} 'Remember that ...' turns per mode, SmolLM2-135M-Instruct, output limit {MAX_OUTPUT} tokens, "
-            f"temperature {TEMPERATURE if TEMPERATURE is not None else 'as Letta sets it'}"
+            f"temperature {TEMPERATURE if TEMPERATURE is not None else 'as Letta sets it'}, "
+            f"steps per turn {MAX_STEPS or 'as Letta limits them'}"
         )
         try:
             for offer in OFFERS:
@@ -181,7 +192,7 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
         client = server.client(timeout=900)
         for mode in MODES:
             executed = invalid = reasked = errors = envelopes = cut = replies = changed = 0
-            replaced = replace_failed = 0
+            replaced = replace_failed = inserted = insert_failed = 0
             seconds: list[float] = []
             for i in range(TURNS):
                 agent = client.agents.create(
@@ -199,6 +210,7 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
                 if config != agent.llm_config.model_dump():
                     agent = client.agents.update(agent.id, llm_config=config)
                 human = client.agents.blocks.retrieve("human", agent_id=agent.id).value
+                before_blocks = blocks_of(client, agent.id) if TRANSCRIPT else {}
                 schemas = {t.name: t.json_schema["parameters"] for t in client.agents.tools.list(agent_id=agent.id)}
                 before = len(recorder.exchanges)
                 started = time.perf_counter()
@@ -206,6 +218,7 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
                     r = client.agents.messages.create(
                         agent_id=agent.id,
                         messages=[{"role": "user", "content": f"Remember that {FACTS[i % len(FACTS)]}."}],
+                        **({"max_steps": MAX_STEPS} if MAX_STEPS else {}),
                     )
                 except Exception as exc:  # noqa: BLE001 - counted
                     errors += 1
@@ -218,8 +231,20 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
                 ran, failed = replace_calls(list(r.messages))
                 replaced += ran
                 replace_failed += failed
+                ran, failed = replace_calls(list(r.messages), ("memory_insert", "core_memory_append"))
+                inserted += ran
+                insert_failed += failed
                 changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
                 exchanges = recorder.since(before)
+                if TRANSCRIPT:
+                    with open(TRANSCRIPT, "a", encoding="utf-8") as out:
+                        turn = {
+                            "offer": offer, "mode": mode, "turn": i, "fact": FACTS[i % len(FACTS)],
+                            "blocks_before": before_blocks, "blocks_after": blocks_of(client, agent.id),
+                            "messages": [m.model_dump(mode="json") for m in r.messages],
+                            "exchanges": [{"request": req, "reply": reply} for req, reply in exchanges],
+                        }  # fmt: skip
+                        out.write(json.dumps(turn) + "\n")
                 reasked += any(
                     any(f in str(req["messages"][-1].get("content", "")) for f in REASK) for req, _ in exchanges
                 )
@@ -236,6 +261,7 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
                 f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
                 f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; re-asked in {100 * reasked / n:.0f} % of turns; "
                 f"replace calls {replaced - replace_failed} succeeded, {replace_failed} failed; "
+                f"insert calls {inserted - insert_failed} succeeded, {insert_failed} failed; "
                 f"median turn {statistics.median(seconds) if seconds else 0:.1f} s; errors {errors}"
             )
             if mode == "constrained":

@@ -12,11 +12,14 @@ unknown or missing argument, each value one of the answer's values (strings comp
 case, spaces and ``,./-_*^``, as BFCL compares them), and for parallel questions every expected
 call matched once, in any order.
 
-Modes: free text always; constrained to the JSON envelope where the endpoint enforces reply
+Candidates: free text always; free text under the call blocks' lazy grammar where the server
+kind takes one (llama.cpp's ``llama-server``: ``server_dialect.TRIGGER_KINDS``), asked no further
+once the server refuses it; constrained to the JSON envelope where the endpoint enforces reply
 schemas (a local server whose kind the plugin knows, a Venice model with
-``supportsResponseSchema``; never an end-to-end encrypted one). The best mode (:func:`best`) is
-recorded in the calibration file (:mod:`.calibration`); selection uses it unless the user chose
-a mode.
+``supportsResponseSchema``; never an end-to-end encrypted one). The best (:func:`best`) is
+recorded in the calibration file (:mod:`.calibration`), with whether free text did better with the
+grammar or without it; selection uses both unless the user chose a mode (or, for the grammar,
+``LETTA_TOOL_EMULATION_GRAMMAR``).
 """
 
 from __future__ import annotations
@@ -28,14 +31,14 @@ import os
 import re
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import resources
 from types import SimpleNamespace
 from typing import Any, TextIO
 
 from . import calibration, endpoints, selection, venice
-from .server_dialect import LOCAL_KINDS
+from .server_dialect import GRAMMAR_SHAPE, LOCAL_KINDS, TRIGGER_KINDS
 from .step import Decision
 
 KINDS = ("single", "multiple", "parallel", "irrelevance")
@@ -200,10 +203,21 @@ class Answer:
 
 @dataclass
 class ModeRun:
+    """One candidate: a mode, the request shape of a constrained one, and for free text whether
+    its call blocks were held to the server's lazy grammar."""
+
     mode: calibration.Mode
     shape: str | None
     answers: list[Answer] = field(default_factory=list)
-    refused: str | None = None  # the endpoint refused the reply schema (the mode fell back to free text)
+    # The endpoint refused the reply schema (the mode fell back to free text), or the grammar.
+    refused: str | None = None
+    grammar: bool = False
+    skipped: str | None = None  # why the candidate was not asked at all
+
+    @property
+    def name(self) -> str:
+        """As the table and the calibration file name it."""
+        return "free+grammar" if self.grammar else self.mode
 
     def accuracy(self, kind: str | None = None) -> float | None:
         mine = [a for a in self.answers if kind is None or a.question.kind == kind]
@@ -228,7 +242,7 @@ class ModeRun:
             "per_kind": {k: self.accuracy(k) for k in KINDS if self.accuracy(k) is not None},
             "mean_latency_s": None if self.mean_seconds() is None else round(self.mean_seconds() or 0.0, 3),
             "errors": sum(a.error is not None for a in self.answers),
-            **({"schema_refused": self.refused} if self.refused else {}),
+            **({("grammar_refused" if self.grammar else "schema_refused"): self.refused} if self.refused else {}),
         }
 
 
@@ -247,37 +261,56 @@ def _seconds(value: float | None) -> str:
     return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.1f} s"
 
 
+def _label(run: ModeRun) -> str:
+    return "free + grammar" if run.grammar else run.mode
+
+
 def render(runs: list[ModeRun]) -> str:
     """A Markdown table: a row per mode."""
     kinds = [k for k in KINDS if any(r.accuracy(k) is not None for r in runs)]
     head = ["mode", *kinds, "overall", "no call where one fits", "errors", "mean latency"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run in runs:
-        label = run.mode + (f" ({run.shape})" if run.shape else "") + (" [schema refused]" if run.refused else "")
+        label = _label(run) + (f" ({run.shape})" if run.shape else "")
+        if run.refused:
+            label += f" [{'grammar' if run.grammar else 'schema'} refused]"
+        if run.skipped:
+            label += f": not asked, {run.skipped}"
         mean = run.mean_seconds()
         cells = [
             label,
             *(_percent(run.accuracy(k)) for k in kinds),
             _percent(run.accuracy()),
             _percent(run.no_call_rate()),
-            str(sum(a.error is not None for a in run.answers)),
+            "-" if run.skipped else str(sum(a.error is not None for a in run.answers)),
             _seconds(mean),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def best(runs: list[ModeRun], preferred: calibration.Mode) -> ModeRun | None:
-    """Of the modes whose schema was not refused and that answered at least one question without
-    an error: one that got a call right where a call fits, before one that never did; then the
-    most accurate; a tie keeps ``preferred`` (what the plugin would choose without calibration),
-    so that calibrating changes nothing it need not. A mode that never calls scores every
-    irrelevance question, a quarter of the probe, for that alone; recording it would leave the
-    agent unable to use its tools."""
+def best(runs: list[ModeRun], preferred: str) -> ModeRun | None:
+    """Of the candidates whose schema or grammar was not refused and that answered at least one
+    question without an error: one that got a call right where a call fits, before one that never
+    did; then the most accurate; a tie keeps ``preferred`` (the :attr:`ModeRun.name` of what the
+    plugin would choose without calibration), so that calibrating changes nothing it need not. A
+    mode that never calls scores every irrelevance question, a quarter of the probe, for that
+    alone; recording it would leave the agent unable to use its tools."""
     usable = [r for r in runs if not r.refused and any(a.error is None for a in r.answers)]
     if not usable:
         return None
-    return max(usable, key=lambda r: (r.right_calls() > 0, r.accuracy() or 0.0, r.mode == preferred))
+    # Then free text under the grammar before plain free text: the plugin's default for free text.
+    return max(usable, key=lambda r: (r.right_calls() > 0, r.accuracy() or 0.0, r.name == preferred, r.grammar))
+
+
+def grammar_choice(runs: list[ModeRun]) -> bool | None:
+    """Whether free text did better with the grammar than without it (a tie keeps the grammar,
+    the plugin's default); None where the grammar was not measured."""
+    free = [r for r in runs if r.mode == "free"]
+    if not any(r.grammar and not r.skipped and not r.refused for r in free):
+        return None
+    winner = best(free, "free+grammar")
+    return None if winner is None else winner.grammar
 
 
 # -- asking -------------------------------------------------------------------------------------------
@@ -296,6 +329,19 @@ def _decision(upstream: Any, model: str, mode: calibration.Mode) -> Decision:
             model_wrapper=f"{selection.WRAPPER_ON},{switch}",
         )
     )
+
+
+def no_grammar_because(upstream: Any, decision: Decision, model: str) -> str | None:
+    """Why free text under the call blocks' lazy grammar is no candidate at this endpoint, or
+    None when it is one."""
+    server = endpoints.KNOWN.server(upstream.base_url)
+    kind = server.kind if server is not None else None
+    if decision.e2ee or decision.venice_dialect or kind not in TRIGGER_KINDS:
+        what = "Venice" if decision.venice_dialect else (kind or "a server of no recognised kind")
+        return f"{what} takes no lazy grammar (only llama.cpp's llama-server does)"
+    if endpoints.KNOWN.refused_schema(upstream.base_url, model, GRAMMAR_SHAPE):
+        return "the server refused the grammar before"
+    return None
 
 
 def enforces_schemas(upstream: Any, decision: Decision) -> bool:
@@ -341,9 +387,10 @@ async def _ask(
 class Report:
     runs: list[ModeRun]
     chosen: ModeRun | None
-    preferred: calibration.Mode
+    preferred: str
     path: str | None
     emulated_by_settings: bool
+    grammar: bool | None = None  # what was recorded for free text's grammar (None: not measured)
 
 
 async def calibrate(
@@ -365,35 +412,53 @@ async def calibrate(
         await upstream.refresh()
         emulated = upstream.decide(model).emulate
         free = _decision(upstream, model, "free")
-        modes: list[calibration.Mode] = ["free", "constrained"] if enforces_schemas(upstream, free) else ["free"]
-        preferred: calibration.Mode = "constrained" if "constrained" in modes else "free"
+        unasked = no_grammar_because(upstream, free, model)
+        runs = [ModeRun("free", None), ModeRun("free", None, grammar=True, skipped=unasked)]
+        if enforces_schemas(upstream, free):
+            constrained = _decision(upstream, model, "constrained")
+            runs.append(ModeRun("constrained", constrained.schema_shape))
+        # What the plugin would choose without calibration: a tie keeps it.
+        preferred = runs[-1].name if runs[-1].mode == "constrained" else "free" if unasked else "free+grammar"
         asked = load_questions(limit)
+        measured = [r for r in runs if not r.skipped]
+        server = endpoints.KNOWN.server(upstream.base_url)
+        kind = server.kind if server is not None else None
         if progress is not None:
-            server = endpoints.KNOWN.server(upstream.base_url)
-            what = "Venice" if free.venice_dialect else (server.kind if server is not None and server.kind else None)
+            what = "Venice" if free.venice_dialect else kind
+            names = [_label(r) for r in measured]
+            listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
             print(
                 f"Calibrating {model} at {base_url} ({what or 'server kind not recognised'}): "
-                f"{len(asked.questions)} questions in {' and '.join(modes)}",
+                f"{len(asked.questions)} questions in {listed}",
                 file=progress,
                 flush=True,
             )
-        runs = []
-        total = len(asked.questions) * len(modes)
+            if unasked:
+                print(f"Free text under the call blocks' grammar is not asked: {unasked}.", file=progress, flush=True)
+        total = len(asked.questions) * len(measured)
         done = 0
-        for mode in modes:
-            decision = free if mode == "free" else _decision(upstream, model, mode)
-            run = ModeRun(mode, decision.schema_shape)
-            runs.append(run)
+        for run in measured:
             for question in asked.questions:
-                if mode == "free":
-                    # Decided again each time: a grammar the server refused is remembered, and left
-                    # off from then on, as the proxy does (a refused schema is what the constrained
-                    # run measures, so that decision stays).
-                    decision = _decision(upstream, model, "free")
+                if run.mode == "constrained":
+                    decision = constrained  # a refused schema is what this run measures: its decision stays
+                elif run.grammar:
+                    if endpoints.KNOWN.refused_schema(upstream.base_url, model, GRAMMAR_SHAPE):
+                        # Asked without it from now on, this run would measure plain free text again.
+                        done += len(asked.questions) - len(run.answers)
+                        if progress is not None:
+                            print(
+                                f"The server refused the grammar ({run.refused}): free + grammar is not asked further.",
+                                file=progress,
+                                flush=True,
+                            )
+                        break
+                    decision = replace(free, grammar_kind=kind)
+                else:
+                    decision = replace(free, grammar_kind=None)
                 calls, seconds, error, refused = await _ask(
                     upstream, model, decision, question, asked.system_message, max_tokens
                 )
-                if refused is not None and mode == "constrained":
+                if refused is not None and (run.mode == "constrained" or run.grammar):
                     run.refused = f"HTTP {refused}"
                 wrong = error or check(question, calls)
                 run.answers.append(Answer(question, wrong, bool(calls), seconds, error))
@@ -402,22 +467,25 @@ async def calibrate(
                     verdict = "right" if wrong is None else f"wrong: {_short(wrong)}"
                     counter = f"[{done}/{total}]"
                     print(
-                        f"{counter:<9} {mode:<11} {question.kind:<11} {question.id:<18} {_seconds(seconds):>7}  {verdict}",
+                        f"{counter:<9} {run.name:<12} {question.kind:<11} {question.id:<18} {_seconds(seconds):>7}  "
+                        f"{verdict}",
                         file=progress,
                         flush=True,
                     )
     finally:
         await upstream.close()
     chosen = best(runs, preferred)
+    grammar = grammar_choice(runs)
     where = None
     if chosen is not None:
-        measured = {
+        figures = {
             "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "questions": len(asked.questions),
-            "modes": {r.mode: r.summary() for r in runs},
+            "modes": {r.name: r.summary() for r in runs if not r.skipped},
         }
-        where = str(calibration.record(base_url, model, calibration.Choice(chosen.mode, chosen.shape), measured))
-    return Report(runs, chosen, preferred, where, emulated)
+        choice = calibration.Choice(chosen.mode, chosen.shape, grammar)
+        where = str(calibration.record(base_url, model, choice, figures))
+    return Report(runs, chosen, preferred, where, emulated, grammar)
 
 
 def base_url_of(url: str) -> str:
@@ -473,12 +541,17 @@ def main(
             "nothing recorded." + (f" The first error: {first}" if first else "")
         )
         return 1
-    others = ", ".join(r.mode for r in report.runs if r is not report.chosen)
-    print(
-        f"Best: {report.chosen.mode}" + (f" (over {others})" if others else " (the only mode this endpoint supports)")
-    )
+    others = ", ".join(_label(r) for r in report.runs if r is not report.chosen and not (r.skipped or r.refused))
+    print(f"Best: {_label(report.chosen)}" + (f" (over {others})" if others else " (the only mode measured)"))
+    if report.grammar is not None and report.chosen.mode != "free":
+        free = {r.grammar: r.accuracy() for r in report.runs if r.mode == "free"}
+        how = "as well with the grammar as without it" if free[True] == free[False] else (
+            f"better {'with' if report.grammar else 'without'} the grammar")  # fmt: skip
+        print(f"Free text did {how}: {'with' if report.grammar else 'without'} it is recorded for when free "
+              "text is used.")  # fmt: skip
     print(f"Recorded in {report.path}: used for {model} at {url} unless an agent switch, "
-          "LETTA_TOOL_EMULATION_CONSTRAINED or the proxy's --mode / X-Tool-Emulation-Mode chooses.")  # fmt: skip
+          "LETTA_TOOL_EMULATION_CONSTRAINED or the proxy's --mode / X-Tool-Emulation-Mode chooses "
+          "(and for the grammar, LETTA_TOOL_EMULATION_GRAMMAR).")  # fmt: skip
     if not report.emulated_by_settings:
         print(f"Note: your settings do not emulate {model} (it was measured with emulation forced on); "
               "LETTA_TOOL_EMULATION_MODELS or the agent switch tool-emulation turns it on.")  # fmt: skip

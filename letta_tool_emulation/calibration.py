@@ -1,5 +1,6 @@
 """What ``letta-tool-emulation calibrate`` measured: the best mode of emulated replies (free text or
-constrained to the JSON envelope) for one endpoint and model, kept in a small JSON file in the
+constrained to the JSON envelope) for one endpoint and model, and on a server that takes a lazy
+grammar whether free text did better with it or without it, kept in a small JSON file in the
 user's configuration directory, which selection reads when the user has not chosen a mode.
 
 The file is ``$XDG_CONFIG_HOME/letta-tool-emulation/calibration.json`` (``~/.config/...`` without
@@ -29,6 +30,9 @@ Mode = Literal["free", "constrained"]
 class Choice:
     mode: Mode
     shape: str | None = None  # the request shape the constrained mode was measured with
+    # Free text did better with the call blocks' grammar (True) or without it (False); None: not
+    # measured (the server kind takes none, or refused it), so selection's default holds.
+    grammar: bool | None = None
 
     @property
     def constrained(self) -> bool:
@@ -87,8 +91,10 @@ def _parse(data: Any) -> dict[tuple[str, str], Choice]:
         for model, entry in models.items() if isinstance(models, dict) else ():
             mode = entry.get("mode") if isinstance(entry, dict) else None
             if mode in ("free", "constrained"):
-                shape = entry.get("shape")
-                entries[(url, model)] = Choice(mode, shape if isinstance(shape, str) else None)
+                shape, grammar = entry.get("shape"), entry.get("grammar")
+                entries[(url, model)] = Choice(
+                    mode, shape if isinstance(shape, str) else None, grammar if isinstance(grammar, bool) else None
+                )
     return entries
 
 
@@ -139,7 +145,8 @@ def record(url: str, model: str, choice: Choice, measured: dict[str, Any]) -> Pa
     models = data["endpoints"].setdefault(endpoint_key(url), {})
     if not isinstance(models, dict):
         models = data["endpoints"][endpoint_key(url)] = {}
-    models[model] = {"mode": choice.mode, "shape": choice.shape, **measured}
+    grammar = {} if choice.grammar is None else {"grammar": choice.grammar}
+    models[model] = {"mode": choice.mode, "shape": choice.shape, **grammar, **measured}
     fd, temporary = tempfile.mkstemp(prefix=".calibration-", suffix=".json", dir=where.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:

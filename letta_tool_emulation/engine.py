@@ -69,7 +69,15 @@ from .core import (
     render_feedback,
     render_messages,
 )
-from .core.blocks import as_edited, hold_labels, memory_blocks, offer_lines, offered_lines
+from .core.blocks import (
+    LABELLED_TOOLS,
+    REPLACED_TEXT,
+    as_edited,
+    hold_labels,
+    memory_blocks,
+    offer_lines,
+    offered_lines,
+)
 from .core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
@@ -548,7 +556,18 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
         # if it happens to contain call syntax.
         return _Settled(result.content, reasoning, [])
     s = _Settled(result.content, reasoning, list(result.problems))
-    calls = [(c.name, dict(c.arguments)) for c in result.tool_calls]
+    calls, repeated = _without_repeated_edits([(c.name, dict(c.arguments)) for c in result.tool_calls])
+    if repeated:
+        s.problems.append(
+            Problem(
+                "malformed_call",
+                f"{len(repeated)} call(s) of this reply repeated a memory edit written earlier in it (the same call "
+                "again, or old text an earlier call replaces) and were not run, as they would only add the same "
+                f"text twice or fail ({', '.join(n for n, _ in repeated[:5])}"
+                f"{', ...' if len(repeated) > 5 else ''}); do not write them again.",
+                rejected=True,
+            )
+        )
     limit = step.settings.max_calls_per_reply
     if len(calls) > limit:
         dropped = calls[limit:]
@@ -607,6 +626,39 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
         now = in_order([c["function"]["name"] for c in ordered], concurrent, sequential)
     s.calls, s.queue = ordered[:now], ordered[now:]
     return s
+
+
+# The replace tools' new-text parameter (each name letta has used for it).
+_NEW_TEXT = ("new_string", "new_str", "new_content")
+
+
+def _without_repeated_edits(
+    calls: list[tuple[str, dict[str, Any]]],
+) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
+    """(the calls to run, the repeated memory edits left out). A small model repeats the calls of
+    one reply over and over; each runs only after the one before, so an insert adds the same
+    line again, and a replace names old text that the same reply's first replace already took
+    out (written before any edit, it was offered the block's lines as they were) and fails.
+    Only the memory tools are held to this: another tool may be meant to run twice."""
+    kept: list[tuple[str, dict[str, Any]]] = []
+    repeated: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
+    replaced: set[tuple[Any, str]] = set()  # (label, old text) that an earlier replace of the reply takes out
+    for name, args in calls:
+        if name not in LABELLED_TOOLS:
+            kept.append((name, args))
+            continue
+        key = json.dumps([name, args], sort_keys=True, default=str)
+        old = next((args[p] for p in REPLACED_TEXT.get(name, ()) if isinstance(args.get(p), str)), None)
+        if key in seen or (old is not None and (args.get("label"), old) in replaced):
+            repeated.append((name, args))
+            continue
+        seen.add(key)
+        new = next((args[p] for p in _NEW_TEXT if isinstance(args.get(p), str)), "")
+        if old and old not in new:
+            replaced.add((args.get("label"), old))
+        kept.append((name, args))
+    return kept, repeated
 
 
 def _takes_thoughts(step: Step, name: str) -> bool:

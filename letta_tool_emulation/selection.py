@@ -97,15 +97,44 @@ def decide(config: Any) -> Decision:
 def grammar_kind(config: Any) -> ServerKind | None:
     """The server kind whose grammar fields a free-text request carries, or None: a server kind
     that holds only what follows the call marker to a grammar (``server_dialect.TRIGGER_KINDS``),
-    unless ``LETTA_TOOL_EMULATION_GRAMMAR`` is off or the model refused the grammar before."""
+    unless ``LETTA_TOOL_EMULATION_GRAMMAR`` is off, or (where neither that variable nor the user
+    chose the mode) ``letta-tool-emulation calibrate`` measured free text better without it, or
+    the model refused the grammar before."""
     url = getattr(config, "model_endpoint", None)
     server = endpoints.KNOWN.server(url)
     kind = server.kind if server is not None else None
-    if kind not in TRIGGER_KINDS or not env_switch(GRAMMAR_ENV):
+    if kind not in TRIGGER_KINDS:
         return None
+    if os.environ.get(GRAMMAR_ENV, "").strip():
+        if not env_switch(GRAMMAR_ENV):
+            return None
+    elif not _mode_chosen(config):
+        choice = calibrated(config)
+        if choice is not None and choice.grammar is False:
+            return None
     if endpoints.KNOWN.refused_schema(url, getattr(config, "model", None) or "", GRAMMAR_SHAPE):
         return None
     return kind
+
+
+def _mode_chosen(config: Any) -> bool:
+    """Whether the user chose the mode of emulated replies for this request: an agent switch
+    (the proxy's ``--mode`` and ``X-Tool-Emulation-Mode`` arrive as one) or a
+    ``LETTA_TOOL_EMULATION_CONSTRAINED`` pattern. What calibration recorded is then not used."""
+    if any(s.partition("=")[0] in (WRAPPER_FREE_TEXT, WRAPPER_CONSTRAINED) for s in switches(config)):
+        return True
+    return _constrained_rule(config) is not None
+
+
+def _constrained_rule(config: Any) -> str | None:
+    """The shape a matching ``LETTA_TOOL_EMULATION_CONSTRAINED`` rule names ("" for none), or
+    None when no rule matches the model's handle."""
+    handle = handle_of(config)
+    for rule in [p.strip() for p in os.environ.get(CONSTRAINED_ENV, "").split(",") if p.strip()]:
+        pattern, _, forced = rule.partition("=")
+        if fnmatch.fnmatchcase(handle, pattern.strip()):
+            return forced.strip()
+    return None
 
 
 def speaks_venice(config: Any) -> bool:
@@ -181,11 +210,9 @@ def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
 
 def _chosen_shape(config: Any, kind: ServerKind | None, decision: Decision) -> ServerKind | None:
     """The shape when the agent's switches name none."""
-    handle = handle_of(config)
-    for rule in [p.strip() for p in os.environ.get(CONSTRAINED_ENV, "").split(",") if p.strip()]:
-        pattern, _, forced = rule.partition("=")
-        if fnmatch.fnmatchcase(handle, pattern.strip()):
-            return _shape(forced.strip()) or kind or "openai"
+    forced = _constrained_rule(config)
+    if forced is not None:
+        return _shape(forced) or kind or "openai"
     choice = calibrated(config)  # read only where no pattern decided
     if choice is not None:
         return (_shape(choice.shape or "") or kind or "openai") if choice.constrained else None

@@ -12,7 +12,18 @@ from typing import Any
 import pytest
 
 from letta_tool_emulation import calibration, endpoints, venice
-from letta_tool_emulation.calibrate import KINDS, Answer, ModeRun, Question, best, check, check_call, load_questions
+from letta_tool_emulation.calibrate import (
+    KINDS,
+    Answer,
+    ModeRun,
+    Question,
+    best,
+    check,
+    check_call,
+    grammar_choice,
+    load_questions,
+    render,
+)
 from letta_tool_emulation.selection import decide
 
 TOOLS = [
@@ -121,8 +132,8 @@ def test_the_shipped_answers_pass_the_checker_and_every_kind_is_asked() -> None:
     assert [sum(q.kind == k for q in few.questions) for k in KINDS] == [3, 3, 3, 3]
 
 
-def run(mode: calibration.Mode, right: int, of: int = 4, refused: str | None = None) -> ModeRun:
-    r = ModeRun(mode, None, refused=refused)
+def run(mode: calibration.Mode, right: int, of: int = 4, refused: str | None = None, grammar: bool = False) -> ModeRun:
+    r = ModeRun(mode, None, refused=refused, grammar=grammar)
     r.answers = [Answer(question("single", [EXPECTED]), None if i < right else "no call", True, 0.1) for i in range(of)]
     return r
 
@@ -138,6 +149,28 @@ def test_the_best_mode_is_the_most_accurate_and_a_tie_keeps_the_default() -> Non
     assert best([failed], "constrained") is None
     # A refused schema ran in free text: it is no measurement of the constrained mode.
     assert best([run("free", 1), run("constrained", 4, refused="HTTP 400")], "constrained").mode == "free"  # type: ignore[union-attr]
+
+
+def test_free_text_with_and_without_the_grammar_are_two_candidates() -> None:
+    plain, held = run("free", 2), run("free", 3, grammar=True)
+    assert (plain.name, held.name) == ("free", "free+grammar")
+    assert best([plain, held, run("constrained", 1)], "constrained") is held
+    assert grammar_choice([plain, held, run("constrained", 1)]) is True
+    # Better without it: recorded, also where the constrained mode wins overall.
+    runs = [run("free", 3), run("free", 2, grammar=True), run("constrained", 4)]
+    assert best(runs, "constrained").name == "constrained"  # type: ignore[union-attr]
+    assert grammar_choice(runs) is False
+    # A tie keeps the grammar (the plugin's default for free text), whichever mode is preferred.
+    tie = [run("free", 2), run("free", 2, grammar=True), run("constrained", 1)]
+    assert best(tie, "constrained").name == "free+grammar" and grammar_choice(tie) is True  # type: ignore[union-attr]
+    # Refused, or not asked: no measurement of the grammar, and nothing recorded for it.
+    refused = [run("free", 1), run("free", 4, grammar=True, refused="HTTP 400")]
+    assert best(refused, "free+grammar").name == "free" and grammar_choice(refused) is None  # type: ignore[union-attr]
+    unasked = ModeRun("free", None, grammar=True, skipped="llama-cpp-python takes no lazy grammar")
+    assert grammar_choice([run("free", 1), unasked]) is None
+    assert best([run("free", 1), unasked], "free").name == "free"  # type: ignore[union-attr]
+    table = render([run("free", 1), unasked])
+    assert table.endswith("| free + grammar: not asked, llama-cpp-python takes no lazy grammar | - | - | - | - | - |")
 
 
 def test_a_mode_that_never_calls_is_not_chosen_for_its_irrelevance_score() -> None:
@@ -236,3 +269,36 @@ def test_selection_uses_the_recorded_choice_unless_the_user_chose(
     # The calibration chooses the mode only: whether a model is emulated is decided as before.
     monkeypatch.delenv("LETTA_TOOL_EMULATION_MODELS")
     assert not decide(config(model_endpoint=other)).emulate
+
+
+def test_selection_uses_the_recorded_grammar_unless_the_user_chose(
+    recorded: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "openai-proxy/*")
+    monkeypatch.delenv("LETTA_TOOL_EMULATION_GRAMMAR", raising=False)
+    url = "http://127.0.0.1:8080/v1"
+    endpoints.KNOWN.store(endpoints.ServerInfo("llama.cpp", url, {"m": endpoints.ModelLimits("m", 8192)}))
+    assert decide(config(model_wrapper="free-text")).grammar_kind == "llama.cpp"  # uncalibrated: the grammar
+    calibration.record(url, "m", calibration.Choice("free", None, grammar=False), {})
+    assert calibration.lookup(url, "m") == calibration.Choice("free", None, False)
+    chosen = decide(config())
+    assert chosen.emulate and chosen.schema_shape is None and chosen.grammar_kind is None
+    # A mode the user chose is asked as without calibration: free text under the grammar.
+    assert decide(config(model_wrapper="free-text")).grammar_kind == "llama.cpp"
+    # LETTA_TOOL_EMULATION_GRAMMAR, either way, wins over the record.
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_GRAMMAR", "on")
+    assert decide(config()).grammar_kind == "llama.cpp"
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_GRAMMAR", "off")
+    calibration.record(url, "m", calibration.Choice("free", None, grammar=True), {})
+    assert decide(config()).grammar_kind is None
+    monkeypatch.delenv("LETTA_TOOL_EMULATION_GRAMMAR")
+    assert decide(config()).grammar_kind == "llama.cpp"
+    # Constrained recorded, free text better without the grammar: used where the schema was refused.
+    calibration.record(url, "m", calibration.Choice("constrained", "llama.cpp", grammar=False), {})
+    assert decide(config()).schema_shape == "llama.cpp"
+    endpoints.KNOWN.refuse_schema(url, "m", "llama.cpp")
+    refused = decide(config())
+    assert refused.schema_shape is None and refused.grammar_kind is None
+    # A record without the grammar's figure (the server kind took none) leaves the default.
+    calibration.record(url, "m", calibration.Choice("free"), {})
+    assert decide(config()).grammar_kind == "llama.cpp"

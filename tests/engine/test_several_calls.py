@@ -127,3 +127,73 @@ def test_a_queued_hand_out_renders_nothing_and_keeps_the_feedback_for_the_model(
     assert json.loads(nxt.calls[0]["function"]["arguments"])["new_string"] == "Two."
     after = request(answered(answered(HISTORY, outcome.calls), nxt.calls), pending, False)
     assert after["messages"][-1]["content"].endswith(outcome.feedback)  # the model hears of the rejected call
+
+
+EDITS = [
+    tool("memory_insert", "label", "new_string"),
+    tool("memory_replace", "label", "old_string", "new_string"),
+    tool("archival_memory_search", "query"),
+]
+
+
+def ran_from(reply: str) -> tuple[list[dict[str, Any]], str]:
+    """Every call of ``reply`` that runs, over as many steps as it takes, and the feedback kept
+    for the model."""
+    pending = Pending()
+    data = {"model": "m", "messages": HISTORY, "tool_choice": "auto"}
+    first = engine.prepare(data, decision=EMULATE, tools=EDITS, pending=pending, settings=Settings())
+    outcome, _ = drive(first, [reply])
+    engine.keep(pending, first, outcome)
+    ran, history = list(outcome.calls), answered(HISTORY, outcome.calls)
+    while pending.queue:
+        later = engine.prepare(
+            {**data, "messages": history}, decision=EMULATE, tools=EDITS, pending=pending, settings=Settings()
+        )
+        nxt, asked = drive(later, [])
+        assert asked == []
+        engine.keep(pending, later, nxt)
+        ran += nxt.calls
+        history = answered(history, nxt.calls)
+    return [{"name": c["function"]["name"], **json.loads(c["function"]["arguments"])} for c in ran], outcome.feedback
+
+
+def test_a_memory_edit_repeated_in_one_reply_runs_once_and_the_model_hears_of_it() -> None:
+    # What SmolLM2-135M wrote in a "remember" turn: one pair of edits, again and again. Each runs only
+    # after the one before, so the second insert added the line twice, and the second replace named
+    # old text the first had already replaced (the offered lines were the block's before any edit).
+    pair = [
+        block({"label": "human", "new_string": "Anna"}),
+        block({"label": "persona", "old_string": "I am Sam.", "new_string": "The user likes pizza."}, "memory_replace"),
+    ]
+    other = block({"label": "persona", "old_string": "I am Sam.", "new_string": "Sam."}, "memory_replace")
+    ran, feedback = ran_from("\n".join([*pair, *pair, other]))
+    assert ran == [
+        {"name": "memory_insert", "label": "human", "new_string": "Anna"},
+        {
+            "name": "memory_replace",
+            "label": "persona",
+            "old_string": "I am Sam.",
+            "new_string": "The user likes pizza.",
+        },
+    ]
+    assert "3 call(s) of this reply repeated a memory edit" in feedback and "do not write them again" in feedback
+
+
+def test_edits_that_only_look_alike_all_run() -> None:
+    reply = "\n".join(
+        [
+            # The first keeps the old text in its new text: the second still finds it.
+            block(
+                {"label": "human", "old_string": "Name: Ana", "new_string": "Name: Ana\nSister: Anna"}, "memory_replace"
+            ),
+            block({"label": "human", "old_string": "Name: Ana", "new_string": "Name: Ana B."}, "memory_replace"),
+            # The same old text in another block, another line, and a tool that may well be called twice.
+            block({"label": "persona", "old_string": "Name: Ana", "new_string": "x"}, "memory_replace"),
+            block({"label": "human", "new_string": "Anna"}),
+            block({"label": "human", "new_string": "Anne"}),
+            block({"query": "Anna"}, "archival_memory_search"),
+            block({"query": "Anna"}, "archival_memory_search"),
+        ]
+    )
+    ran, feedback = ran_from(reply)
+    assert len(ran) == 7 and not feedback

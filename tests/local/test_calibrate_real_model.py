@@ -1,7 +1,7 @@
 """``letta-tool-emulation calibrate`` on the real small model (SmolLM2-135M on llama-cpp-python's
-server): four questions, one of each kind, in both modes the server supports, with short replies
-and no re-asks, so that it stays within a few minutes on a shared 2-core machine (each question
-takes 5 to 25 s there); the choice it records is the one selection then makes for that model."""
+server): four questions, one of each kind, in both modes the server supports (it takes no lazy
+grammar, so free text under one is no candidate), with short replies and no re-asks, so that it
+stays within a few minutes on a shared 2-core machine (each question takes 5 to 25 s there); the choice it records is the one selection then makes for that model."""
 
 from __future__ import annotations
 
@@ -29,12 +29,14 @@ def test_calibrate_measures_both_modes_and_records_the_better(
     out, err = capsys.readouterr()
     print(out)  # the table, for whoever reads the test's output
     assert "| free |" in out and "| constrained (llama-cpp-python) |" in out
+    # llama-cpp-python's server has no lazy grammar: free text under it is no candidate there, and says so.
+    assert "| free + grammar: not asked, llama-cpp-python takes no lazy grammar" in out
     progress = [line.split()[1] for line in err.splitlines() if line.startswith("[")]
     assert progress == ["free"] * 4 + ["constrained"] * 4  # one line per question, as it is answered
 
     entry = json.loads(where.read_text())["endpoints"][llama_server.url][llama_server.alias]
     modes = entry["modes"]
-    assert entry["questions"] == 4 and set(modes) == {"free", "constrained"}
+    assert entry["questions"] == 4 and set(modes) == {"free", "constrained"} and "grammar" not in entry
     # Every question got an answer (right or wrong), and the server took the schema.
     assert all(m["errors"] == 0 and "schema_refused" not in m for m in modes.values())
     # The recorded mode is the best by calibrate's rule, from the figures it recorded.

@@ -52,35 +52,44 @@ def free_text_answers() -> list[str]:
 def test_calibrate_records_the_better_mode_and_selection_uses_it(
     local: StandIn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Free text answers all four questions right (scripted); constrained replies come from the stand-in's
-    # own rules, which know no BFCL tool: right only where no call is wanted.
-    local.script(*({"text": t} for t in free_text_answers()))
+    # Plain free text answers all four questions right (scripted), free text under the grammar none
+    # that wants a call; constrained replies come from the stand-in's own rules, which know no BFCL
+    # tool: right only where no call is wanted.
+    local.script(*({"text": t} for t in free_text_answers()), *([{"text": "I cannot help with that."}] * 4))
     assert (
         main(["calibrate", "--base-url", local.url.removesuffix("/v1"), "--model", EMULATED_MODEL, "--questions", "4"])
         == 0
     )
     out, err = capsys.readouterr()
     asked = [b for b in local.requests if b.get("model") == EMULATED_MODEL]
-    assert ["response_format" in b for b in asked] == [False] * 4 + [True] * 4
-    assert ["grammar" in b for b in asked] == [True] * 4 + [False] * 4  # llama.cpp: free text under its grammar
+    assert ["response_format" in b for b in asked] == [False] * 8 + [True] * 4
+    # llama.cpp: free text without the grammar, then under it (with its trigger), then constrained.
+    assert ["grammar" in b for b in asked] == [False] * 4 + [True] * 4 + [False] * 4
+    assert all(b.get("grammar_lazy") is True for b in asked[4:8])
     assert all(b["temperature"] == 0 and b["seed"] == 7 for b in asked)
     assert "| free | 100 % | 100 % | 100 % | 100 % | 100 % | 0 % |" in out
+    assert "| free + grammar | 0 % | 0 % | 0 % | 100 % | 25 % | 100 % |" in out
     assert "| constrained (llama.cpp) | 0 % | 0 % | 0 % | 100 % | 25 % | 100 % |" in out
-    assert "Best: free (over constrained)" in out
-    assert err.count("wrong: no call") == 3 and "[8/8]" in err  # progress, one line per question
+    assert "Best: free (over free + grammar, constrained)" in out
+    assert "free, free + grammar and constrained" in err
+    assert err.count("wrong: no call") == 6 and "[12/12]" in err  # progress, one line per question
 
     recorded = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())
     entry = recorded["endpoints"][local.url][EMULATED_MODEL]
-    assert entry["mode"] == "free" and entry["questions"] == 4
-    assert entry["modes"]["free"]["accuracy"] == 1.0 and entry["modes"]["constrained"]["accuracy"] == 0.25
+    assert entry["mode"] == "free" and entry["grammar"] is False and entry["questions"] == 4
+    modes = entry["modes"]
+    assert modes["free"]["accuracy"] == 1.0 and modes["free+grammar"]["accuracy"] == 0.25
+    assert modes["constrained"]["accuracy"] == 0.25
     assert "key" not in json.dumps(recorded).lower()
 
-    # The proxy in its default mode now asks this model in free text, although the server enforces schemas;
-    # a request that chooses the constrained mode still gets it.
+    # The proxy in its default mode now asks this model in free text without the grammar, although the
+    # server enforces schemas and takes grammars; a request that chooses its mode gets what the plugin
+    # does without calibration (free text: under the grammar), and so does LETTA_TOOL_EMULATION_GRAMMAR.
     monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "proxy/*")
     with ProxyServer(Settings("127.0.0.1", free_port(), local.url, None, "proxy", None, 60.0)) as proxy:
         client = OpenAI(base_url=proxy.url, api_key="none", max_retries=0, timeout=60)
-        for mode in (None, "constrained"):
+
+        def ask(mode: str | None) -> None:
             r = client.chat.completions.create(
                 model=EMULATED_MODEL,
                 messages=[{"role": "user", "content": "Remember that I like figs"}],
@@ -88,8 +97,53 @@ def test_calibrate_records_the_better_mode_and_selection_uses_it(
                 extra_headers={"X-Tool-Emulation-Mode": mode} if mode else None,
             )
             assert [c.function.name for c in r.choices[0].message.tool_calls or []] == ["memory_insert"]
+
+        for mode in (None, "constrained", "free"):
+            ask(mode)
+        monkeypatch.setenv("LETTA_TOOL_EMULATION_GRAMMAR", "on")
+        ask(None)
+    last = [b for b in local.requests if b.get("model") == EMULATED_MODEL][-4:]
+    assert ["response_format" in b for b in last] == [False, True, False, False]
+    assert ["grammar" in b for b in last] == [False, False, True, True]
+
+
+def test_free_text_under_the_grammar_is_recorded_where_it_wins(
+    local: StandIn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    local.script({"text": "I cannot help with that."}, {"text": free_text_answers()[0]})
+    assert main(["calibrate", "--base-url", local.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
+    out, _ = capsys.readouterr()
+    assert "| free | 0 % |" in out and "| free + grammar | 100 % |" in out
+    assert "Best: free + grammar (over free, constrained)" in out
+    entry = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())["endpoints"][local.url][EMULATED_MODEL]
+    assert entry["mode"] == "free" and entry["grammar"] is True
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "proxy/*")
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_GRAMMAR", "off")  # the variable wins over the record
+    with ProxyServer(Settings("127.0.0.1", free_port(), local.url, None, "proxy", None, 60.0)) as proxy:
+        client = OpenAI(base_url=proxy.url, api_key="none", max_retries=0, timeout=60)
+        for grammar in ("off", "on"):
+            monkeypatch.setenv("LETTA_TOOL_EMULATION_GRAMMAR", grammar)
+            client.chat.completions.create(
+                model=EMULATED_MODEL,
+                messages=[{"role": "user", "content": "Remember that I like figs"}],
+                tools=MEMORY_TOOLS,  # type: ignore[arg-type]
+            )
     last = [b for b in local.requests if b.get("model") == EMULATED_MODEL][-2:]
-    assert ["response_format" in b for b in last] == [False, True]
+    assert ["response_format" in b for b in last] == [False, False]
+    assert ["grammar" in b for b in last] == [False, True]
+
+
+def test_the_grammar_is_recorded_beside_a_constrained_choice(
+    local: StandIn, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Unscripted, the stand-in answers alike in every mode (it holds no reply to a grammar): a tie,
+    # which keeps the defaults, the constrained mode and, for free text, the grammar.
+    assert main(["calibrate", "--base-url", local.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
+    out, _ = capsys.readouterr()
+    assert "Best: constrained (over free, free + grammar)" in out
+    assert "Free text did as well with the grammar as without it: with it is recorded" in out
+    entry = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())["endpoints"][local.url][EMULATED_MODEL]
+    assert entry["mode"] == "constrained" and entry["grammar"] is True
 
 
 def test_calibrate_says_what_is_wrong_with_its_arguments(
@@ -123,27 +177,54 @@ def test_a_refused_schema_is_no_measurement_of_the_constrained_mode(
     monkeypatch.setenv(calibration.PATH_ENV, str(tmp_path / "calibration.json"))
     refusing = LocalServer("llama.cpp", context=8192, unsupported=frozenset({"*"}))
     with StandIn(port=free_port(), local=refusing) as upstream:
-        # Free text answers wrong; the constrained mode's question, asked again in free text after the
-        # refusal (which comes before the script is read), right: better, but no measurement of a schema.
-        upstream.script({"text": "I cannot help with that."}, {"text": free_text_answers()[0]})
+        # Free text answers wrong, with and without the grammar; the constrained mode's question, asked
+        # again in free text after the refusal (which comes before the script is read), right: better,
+        # but no measurement of a schema.
+        wrong = {"text": "I cannot help with that."}
+        upstream.script(wrong, wrong, {"text": free_text_answers()[0]})
         assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
     out, _ = capsys.readouterr()
     assert "| free | 0 % |" in out and "| constrained (llama.cpp) [schema refused] | 100 % |" in out
-    assert "Best: free" in out
+    assert "Best: free + grammar" in out  # a tie with plain free text keeps the grammar, the default
     entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
     assert entry["mode"] == "free" and entry["modes"]["constrained"]["schema_refused"] == "HTTP 400"
+    assert entry["grammar"] is True
 
 
-def test_a_refused_grammar_is_asked_without_it_and_left_off_from_then_on(
+def test_a_refused_grammar_is_no_candidate_and_not_asked_further(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv(calibration.PATH_ENV, str(tmp_path / "calibration.json"))
     no_grammar = LocalServer("llama.cpp", context=8192, unsupported=frozenset({"grammar"}))
     with StandIn(port=free_port(), local=no_grammar) as upstream:
-        upstream.script(*({"text": t} for t in free_text_answers()[:2]))
+        # Plain free text answers wrong; under the grammar, the question asked again without it (after the
+        # refusal, which comes before the script is read) right: better, but no measurement of the grammar.
+        wrong = {"text": "I cannot help with that."}
+        upstream.script(wrong, wrong, *({"text": t} for t in free_text_answers()[:2]))
         assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "2"]) == 0
         free = [b for b in upstream.requests if b.get("model") == EMULATED_MODEL and "response_format" not in b]
-    # The first question: refused with the grammar, asked again without it; the second: without it at once.
-    assert ["grammar" in b for b in free] == [True, False, False]
-    out, _ = capsys.readouterr()
-    assert "| free | 100 % |" in out
+    # Plain free text twice; then the first question under the grammar: refused, asked again without it,
+    # and no second question, which would have measured plain free text again.
+    assert ["grammar" in b for b in free] == [False, False, True, False]
+    out, err = capsys.readouterr()
+    assert "| free | 0 % |" in out and "| free + grammar [grammar refused] | 100 % |" in out
+    assert "The server refused the grammar (HTTP 400)" in err
+    assert "Best: constrained (over free)" in out  # free 0 %, constrained 0 %: a tie keeps the default
+    entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
+    assert "grammar" not in entry and entry["modes"]["free+grammar"]["grammar_refused"] == "HTTP 400"
+
+
+def test_a_server_that_takes_no_lazy_grammar_has_no_grammar_candidate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(calibration.PATH_ENV, str(tmp_path / "calibration.json"))
+    with StandIn(port=free_port(), local=LocalServer("llama-cpp-python", context=8192)) as upstream:
+        upstream.script({"text": free_text_answers()[0]})
+        assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
+        asked = [b for b in upstream.requests if b.get("model") == EMULATED_MODEL]
+    assert not any("grammar" in b for b in asked) and len(asked) == 2  # free text, then constrained
+    out, err = capsys.readouterr()
+    assert "| free + grammar: not asked, llama-cpp-python takes no lazy grammar" in out
+    assert "Best: free (over constrained)" in out and "not asked: llama-cpp-python" in err
+    entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
+    assert "grammar" not in entry and set(entry["modes"]) == {"free", "constrained"}
