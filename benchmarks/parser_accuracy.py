@@ -41,6 +41,9 @@ to one-shot, every call of the long reply); a test can assert that it is empty o
     python3 dev.py bench parser_accuracy --data tests/data/heldout5
                                                 (a fifth, written blind once the fourth was used
                                                 for tuning too, with the same weighting)
+    python3 dev.py bench parser_accuracy --data tests/data/heldout6
+                                                (a sixth, written blind once the fifth was used
+                                                for tuning too, with the same weighting)
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ HELDOUT3 = ROOT / "tests" / "data" / "heldout3"
 HELDOUT4 = ROOT / "tests" / "data" / "heldout4"
 # A fifth, written blind once the fourth was used to improve the rules too, with the same weighting.
 HELDOUT5 = ROOT / "tests" / "data" / "heldout5"
+# A sixth, written blind once the fifth was used to improve the rules too, with the same weighting.
+HELDOUT6 = ROOT / "tests" / "data" / "heldout6"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -24,6 +24,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT3,
     HELDOUT4,
     HELDOUT5,
+    HELDOUT6,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -43,6 +44,7 @@ HELDOUT2_CASES = load_cases(HELDOUT2)
 HELDOUT3_CASES = load_cases(HELDOUT3)
 HELDOUT4_CASES = load_cases(HELDOUT4)
 HELDOUT5_CASES = load_cases(HELDOUT5)
+HELDOUT6_CASES = load_cases(HELDOUT6)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -151,7 +153,7 @@ def test_cases_are_well_formed() -> None:
 
 @pytest.mark.parametrize(
     "case",
-    CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES + HELDOUT4_CASES + HELDOUT5_CASES,
+    CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES + HELDOUT4_CASES + HELDOUT5_CASES + HELDOUT6_CASES,
     ids=lambda c: c.id,
 )
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
@@ -172,8 +174,8 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
 
 @pytest.mark.parametrize(
     "held",
-    [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES, HELDOUT4_CASES, HELDOUT5_CASES],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5"],
+    [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES, HELDOUT4_CASES, HELDOUT5_CASES, HELDOUT6_CASES],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"],
 )
 def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
     """A held-out set: the same format and rules, its own ids, both sides about equal, and
@@ -290,6 +292,27 @@ def test_fifth_heldout_set_is_apart_wide_and_weighted() -> None:
     earlier_texts = {c.text for c in CASES + earlier}
     assert not {c.text for c in HELDOUT5_CASES} & earlier_texts, "no reply taken from an earlier set"
     shown = [c for c in HELDOUT5_CASES if c.side == "shown"]
+    assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
+
+
+def test_sixth_heldout_set_is_apart_wide_and_weighted() -> None:
+    """The sixth held-out set shares no id or reply with the earlier sets, is about 300 replies with
+    both sides equal, has every class of both sides, covers the main languages and at least sixteen
+    more, each on both sides, and leans its shown side toward the word-judged classes."""
+    earlier = HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES + HELDOUT4_CASES + HELDOUT5_CASES
+    assert not {c.id for c in HELDOUT6_CASES} & {c.id for c in earlier}
+    assert len(HELDOUT6_CASES) >= 300
+    assert set(PERFORMED) <= {c.cls for c in HELDOUT6_CASES}
+    assert set(SHOWN) <= {c.cls for c in HELDOUT6_CASES}
+    langs = {c.lang for c in HELDOUT6_CASES}
+    assert set(MAIN_LANGUAGES) <= langs
+    assert len(langs - set(MAIN_LANGUAGES)) >= 16
+    for lang in langs:
+        assert {c.side for c in HELDOUT6_CASES if c.lang == lang} == {"performed", "shown"}, lang
+    assert len({c.text for c in HELDOUT6_CASES}) == len(HELDOUT6_CASES), "no reply written twice"
+    earlier_texts = {c.text for c in CASES + earlier}
+    assert not {c.text for c in HELDOUT6_CASES} & earlier_texts, "no reply taken from an earlier set"
+    shown = [c for c in HELDOUT6_CASES if c.side == "shown"]
     assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
 
 
