@@ -2457,21 +2457,21 @@ ASIDE = regex.compile(
 )
 
 
-# Words that open a clause of its own after a block ("Here you go,", block, "let me know if
-# ..."; "Sure, saving it now,", block, "and I'll remind you"): a casual reply in lower case,
-# not the rest of a sentence the block stands inside. Only scripts with case need them.
-NEW_CLAUSE = regex.compile(
-    r"(?:and|but|so|then|or|plus|also|now|let|lmk|just|feel|tell|ping|hope|thanks|done|saved|all\s+set|"
-    r"i|i['’](?:ll|ve|m|d)|that['’]s|it['’]s|you|we|"
-    r"y|pero|así\s+que|luego|avísame|avisame|dime|cualquier|listo|"
-    r"et|mais|donc|puis|dis-moi|préviens-moi|n['’]hésite|c['’]est|"
-    r"und|aber|dann|sag|melde|gib|"
-    r"e|mas|então|avisa|avise|me\s+avise|me\s+diga|qualquer|"
-    r"ma|quindi|poi|dimmi|fammi|avvisami|"
-    r"и|но|а|так\s+что|дай|скажи|напиши|сообщи|готово|і|але|скажіть|напиши|"
-    r"en|maar|dus|laat|zeg|och|men|så|säg|hör|og|sig|gi|"
-    r"ja|mutta|joten|kerro|és|szólj|și|dar|spune|ve|ama|haber|dan|tapi|kabari|na|lakini|niambie|"
-    r"và|nhưng|cho\s+mình|i|ale|daj|napisz|dej|napiš|και|αλλά|πες)(?!\w)",
+# A sentence that runs through a block makes the block its subject: the line after it goes on
+# with the verb ("The snippet you pasted,", block, "is something I'd rather not store."). Only
+# that verb, to be or to seem, in the languages whose script has case (a continuation in lower
+# case is what is looked at): a chatty reply that wraps a call in its sentence goes on with a
+# clause of its own ("Right, adding that,", block, "which means ..."; "Deixa eu guardar isso,",
+# block, "pra eu lembrar ..."), and its call runs.
+SUBJECT_VERB = regex.compile(
+    r"(?:is|isn['’]t|was|wasn['’]t|won['’]t|will\s+not|would\s+not|wouldn['’]t|looks|seems|"
+    r"es|no\s+es|son|no\s+son|parece|est|n['’]est|sont|ne\s+sont|ressemble|semble|"
+    r"ist|sind|war|wird|sieht|scheint|é|não\s+é|são|não\s+são|è|non\s+è|sono|non\s+sono|sembra|"
+    r"zijn|wordt|lijkt|является|не\s+является|это\s+не|не\s+будет|выглядит|кажется|"
+    r"є|не\s+є|це\s+не|не\s+буде|виглядає|jest|nie\s+jest|są|nie\s+są|wygląda|"
+    r"není|jsou|nejsou|vypadá|är|blir|verkar|er|bliver|virker|ei\s+ole|ei\s+ollut|näyttää|"
+    r"este|nu\s+este|nu\s+e|sunt|pare|είναι|δεν\s+είναι|μοιάζει|és|no\s+és|són|sembla|"
+    r"adalah|bukan|là|không\s+phải|nem|az\s+nem)(?!\w)",
     regex.IGNORECASE,
 )
 
@@ -2491,13 +2491,15 @@ def _aside(line: str) -> bool:
 
 
 def runs_through(before: str, after: str) -> bool:
-    """Whether one sentence runs through the block: the line before it stops at a comma and the
-    line after it goes on in lower case ("The snippet you pasted,", block, "is something I'd
-    rather not store."), not with a clause of its own."""
+    """Whether one sentence runs through the block, as its subject: the line before it stops at
+    a comma and the line after it goes on in lower case with the sentence's verb ("The snippet
+    you pasted,", block, "is something I'd rather not store."). A question there ("is there
+    anything else?") asks about something else."""
     if not before.rstrip(" \t*_").endswith((",", "，", "、")):
         return False
     rest = after.lstrip(" \t\r\n")
-    return rest[:1].islower() and not NEW_CLAUSE.match(rest)
+    line = rest.split("\n", 1)[0]
+    return rest[:1].islower() and SUBJECT_VERB.match(rest) is not None and "?" not in line
 
 
 _BARE = Words([BARE_QUESTIONS], regex.IGNORECASE | regex.MULTILINE)

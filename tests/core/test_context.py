@@ -444,6 +444,19 @@ def test_a_line_of_its_own_after_a_comma_ended_line_leaves_the_block_performed()
     assert _ran("Here you go,\n" + _block("x") + "\nlet me know if anything else changes.") == ["x"]
 
 
+def test_a_chatty_sentence_wrapped_round_a_call_goes_on_with_a_clause_and_the_call_runs() -> None:
+    # The block is the sentence's subject only where the verb follows it; a clause of its own
+    # (in any language, with any conjunction) or a question is the model going on talking.
+    assert not C.runs_through("Right, adding that to your profile,", "which means I'll stop suggesting it.")
+    assert not C.runs_through("Deixa eu guardar isso,", "pra eu lembrar de perguntar.")
+    assert not C.runs_through("Kirjaan osoitteen ylös,", "jotta muistan sen jatkossa.")
+    assert not C.runs_through("Saved it for you,", "is there anything else?")
+    assert C.runs_through("Le bloc de ton message,", "n'est pas quelque chose que j'exécute.")
+    assert C.runs_through("Der Block aus deiner Nachricht,", "ist nichts, was ich ausführe.")
+    wrapped = "Right, adding that to your profile,\n" + _block("x") + "\nwhich means fewer late-night plans."
+    assert _ran(wrapped) == ["x"]
+
+
 def test_a_question_about_another_matter_asks_no_leave_for_the_block() -> None:
     for line in (
         "Want me to also note that you prefer morning slots?",
