@@ -253,66 +253,30 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
     assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
 
 
-def test_fourth_heldout_set_is_apart_wide_and_weighted() -> None:
-    """The fourth held-out set shares no id with the first three, is about 300 replies with both
-    sides equal, has every class of both sides, covers the main languages and at least sixteen
-    more, each on both sides, and leans its shown side toward the word-judged classes."""
-    earlier = {c.id for c in HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES}
-    assert not {c.id for c in HELDOUT4_CASES} & earlier
-    assert len(HELDOUT4_CASES) >= 300
-    assert set(PERFORMED) <= {c.cls for c in HELDOUT4_CASES}
-    assert set(SHOWN) <= {c.cls for c in HELDOUT4_CASES}
-    langs = {c.lang for c in HELDOUT4_CASES}
+HELDOUT_SETS = [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES, HELDOUT4_CASES, HELDOUT5_CASES, HELDOUT6_CASES]
+
+
+@pytest.mark.parametrize("number", [4, 5, 6])
+def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
+    """The fourth held-out set and each after it shares no id or reply with the sets before it
+    (nor with the corpus), is about 300 replies with both sides equal, has every class of both
+    sides, covers the main languages and at least sixteen more, each on both sides, and leans
+    its shown side toward the word-judged classes."""
+    cases = HELDOUT_SETS[number - 1]
+    earlier = [c for s in HELDOUT_SETS[: number - 1] for c in s]
+    assert not {c.id for c in cases} & {c.id for c in earlier}
+    assert len(cases) >= 300
+    assert set(PERFORMED) <= {c.cls for c in cases}
+    assert set(SHOWN) <= {c.cls for c in cases}
+    langs = {c.lang for c in cases}
     assert set(MAIN_LANGUAGES) <= langs
     assert len(langs - set(MAIN_LANGUAGES)) >= 16
     for lang in langs:
-        assert {c.side for c in HELDOUT4_CASES if c.lang == lang} == {"performed", "shown"}, lang
-    assert len({c.text for c in HELDOUT4_CASES}) == len(HELDOUT4_CASES), "no reply written twice"
-    earlier_texts = {c.text for c in CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES}
-    assert not {c.text for c in HELDOUT4_CASES} & earlier_texts, "no reply taken from an earlier set"
-    shown = [c for c in HELDOUT4_CASES if c.side == "shown"]
-    assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
-
-
-def test_fifth_heldout_set_is_apart_wide_and_weighted() -> None:
-    """The fifth held-out set shares no id or reply with the earlier sets, is about 300 replies with
-    both sides equal, has every class of both sides, covers the main languages and at least sixteen
-    more, each on both sides, and leans its shown side toward the word-judged classes."""
-    earlier = HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES + HELDOUT4_CASES
-    assert not {c.id for c in HELDOUT5_CASES} & {c.id for c in earlier}
-    assert len(HELDOUT5_CASES) >= 300
-    assert set(PERFORMED) <= {c.cls for c in HELDOUT5_CASES}
-    assert set(SHOWN) <= {c.cls for c in HELDOUT5_CASES}
-    langs = {c.lang for c in HELDOUT5_CASES}
-    assert set(MAIN_LANGUAGES) <= langs
-    assert len(langs - set(MAIN_LANGUAGES)) >= 16
-    for lang in langs:
-        assert {c.side for c in HELDOUT5_CASES if c.lang == lang} == {"performed", "shown"}, lang
-    assert len({c.text for c in HELDOUT5_CASES}) == len(HELDOUT5_CASES), "no reply written twice"
+        assert {c.side for c in cases if c.lang == lang} == {"performed", "shown"}, lang
+    assert len({c.text for c in cases}) == len(cases), "no reply written twice"
     earlier_texts = {c.text for c in CASES + earlier}
-    assert not {c.text for c in HELDOUT5_CASES} & earlier_texts, "no reply taken from an earlier set"
-    shown = [c for c in HELDOUT5_CASES if c.side == "shown"]
-    assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
-
-
-def test_sixth_heldout_set_is_apart_wide_and_weighted() -> None:
-    """The sixth held-out set shares no id or reply with the earlier sets, is about 300 replies with
-    both sides equal, has every class of both sides, covers the main languages and at least sixteen
-    more, each on both sides, and leans its shown side toward the word-judged classes."""
-    earlier = HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES + HELDOUT4_CASES + HELDOUT5_CASES
-    assert not {c.id for c in HELDOUT6_CASES} & {c.id for c in earlier}
-    assert len(HELDOUT6_CASES) >= 300
-    assert set(PERFORMED) <= {c.cls for c in HELDOUT6_CASES}
-    assert set(SHOWN) <= {c.cls for c in HELDOUT6_CASES}
-    langs = {c.lang for c in HELDOUT6_CASES}
-    assert set(MAIN_LANGUAGES) <= langs
-    assert len(langs - set(MAIN_LANGUAGES)) >= 16
-    for lang in langs:
-        assert {c.side for c in HELDOUT6_CASES if c.lang == lang} == {"performed", "shown"}, lang
-    assert len({c.text for c in HELDOUT6_CASES}) == len(HELDOUT6_CASES), "no reply written twice"
-    earlier_texts = {c.text for c in CASES + earlier}
-    assert not {c.text for c in HELDOUT6_CASES} & earlier_texts, "no reply taken from an earlier set"
-    shown = [c for c in HELDOUT6_CASES if c.side == "shown"]
+    assert not {c.text for c in cases} & earlier_texts, "no reply taken from an earlier set"
+    shown = [c for c in cases if c.side == "shown"]
     assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
 
 
