@@ -1186,7 +1186,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # something ("keep a list, for example on your phone;"); only the last clause can
         # present the block as one.
         clause = last_clause(sentence)
-        if clause is not sentence:
+        if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
@@ -1217,22 +1217,23 @@ def opens_onto_next(line: str) -> bool:
     return m is not None and m.group().lower() in OPEN_ENDINGS
 
 
+def _after_last(end_mark: regex.Pattern[str], text: str) -> str:
+    """What of ``text`` follows the last ``end_mark`` that has something after it."""
+    end = 0
+    for m in end_mark.finditer(text):
+        if m.end() < len(text):
+            end = m.end()
+    return text[end:]
+
+
 def last_sentence(line: str) -> str:
     """The last sentence of ``line``: only it can address what follows the line."""
-    end = 0
-    for m in _SENTENCE_END.finditer(line):
-        if m.end() < len(line):
-            end = m.end()
-    return line[end:]
+    return _after_last(_SENTENCE_END, line)
 
 
 def last_clause(sentence: str) -> str:
     """The part of ``sentence`` after its last semicolon; ``sentence`` itself when it has none."""
-    end = 0
-    for m in _CLAUSE_END.finditer(sentence):
-        if m.end() < len(sentence):
-            end = m.end()
-    return sentence[end:] if end else sentence
+    return _after_last(_CLAUSE_END, sentence)
 
 
 def continues(before: str) -> bool:
