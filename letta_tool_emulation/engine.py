@@ -71,6 +71,7 @@ from .core import (
 )
 from .core.blocks import (
     LABELLED_TOOLS,
+    NEW_TEXT,
     REPLACED_TEXT,
     as_edited,
     hold_labels,
@@ -628,10 +629,6 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
     return s
 
 
-# The replace tools' new-text parameter (each name letta has used for it).
-_NEW_TEXT = ("new_string", "new_str", "new_content")
-
-
 def _without_repeated_edits(
     calls: list[tuple[str, dict[str, Any]]],
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
@@ -654,7 +651,7 @@ def _without_repeated_edits(
             repeated.append((name, args))
             continue
         seen.add(key)
-        new = next((args[p] for p in _NEW_TEXT if isinstance(args.get(p), str)), "")
+        new = next((args[p] for p in NEW_TEXT if isinstance(args.get(p), str)), "")
         if old and old not in new:
             replaced.add((args.get("label"), old))
         kept.append((name, args))

@@ -55,6 +55,7 @@ from .tools import ToolSpec
 
 __all__ = [
     "LABELLED_TOOLS",
+    "NEW_TEXT",
     "REPLACED_TEXT",
     "Block",
     "as_edited",
@@ -75,6 +76,8 @@ REPLACED_TEXT: Mapping[str, tuple[str, ...]] = {
     "memory_replace": ("old_string", "old_str"),
     "core_memory_replace": ("old_content",),
 }
+# The replace tools' new-text parameter, under each name letta has used for it.
+NEW_TEXT = ("new_string", "new_str", "new_content")
 # Beyond these, the old text stays a free string: an enum of many long lines would make the
 # schema (and the grammar the server builds from it) large for little gain.
 MAX_OFFERED_LINES = 24
