@@ -74,6 +74,7 @@ from .core.blocks import (
     NEW_TEXT,
     REPLACED_TEXT,
     as_edited,
+    bound_inserts,
     hold_labels,
     memory_blocks,
     offer_lines,
@@ -202,8 +203,10 @@ def prepare(
     specs = hold_labels(specs, [b.label for b in blocks if not b.read_only])
     # The replace tools are offered the blocks' lines for their old text: what the model is
     # shown (and a constrained reply's schema holds it to), never what the validator requires.
-    # Lines as this turn's own edits left them: the system message shows the turn's start.
-    lines = offered_lines(as_edited(blocks, messages)) if settings.offer_lines else {}
+    # Lines as this turn's own edits left them: the system message shows the turn's start. A
+    # constrained reply's insert line is held to the same blocks' lengths.
+    edited = as_edited(blocks, messages) if settings.offer_lines else []
+    lines = offered_lines(edited)
     tool_choice = data.get("tool_choice") if specs else None
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
@@ -229,7 +232,7 @@ def prepare(
     if grammar_kind:
         # Prose stays free; a call block, once begun, can only be a call the tools allow.
         grammar = call_block_grammar(
-            _forced(offer_lines(specs, lines, enum=True), tool_choice),
+            _forced(bound_inserts(offer_lines(specs, lines, enum=True), edited), tool_choice),
             several=not (single_call and not parallel),
             required=required,
         )
@@ -239,7 +242,7 @@ def prepare(
         else:
             grammar_kind = None
     if shape:
-        held = offer_lines(specs, lines, enum=True)
+        held = bound_inserts(offer_lines(specs, lines, enum=True), edited)
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True))

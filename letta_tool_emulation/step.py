@@ -112,7 +112,8 @@ class Settings:
     max_calls_per_reply: int = 16
     # The output limit where the model's own is unknown (a rambling model must end its reply).
     max_output_tokens: int = 2048
-    # The replace tools are offered the memory blocks' lines for their old text.
+    # The replace tools are offered the memory blocks' lines for their old text, and a
+    # constrained reply's insert line is held to the block's length.
     offer_lines: bool = True
 
     @classmethod

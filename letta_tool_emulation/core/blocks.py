@@ -40,6 +40,10 @@ a turn the system message still shows a block as it was before the turn's own ed
 as they stand there, its lines would hold a constrained reply to text an earlier call of the
 same turn already replaced. :func:`as_edited` brings the blocks up to date from the turn's
 tool results: each memory tool returns the block's whole new value.
+
+``memory_insert`` fails unless its ``insert_line`` is -1 (the end) or lies within the block (0
+to the number of its lines), and small models write numbers past the end. :func:`bound_inserts`
+holds a constrained reply's ``insert_line`` to the numbers the block its ``label`` names accepts.
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ __all__ = [
     "REPLACED_TEXT",
     "Block",
     "as_edited",
+    "bound_inserts",
     "hold_labels",
     "memory_block_labels",
     "memory_blocks",
@@ -90,11 +95,18 @@ _VALUE = "<value>\n"
 _LINE_NUMBER = regex.compile(r"^[ \t]*\d+→[ \t]?")
 
 
+# The insert tools and their line parameter (Letta: -1 for the end, else 0 to the block's lines).
+INSERT_LINE: Mapping[str, str] = {"memory_insert": "insert_line"}
+# Beyond this many lines the line number stays a free integer (its enum would be long).
+MAX_BOUND_LINES = 200
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     label: str
     read_only: bool
     value: str  # as the model sees it, line numbers taken out
+    known: bool = True  # False: edited this turn, to a value that cannot be read
 
 
 def memory_blocks(system: Any) -> list[Block]:
@@ -151,7 +163,7 @@ def as_edited(blocks: list[Block], messages: Sequence[Any]) -> list[Block]:
             continue
         ok, value = _edit_result(_text(message.get("content")))
         if ok:
-            by_label[block.label] = replace(block, value=value if value is not None else "")
+            by_label[block.label] = replace(block, value=value if value is not None else "", known=value is not None)
     return [by_label[b.label] for b in blocks]
 
 
@@ -253,6 +265,57 @@ def offer_lines(specs: Mapping[str, ToolSpec], by_block: Mapping[str, list[str]]
             ]
         offered[name] = ToolSpec(spec.name, spec.description, parameters)
     return offered
+
+
+def bound_inserts(specs: Mapping[str, ToolSpec], blocks: list[Block]) -> dict[str, ToolSpec]:
+    """``specs``, with the line number of each insert tool (:data:`INSERT_LINE`) held, per writable
+    block, to what Letta accepts there: one ``anyOf`` branch per block, its ``label`` that block
+    and its line number an ``enum`` of -1 and 0 to the block's number of lines. For a constrained
+    reply's schema only: the count comes from the system message and the turn's results, and a
+    free-text call is never refused on it (Letta's own check and message stand). Unchanged where
+    a block's value is unknown or long, where the tool's own schema limits the number, or where
+    its parameters already branch."""
+    writable = [b for b in blocks if not b.read_only]
+    if not writable or any(not b.known or b.value.count("\n") >= MAX_BOUND_LINES for b in writable):
+        return dict(specs)
+    bound: dict[str, ToolSpec] = {}
+    for name, spec in specs.items():
+        pname = INSERT_LINE.get(name)
+        prop = spec.properties.get(pname) if pname else None
+        label = spec.properties.get("label")
+        allowed = label.get("enum") if isinstance(label, Mapping) else None
+        usable = [b for b in writable if not isinstance(allowed, list) or b.label in allowed]
+        if (
+            pname is None
+            or not isinstance(prop, Mapping)
+            or prop.get("type") != "integer"
+            or _limited(prop)
+            or any(k in prop for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"))
+            or not isinstance(label, Mapping)
+            or "anyOf" in spec.parameters
+            or not usable
+        ):
+            bound[name] = spec
+            continue
+        branch = {k: v for k, v in spec.parameters.items() if k in ("type", "required", "additionalProperties")}
+        parameters = {
+            **spec.parameters,
+            "anyOf": [
+                {
+                    **branch,
+                    "type": "object",
+                    "properties": {
+                        **spec.properties,
+                        "label": {**label, "type": "string", "enum": [b.label]},
+                        # Letta counts the lines of the value as split on "\n" (an empty value has one).
+                        pname: {**prop, "type": "integer", "enum": [-1, *range(b.value.count("\n") + 2)]},
+                    },
+                }
+                for b in usable
+            ],
+        }
+        bound[name] = ToolSpec(spec.name, spec.description, parameters)
+    return bound
 
 
 def _limited(prop: Mapping[str, Any]) -> bool:

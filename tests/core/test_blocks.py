@@ -9,10 +9,12 @@ import jsonschema
 import pytest
 
 from letta_tool_emulation.core.blocks import (
+    MAX_BOUND_LINES,
     MAX_OFFERED_CHARS,
     MAX_OFFERED_LINES,
     Block,
     as_edited,
+    bound_inserts,
     hold_labels,
     memory_block_labels,
     memory_blocks,
@@ -179,6 +181,63 @@ def test_a_constrained_replacement_names_a_line_of_the_block_it_names() -> None:
     jsonschema.validate({"label": "human", "old_string": "Likes tea."}, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"label": "persona", "old_string": "Name: Ana"}, schema)
+
+
+# As letta 0.16 describes memory_insert to the model.
+INSERT = {
+    "name": "memory_insert",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "label": {"type": "string", "description": "Section of the memory to be edited."},
+            "new_string": {"type": "string", "description": "The text to insert."},
+            "insert_line": {
+                "type": "integer",
+                "description": "The line number after which to insert the text (0 for beginning of file).",
+            },
+        },
+        "required": ["label", "new_string"],
+    },
+}
+
+
+def test_a_constrained_insert_names_a_line_within_the_block_it_names() -> None:
+    """Letta refuses an insert_line past the block's end (or below -1); the reply schema allows
+    only -1 and 0 to the number of lines of the block the label names."""
+    tools = hold_labels(normalize_tools([INSERT]), ["human", "todo"])
+    blocks = [
+        Block("human", False, "Name: Ana\nLikes tea."),
+        Block("todo", False, ""),
+        Block("rules", True, "Be kind."),
+    ]
+    schema = bound_inserts(tools, blocks)["memory_insert"].parameters
+    assert [(b["properties"]["label"]["enum"], b["properties"]["insert_line"]["enum"]) for b in schema["anyOf"]] == [
+        (["human"], [-1, 0, 1, 2]),
+        (["todo"], [-1, 0, 1]),  # Letta counts one line in an empty value
+    ]
+    assert all(b["required"] == ["label", "new_string"] for b in schema["anyOf"])
+    for fine in ({"insert_line": 2}, {"insert_line": -1}, {}, {"label": "todo", "insert_line": 1}):
+        jsonschema.validate({"label": "human", "new_string": "x", **fine}, schema)
+    for wrong in ({"insert_line": 3}, {"insert_line": -2}, {"label": "todo", "insert_line": 2}, {"label": "rules"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"label": "human", "new_string": "x", **wrong}, schema)
+    # A block whose value is unknown (edited this turn, its result unreadable): nothing is held.
+    unknown = [blocks[0], Block("todo", False, "", known=False)]
+    assert bound_inserts(tools, unknown) == tools
+    # Nor where the tool's own schema limits the number, or without writable blocks.
+    own = normalize_tools([{**INSERT, "parameters": {**INSERT["parameters"], "properties": {
+        **INSERT["parameters"]["properties"], "insert_line": {"type": "integer", "maximum": 5}}}}])  # fmt: skip
+    assert bound_inserts(own, blocks) == own
+    assert bound_inserts(tools, [blocks[2]]) == tools
+    long = Block("human", False, "\n".join(f"Fact {i}." for i in range(MAX_BOUND_LINES + 1)))
+    assert bound_inserts(tools, [long]) == tools  # the enum would be long: the integer stays free
+
+
+def test_an_edit_whose_value_cannot_be_read_leaves_its_block_unknown() -> None:
+    blocks = [Block("human", False, "Name: Ana")]
+    call = tool_call("c1", "memory_insert", label="human", new_string="City: Nantes")
+    cut = tool_result("c1", "OK", "Name: Ana\nCi... [NOTE: function output was truncated since it exceeded")
+    assert as_edited(blocks, [{"role": "user", "content": "hi"}, call, cut]) == [Block("human", False, "", known=False)]
 
 
 def tool_call(call_id: str, name: str, **arguments: object) -> dict[str, object]:

@@ -662,3 +662,62 @@ def test_a_step_after_an_edit_offers_the_lines_the_edit_left() -> None:
     schema = json.dumps(held["response_format"])
     assert '"label": {"enum": ["human"], "type": "string"}, "old_string": {"enum": ["Name: Eva"]' in schema
     assert "Name: Ana" not in schema  # replaced earlier in this turn: a reply naming it would fail
+
+
+INSERT = {
+    "type": "function",
+    "function": {
+        "name": "memory_insert",
+        "description": "Insert text into a memory block.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "label": {"type": "string"},
+                "new_string": {"type": "string"},
+                "insert_line": {"type": "integer", "description": "The line after which to insert (0: the start)."},
+            },
+            "required": ["label", "new_string"],
+        },
+    },
+}
+
+
+@pytest.mark.parametrize("offer", [True, False])
+def test_a_constrained_insert_line_is_held_to_the_blocks_lengths_as_the_turn_left_them(offer: bool) -> None:
+    """The human block has one line when the turn begins; an insert earlier in the turn made it
+    two, so the next step's schema allows -1 and 0 to 2 there (Letta refuses anything else)."""
+    edit = {"label": "human", "new_string": "City: Lyon"}
+    messages = [
+        {"role": "system", "content": MEMORY_SYSTEM},
+        {"role": "user", "content": "I live in Lyon, and I have a cat."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "memory_insert", "arguments": json.dumps(edit)}}
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "content": json.dumps({"status": "OK", "message": "Name: Ana\nCity: Lyon"}),
+        },
+    ]
+    data = {"model": "m", "messages": messages, "tools": [INSERT], "tool_choice": "auto"}
+    settings = Settings(offer_lines=offer)
+    held = engine.prepare(data, decision=CONSTRAINED, settings=settings, log=LOG)
+    schema = json.dumps(held["response_format"])
+    human = '"label": {"enum": ["human"], "type": "string"}, "new_string": {"type": "string"}, "insert_line": '
+    assert (human + '{"enum": [-1, 0, 1, 2], "type": "integer"}' in schema) is offer
+    persona = '"label": {"enum": ["persona"], "type": "string"}, "new_string": {"type": "string"}, "insert_line": '
+    assert (persona + '{"enum": [-1, 0, 1], "type": "integer"}' in schema) is offer
+    # The lazy grammar of a free-text reply holds a call block the same way.
+    grammar = engine.prepare(
+        data, decision=Decision(True, "test", grammar_kind="llama.cpp"), settings=settings, log=LOG
+    )
+    assert ('("-1" | "0" | "1" | "2") ws' in grammar["grammar"]) is offer
+    # Free text: no limit beyond the tool's own; a number out of range is Letta's to refuse.
+    free = engine.prepare(data, decision=EMULATE, settings=settings, log=LOG)
+    assert "enum" not in free.step.tools["memory_insert"].properties["insert_line"]
+    outcome, _ = drive(free, [block({**edit, "insert_line": 9})])
+    assert [json.loads(c["function"]["arguments"])["insert_line"] for c in outcome.calls] == [9]
