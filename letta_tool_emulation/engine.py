@@ -79,6 +79,7 @@ from .core.blocks import (
     memory_blocks,
     offer_lines,
     offered_lines,
+    with_blocks_as_edited,
 )
 from .core.envelope import (
     CALLS_KEY,
@@ -205,8 +206,16 @@ def prepare(
     # shown (and a constrained reply's schema holds it to), never what the validator requires.
     # Lines as this turn's own edits left them: the system message shows the turn's start. A
     # constrained reply's insert line is held to the same blocks' lengths.
-    edited = as_edited(blocks, messages) if settings.offer_lines else []
-    lines = offered_lines(edited)
+    edited = as_edited(blocks, messages) if blocks else []
+    lines = offered_lines(edited) if settings.offer_lines else {}
+    held_to = edited if settings.offer_lines else []
+    if settings.memory_as_edited and blocks:
+        # The model sees its memory as this turn's edits left it, not as the turn began: shown
+        # the block without its own insert, a small model writes the insert again at each step.
+        content = with_blocks_as_edited(first.get("content"), edited)
+        if content is not first.get("content"):
+            log.debug("memory section brought up to date with this turn's edits")
+            data = {**data, "messages": [{**first, "content": content}, *messages[1:]]}
     tool_choice = data.get("tool_choice") if specs else None
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
@@ -232,7 +241,7 @@ def prepare(
     if grammar_kind:
         # Prose stays free; a call block, once begun, can only be a call the tools allow.
         grammar = call_block_grammar(
-            _forced(bound_inserts(offer_lines(specs, lines, enum=True), edited), tool_choice),
+            _forced(bound_inserts(offer_lines(specs, lines, enum=True), held_to), tool_choice),
             several=not (single_call and not parallel),
             required=required,
         )
@@ -242,7 +251,7 @@ def prepare(
         else:
             grammar_kind = None
     if shape:
-        held = bound_inserts(offer_lines(specs, lines, enum=True), edited)
+        held = bound_inserts(offer_lines(specs, lines, enum=True), held_to)
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True))

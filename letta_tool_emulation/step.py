@@ -115,6 +115,8 @@ class Settings:
     # The replace tools are offered the memory blocks' lines for their old text, and a
     # constrained reply's insert line is held to the block's length.
     offer_lines: bool = True
+    # The memory section of the system message is shown as this turn's edits left it.
+    memory_as_edited: bool = True
 
     @classmethod
     def from_env(cls, log: Log = SILENT) -> Settings:
@@ -126,6 +128,7 @@ class Settings:
             max_calls_per_reply=max(1, _env_number(log, "LETTA_TOOL_EMULATION_MAX_CALLS", 16)),
             max_output_tokens=max(16, _env_number(log, "LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
             offer_lines=env_switch("LETTA_TOOL_EMULATION_OFFER_LINES"),
+            memory_as_edited=env_switch("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED"),
         )
 
 

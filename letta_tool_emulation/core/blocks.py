@@ -69,6 +69,7 @@ __all__ = [
     "memory_blocks",
     "offer_lines",
     "offered_lines",
+    "with_blocks_as_edited",
 ]
 
 # Tools whose `label` must name an existing block: Letta looks the block up and fails otherwise.
@@ -93,6 +94,7 @@ _READ_ONLY = "\n- read_only=true\n"
 _VALUE = "<value>\n"
 # Letta's line-numbered rendering (for agents with the memory_* tools) puts "3→ " before each line.
 _LINE_NUMBER = regex.compile(r"^[ \t]*\d+→[ \t]?")
+_CHARS = regex.compile(r"(\n- chars_current=)\d+")
 
 
 # The insert tools and their line parameter (Letta: -1 for the end, else 0 to the block's lines).
@@ -109,31 +111,79 @@ class Block:
     known: bool = True  # False: edited this turn, to a value that cannot be read
 
 
-def memory_blocks(system: Any) -> list[Block]:
-    """The blocks in a system message's ``<memory_blocks>``, in their order ([] when it has
-    none). ``system`` is the message's content (a string or a list of text parts)."""
-    text = _text(system)
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """Where one block stands in the system message's text."""
+
+    block: Block
+    numbered: bool  # Letta's line-numbered rendering (with its <warning>)
+    metadata: tuple[int, int]  # from "<metadata>" to "</metadata>"
+    value: tuple[int, int]  # from "<value>\n" to the end of "\n</value>"
+
+
+def _found(text: str) -> list[_Found]:
     start = text.find(_OPEN)
     if start < 0:
         return []
     end = text.find("\n</memory_blocks>", start)
-    section = text[start + len(_OPEN) : end if end >= 0 else len(text)]
-    blocks: list[Block] = []
-    at = 0
-    while (found := _BLOCK.search(section, at)) is not None:
-        label = found.group(1)
-        close = section.find(f"\n</value>\n</{label}>", found.end())
+    limit = end if end >= 0 else len(text)
+    found: list[_Found] = []
+    at = start + len(_OPEN)
+    while (opening := _BLOCK.search(text, at, limit)) is not None:
+        label = opening.group(1)
+        close = text.find(f"\n</value>\n</{label}>", opening.end(), limit)
         if close < 0:
             break  # cut off: what follows cannot be told apart from a block's value
-        metadata_end = section.find("</metadata>", found.end(), close)
-        metadata = section[found.end() : metadata_end]
-        opened = section.find(_VALUE, max(metadata_end, found.end()), close + 1)
-        value = section[opened + len(_VALUE) : close] if opened >= 0 else ""
-        if "<warning>" in section[max(metadata_end, found.end()) : max(opened, 0)]:
+        metadata_end = text.find("</metadata>", opening.end(), close)
+        metadata = text[opening.end() : metadata_end if metadata_end >= 0 else close]
+        opened = text.find(_VALUE, max(metadata_end, opening.end()), close + 1)
+        value = text[opened + len(_VALUE) : close] if opened >= 0 else ""
+        numbered = "<warning>" in text[max(metadata_end, opening.end()) : max(opened, 0)]
+        if numbered:
             value = "\n".join(_LINE_NUMBER.sub("", line, count=1) for line in value.split("\n"))
-        blocks.append(Block(label, _READ_ONLY in metadata + "\n", value))
+        found.append(
+            _Found(
+                Block(label, _READ_ONLY in metadata + "\n", value),
+                numbered,
+                (opening.end(), metadata_end),
+                (opened, close + len("\n</value>")),
+            )
+        )
         at = close + len(f"\n</value>\n</{label}>")
-    return blocks
+    return found
+
+
+def memory_blocks(system: Any) -> list[Block]:
+    """The blocks in a system message's ``<memory_blocks>``, in their order ([] when it has
+    none). ``system`` is the message's content (a string or a list of text parts)."""
+    return [f.block for f in _found(_text(system))]
+
+
+def with_blocks_as_edited(system: Any, edited: list[Block]) -> Any:
+    """``system`` (a system message's content) with each block of its memory section written as
+    ``edited`` holds it (what :func:`as_edited` found), the way Letta writes it: the value, its
+    lines numbered where the block's were, and ``chars_current``. Letta writes the section when a
+    turn begins; a small model that sees its own insert missing there writes it again at every
+    step of the turn. Unchanged where no block changed, where a block's new value is unknown,
+    or where the content is not one string."""
+    if not isinstance(system, str):
+        return system
+    by_label = {b.label: b for b in edited if b.known}
+    pieces: list[str] = []
+    at = 0
+    for f in _found(system):
+        new = by_label.get(f.block.label)
+        if new is None or new.value == f.block.value or f.metadata[1] < 0 or f.value[0] < 0:
+            continue
+        metadata = _CHARS.sub(f"\\g<1>{len(new.value)}", system[f.metadata[0] : f.metadata[1]], count=1)
+        if f.numbered:
+            lines = "".join(f"{i}→ {line}\n" for i, line in enumerate(new.value.split("\n"), start=1))
+            value = f"{_VALUE}{lines if new.value else ''}</value>"
+        else:
+            value = f"{_VALUE}{new.value}\n</value>"
+        pieces += [system[at : f.metadata[0]], metadata, system[f.metadata[1] : f.value[0]], value]
+        at = f.value[1]
+    return "".join([*pieces, system[at:]]) if pieces else system
 
 
 def as_edited(blocks: list[Block], messages: Sequence[Any]) -> list[Block]:

@@ -721,3 +721,40 @@ def test_a_constrained_insert_line_is_held_to_the_blocks_lengths_as_the_turn_lef
     assert "enum" not in free.step.tools["memory_insert"].properties["insert_line"]
     outcome, _ = drive(free, [block({**edit, "insert_line": 9})])
     assert [json.loads(c["function"]["arguments"])["insert_line"] for c in outcome.calls] == [9]
+
+
+@pytest.mark.parametrize("as_edited", [True, False])
+def test_the_model_sees_its_memory_as_the_turns_edits_left_it(as_edited: bool) -> None:
+    """Letta writes the memory section when the turn begins; after this turn's insert, the next
+    step's system message shows the block with it (and its new size), or as it was when off."""
+    edit = {"label": "human", "new_string": "City: Lyon"}
+    messages = [
+        {"role": "system", "content": MEMORY_SYSTEM},
+        {"role": "user", "content": "I live in Lyon."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "memory_insert", "arguments": json.dumps(edit)}}
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "content": json.dumps({"status": "OK", "message": "Name: Ana\nCity: Lyon"}),
+        },
+    ]
+    data = {"model": "m", "messages": messages, "tools": [INSERT], "tool_choice": "auto"}
+    req = engine.prepare(data, decision=EMULATE, settings=Settings(memory_as_edited=as_edited), log=LOG)
+    system = req["messages"][0]["content"]
+    now = "- chars_current=20\n- chars_limit=5000\n</metadata>\n<value>\nName: Ana\nCity: Lyon\n</value>\n</human>"
+    was = "- chars_current=9\n- chars_limit=5000\n</metadata>\n<value>\nName: Ana\n</value>\n</human>"
+    assert (now in system, was in system) == (as_edited, not as_edited)
+    assert "<value>\nI am Sam.\n</value>\n</persona>" in system  # the block the turn did not edit
+    assert messages[0]["content"] == MEMORY_SYSTEM  # the caller's messages are not changed
+
+
+def test_the_memory_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings.from_env().memory_as_edited
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED", "off")
+    assert not Settings.from_env().memory_as_edited
