@@ -19,7 +19,11 @@ switch ``free-text``; constrained: the default, since the server kind is known).
 ``TEMPERATURE=0`` decodes greedily (unset: Letta's default temperature); the model server
 evaluates every prompt whole, so a greedy reply depends on its prompt alone. ``OFFER=on,off``
 runs everything once with the replace tools offered the blocks' lines and once without
-(``LETTA_TOOL_EMULATION_OFFER_LINES``), on one model server, a Letta server each.
+(``LETTA_TOOL_EMULATION_OFFER_LINES``; with it, a constrained insert's line number is held to
+the block's length), on one model server, a Letta server each. ``AS_EDITED=on,off`` does the
+same for the memory section shown as the turn's edits left it
+(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``). Each run counts the successful inserts that repeated
+one the same turn had already made (the same text into the same block).
 ``MAX_STEPS=N`` ends a turn after N model steps (unset: Letta's own limit, 50, which a small
 model that calls a memory tool at every step runs all the way). ``TRANSCRIPT=PATH`` appends each turn to PATH as a JSON line: the blocks before and after, the
 messages Letta returned (every call with its arguments and result) and each model request with
@@ -61,6 +65,7 @@ MODES = [m.strip() for m in os.environ.get("MODES", "free-text,constrained").spl
 TEMPERATURE = os.environ.get("TEMPERATURE")
 N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
+AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ["MAX_STEPS"]) if os.environ.get("MAX_STEPS") else None
 MEMORY = ("memory_insert", "memory_replace")
@@ -139,6 +144,26 @@ def replace_calls(messages: list[Any], tools: tuple[str, ...] = REPLACE) -> tupl
     return len(returns), sum(m.status == "error" for m in returns)
 
 
+def repeated_inserts(messages: list[Any]) -> int:
+    """Successful inserts that put into a block a text the same turn had already put there."""
+    calls = {m.tool_call.tool_call_id: m.tool_call for m in messages if m.message_type == "tool_call_message"}
+    seen: set[tuple[str, str]] = set()
+    repeats = 0
+    for m in messages:
+        call = calls.get(m.tool_call_id) if m.message_type == "tool_return_message" else None
+        if call is None or call.name not in ("memory_insert", "core_memory_append") or m.status == "error":
+            continue
+        try:
+            arguments = json.loads(call.arguments)
+        except ValueError:
+            continue
+        text = arguments.get("new_string", arguments.get("content")) if isinstance(arguments, dict) else None
+        key = (str(arguments.get("label")), str(text)) if isinstance(arguments, dict) else ("", "")
+        repeats += key in seen
+        seen.add(key)
+    return repeats
+
+
 def blocks_of(client: Any, agent_id: str) -> dict[str, str]:
     return {label: client.agents.blocks.retrieve(label, agent_id=agent_id).value for label in ("human", "persona")}
 
@@ -170,13 +195,14 @@ def main() -> None:
         )
         try:
             for offer in OFFERS:
-                print(f"old text offered the blocks' lines: {offer}")
-                measure(recorder, llama.alias, offer)
+                for as_edited in AS_EDITED:
+                    print(f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}")
+                    measure(recorder, llama.alias, offer, as_edited)
         finally:
             recorder.server.should_exit = True
 
 
-def measure(recorder: Recorder, alias: str, offer: str) -> None:
+def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
     handle = f"openai-proxy/{alias}"
     server = ServerProcess(
         scratch_dir("bench-real-"),
@@ -186,13 +212,14 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
         LETTA_TOOL_EMULATION_CONTEXT=f"{handle}={N_CTX}",
         LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS=MAX_OUTPUT,
         LETTA_TOOL_EMULATION_OFFER_LINES=offer,
+        LETTA_TOOL_EMULATION_MEMORY_AS_EDITED=as_edited,
         LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
     ).start()
     try:
         client = server.client(timeout=900)
         for mode in MODES:
             executed = invalid = reasked = errors = envelopes = cut = replies = changed = 0
-            replaced = replace_failed = inserted = insert_failed = 0
+            replaced = replace_failed = inserted = insert_failed = repeated = 0
             seconds: list[float] = []
             for i in range(TURNS):
                 agent = client.agents.create(
@@ -234,12 +261,13 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
                 ran, failed = replace_calls(list(r.messages), ("memory_insert", "core_memory_append"))
                 inserted += ran
                 insert_failed += failed
+                repeated += repeated_inserts(list(r.messages))
                 changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
                 exchanges = recorder.since(before)
                 if TRANSCRIPT:
                     with open(TRANSCRIPT, "a", encoding="utf-8") as out:
                         turn = {
-                            "offer": offer, "mode": mode, "turn": i, "fact": FACTS[i % len(FACTS)],
+                            "offer": offer, "as_edited": as_edited, "mode": mode, "turn": i, "fact": FACTS[i % len(FACTS)],
                             "blocks_before": before_blocks, "blocks_after": blocks_of(client, agent.id),
                             "messages": [m.model_dump(mode="json") for m in r.messages],
                             "exchanges": [{"request": req, "reply": reply} for req, reply in exchanges],
@@ -261,7 +289,8 @@ def measure(recorder: Recorder, alias: str, offer: str) -> None:
                 f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
                 f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; re-asked in {100 * reasked / n:.0f} % of turns; "
                 f"replace calls {replaced - replace_failed} succeeded, {replace_failed} failed; "
-                f"insert calls {inserted - insert_failed} succeeded, {insert_failed} failed; "
+                f"insert calls {inserted - insert_failed} succeeded ({repeated} repeating one of the turn), "
+                f"{insert_failed} failed; "
                 f"median turn {statistics.median(seconds) if seconds else 0:.1f} s; errors {errors}"
             )
             if mode == "constrained":
