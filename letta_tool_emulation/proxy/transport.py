@@ -146,15 +146,8 @@ class HttpTransport:
                 for line in lines:
                     if line[:5] != b"data:":  # comments, event names, keep-alives, blank lines
                         continue
-                    # _add_event, written out: a call less for each of the reply's many events
-                    data = line[5:].strip()
-                    if data == b"[DONE]":
-                        continue  # read on to the end, so that the connection can be used again
                     try:
-                        chunk = read(data)
-                        if type(chunk) is dict and "error" in chunk:
-                            raise _error_event(chunk, response)
-                        _add_deltas(chunk, batch)
+                        _add_event(line, response, read, batch)
                     except Exception:
                         if batch:  # what came before a broken or error event is the reply's too
                             yield batch
