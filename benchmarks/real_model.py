@@ -14,7 +14,7 @@ switch ``free-text``; constrained: the default, since the server kind is known).
 - constrained replies: how many parse as the envelope, and how many the output limit cut;
 - median turn latency.
 
-    python3 dev.py bench real_model        (TURNS=12 MAX_OUTPUT=256 MODES=free-text,constrained)
+    python3 dev.py bench real_model        (TURNS=12 MAX_OUTPUT=256 MODES=free-text,constrained MAX_STEPS=4)
 
 ``TEMPERATURE=0`` decodes greedily (unset: Letta's default temperature); the model server
 evaluates every prompt whole, so a greedy reply depends on its prompt alone. ``OFFER=on,off``
@@ -24,8 +24,9 @@ the block's length), on one model server, a Letta server each. ``AS_EDITED=on,of
 same for the memory section shown as the turn's edits left it
 (``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``). Each run counts the successful inserts that repeated
 one the same turn had already made (the same text into the same block).
-``MAX_STEPS=N`` ends a turn after N model steps (unset: Letta's own limit, 50, which a small
-model that calls a memory tool at every step runs all the way). ``TRANSCRIPT=PATH`` appends each turn to PATH as a JSON line: the blocks before and after, the
+``MAX_STEPS=N`` ends a turn after N model steps (4 unless set, as the real-model tests do;
+``MAX_STEPS=0``: Letta's own limit, 50, which a small model that calls a memory tool at every
+step runs all the way, for minutes a turn). ``TRANSCRIPT=PATH`` appends each turn to PATH as a JSON line: the blocks before and after, the
 messages Letta returned (every call with its arguments and result) and each model request with
 its reply, so that every memory call can be read afterwards.
 """
@@ -67,7 +68,7 @@ N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
 AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
-MAX_STEPS = int(os.environ["MAX_STEPS"]) if os.environ.get("MAX_STEPS") else None
+MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
 MEMORY = ("memory_insert", "memory_replace")
 REPLACE = ("memory_replace", "core_memory_replace")
 FACTS = [
