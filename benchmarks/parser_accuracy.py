@@ -44,6 +44,9 @@ to one-shot, every call of the long reply); a test can assert that it is empty o
     python3 dev.py bench parser_accuracy --data tests/data/heldout6
                                                 (a sixth, written blind once the fifth was used
                                                 for tuning too, with the same weighting)
+    python3 dev.py bench parser_accuracy --data tests/data/heldout7
+                                                (a seventh, written blind once the sixth was used
+                                                for tuning too, with the same weighting)
 """
 
 from __future__ import annotations
@@ -80,6 +83,8 @@ HELDOUT4 = ROOT / "tests" / "data" / "heldout4"
 HELDOUT5 = ROOT / "tests" / "data" / "heldout5"
 # A sixth, written blind once the fifth was used to improve the rules too, with the same weighting.
 HELDOUT6 = ROOT / "tests" / "data" / "heldout6"
+# A seventh, written blind once the sixth was used to improve the rules too, with the same weighting.
+HELDOUT7 = ROOT / "tests" / "data" / "heldout7"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -25,6 +25,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT4,
     HELDOUT5,
     HELDOUT6,
+    HELDOUT7,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -45,6 +46,7 @@ HELDOUT3_CASES = load_cases(HELDOUT3)
 HELDOUT4_CASES = load_cases(HELDOUT4)
 HELDOUT5_CASES = load_cases(HELDOUT5)
 HELDOUT6_CASES = load_cases(HELDOUT6)
+HELDOUT7_CASES = load_cases(HELDOUT7)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -153,7 +155,14 @@ def test_cases_are_well_formed() -> None:
 
 @pytest.mark.parametrize(
     "case",
-    CASES + HELDOUT_CASES + HELDOUT2_CASES + HELDOUT3_CASES + HELDOUT4_CASES + HELDOUT5_CASES + HELDOUT6_CASES,
+    CASES
+    + HELDOUT_CASES
+    + HELDOUT2_CASES
+    + HELDOUT3_CASES
+    + HELDOUT4_CASES
+    + HELDOUT5_CASES
+    + HELDOUT6_CASES
+    + HELDOUT7_CASES,
     ids=lambda c: c.id,
 )
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
@@ -174,8 +183,8 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
 
 @pytest.mark.parametrize(
     "held",
-    [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES, HELDOUT4_CASES, HELDOUT5_CASES, HELDOUT6_CASES],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"],
+    [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES, HELDOUT4_CASES, HELDOUT5_CASES, HELDOUT6_CASES, HELDOUT7_CASES],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"],
 )
 def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
     """A held-out set: the same format and rules, its own ids, both sides about equal, and
@@ -253,10 +262,18 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
     assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
 
 
-HELDOUT_SETS = [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES, HELDOUT4_CASES, HELDOUT5_CASES, HELDOUT6_CASES]
+HELDOUT_SETS = [
+    HELDOUT_CASES,
+    HELDOUT2_CASES,
+    HELDOUT3_CASES,
+    HELDOUT4_CASES,
+    HELDOUT5_CASES,
+    HELDOUT6_CASES,
+    HELDOUT7_CASES,
+]
 
 
-@pytest.mark.parametrize("number", [4, 5, 6])
+@pytest.mark.parametrize("number", [4, 5, 6, 7])
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
     (nor with the corpus), is about 300 replies with both sides equal, has every class of both
