@@ -75,6 +75,7 @@ from .core.blocks import (
     REPLACED_TEXT,
     as_edited,
     bound_inserts,
+    edits_made,
     hold_labels,
     memory_blocks,
     offer_lines,
@@ -216,6 +217,7 @@ def prepare(
         if content is not first.get("content"):
             log.debug("memory section brought up to date with this turn's edits")
             data = {**data, "messages": [{**first, "content": content}, *messages[1:]]}
+    made = frozenset(_edit_key(n, a) for n, a in edits_made(messages)) if settings.memory_as_edited else frozenset()
     tool_choice = data.get("tool_choice") if specs else None
     # A request without tools (Letta's summarizer) is not the agent's next step.
     queued = _hand_out(pending, data.get("messages") or [], log) if pending is not None and specs else None
@@ -262,6 +264,7 @@ def prepare(
         inner_thoughts=frozenset(thoughts),
         heartbeat=frozenset(beats),
         tool_choice=tool_choice,
+        edits_made=made,
         parallel=parallel,
         concurrent=concurrent,
         sequential=sequential,
@@ -570,6 +573,20 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
         return _Settled(result.content, reasoning, [])
     s = _Settled(result.content, reasoning, list(result.problems))
     calls, repeated = _without_repeated_edits([(c.name, dict(c.arguments)) for c in result.tool_calls])
+    made = [(n, a) for n, a in calls if n in LABELLED_TOOLS and _edit_key(n, a) in step.edits_made]
+    if made:
+        # A small model that sees its edit succeed writes it again at the next step, and again:
+        # each would add the same line once more (or fail, its old text gone).
+        calls = [(n, a) for n, a in calls if n not in LABELLED_TOOLS or _edit_key(n, a) not in step.edits_made]
+        s.problems.append(
+            Problem(
+                "malformed_call",
+                f"{len(made)} memory edit(s) of this reply had already been made earlier in this turn and were not "
+                f"made again ({', '.join(n for n, _ in made[:5])}{', ...' if len(made) > 5 else ''}); the memory "
+                "already holds them.",
+                rejected=True,
+            )
+        )
     if repeated:
         s.problems.append(
             Problem(
@@ -594,6 +611,10 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
             )
         )
     feedback = (render_envelope_feedback if constrained else render_feedback)(s.problems, executed=len(calls))
+    told = ""
+    if made and not calls and s.content.strip() and not any(p.rejected for p in result.problems):
+        # Nothing left to run but the answer: it is delivered (ending the turn), not asked again.
+        told, feedback = feedback, ""
 
     if not calls and not feedback and step.required:
         if REPLY_TOOL in step.tools and result.content:
@@ -619,9 +640,9 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
     notes = "" if constrained else render_notes(s.problems, step.tools)
     if not calls:
         s.reask_feedback = feedback
-        s.feedback = notes  # blocks set aside because of their words: told, never re-asked
+        s.feedback = "\n\n".join(x for x in (told, notes) if x)  # told, never re-asked
         return s
-    s.feedback = "\n\n".join(x for x in (feedback, notes) if x)  # the model hears about the rest next time
+    s.feedback = "\n\n".join(x for x in (feedback, told, notes) if x)  # the model hears about the rest next time
 
     built = [_tool_call(step, name, args, s.thoughts if i == 0 else "") for i, (name, args) in enumerate(calls)]
     concurrent, sequential = step.concurrent, step.sequential
@@ -641,6 +662,11 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
     return s
 
 
+def _edit_key(name: str, args: Mapping[str, Any]) -> str:
+    """One memory edit, whoever wrote its arguments down (Letta's own parameters left out)."""
+    return json.dumps([name, {k: v for k, v in args.items() if k not in INJECTED_PARAMS}], sort_keys=True, default=str)
+
+
 def _without_repeated_edits(
     calls: list[tuple[str, dict[str, Any]]],
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
@@ -657,7 +683,7 @@ def _without_repeated_edits(
         if name not in LABELLED_TOOLS:
             kept.append((name, args))
             continue
-        key = json.dumps([name, args], sort_keys=True, default=str)
+        key = _edit_key(name, args)
         old = next((args[p] for p in REPLACED_TEXT.get(name, ()) if isinstance(args.get(p), str)), None)
         if key in seen or (old is not None and (args.get("label"), old) in replaced):
             repeated.append((name, args))

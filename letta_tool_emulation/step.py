@@ -115,7 +115,8 @@ class Settings:
     # The replace tools are offered the memory blocks' lines for their old text, and a
     # constrained reply's insert line is held to the block's length.
     offer_lines: bool = True
-    # The memory section of the system message is shown as this turn's edits left it.
+    # The memory section of the system message is shown as this turn's edits left it, and an
+    # edit the turn already made is not made again.
     memory_as_edited: bool = True
 
     @classmethod
@@ -159,6 +160,8 @@ class Step:
     concurrent: frozenset[str] | None = None
     sequential: frozenset[str] | None = None
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
+    # The memory edits this turn already made (see engine._edit_key): not made again.
+    edits_made: frozenset[str] = frozenset()
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
     schema_shape: ServerKind | None = None  # the request shape of the reply schema; None: free text

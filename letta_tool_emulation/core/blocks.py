@@ -49,7 +49,7 @@ holds a constrained reply's ``insert_line`` to the numbers the block its ``label
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -64,6 +64,7 @@ __all__ = [
     "Block",
     "as_edited",
     "bound_inserts",
+    "edits_made",
     "hold_labels",
     "memory_block_labels",
     "memory_blocks",
@@ -193,35 +194,48 @@ def as_edited(blocks: list[Block], messages: Sequence[Any]) -> list[Block]:
     before its last other message was already written into the system message when the turn
     began. A successful edit (Letta's ``{"status": "OK", "message": ...}``) sets the block to
     the value it returned. A block whose edit succeeded but whose new value cannot be read
-    (the result was cut at its size limit, or is not in Letta's form) is left empty, so that
-    nothing stale is offered for it; a failed edit changes nothing."""
+    (the result was cut at its size limit, or is not in Letta's form) is left empty and
+    unknown, so that nothing stale is offered for it; a failed edit changes nothing."""
+    by_label = {b.label: b for b in blocks}
+    for _, arguments, ok, value in _turn_edits(messages):
+        block = by_label.get(arguments["label"])
+        if block is None or block.read_only or not ok:
+            continue
+        by_label[block.label] = replace(block, value=value if value is not None else "", known=value is not None)
+    return [by_label[b.label] for b in blocks]
+
+
+def edits_made(messages: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The memory edits of the current turn (as :func:`as_edited` reads it) that succeeded, as
+    (tool, arguments) in their order."""
+    return [(name, arguments) for name, arguments, ok, _ in _turn_edits(messages) if ok]
+
+
+def _turn_edits(messages: Sequence[Any]) -> Iterator[tuple[str, dict[str, Any], bool, str | None]]:
+    """Each result of a memory tool in the current turn: (tool, arguments, whether it
+    succeeded as far as can be told, the block's new value where readable)."""
     start = len(messages)
     while start > 0 and isinstance(messages[start - 1], Mapping) and messages[start - 1].get("role") in _TURN:
         start -= 1
-    by_label = {b.label: b for b in blocks}
-    called: dict[str, str] = {}  # call id -> label, for the memory tools' calls of this turn
+    called: dict[str, tuple[str, dict[str, Any]]] = {}  # call id -> (tool, arguments), the turn's memory calls
     for message in messages[start:]:
         if message.get("role") == "assistant":
             for call in message.get("tool_calls") or ():
-                label = _edited_label(call)
-                if label is not None and isinstance(call.get("id"), str):
-                    called[call["id"]] = label
+                edit = _edit(call)
+                if edit is not None and isinstance(call.get("id"), str):
+                    called[call["id"]] = edit
             continue
-        label = called.get(message.get("tool_call_id"))
-        block = by_label.get(label) if label is not None else None
-        if block is None or block.read_only:
-            continue
-        ok, value = _edit_result(_text(message.get("content")))
-        if ok:
-            by_label[block.label] = replace(block, value=value if value is not None else "", known=value is not None)
-    return [by_label[b.label] for b in blocks]
+        edit = called.get(message.get("tool_call_id"))
+        if edit is not None:
+            yield (*edit, *_edit_result(_text(message.get("content"))))
 
 
 _TURN = frozenset({"assistant", "tool"})
 _CUT = "... [NOTE: function output was truncated"
 
 
-def _edited_label(call: Any) -> str | None:
+def _edit(call: Any) -> tuple[str, dict[str, Any]] | None:
+    """(tool, arguments) of a call to a memory tool that names a block; None for any other."""
     function = call.get("function") if isinstance(call, Mapping) else None
     if not isinstance(function, Mapping) or function.get("name") not in LABELLED_TOOLS:
         return None
@@ -229,8 +243,9 @@ def _edited_label(call: Any) -> str | None:
         arguments = json.loads(function.get("arguments") or "")
     except (TypeError, ValueError):
         return None
-    label = arguments.get("label") if isinstance(arguments, dict) else None
-    return label if isinstance(label, str) else None
+    if not isinstance(arguments, dict) or not isinstance(arguments.get("label"), str):
+        return None
+    return str(function["name"]), arguments
 
 
 def _edit_result(content: str) -> tuple[bool, str | None]:

@@ -12,7 +12,7 @@ import pytest
 from letta_tool_emulation import engine
 from letta_tool_emulation.step import Pending, Settings, in_order
 
-from .test_engine import EMULATE, block, drive
+from .test_engine import CONSTRAINED, EMULATE, block, drive
 
 CONCURRENT = frozenset({"archival_memory_search", "conversation_search"})
 SEQUENTIAL = frozenset({"memory_insert", "archival_memory_insert", "send_message"})
@@ -197,3 +197,68 @@ def test_edits_that_only_look_alike_all_run() -> None:
     )
     ran, feedback = ran_from(reply)
     assert len(ran) == 7 and not feedback
+
+
+def turn_so_far(*edits: dict[str, Any], status: str = "OK") -> list[dict[str, Any]]:
+    """The turn's history: each edit written in a step of its own, with Letta's result (and its
+    own `request_heartbeat`, which the model never wrote)."""
+    history = [*HISTORY]
+    for i, args in enumerate(edits):
+        arguments = json.dumps({**args, "request_heartbeat": True})
+        call = {"id": f"c{i}", "type": "function", "function": {"name": "memory_insert", "arguments": arguments}}
+        result = json.dumps({"status": status, "message": "Name: Ana\nAnna", "time": "now"})
+        history += [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": f"c{i}", "content": result},
+        ]
+    return history
+
+
+@pytest.mark.parametrize("as_edited", [True, False])
+def test_an_edit_the_turn_already_made_is_not_made_again(as_edited: bool) -> None:
+    """SmolLM2-135M through Letta: the insert succeeds, and at the next step of the turn the model
+    writes it again, with its answer; the answer ends the turn, and the insert is not made twice."""
+    anna = {"label": "human", "new_string": "Anna"}
+    data = {"model": "m", "messages": turn_so_far(anna), "tool_choice": "auto"}
+    req = engine.prepare(data, decision=EMULATE, tools=EDITS, settings=Settings(memory_as_edited=as_edited))
+    outcome, attempts = drive(req, ["Noted, your sister is Anna.\n" + block(anna)])
+    assert len(attempts) == 1  # not asked again
+    assert [c["function"]["name"] for c in outcome.calls] == ([] if as_edited else ["memory_insert"])
+    assert outcome.content.startswith("Noted, your sister is Anna.")
+    assert ("already been made earlier in this turn" in outcome.feedback) is as_edited
+    # Beside a new edit, the new one runs alone.
+    cats = {"label": "human", "new_string": "Has two cats."}
+    outcome, _ = drive(req, [block(anna) + "\n" + block(cats)])
+    ran = [json.loads(c["function"]["arguments"])["new_string"] for c in [*outcome.calls, *outcome.queue]]
+    assert ran == (["Has two cats."] if as_edited else ["Anna", "Has two cats."])
+
+
+def test_an_edit_that_failed_or_was_made_in_an_earlier_turn_is_made_again() -> None:
+    anna = {"label": "human", "new_string": "Anna"}
+    for history in (
+        turn_so_far(anna, status="Failed"),  # it did not happen
+        [*turn_so_far(anna), {"role": "user", "content": "Remember that my sister is Anna."}],  # asked again
+    ):
+        data = {"model": "m", "messages": history, "tool_choice": "auto"}
+        req = engine.prepare(data, decision=EMULATE, tools=EDITS, settings=Settings())
+        outcome, _ = drive(req, [block(anna)])
+        assert [c["function"]["name"] for c in outcome.calls] == ["memory_insert"] and not outcome.feedback
+
+
+def test_a_repeated_edit_with_nothing_to_say_is_asked_again() -> None:
+    anna = {"label": "human", "new_string": "Anna"}
+    data = {"model": "m", "messages": turn_so_far(anna), "tool_choice": "auto"}
+    req = engine.prepare(data, decision=EMULATE, tools=EDITS, settings=Settings())
+    outcome, attempts = drive(req, [block(anna), "Done: your sister is Anna."])
+    assert len(attempts) == 2 and "already been made earlier in this turn" in attempts[1].messages[-1]["content"]
+    assert outcome.calls == [] and outcome.content == "Done: your sister is Anna."
+
+
+def test_a_constrained_reply_repeating_the_turns_edit_delivers_its_answer() -> None:
+    anna = {"label": "human", "new_string": "Anna"}
+    data = {"model": "m", "messages": turn_so_far(anna), "tool_choice": "auto"}
+    req = engine.prepare(data, decision=CONSTRAINED, tools=EDITS, settings=Settings())
+    envelope = json.dumps({"calls": [{"function": "memory_insert", "params": anna}], "reply": "Noted."})
+    outcome, attempts = drive(req, [envelope])
+    assert (len(attempts), outcome.calls, outcome.content) == (1, [], "Noted.")
+    assert "already been made earlier in this turn" in outcome.feedback
