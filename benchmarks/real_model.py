@@ -7,7 +7,8 @@ switch ``free-text``; constrained: the default, since the server kind is known).
 
 - % of turns in which Letta executed a memory call (memory_insert / memory_replace) whose
   arguments pass the tool's JSON schema, and the number of executed memory calls that did not;
-- % of turns in which the human block changed (what "remember that ..." means);
+- % of turns in which the human block changed, and turns in which the fact itself (its key
+  words) was written into a block: a model copying the prompt's example changes the block too;
 - % of turns in which a reply had a problem and the model was asked again;
 - replace calls (memory_replace, core_memory_replace) that Letta ran, and those it failed (the
   old text not found in the block);
@@ -71,11 +72,15 @@ TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
 MEMORY = ("memory_insert", "memory_replace")
 REPLACE = ("memory_replace", "core_memory_replace")
-FACTS = [
-    "I like pizza", "my sister is called Anna", "I live in Lyon", "my favourite colour is green",
-    "I work as a nurse", "I have two cats", "my birthday is on May 3", "I am allergic to peanuts",
-    "I play the violin", "I drive a red car", "I was born in Canada", "my dog is named Rex",
-]  # fmt: skip
+# Each fact with the words that show it was written down. (Not "I like pizza": the constrained
+# prompt's example inserts "The user likes pizza.", and a model copying it would look right.)
+FACTS = {
+    "I like sushi": "sushi", "my sister is called Anna": "anna", "I live in Lyon": "lyon",
+    "my favourite colour is green": "green", "I work as a nurse": "nurse", "I have two cats": "cat",
+    "my birthday is on May 3": "may 3", "I am allergic to peanuts": "peanut", "I play the violin": "violin",
+    "I drive a red car": "red car", "I was born in Canada": "canada", "my dog is named Rex": "rex",
+}  # fmt: skip
+FACT_LIST = list(FACTS)
 REASK = FEEDBACK_OPENINGS  # how every message the engine adds when it asks again begins
 
 
@@ -219,7 +224,7 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
     try:
         client = server.client(timeout=900)
         for mode in MODES:
-            executed = invalid = reasked = errors = envelopes = cut = replies = changed = 0
+            executed = invalid = reasked = errors = envelopes = cut = replies = changed = noted = 0
             replaced = replace_failed = inserted = insert_failed = repeated = 0
             seconds: list[float] = []
             for i in range(TURNS):
@@ -238,14 +243,14 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
                 if config != agent.llm_config.model_dump():
                     agent = client.agents.update(agent.id, llm_config=config)
                 human = client.agents.blocks.retrieve("human", agent_id=agent.id).value
-                before_blocks = blocks_of(client, agent.id) if TRANSCRIPT else {}
+                before_blocks = blocks_of(client, agent.id)
                 schemas = {t.name: t.json_schema["parameters"] for t in client.agents.tools.list(agent_id=agent.id)}
                 before = len(recorder.exchanges)
                 started = time.perf_counter()
                 try:
                     r = client.agents.messages.create(
                         agent_id=agent.id,
-                        messages=[{"role": "user", "content": f"Remember that {FACTS[i % len(FACTS)]}."}],
+                        messages=[{"role": "user", "content": f"Remember that {FACT_LIST[i % len(FACTS)]}."}],
                         **({"max_steps": MAX_STEPS} if MAX_STEPS else {}),
                     )
                 except Exception as exc:  # noqa: BLE001 - counted
@@ -264,12 +269,17 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
                 insert_failed += failed
                 repeated += repeated_inserts(list(r.messages))
                 changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
+                after_blocks = blocks_of(client, agent.id)
+                key = FACTS[FACT_LIST[i % len(FACTS)]]
+                noted += any(
+                    key in after_blocks[b].lower() and key not in before_blocks[b].lower() for b in after_blocks
+                )
                 exchanges = recorder.since(before)
                 if TRANSCRIPT:
                     with open(TRANSCRIPT, "a", encoding="utf-8") as out:
                         turn = {
-                            "offer": offer, "as_edited": as_edited, "mode": mode, "turn": i, "fact": FACTS[i % len(FACTS)],
-                            "blocks_before": before_blocks, "blocks_after": blocks_of(client, agent.id),
+                            "offer": offer, "as_edited": as_edited, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
+                            "blocks_before": before_blocks, "blocks_after": after_blocks,
                             "messages": [m.model_dump(mode="json") for m in r.messages],
                             "exchanges": [{"request": req, "reply": reply} for req, reply in exchanges],
                         }  # fmt: skip
@@ -288,7 +298,7 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
             n = max(1, TURNS - errors)
             line = (
                 f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
-                f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; re-asked in {100 * reasked / n:.0f} % of turns; "
+                f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; the fact written into a block in {noted}/{n}; re-asked in {100 * reasked / n:.0f} % of turns; "
                 f"replace calls {replaced - replace_failed} succeeded, {replace_failed} failed; "
                 f"insert calls {inserted - insert_failed} succeeded ({repeated} repeating one of the turn), "
                 f"{insert_failed} failed; "
