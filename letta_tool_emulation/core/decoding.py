@@ -314,14 +314,14 @@ def _single_quoted_json(text: str) -> Any:
     beyond Python's limit is beyond MAX_DEPTH, and NaN or an infinite number is not JSON-shaped."""
     if text[:1] not in ("{", "[") or text[-1:] not in ("}", "]"):
         return _NOTHING
+    if "'" not in text or '"' in text or "\\" in text:
+        return _NOTHING  # (without a single quote, the JSON decoder has already refused it)
     try:
         value = _PLAIN_JSON.decode(text.replace("'", '"'))
     except (ValueError, RecursionError, MemoryError):
         return _NOTHING
     # Looked for only once the text has read as JSON: most text that is not fails sooner.
-    if "\\" in text or '"' in text or "true" in text or "false" in text or "null" in text:
-        return _NOTHING
-    if may_hold_surrogates(text):
+    if "true" in text or "false" in text or "null" in text or may_hold_surrogates(text):
         return _NOTHING
     return value
 

@@ -234,7 +234,7 @@ def test_faithful_refuses_anything_that_changes_text(source: str, value: dict) -
         "{'a': 1, 'a': 2}",  # a key given twice: faithful() then refuses it, as after Python's reading
         "{'a': 12345678901234567890123}",
         "{'a': 1e400}",
-        "[" * 70 + "]" * 70,
+        "[" * 70 + "'x'" + "]" * 70,
     ],
 )
 def test_single_quoted_json_is_read_as_python_reads_it(source: str) -> None:
