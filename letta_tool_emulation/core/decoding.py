@@ -284,17 +284,46 @@ _UNREADABLE = object()
 def _python_literal(text: str) -> Any:
     if "'" not in text and "True" not in text and "False" not in text and "None" not in text and "," not in text:
         return _NOTHING  # nothing a Python literal would read differently from JSON
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes stay as written, without a warning
-            value = ast.literal_eval(text)
-    except ValueError as exc:
-        return _UNREADABLE if "digits" in str(exc) else _NOTHING
-    except (SyntaxError, TypeError, MemoryError, RecursionError):
-        return _NOTHING
+    value = _single_quoted_json(text)
+    if value is _NOTHING:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # invalid escapes stay as written, without a warning
+                value = ast.literal_eval(text)
+        except ValueError as exc:
+            return _UNREADABLE if "digits" in str(exc) else _NOTHING
+        except (SyntaxError, TypeError, MemoryError, RecursionError):
+            return _NOTHING
     # Python reads some things differently from what they look like ('a' 'b' is "ab", 0x10
     # is 16): the value must read back from the text exactly, like a repair.
     return value if _json_shaped(value, 0) and faithful(text, value) else _NOTHING
+
+
+_PLAIN_JSON = json.JSONDecoder()
+
+
+def _single_quoted_json(text: str) -> Any:
+    """The value of JSON written with single quotes for double ones, the usual Python literal,
+    or _NOTHING when the text may be anything else. Python's parser costs more than the rest of
+    a call's reading put together; the C decoder reads such text, its quotes swapped, to the
+    same value, provided nothing in it means something else to Python: no backslash (the two
+    know different escapes), no double quote (it would be swapped too), no true, false or null
+    (names to Python), no lone surrogate (which Python's parser refuses), and brackets around
+    the whole (inside them Python ignores line breaks and indentation; outside, it does not).
+    Whatever else differs is refused by the checks both readings then go through: nesting
+    beyond Python's limit is beyond MAX_DEPTH, and NaN or an infinite number is not JSON-shaped."""
+    if text[:1] not in ("{", "[") or text[-1:] not in ("}", "]"):
+        return _NOTHING
+    if "'" not in text or '"' in text or "\\" in text:
+        return _NOTHING  # (without a single quote, the JSON decoder has already refused it)
+    try:
+        value = _PLAIN_JSON.decode(text.replace("'", '"'))
+    except (ValueError, RecursionError, MemoryError):
+        return _NOTHING
+    # Looked for only once the text has read as JSON: most text that is not fails sooner.
+    if "true" in text or "false" in text or "null" in text or may_hold_surrogates(text):
+        return _NOTHING
+    return value
 
 
 def _json_shaped(value: Any, depth: int) -> bool:

@@ -14,7 +14,9 @@ from .tools import ToolLike, ToolSpec, normalize_tools
 from .validate import DEFAULT_IGNORED_PARAMS
 
 # The standard library's engine: it runs over the whole reply, and is faster at so plain a pattern.
-_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+# Possessive, as nothing follows the run: a greedy group would keep every line's backtracking
+# state, which costs more per line the longer the run of blank lines.
+_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)++")
 
 
 class StreamingToolCallParser:

@@ -3,6 +3,7 @@ never a third outcome. Repairs may add what is missing at the end; they never cu
 
 from __future__ import annotations
 
+import ast
 import json
 
 import pytest
@@ -10,7 +11,15 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
-from letta_tool_emulation.core.decoding import REPAIR_BUDGET, REPAIR_LIMIT, RepairBudget, decode, faithful
+from letta_tool_emulation.core.decoding import (
+    _NOTHING,
+    REPAIR_BUDGET,
+    REPAIR_LIMIT,
+    RepairBudget,
+    _single_quoted_json,
+    decode,
+    faithful,
+)
 
 SAVE = [
     {
@@ -214,6 +223,42 @@ def test_faithful_accepts_repairs_that_lose_nothing(source: str, value: dict) ->
 )
 def test_faithful_refuses_anything_that_changes_text(source: str, value: dict) -> None:
     assert not faithful(source, value)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{'function': 'save', 'params': {'content': 'a note'}}",
+        "[{'a': 1}, {'a': -0.5e3}, [], {}]",
+        "{'a': 'café 東京 😀', 'b': [1,\r\n 2,\n\t3]}",
+        "{'a': 1, 'a': 2}",  # a key given twice: faithful() then refuses it, as after Python's reading
+        "{'a': 12345678901234567890123}",
+        "{'a': 1e400}",
+        "[" * 70 + "'x'" + "]" * 70,
+    ],
+)
+def test_single_quoted_json_is_read_as_python_reads_it(source: str) -> None:
+    value = _single_quoted_json(source)
+    python = ast.literal_eval(source)
+    assert value is not _NOTHING
+    assert value == python and json.dumps(value) == json.dumps(python)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{'a': true}",  # a name to Python
+        "{'a': 'x\\ny'}",  # escapes differ
+        "{'a': \"x\"}",
+        "\n\t{'a': 1}",  # indentation outside brackets means something to Python
+        "{'a': 1}\n\t",
+        "{'a': '\ud800'}",
+        "{'a': 'x' 'y'}",
+        "{'a': 0x10}",
+    ],
+)
+def test_single_quoted_json_leaves_anything_else_to_python(source: str) -> None:
+    assert _single_quoted_json(source) is _NOTHING
 
 
 def test_limits_are_checked_before_decoding() -> None:

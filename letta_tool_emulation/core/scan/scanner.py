@@ -37,7 +37,7 @@ from .openers import Openers
 from .output import Output
 from .reasoning import Reasoning
 from .settle import Settle
-from .states import CALL_STATES, FENCE, REGION, TEXT, THINK, State
+from .states import CALL_STATES, FENCE, FLOOD, REGION, TEXT, THINK, State
 from .text import Text
 
 
@@ -118,14 +118,12 @@ class Scanner:
                         # the chunk whole, as this does without entering the state machine.
                         found = M.find_candidate(chunk, 0, False, self.reasoning.settled)
                         if found is None:
-                            b.base += len(chunk)
-                            if settle.unterminated is not None:
-                                settle.watch_end(chunk)
-                            lines.track(chunk)
-                            self.out.texts.append(chunk)
-                            return [text_event(chunk)]
+                            return self._prose(chunk)
                         # The TEXT state asks the same question first: it is not searched twice.
                         self.text.known = (chunk, found)
+            elif state == FLOOD and not self.settle.items:
+                # Past the block limit everything is prose, released as it comes (text.flood).
+                return self._prose(chunk)
             elif state == REGION:
                 m = self.matcher
                 quote = m.quote
@@ -141,6 +139,16 @@ class Scanner:
         b.text = b.text + chunk if b.text else chunk
         self._run(eof=False)
         return self.out.take()
+
+    def _prose(self, chunk: str) -> list[StreamEvent]:
+        """A chunk released whole as prose, as the state machine would release it."""
+        self.buf.base += len(chunk)
+        settle = self.settle
+        if settle.unterminated is not None:
+            settle.watch_end(chunk)
+        self.lines.track(chunk)
+        self.out.texts.append(chunk)
+        return [text_event(chunk)]
 
     def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
         if self.closed:

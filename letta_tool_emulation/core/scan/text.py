@@ -31,8 +31,10 @@ _DONE, _AS_TEXT, _WAIT = range(3)
 # Inside the code only a backtick or a newline matters: the SPAN state, at an opener, looks
 # for the closing run on the line and finds this one, which is the first run after the opening
 # and no farther than SPAN_HOLD_LIMIT from it. The closing run must be followed by a
-# character, so it is whole.
-_SPANS = re.compile(r"(?:(`{1,500})[^`\n]{1,3000}\1(?=[^`])[^`\nT<\[]*)+")
+# character, so it is whole. The repetition is possessive: nothing follows it, so it never gives
+# back a span anyway, and a greedy one would keep every span's backtracking state to the end of
+# the match, which makes a long run of spans cost more per byte the longer it is.
+_SPANS = re.compile(r"(?:(`{1,500})[^`\n]{1,3000}\1(?=[^`])[^`\nT<\[]*)++")
 
 
 class Text:
