@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -252,8 +252,14 @@ def prepare(
             body = {**body, **fields}
         else:
             grammar_kind = None
+    example_copy = None
     if shape:
         held = bound_inserts(offer_lines(specs, lines, enum=True), held_to)
+        example = prompt_example(held, values=True)
+        if example and example["function"] in LABELLED_TOOLS and not _user_spoke_of(messages, EXAMPLE_SUBJECT):
+            # Small models copy the example word for word ("The user likes pizza." for "I work
+            # as a nurse"), which would put a fact the user never gave into their memory.
+            example_copy = _edit_key(example["function"], example["params"])
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True))
@@ -265,6 +271,7 @@ def prepare(
         heartbeat=frozenset(beats),
         tool_choice=tool_choice,
         edits_made=made,
+        example_copy=example_copy,
         parallel=parallel,
         concurrent=concurrent,
         sequential=sequential,
@@ -410,6 +417,11 @@ def strip_injected(
     return spec, has_thoughts, has_heartbeat
 
 
+# The fact of the constrained prompt's example edit, and the word that shows a user spoke of it.
+EXAMPLE_FACT = "The user likes pizza."
+EXAMPLE_SUBJECT = "pizza"
+
+
 def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False) -> dict[str, Any] | None:
     """The call the prompt's example shows, when the agent has the usual memory tools.
 
@@ -417,7 +429,7 @@ def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False) -> di
     model reciting its instructions runs nothing. ``values`` adds concrete arguments, under the
     agent's own parameter names (letta renamed them between versions): a constrained reply's
     example, where small models copy the shape best from real values."""
-    for name, text in (("memory_insert", "The user likes pizza."), ("core_memory_append", "The user likes pizza."),
+    for name, text in (("memory_insert", EXAMPLE_FACT), ("core_memory_append", EXAMPLE_FACT),
                        (REPLY_TOOL, "Hi! How can I help?")):  # fmt: skip
         spec = specs.get(name)
         if spec is None:
@@ -587,6 +599,18 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
                 rejected=True,
             )
         )
+    copies = [(n, a) for n, a in calls if step.example_copy is not None and _edit_key(n, a) == step.example_copy]
+    if copies:
+        calls = [(n, a) for n, a in calls if (n, a) not in copies]
+        s.problems.append(
+            Problem(
+                "malformed_call",
+                f"The call {copies[0][0]} with exactly the arguments of the example in the instructions was not run: "
+                "that example is not about this user. Call the tool with what the user actually said, or answer "
+                "without a tool.",
+                rejected=True,
+            )
+        )
     if repeated:
         s.problems.append(
             Problem(
@@ -660,6 +684,19 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
         now = in_order([c["function"]["name"] for c in ordered], concurrent, sequential)
     s.calls, s.queue = ordered[:now], ordered[now:]
     return s
+
+
+def _user_spoke_of(messages: Sequence[Any], word: str) -> bool:
+    """Whether any of the user's messages holds ``word`` (in any case)."""
+    word = word.casefold()
+    for m in messages:
+        if isinstance(m, Mapping) and m.get("role") == "user":
+            content = m.get("content")
+            parts = content if isinstance(content, list) else [content]
+            text = " ".join(p.get("text", "") if isinstance(p, Mapping) else str(p or "") for p in parts)
+            if word in text.casefold():
+                return True
+    return False
 
 
 def _edit_key(name: str, args: Mapping[str, Any]) -> str:

@@ -758,3 +758,28 @@ def test_the_memory_setting_is_read_from_the_environment(monkeypatch: pytest.Mon
     assert Settings.from_env().memory_as_edited
     monkeypatch.setenv("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED", "off")
     assert not Settings.from_env().memory_as_edited
+
+
+def test_a_word_for_word_copy_of_the_prompts_example_edit_is_not_the_users_fact() -> None:
+    """SmolLM2-135M through Letta wrote the constrained prompt's example ("The user likes pizza.")
+    for "I work as a nurse": it does not run, and the model is asked again; where the user did
+    speak of pizza, the same call is their fact and runs."""
+    example = {"label": "human", "new_string": engine.EXAMPLE_FACT}
+    copied = json.dumps({"calls": [{"function": "memory_insert", "params": example}], "reply": "Noted."})
+    nurse = {"label": "human", "new_string": "Works as a nurse."}
+    fact = json.dumps({"calls": [{"function": "memory_insert", "params": nurse}], "reply": "Noted."})
+    for said, runs in (("Remember that I work as a nurse.", False), ("Remember that I love PIZZA.", True)):
+        messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": said}]
+        data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+        req = engine.prepare(data, decision=CONSTRAINED, log=LOG)
+        assert engine.EXAMPLE_FACT in req["messages"][0]["content"]  # what the model is shown
+        outcome, attempts = drive(req, [copied, fact])
+        ran = [json.loads(c["function"]["arguments"])["new_string"] for c in outcome.calls]
+        assert ran == ([engine.EXAMPLE_FACT] if runs else ["Works as a nurse."])
+        assert len(attempts) == (1 if runs else 2)
+        if not runs:
+            assert "exactly the arguments of the example in the instructions" in attempts[1].messages[-1]["content"]
+    # Free text shows no values in its example: nothing is held back there.
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I work as a nurse."}]
+    free = engine.prepare({"model": "m", "messages": messages, "tools": TOOLS}, decision=EMULATE, log=LOG)
+    assert free.step.example_copy is None
