@@ -252,14 +252,14 @@ def prepare(
             body = {**body, **fields}
         else:
             grammar_kind = None
-    example_copy = None
+    example_fact = None
     if shape:
         held = bound_inserts(offer_lines(specs, lines, enum=True), held_to)
         example = prompt_example(held, values=True)
         if example and example["function"] in LABELLED_TOOLS and not _user_spoke_of(messages, EXAMPLE_SUBJECT):
-            # Small models copy the example word for word ("The user likes pizza." for "I work
-            # as a nurse"), which would put a fact the user never gave into their memory.
-            example_copy = _edit_key(example["function"], example["params"])
+            # Small models copy the example's fact word for word ("The user likes pizza." for "I
+            # work as a nurse", into any block, by any memory tool): a fact the user never gave.
+            example_fact = EXAMPLE_FACT
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True))
@@ -271,7 +271,7 @@ def prepare(
         heartbeat=frozenset(beats),
         tool_choice=tool_choice,
         edits_made=made,
-        example_copy=example_copy,
+        example_fact=example_fact,
         parallel=parallel,
         concurrent=concurrent,
         sequential=sequential,
@@ -599,15 +599,15 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
                 rejected=True,
             )
         )
-    copies = [(n, a) for n, a in calls if step.example_copy is not None and _edit_key(n, a) == step.example_copy]
+    copies = [(n, a) for n, a in calls if step.example_fact is not None and _writes(n, a, step.example_fact)]
     if copies:
         calls = [(n, a) for n, a in calls if (n, a) not in copies]
         s.problems.append(
             Problem(
                 "malformed_call",
-                f"The call {copies[0][0]} with exactly the arguments of the example in the instructions was not run: "
-                "that example is not about this user. Call the tool with what the user actually said, or answer "
-                "without a tool.",
+                f"The call {copies[0][0]} writes the fact of the example in the instructions "
+                f"({json.dumps(step.example_fact)}), which is not about this user, and was not run. Call the tool "
+                "with what the user actually said, or answer without a tool.",
                 rejected=True,
             )
         )
@@ -684,6 +684,15 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
         now = in_order([c["function"]["name"] for c in ordered], concurrent, sequential)
     s.calls, s.queue = ordered[:now], ordered[now:]
     return s
+
+
+def _writes(name: str, args: Mapping[str, Any], fact: str) -> bool:
+    """Whether a memory edit writes ``fact`` as one of its texts (in any case, with or without
+    its full stop)."""
+    wanted = fact.strip().rstrip(".").casefold()
+    return name in LABELLED_TOOLS and any(
+        isinstance(v, str) and v.strip().rstrip(".").casefold() == wanted for k, v in args.items() if k != "label"
+    )
 
 
 def _user_spoke_of(messages: Sequence[Any], word: str) -> bool:

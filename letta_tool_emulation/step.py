@@ -162,9 +162,9 @@ class Step:
     queued: ToolCallDict | None = None  # a call from an earlier reply to hand out now, without a model request
     # The memory edits this turn already made (see engine._edit_key): not made again.
     edits_made: frozenset[str] = frozenset()
-    # The constrained prompt's example memory edit, word for word (see engine._edit_key), where
-    # the user never spoke of its subject: a copy of it is not the user's fact, and does not run.
-    example_copy: str | None = None
+    # The fact of the constrained prompt's example memory edit, where the user never spoke of its
+    # subject: a memory edit that writes it is a copy of the example, not the user's fact.
+    example_fact: str | None = None
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
     schema_shape: ServerKind | None = None  # the request shape of the reply schema; None: free text

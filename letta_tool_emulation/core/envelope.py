@@ -146,8 +146,8 @@ def envelope_instruction(
 
 def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
     """A call with values, not placeholders: a grammar makes the model write JSON in any case,
-    and small models follow a concrete shape best (the engine does not run a word-for-word copy of
-    its memory-edit example where the user never spoke of the example's subject)."""
+    and small models follow a concrete shape best (the engine does not run a memory edit that
+    writes the example's fact where the user never spoke of its subject)."""
     shape = worked_example(specs)
     spec = specs[shape["function"]]
     return {"function": spec.name, "params": {n: _sample(n, spec.properties.get(n)) for n in shape["params"]}}

@@ -778,8 +778,15 @@ def test_a_word_for_word_copy_of_the_prompts_example_edit_is_not_the_users_fact(
         assert ran == ([engine.EXAMPLE_FACT] if runs else ["Works as a nurse."])
         assert len(attempts) == (1 if runs else 2)
         if not runs:
-            assert "exactly the arguments of the example in the instructions" in attempts[1].messages[-1]["content"]
-    # Free text shows no values in its example: nothing is held back there.
+            assert "writes the fact of the example in the instructions" in attempts[1].messages[-1]["content"]
+    # The same fact by another memory tool, into another block, without its full stop: a copy too.
     messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I work as a nurse."}]
+    data = {"model": "m", "messages": messages, "tools": [*TOOLS, REPLACE], "tool_choice": "auto"}
+    req = engine.prepare(data, decision=CONSTRAINED, log=LOG)
+    replace = {"label": "persona", "old_string": "I am Sam.", "new_string": "the user likes pizza"}
+    other = json.dumps({"calls": [{"function": "memory_replace", "params": replace}], "reply": "Noted."})
+    outcome, attempts = drive(req, [other, fact])
+    assert [c["function"]["name"] for c in outcome.calls] == ["memory_insert"] and len(attempts) == 2
+    # Free text shows no values in its example: nothing is held back there.
     free = engine.prepare({"model": "m", "messages": messages, "tools": TOOLS}, decision=EMULATE, log=LOG)
-    assert free.step.example_copy is None
+    assert free.step.example_fact is None
