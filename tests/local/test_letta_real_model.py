@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from letta_tool_emulation.engine import EXAMPLE_FACT
 from letta_tool_emulation.runtime.llama import LlamaServer
 
 from ..e2e.conftest import Server, block, new_agent, of_type, say, stream, wait_gone
@@ -135,8 +136,10 @@ REMEMBER = ("I like pizza", "my sister is called Anna", "I live in Lyon", "I wor
 # lines, and every prompt evaluated whole by the model server (so that no reply depends on what
 # the server answered for an earlier test), runs of this test changed it in 5 and 6 of 6.
 # What still varies between runs is the prompt itself: Letta writes the agent's id and the
-# time into the system message.
-CHANGED_FLOOR = 3
+# time into the system message. Many of those changes were the constrained prompt's example
+# copied ("The user likes pizza." for "I live in Lyon"), which the engine no longer runs where
+# the user never spoke of pizza; without them, runs changed it in 3 of 6.
+CHANGED_FLOOR = 2
 # Steps per "remember" turn. Each step evaluates a prompt of thousands of tokens whole on one
 # thread; a small model that keeps calling (an insert at a line the block does not have, again
 # and again) ran one turn of a CI run past the client's 600 s. A turn's first steps are the
@@ -160,6 +163,11 @@ def test_remember_turns_change_the_human_block(letta_server: Server, llama_serve
         # Every memory call names one of the agent's blocks: the label is held to them.
         assert all(args["label"] in before for _, args in calls), calls
         labels += [args["label"] for _, args in calls]
+        if "pizza" not in fact:  # the example's fact is never written for another
+            example = EXAMPLE_FACT.rstrip(".").casefold()
+            assert not [
+                a for _, a in calls if any(str(v).strip().rstrip(".").casefold() == example for v in a.values())
+            ]
         changed += block(client, agent, "human") != before["human"]
         failed = [str(m.tool_return)[:160] for m in of_type(r.messages, "tool_return_message") if m.status == "error"]
         print(f"{fact!r}: {[(name, args['label']) for name, args in calls]}, failed: {failed}")
