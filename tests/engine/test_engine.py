@@ -641,22 +641,22 @@ def test_the_offer_setting_is_read_from_the_environment(monkeypatch: pytest.Monk
     assert not Settings.from_env().offer_lines
 
 
+def after_edit(said: str, name: str, args: dict[str, Any], value: str) -> list[dict[str, Any]]:
+    """A turn so far: the user's message, and one memory edit that left the block at ``value``."""
+    call = {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+    return [
+        {"role": "system", "content": MEMORY_SYSTEM},
+        {"role": "user", "content": said},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"status": "OK", "message": value})},
+    ]
+
+
 def test_a_step_after_an_edit_offers_the_lines_the_edit_left() -> None:
     """Letta's system message shows the blocks as the turn began; the turn's own replacement
     returned the block's new value, and the next step of the same turn is offered its lines."""
     edit = {"label": "human", "old_string": "Name: Ana", "new_string": "Name: Eva"}
-    messages = [
-        {"role": "system", "content": MEMORY_SYSTEM},
-        {"role": "user", "content": "I am called Eva now, and I live in Lyon."},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": "c1", "type": "function", "function": {"name": "memory_replace", "arguments": json.dumps(edit)}}
-            ],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"status": "OK", "message": "Name: Eva"})},
-    ]
+    messages = after_edit("I am called Eva now, and I live in Lyon.", "memory_replace", edit, "Name: Eva")
     data = {"model": "m", "messages": messages, "tools": [*TOOLS, REPLACE], "tool_choice": "auto"}
     held = engine.prepare(data, decision=CONSTRAINED, settings=Settings(), log=LOG)
     schema = json.dumps(held["response_format"])
@@ -664,19 +664,18 @@ def test_a_step_after_an_edit_offers_the_lines_the_edit_left() -> None:
     assert "Name: Ana" not in schema  # replaced earlier in this turn: a reply naming it would fail
 
 
+# TOOLS' memory_insert with Letta's line number.
+_PARAMS = TOOLS[0]["function"]["parameters"]
 INSERT = {
     "type": "function",
     "function": {
-        "name": "memory_insert",
-        "description": "Insert text into a memory block.",
+        **TOOLS[0]["function"],
         "parameters": {
-            "type": "object",
+            **_PARAMS,
             "properties": {
-                "label": {"type": "string"},
-                "new_string": {"type": "string"},
+                **_PARAMS["properties"],
                 "insert_line": {"type": "integer", "description": "The line after which to insert (0: the start)."},
             },
-            "required": ["label", "new_string"],
         },
     },
 }
@@ -687,22 +686,7 @@ def test_a_constrained_insert_line_is_held_to_the_blocks_lengths_as_the_turn_lef
     """The human block has one line when the turn begins; an insert earlier in the turn made it
     two, so the next step's schema allows -1 and 0 to 2 there (Letta refuses anything else)."""
     edit = {"label": "human", "new_string": "City: Lyon"}
-    messages = [
-        {"role": "system", "content": MEMORY_SYSTEM},
-        {"role": "user", "content": "I live in Lyon, and I have a cat."},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": "c1", "type": "function", "function": {"name": "memory_insert", "arguments": json.dumps(edit)}}
-            ],
-        },
-        {
-            "role": "tool",
-            "tool_call_id": "c1",
-            "content": json.dumps({"status": "OK", "message": "Name: Ana\nCity: Lyon"}),
-        },
-    ]
+    messages = after_edit("I live in Lyon, and I have a cat.", "memory_insert", edit, "Name: Ana\nCity: Lyon")
     data = {"model": "m", "messages": messages, "tools": [INSERT], "tool_choice": "auto"}
     settings = Settings(offer_lines=offer)
     held = engine.prepare(data, decision=CONSTRAINED, settings=settings, log=LOG)
@@ -728,22 +712,7 @@ def test_the_model_sees_its_memory_as_the_turns_edits_left_it(as_edited: bool) -
     """Letta writes the memory section when the turn begins; after this turn's insert, the next
     step's system message shows the block with it (and its new size), or as it was when off."""
     edit = {"label": "human", "new_string": "City: Lyon"}
-    messages = [
-        {"role": "system", "content": MEMORY_SYSTEM},
-        {"role": "user", "content": "I live in Lyon."},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": "c1", "type": "function", "function": {"name": "memory_insert", "arguments": json.dumps(edit)}}
-            ],
-        },
-        {
-            "role": "tool",
-            "tool_call_id": "c1",
-            "content": json.dumps({"status": "OK", "message": "Name: Ana\nCity: Lyon"}),
-        },
-    ]
+    messages = after_edit("I live in Lyon.", "memory_insert", edit, "Name: Ana\nCity: Lyon")
     data = {"model": "m", "messages": messages, "tools": [INSERT], "tool_choice": "auto"}
     req = engine.prepare(data, decision=EMULATE, settings=Settings(memory_as_edited=as_edited), log=LOG)
     system = req["messages"][0]["content"]
