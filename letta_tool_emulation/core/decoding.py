@@ -28,6 +28,9 @@ MAX_DEPTH = 64  # brackets nested deeper than this are rejected before decoding
 MAX_DIGITS = 300  # digits in one number
 REPAIR_LIMIT = 4_000  # characters of one region json_repair may see
 REPAIR_BUDGET = 8_000  # characters json_repair may see in one reply
+# Blocks of one reply that may take the slow path (a Python literal, then json_repair). No more
+# calls than the engine's per-reply cap can run, so repairing further ones only costs time.
+MAX_REPAIRS = 16
 
 
 class Unreadable(Exception):
@@ -88,9 +91,11 @@ _CONTROL = re.compile(r"[\x00-\x1f]")  # what only the lenient decoder accepts i
 
 @dataclass(slots=True)
 class RepairBudget:
-    """How much text json_repair may still see in this reply."""
+    """How much text json_repair may still see in this reply, and how many blocks may still
+    take the slow path."""
 
     left: int = REPAIR_BUDGET
+    repairs: int = MAX_REPAIRS
 
 
 @dataclass(slots=True)
@@ -146,6 +151,13 @@ def _decode(text: str, budget: RepairBudget) -> Decoded | str:
             if isinstance(exact, Decoded):
                 exact.notes.append("comments removed")
                 return exact
+    if budget.repairs <= 0:
+        return (
+            f"The reply held more than {MAX_REPAIRS} calls whose JSON needed repair, so this call was not run. "
+            "Write it again as valid JSON: double quotes, no trailing commas, newlines inside strings as \\n; "
+            "one call per block."
+        )
+    budget.repairs -= 1
     value = _python_literal(text)  # Python's parser bounds nesting itself
     if value is not _NOTHING:
         if value is _UNREADABLE:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
 from letta_tool_emulation.core.decoding import (
     _NOTHING,
+    MAX_REPAIRS,
     REPAIR_BUDGET,
     REPAIR_LIMIT,
     RepairBudget,
@@ -272,13 +273,43 @@ def test_limits_are_checked_before_decoding() -> None:
 
 
 def test_json_repair_sees_a_bounded_amount_per_reply() -> None:
-    broken = '{"function": "save", "params": {"content": "a "q" b",}}'
+    content = 'a "q" b' + "x" * 900  # long enough that the text budget runs out before the count
+    broken = '{"function": "save", "params": {"content": "' + content + '",}}'
     n = REPAIR_BUDGET // len(broken) + 3
+    assert n < MAX_REPAIRS
     r = parse_tool_calls(f"TOOL_CALL_START\n{broken}\nTOOL_CALL_END\n" * n, SAVE)
     ran = [c.arguments for c in r.tool_calls]
-    assert ran and all(a == {"content": 'a "q" b'} for a in ran)  # the first ones are repaired exactly
+    assert ran and all(a == {"content": content} for a in ran)  # the first ones are repaired exactly
     assert len(ran) == REPAIR_BUDGET // len(broken)
     assert len(r.rejected) == n - len(ran) and "more broken JSON" in r.rejected[0].message  # then refused
+
+
+def _streamed(text: str, size: int) -> object:
+    p = StreamingToolCallParser(SAVE)
+    for i in range(0, len(text), size):
+        p.feed(text[i : i + size])
+    p.close("stop")
+    return p.result
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        '{"function": "save", "params": {"content": "a "q" b",}}',
+        "{'function': 'save', 'params': {'content': 'a \"q\" b'}}",
+    ],
+)
+def test_only_so_many_blocks_per_reply_are_repaired(broken: str) -> None:
+    valid = '{"function": "save", "params": {"content": "ok"}}'
+    n = MAX_REPAIRS + 4
+    text = f"TOOL_CALL_START\n{broken}\nTOOL_CALL_END\n" * n + f"TOOL_CALL_START\n{valid}\nTOOL_CALL_END\n"
+    r = parse_tool_calls(text, SAVE)
+    ran = [c.arguments for c in r.tool_calls]
+    assert ran == [{"content": 'a "q" b'}] * MAX_REPAIRS + [{"content": "ok"}]  # valid blocks still run
+    assert len(r.rejected) == n - MAX_REPAIRS
+    assert all(f"more than {MAX_REPAIRS} calls" in p.message and "valid JSON" in p.message for p in r.rejected)
+    for size in (1, 3, 16):
+        assert _streamed(text, size) == r
 
 
 WEATHER = [
