@@ -519,3 +519,31 @@ def test_options_numbered_before_their_noun_and_a_choice_left_to_the_reader_are_
     first, second = _block("today"), _block("all")
     assert _ran(f"Depending on what you want:\n→ just today\n{first}\n→ everything\n{second}") == []
     assert _ran(f"Depending on the week we add more. Two updates:\n→ one\n{first}\n→ two\n{second}") == ["today", "all"]
+
+
+def _replace(old: str, new: str, label: str = "human") -> str:
+    params = {"label": label, "old_content": old, "new_content": new}
+    return "TOOL_CALL_START\n" + json.dumps({"function": "core_memory_replace", "params": params}) + "\nTOOL_CALL_END"
+
+
+def _replaced(text: str) -> list[str]:
+    return [c.arguments["new_content"] for r in _parse_both(text) for c in r.tool_calls]
+
+
+def test_a_replace_written_anew_a_line_later_runs_only_the_later_one() -> None:
+    # once the first ran, the second's old text would be gone: the reply meant only the second
+    assert (
+        _replaced(_replace("Kids: 0", "Kids: 2") + "\nYou said one, then:\n" + _replace("Kids: 0", "Kids: 1"))
+        == ["Kids: 1"] * 2
+    )
+    # a replace of other old text, of another block, or of the text the first one wrote: each runs
+    for second in (
+        _replace("Pets: 0", "Pets: 1"),
+        _replace("Kids: 0", "Kids: 1", "persona"),
+        _replace("Kids: 2", "Kids: 3"),
+    ):
+        got = _replaced(_replace("Kids: 0", "Kids: 2") + "\nAnd then:\n" + second)
+        assert len(got) == 4, second
+    # written twice with the same new text, or a paragraph apart, they are not a rewrite
+    assert len(_replaced(_replace("A", "B") + "\nAgain:\n" + _replace("A", "B"))) == 4
+    assert len(_replaced(_replace("A", "B") + "\n\nNext, a new paragraph.\n\nThen:\n" + _replace("A", "C"))) == 4
