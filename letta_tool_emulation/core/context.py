@@ -2521,7 +2521,7 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
     ``others_ran``: an earlier block of the reply ran, and none comes after this one."""
-    lines = [line for line in after.split("\n", 8)[:8] if line.strip()][:AFTER_LINES]
+    lines = _after_lines(after)
     for line in lines:
         line = line[:LINE_CHARS]
         if others_ran and CHECK_QUESTION.match(line):
@@ -2538,6 +2538,21 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         if kind is not None:
             return Shown(kind, _WHY_AFTER[kind], quote_words(line))
     return None
+
+
+def _after_lines(after: str) -> list[str]:
+    """The lines after a block that can address it: the first non-blank one, and those that
+    follow it in its paragraph. A line past a blank one after that begins something else (a
+    sign-off, a question about another matter) and says nothing of the block."""
+    lines: list[str] = []
+    for line in after.split("\n", 8)[:8]:
+        if line.strip():
+            lines.append(line)
+            if len(lines) == AFTER_LINES:
+                break
+        elif lines:
+            break
+    return lines
 
 
 def _after_kind(line: str) -> ProblemKind | None:

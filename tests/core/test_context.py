@@ -547,3 +547,10 @@ def test_a_replace_written_anew_a_line_later_runs_only_the_later_one() -> None:
     # written twice with the same new text, or a paragraph apart, they are not a rewrite
     assert len(_replaced(_replace("A", "B") + "\nAgain:\n" + _replace("A", "B"))) == 4
     assert len(_replaced(_replace("A", "B") + "\n\nNext, a new paragraph.\n\nThen:\n" + _replace("A", "C"))) == 4
+
+
+def test_the_lines_after_a_block_are_read_within_its_paragraph() -> None:
+    assert _ran(_block("pizza") + "\nNoted.\nShall I go ahead?") == []
+    assert _ran(_block("pizza") + "\n\nShall I go ahead?") == []  # the first line may stand after a blank one
+    assert _ran(_block("pizza") + "\nNoted.\n\nShall I go ahead?") == ["pizza"]
+    assert _ran(_block("pizza") + "\nGespeichert.\n\nSoll ich die Nummer auch so eintragen?") == ["pizza"]
