@@ -554,3 +554,9 @@ def test_the_lines_after_a_block_are_read_within_its_paragraph() -> None:
     assert _ran(_block("pizza") + "\n\nShall I go ahead?") == []  # the first line may stand after a blank one
     assert _ran(_block("pizza") + "\nNoted.\n\nShall I go ahead?") == ["pizza"]
     assert _ran(_block("pizza") + "\nGespeichert.\n\nSoll ich die Nummer auch so eintragen?") == ["pizza"]
+
+
+def test_so_after_a_comma_goes_on_from_its_clause() -> None:
+    # German "so:" before a block introduces an example; after a comma it is English "therefore"
+    assert _ran("The dentist needs it too, so:\n" + _block("x")) == ["x"]
+    assert _ran("Das sieht dann so:\n" + _block("x")) == []
