@@ -556,6 +556,36 @@ def test_the_lines_after_a_block_are_read_within_its_paragraph() -> None:
     assert _ran(_block("pizza") + "\nGespeichert.\n\nSoll ich die Nummer auch so eintragen?") == ["pizza"]
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Give me a thumbs up and it goes into your archive.",
+        "Sag Bescheid, dann führe ich es aus.",
+        "Dammi il via e la applico.",
+        "Avísame y lo guardo.",
+        "你说一声我就保存。",
+        "No, aspetta, ho letto male. Ecco quella giusta:",
+        "Nie, pomyłka. Poprawna wersja:",
+        "Vill du att jag sparar det?",
+        "Tallennetaanko?",
+    ],
+)
+def test_a_sign_asked_for_a_slip_owned_or_leave_asked_after_a_block_holds_it(line: str) -> None:
+    assert _ran(_block("pizza") + "\n" + line) == [], line
+
+
+def test_the_same_words_about_something_else_or_in_a_condition_hold_nothing() -> None:
+    for line in (
+        "Let me know if anything changes and I'll update it.",
+        "Sag Bescheid, wenn du auch die Abteilung eintragen willst.",
+        "Se ho capito male qualcosa, dimmelo.",
+        "如果我记错了，告诉我。",
+        "Vill du att jag sparar adressen också?",
+        "Tallennetaanko myös uusi osoite?",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
+
+
 def test_so_after_a_comma_goes_on_from_its_clause() -> None:
     # German "so:" before a block introduces an example; after a comma it is English "therefore"
     assert _ran("The dentist needs it too, so:\n" + _block("x")) == ["x"]
