@@ -921,7 +921,18 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bdej\s+(?:mi\s+)?vědět\s*,?\s*a\s+(?:to\s+)?(?:uložím|pošlu|provedu)\b|"
         r"(?:你|您)?(?:说一声|点个头|点头|同意|确认一下)(?:的话)?[，,]?\s*我(?:就|再|马上)(?:保存|执行|发送|记录|存|提交)|"
         r"(?:言って|教えて)(?:くれれば|いただければ|もらえれば)[、,]?\s*(?:保存|実行|送信|登録)します|"
-        r"(?:말씀|말)(?:해\s*주시면|하시면|해\s*주면)\s*(?:바로\s*)?(?:저장|실행|전송|등록)(?:할게요|하겠습니다)",
+        r"(?:말씀|말)(?:해\s*주시면|하시면|해\s*주면)\s*(?:바로\s*)?(?:저장|실행|전송|등록)(?:할게요|하겠습니다)|"
+        r"\bsano\s+(?:vain|niin)?\s*,?\s*niin\s+(?:tallennan|lähetän|suoritan|lisään)\b|"
+        r"\bszólj\s*,?\s*és\s+(?:elmentem|elküldöm|lefuttatom|felveszem)\b|"
+        r"\bspune-mi\s*,?\s*și\s+(?:o|îl|le)\s+(?:salvez|trimit|aplic|adaug)\b|"
+        r"\bhaber\s+ver(?:in)?\s*,?\s*(?:hemen\s+)?(?:kaydedeyim|kaydederim|göndereyim|gönderirim|eklerim)\b|"
+        r"\b(?:kabari|beritahu|bagi\s+tahu)\s+(?:saja|sahaja|aku|saya)?\s*,?\s*(?:nanti|terus|lalu)\s+(?:saya|aku)\s+"
+        r"(?:simpan|kirim|hantar|jalankan|tambahkan)\b|"
+        r"\bbạn\s+(?:nói|báo)\s+(?:một\s+tiếng\s+)?(?:là|thì)\s+(?:mình|tôi)\s+(?:lưu|gửi|chạy)\b|"
+        r"(?:תגיד|תגידי|תאשר|תאשרי)\s+ו(?:אשמור|אשלח|אוסיף|אבצע)|(?:أخبرني|قل\s+لي|أعطني\s+الإشارة)\s+و(?:سأحفظه|سأحفظها|"
+        r"أحفظه|أحفظها|سأرسله|سأنفذه)|(?:बता\s+(?:दीजिए|दें|दो)|हाँ\s+कह\s+(?:दीजिए|दें))\s*,?\s*(?:मैं\s+)?(?:सेव|सहेज|भेज)\s+"
+        r"(?:कर\s+)?(?:दूँगा|दूंगा|दूँगी|दूंगी)|(?:πες\s+μου|δώσε\s+μου\s+το\s+ok)\s*,?\s*και\s+(?:το|τα)\s+(?:αποθηκεύω|στέλνω|"
+        r"εκτελώ|προσθέτω)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
         "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\b[^\n]{0,40}\b(?:would|could|"
@@ -2488,6 +2499,8 @@ AFTER_GATES["proposed"] += (
     *["me avis", "avise-me", "avisa-me", "me dá", "me dê", "laat ", "säg till", "скажи", "дай знать", "дайте знать"],
     *["дай знати", "дайте знати", "скажіть", "daj znać", "dajcie znać", "dej ", "说一声", "点个头", "点头"],
     *["同意", "确认一下", "言って", "教えて", "말씀", "말하시면", "말해", "das ok", "ein zeichen"],
+    *["sano", "szólj", "spune-mi", "haber ver", "kabari", "beritahu", "bagi tahu", "bạn nói", "bạn báo", "תגיד"],
+    *["תאשר", "أخبرني", "قل لي", "أعطني", "बता द", "हाँ कह", "πες μου", "δώσε μου"],
 )
 _AFTER_GATES = Gates(AFTER_GATES)
 

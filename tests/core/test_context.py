@@ -568,6 +568,9 @@ def test_the_lines_after_a_block_are_read_within_its_paragraph() -> None:
         "Nie, pomyłka. Poprawna wersja:",
         "Vill du att jag sparar det?",
         "Tallennetaanko?",
+        "Szólj, és elmentem.",
+        "Haber verin, hemen kaydederim.",
+        "תגיד ואשמור.",
     ],
 )
 def test_a_sign_asked_for_a_slip_owned_or_leave_asked_after_a_block_holds_it(line: str) -> None:
@@ -582,6 +585,9 @@ def test_the_same_words_about_something_else_or_in_a_condition_hold_nothing() ->
         "如果我记错了，告诉我。",
         "Vill du att jag sparar adressen också?",
         "Tallennetaanko myös uusi osoite?",
+        "Szólj, ha valami változik, és frissítem.",
+        "Başka bir şey olursa haber verin.",
+        "תגיד אם צריך עוד משהו.",
     ):
         assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
 
