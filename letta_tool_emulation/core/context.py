@@ -68,7 +68,8 @@ _OPTION = (
     r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
-    r"বিকল্প|ตัวเลือก|옵션|방법|cách)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"বিকল্প|ตัวเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
+    r"possibilità|posibilidad|alternatief|vaihtoehto)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -101,7 +102,7 @@ HEADING_EXAMPLE = regex.compile(
 # A speaker's name in a recited transcript ("**Me:**", "assistant:").
 _SPEAKER = (
     r"\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
-    r"assistente|asistente|assistant\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
+    r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트)\W{0,4}[:：]\W{0,4}"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
@@ -216,7 +217,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
         r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
-        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|so|folgendermaßen|wie\s+folgt|"
+        # ("so" after a comma goes on from the clause before: "I should keep it on file, so:")
+        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})so|folgendermaßen|"
+        r"wie\s+folgt|"
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
@@ -411,10 +414,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
     },
     "proposed": {
         # held back in other words ("ready when you are (I haven't sent it):"), and a step that
-        # waits on an empty result in Korean ("결과가 없으면 ... 실행할게요:")
+        # waits on an empty result in Korean and Japanese ("결과가 없으면 ... 실행할게요:", "何も見つからなければ")
         "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
         r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
-        r"결과가\s*(?:없으면|안\s*나오면|비어\s*있으면)|찾지\s*못하면",
+        r"(?:결과가|아무것도|아무\s+것도|기록이)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|비어\s*있으면)|"
+        r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)",
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
         r"\buntil\s+you\s+(?:confirm|say|approve|give)\b|\bpending\s+(?:your\s+)?(?:approval|confirmation)\b|"
         r"\bdraft(?:ed)?\b|\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
@@ -602,24 +606,32 @@ BARE_QUESTIONS = (
         r"(?:\s+(?:это|его|её|их))?(?:\s+сейчас)?|(?:можно\s+)?(?:приступать|продолжать|выполнять)|"
         r"(?:зберегти|надіслати|застосувати|виконати|записати|продовжити|продовжувати|зробити)(?:\s+(?:це|його|її))?|"
         # pl, cs
+        r"(?:czy\s+)?chcesz,?\s+(?:żebym|bym|abym)\s+(?:to|go|ją)\s+(?:zapisał|zapisała|wysłał|wysłała|dodał|dodała)|"
+        r"chceš,?\s+(?:abych|ať)\s+(?:to|ho|ji)\s+(?:uložil|uložila|poslal|poslala|přidal|přidala|uložím)|"
         r"(?:czy\s+)?(?:mam|mogę|moge)\s+(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
         r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:mám|můžu|mohu)\s+(?:to\s+)?(?:uložit|odeslat|poslat|"
         r"provést|pokračovat|použít|změnit|udělat)(?:\s+to)?|"
         # nl, sv, da, nb
-        r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
+        r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat|hem|ze|deze))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
         r"uitvoeren|doorvoeren|bewaren|verwerken))?|(?:ska|får|kan)\s+jag(?:\s+(?:göra|spara|skicka|köra|"
-        r"genomföra|fortsätta))?(?:\s+(?:det|den|detta))?(?:\s+nu)?|(?:skal|må|kan)\s+(?:jeg|eg)(?:\s+(?:gøre|"
+        r"genomföra|fortsätta))?(?:\s+(?:det|den|detta))?(?:\s+nu)?|"
+        # "do you want me to save it", the block the object
+        r"(?:wil\s+je|wilt\s+u)\s+dat\s+ik\s+(?:het|dit|hem|ze)\s+(?:opsla|verstuur|toepas|doorvoer|bewaar|uitvoer)|"
+        r"vill\s+du\s+att\s+jag\s+(?:sparar|skickar|kör|gör|lägger\s+till|genomför)\s+(?:det|den|detta)|"
+        r"vil\s+du\s+(?:have\s+)?at\s+(?:jeg|eg)\s+(?:gemmer|lagrer|sender|kører|kjører|tilføjer|legger\s+til)"
+        r"\s+(?:det|den)|(?:skal|må|kan)\s+(?:jeg|eg)(?:\s+(?:gøre|"
         r"gjøre|gemme|lagre|sende|køre|kjøre|fortsætte|fortsette|udføre|utføre))?(?:\s+(?:det|den))?(?:\s+(?:nu|nå))?|"
         # fi, hu, ro, el, tr
-        r"(?:tallennanko|lähetänkö|jatkanko|suoritanko|teenkö|toteutanko|päivitänkö|ajanko)(?:\s+(?:sen|ne|tämän|nyt))?|"
+        r"(?:tallennanko|lähetänkö|jatkanko|suoritanko|teenkö|toteutanko|päivitänkö|ajanko|lisäänkö|tallennetaanko|"
+        r"lähetetäänkö|jatketaanko|tehdäänkö|päivitetäänkö|lisätäänkö)(?:\s+(?:sen|ne|tämän|nyt))?|"
         r"(?:mehet|mehetünk|folytassam|csináljam|elmentsem|mentsem|küldjem|alkalmazzam|futtassam)(?:\s+(?:így|most))?|"
-        r"(?:să\s+(?:o\s+|îl\s+|le\s+)?)?(?:salvez|trimit|aplic|continui|execut|rulez)(?:\s+(?:așa|acum))?|"
+        r"(?:să\s+)?(?:o\s+|îl\s+|le\s+)?(?:salvez|trimit|aplic|continui|execut|rulez|adaug)(?:\s+(?:așa|acum))?|"
         r"(?:να\s+)?(?:το\s+)?(?:αποθηκεύσω|στείλω|εφαρμόσω|προχωρήσω|συνεχίσω|εκτελέσω)(?:\s+(?:τώρα|έτσι))?|"
         r"(?:bunu\s+)?(?:kaydedeyim|göndereyim|uygulayayım|devam\s+edeyim|yapayım|çalıştırayım)(?:\s+mi)?|"
         # ar, fa, he
         r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظه|أحفظها|أرسله|أرسلها|أطبقه|أطبقها|نتابع)"
         r"(?:\s+(?:الآن|ذلك))?|(?:انجامش|ادامه)\s+(?:بدهم|بدم)|(?:ذخیره[\u200c ]?اش|اجرایش|اجراش|ارسالش|اعمالش|اجرا|ذخیره|ارسال|اعمال)\s+کنم|"
-        r"(?:לאשר|להמשיך|לבצע|להחיל|שאמשיך|שאבצע)(?:\s+את\s+זה)?(?:\s+עכשיו)?|"
+        r"(?:לאשר|להמשיך|לבצע|להחיל|שאמשיך|שאבצע|לשמור|לשלוח|להוסיף|לעדכן|שאשמור|שאוסיף)(?:\s+את\s+זה)?(?:\s+עכשיו)?|"
         # hi, bn
         r"(?:क्या\s+)?(?:मैं\s+)?(?:इसे\s+)?(?:आगे\s+बढ़ूँ|आगे\s+बढ़ूं|सेव\s+कर\s+दूँ|सेव\s+कर\s+दूं|सेव\s+करूँ|"
         r"सहेज\s+दूँ|भेज\s+दूँ|चला\s+दूँ|लागू\s+कर\s+दूँ)|(?:চালিয়ে\s+দেব|চালাব|সেভ\s+করব|সেভ\s+করে\s+দেব|"
@@ -627,7 +639,9 @@ BARE_QUESTIONS = (
         # vi, id, ms, sw
         r"(?:mình\s+|tôi\s+|em\s+)?(?:lưu|gửi|thực\s+hiện|áp\s+dụng|tiếp\s+tục|tiến\s+hành)(?:\s+(?:luôn|ngay))?\s+"
         r"(?:nhé|không|được\s+không|chứ)|boleh\s+(?:ku|aku\s+|saya\s+)?(?:jalankan|simpan|kirim|terapkan|lanjutkan|"
-        r"proses|teruskan|laksanakan|hantar|kemaskini|kemas\s+kini|gunakan)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
+        r"proses|teruskan|laksanakan|hantar|kemaskini|kemas\s+kini|gunakan)(?:\s+(?:ini|itu|sekarang))?|"
+        r"(?:nak|mahu|mau|perlu|perlukah|patutkah)\s+(?:saya|aku)\s+(?:simpan|simpankan|hantar|kirim|kirimkan|"
+        r"jalankan|teruskan|lanjutkan|tambah|tambahkan|catat|catatkan)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
         r"(?:niendelee|niihifadhi|niitume|niitekeleze|nitekeleze|niifanye|tuendelee)(?:\s+sasa)?|"
         # ja, ko, zh
         r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
@@ -885,6 +899,40 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"opdaterer|oppdaterer)\s+(?:jeg|eg)\b|\ber\s+det\s+(?:i\s+orden|ok|okay|greit|fint)\s*,?\s+(?:at|om)\s+"
         r"(?:jeg|eg)\s+(?:\w+\s+){1,2}?(?:det|den|dem|ændringen|endringen)(?:\s+(?:nu|nå))?\s*\?|\bconfirmi\b[^\n]{0,40}\bși\s+(?:o|îl|le|i|il)\s+(?:aplic|salvez|trimit|actualizez|"
         r"rulez|fac)\b|\bconfirmi\s*\?",
+        # A sign asked for, then the block made on it ("Give me a thumbs up and it goes in", "Sag
+        # Bescheid, dann führe ich es aus", "你说一声我就保存"): the making waits on the sign. A
+        # sign-off that only invites more ("let me know if ...") names no making of its own.
+        "on-a-sign": r"\b(?:give|send)\s+me\s+(?:a|the|your)\s+(?:thumbs[\s-]up|nod|go-ahead|ok|okay)\b[^\n]{0,40}"
+        r"\b(?:and|then)\s+(?:I['’]ll|I\s+will|it\s+goes|it['’]ll\s+go)\b|\b(?:let\s+me\s+know|tell\s+me|say\s+so)\s*"
+        r"(?:,\s*)?(?:and|then)\s+I['’]ll\s+(?:save|store|send|run|apply|execute|submit|file)\s+(?:it|this|that|them)\b|"
+        r"\b(?:sag|gib)\s+(?:mir\s+)?(?:einfach\s+)?(?:bescheid|das\s+ok|das\s+okay|ein\s+zeichen)\s*,?\s*(?:dann|und)\s+"
+        r"(?:führe|speichere|trage|sende|übernehme|schicke)\s+ich\b|"
+        r"\b(?:dammi|dimmi|fammi\s+sapere)(?:\s+(?:il\s+via|l['’]ok|l['’]okay|un\s+cenno|di\s+sì))?\s*,?\s*"
+        r"e\s+(?:lo|la|li|le)\s+(?:applico|salvo|invio|eseguo|registro|"
+        r"mando)\b|\b(?:avísame|dime|dame\s+el\s+(?:ok|visto\s+bueno))\s*,?\s*y\s+(?:lo|la|los|las)\s+(?:guardo|"
+        r"aplico|envío|ejecuto|registro|mando)\b|\b(?:dis-moi|fais-moi\s+signe|donne-moi\s+ton\s+(?:accord|ok))\s*,?\s*"
+        r"et\s+je\s+(?:l['’]|les\s+)(?:enregistre|applique|envoie|exécute|note)\b|\b(?:me\s+avis[ae]|avis[ae]-me|"
+        r"me\s+d[áê]\s+o\s+(?:ok|sinal))\s*,?\s*e\s+eu\s+(?:o|a|os|as)\s+(?:salvo|aplico|envio|executo|registro|guardo)\b|"
+        r"\blaat\s+(?:het\s+)?(?:me\s+)?(?:maar\s+)?weten\s*,?\s*(?:dan|en)\s+(?:sla|voer|verstuur|zet)\s+ik\b|"
+        r"\bsäg\s+till\s*,?\s*så\s+(?:sparar|skickar|kör|lägger)\s+jag\b|"
+        r"(?:скажи(?:те)?|дай(?:те)?\s+знать)\s*,?\s*и\s+я\s+(?:сохраню|отправлю|выполню|запишу|внесу)|"
+        r"(?:скажи|скажіть|дай(?:те)?\s+знати)\s*,?\s*і\s+я\s+(?:збережу|надішлю|виконаю|запишу)|"
+        r"\bdaj(?:cie)?\s+znać\s*,?\s*(?:a|i|to)\s+(?:to\s+|go\s+)?(?:zapiszę|wyślę|wykonam)\b|"
+        r"\bdej\s+(?:mi\s+)?vědět\s*,?\s*a\s+(?:to\s+)?(?:uložím|pošlu|provedu)\b|"
+        r"(?:你|您)?(?:说一声|点个头|点头|同意|确认一下)(?:的话)?[，,]?\s*我(?:就|再|马上)(?:保存|执行|发送|记录|存|提交)|"
+        r"(?:言って|教えて)(?:くれれば|いただければ|もらえれば)[、,]?\s*(?:保存|実行|送信|登録)します|"
+        r"(?:말씀|말)(?:해\s*주시면|하시면|해\s*주면)\s*(?:바로\s*)?(?:저장|실행|전송|등록)(?:할게요|하겠습니다)|"
+        r"\bsano\s+(?:vain|niin)?\s*,?\s*niin\s+(?:tallennan|lähetän|suoritan|lisään)\b|"
+        r"\bszólj\s*,?\s*és\s+(?:elmentem|elküldöm|lefuttatom|felveszem)\b|"
+        r"\bspune-mi\s*,?\s*și\s+(?:o|îl|le)\s+(?:salvez|trimit|aplic|adaug)\b|"
+        r"\bhaber\s+ver(?:in)?\s*,?\s*(?:hemen\s+)?(?:kaydedeyim|kaydederim|göndereyim|gönderirim|eklerim)\b|"
+        r"\b(?:kabari|beritahu|bagi\s+tahu)\s+(?:saja|sahaja|aku|saya)?\s*,?\s*(?:nanti|terus|lalu)\s+(?:saya|aku)\s+"
+        r"(?:simpan|kirim|hantar|jalankan|tambahkan)\b|"
+        r"\bbạn\s+(?:nói|báo)\s+(?:một\s+tiếng\s+)?(?:là|thì)\s+(?:mình|tôi)\s+(?:lưu|gửi|chạy)\b|"
+        r"(?:תגיד|תגידי|תאשר|תאשרי)\s+ו(?:אשמור|אשלח|אוסיף|אבצע)|(?:أخبرني|قل\s+لي|أعطني\s+الإشارة)\s+و(?:سأحفظه|سأحفظها|"
+        r"أحفظه|أحفظها|سأرسله|سأنفذه)|(?:बता\s+(?:दीजिए|दें|दो)|हाँ\s+कह\s+(?:दीजिए|दें))\s*,?\s*(?:मैं\s+)?(?:सेव|सहेज|भेज)\s+"
+        r"(?:कर\s+)?(?:दूँगा|दूंगा|दूँगी|दूंगी)|(?:πες\s+μου|δώσε\s+μου\s+το\s+ok)\s*,?\s*και\s+(?:το|τα)\s+(?:αποθηκεύω|στέλνω|"
+        r"εκτελώ|προσθέτω)",
     },
     "example": {  # a disclaimer: it was only shown, nothing ran
         "en": r"\b(?:just|only|merely)\s+(?:to\s+)?(?:show|illustrate|demonstrate)\b[^\n]{0,40}\b(?:would|could|"
@@ -988,8 +1036,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم)",
         "he": r"רק\s+(?:כדי\s+)?(?:להמחיש|להראות)|לא\s+שמרתי\s+כלום|(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|"
         r"ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
-        "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:यह\s+)?(?:दिखाने|समझाने)\s+के\s+लिए|শুধু\s+দেখানোর\s+জন্য|"
-        r"কিছুই\s+সেভ\s+করিনি|(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|"
+        "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:\S+\s+){0,2}?(?:दिखाने|समझाने)\s+के\s+लिए|"
+        r"শুধু(?:মাত্র)?\s+(?:\S+\s+){0,2}?দেখানোর\s+জন্য|কিছুই\s+(?:সেভ|সংরক্ষণ)\s+(?:করিনি|হয়নি|করা\s+হয়নি)|"
+        r"कुछ\s+भी\s+(?:सेव|सहेजा)\s+(?:नहीं|न)\s+(?:हुआ|किया)|(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|"
         r"भेजा)\s+नहीं|नहीं\s+(?:सहेजा|चलाया|भेजा)|"
         r"শুধু(?:মাত্র)?\s+(?:একটি\s+)?উদাহরণ|সংরক্ষণ\s+করিনি)",
         "th-ko": r"แค่แสดงให้ดู|보여\s?(?:드리기|주기)\s+위한|(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|"
@@ -1086,6 +1135,26 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
         r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
         "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b)",
+        # A slip owned (misread, misheard, got it wrong) or the right one brought in its place
+        # ("No, aspetta, ho letto male ... Ecco quella giusta:", "Nie, pomyłka ... Poprawna wersja:").
+        "slip": r"\bI\s+(?:misread|misheard|got\s+(?:that|it)\s+wrong)\b|\b(?:the\s+)?(?:correct|right)\s+(?:one|version)\s*"
+        r"(?:is\s*)?[:：]|\bdas\s+stimmt\s+(?:so\s+)?nicht\b|\b(?:verlesen|verhört|vertan)\b|^\W{0,3}stattdessen\s*[:：]|"
+        r"\bstattdessen\s*[:：]\s*$|\bdie\s+richtige\s+(?:version|fassung)\b|\bho\s+(?:letto|capito|sentito)\s+male\b|"
+        r"\becco\s+(?:quella|quello|la\s+versione)\s+(?:giust|corrett)\w*|\bversione\s+(?:giusta|corretta)\s*[:：]|"
+        r"\b(?:leí|entendí|escuché)\s+mal\b|\bla\s+(?:versión\s+)?correcta\s*[:：]|\bj['’]ai\s+(?:mal\s+lu|mal\s+compris)\b|"
+        r"\bla\s+bonne\s+(?:version|valeur)\s*[:：]|\b(?:li|entendi|ouvi)\s+errado\b|\ba\s+(?:versão\s+)?correta\s*[:：]|"
+        r"\bverkeerd\s+(?:gelezen|begrepen|gehoord)\b|\bde\s+juiste\s+(?:versie\s*)?[:：]|\b(?:läste|hörde)\s+fel\b|"
+        r"\bden\s+rätta\s*(?:versionen\s*)?[:：]|\b(?:læste|hørte)\s+forkert\b|\b(?:leste|hørte)\s+feil\b|"
+        r"\bden\s+(?:rigtige|riktige)\s*(?:version|versjon)?\s*[:：]|\bpomyłka\b|\bźle\s+(?:przeczytał|zrozumiał|usłyszał)\w*|"
+        r"\bpoprawna\s+wersja\b|\bšpatně\s+jsem\s+(?:četl|přečetl|slyšel|pochopil)\b|\bsprávná\s+verze\b|"
+        r"неправильно\s+(?:прочитал|понял|расслышал)|правильный\s+вариант|неправильно\s+(?:прочитав|зрозумів)|"
+        r"правильний\s+варіант|\bväärin\s+meni\b|\bluin\s+väärin\b|^\W{0,3}oikea\s+on\b|\brosszul\s+(?:olvastam|értettem)\b|"
+        r"\bam\s+citit\s+greșit\b|\bvarianta\s+corectă\b|\byanlış\s+(?:okudum|anladım|duydum)\b|\bdoğrusu\s*[:：]|"
+        r"διάβασα\s+λάθος|\bđọc\s+nhầm\b|\bsalah\s+(?:baca|dengar|faham|paham)\b|\b(?:maaf|sori),?\s+silap\b|"
+        r"^\W{0,3}yang\s+(?:betul|benar)\s*(?:ialah|adalah)?\s*[:：]|קראתי\s+לא\s+נכון|הנכון\s*[:：]|"
+        r"أخطأت\s+في\s+القراءة|غلط\s+خواندم|गलत\s+पढ़|ভুল\s+পড়েছি|(?:我|是我)?(?:记错了|看错了|听错了)|"
+        r"^\W{0,3}不对[，,]|改成这个|正确的(?:是|应该是)|読み間違え|聞き間違え|正しいのは(?:こちら|これ)|"
+        r"잘못\s*(?:읽었|봤|들었)|맞는\s*(?:건|것은)\s*이거|อ่านผิด|nimesoma\s+vibaya",
         # Taking a call back in further words of several languages.
         "several": r"(?:aufruf|block|befehl|eintrag)\w*\s+(?:ziehe|nehme)\s+ich\s+zurück|\b(?:ziehe|nehme)\s+ich\s+"
         r"(?:den|diesen)\s+(?:aufruf|block|befehl|eintrag)\s+zurück|"
@@ -2410,7 +2479,29 @@ AFTER_GATES["retracted"] += (
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет"],
 )
-AFTER_GATES["example"] += ("csak a formátum", "nem kerestem", "semmit nem")
+AFTER_GATES["example"] += ("csak a formátum", "nem kerestem", "semmit nem", "কিছুই", "कुछ भी")
+AFTER_GATES["retracted"] += (
+    *["misread", "misheard", "got that wrong", "got it wrong", "correct one", "correct version", "right one"],
+    *["right version", "stimmt nicht", "stimmt so nicht", "verlesen", "verhört", "vertan", "stattdessen"],
+    *["richtige", "letto male", "capito male", "sentito male", "giust", "corrett", "leí mal", "entendí mal"],
+    *["escuché mal", "correcta", "mal lu", "mal compris", "la bonne", "li errado", "entendi errado", "ouvi errado"],
+    *["correta", "verkeerd", "de juiste", "läste fel", "hörde fel", "den rätta", "læste forkert", "hørte forkert"],
+    *["leste feil", "hørte feil", "den rigtige", "den riktige", "pomyłka", "źle ", "poprawna wersja", "špatně"],
+    *["správná verze", "неправильно", "правильный вариант", "правильний варіант", "väärin", "oikea on"],
+    *["rosszul", "citit greșit", "varianta corectă", "yanlış", "doğrusu", "διάβασα λάθος", "đọc nhầm"],
+    *["salah ", "silap", "yang betul", "yang benar", "קראתי לא נכון", "הנכון", "أخطأت في", "غلط خواندم"],
+    *["गलत पढ़", "ভুল পড়েছি", "记错了", "看错了", "听错了", "不对", "改成这个", "正确的", "読み間違え"],
+    *["聞き間違え", "正しいのは", "잘못", "맞는", "อ่านผิด", "nimesoma vibaya"],
+)
+AFTER_GATES["proposed"] += (
+    *["give me ", "send me ", "let me know", "tell me", "say so", "bescheid", "gib mir", "sag mir", "dammi"],
+    *["dimmi", "fammi sapere", "avísame", "dime", "dame el", "dis-moi", "fais-moi signe", "donne-moi"],
+    *["me avis", "avise-me", "avisa-me", "me dá", "me dê", "laat ", "säg till", "скажи", "дай знать", "дайте знать"],
+    *["дай знати", "дайте знати", "скажіть", "daj znać", "dajcie znać", "dej ", "说一声", "点个头", "点头"],
+    *["同意", "确认一下", "言って", "教えて", "말씀", "말하시면", "말해", "das ok", "ein zeichen"],
+    *["sano", "szólj", "spune-mi", "haber ver", "kabari", "beritahu", "bagi tahu", "bạn nói", "bạn báo", "תגיד"],
+    *["תאשר", "أخبرني", "قل لي", "أعطني", "बता द", "हाँ कह", "πες μου", "δώσε μου"],
+)
 _AFTER_GATES = Gates(AFTER_GATES)
 
 
@@ -2521,7 +2612,7 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
     ``others_ran``: an earlier block of the reply ran, and none comes after this one."""
-    lines = [line for line in after.split("\n", 8)[:8] if line.strip()][:AFTER_LINES]
+    lines = _after_lines(after)
     for line in lines:
         line = line[:LINE_CHARS]
         if others_ran and CHECK_QUESTION.match(line):
@@ -2538,6 +2629,21 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         if kind is not None:
             return Shown(kind, _WHY_AFTER[kind], quote_words(line))
     return None
+
+
+def _after_lines(after: str) -> list[str]:
+    """The lines after a block that can address it: the first non-blank one, and those that
+    follow it in its paragraph. A line past a blank one after that begins something else (a
+    sign-off, a question about another matter) and says nothing of the block."""
+    lines: list[str] = []
+    for line in after.split("\n", 8)[:8]:
+        if line.strip():
+            lines.append(line)
+            if len(lines) == AFTER_LINES:
+                break
+        elif lines:
+            break
+    return lines
 
 
 def _after_kind(line: str) -> ProblemKind | None:

@@ -519,3 +519,80 @@ def test_options_numbered_before_their_noun_and_a_choice_left_to_the_reader_are_
     first, second = _block("today"), _block("all")
     assert _ran(f"Depending on what you want:\n→ just today\n{first}\n→ everything\n{second}") == []
     assert _ran(f"Depending on the week we add more. Two updates:\n→ one\n{first}\n→ two\n{second}") == ["today", "all"]
+
+
+def _replace(old: str, new: str, label: str = "human") -> str:
+    params = {"label": label, "old_content": old, "new_content": new}
+    return "TOOL_CALL_START\n" + json.dumps({"function": "core_memory_replace", "params": params}) + "\nTOOL_CALL_END"
+
+
+def _replaced(text: str) -> list[str]:
+    return [c.arguments["new_content"] for r in _parse_both(text) for c in r.tool_calls]
+
+
+def test_a_replace_written_anew_a_line_later_runs_only_the_later_one() -> None:
+    # once the first ran, the second's old text would be gone: the reply meant only the second
+    assert (
+        _replaced(_replace("Kids: 0", "Kids: 2") + "\nYou said one, then:\n" + _replace("Kids: 0", "Kids: 1"))
+        == ["Kids: 1"] * 2
+    )
+    # a replace of other old text, of another block, or of the text the first one wrote: each runs
+    for second in (
+        _replace("Pets: 0", "Pets: 1"),
+        _replace("Kids: 0", "Kids: 1", "persona"),
+        _replace("Kids: 2", "Kids: 3"),
+    ):
+        got = _replaced(_replace("Kids: 0", "Kids: 2") + "\nAnd then:\n" + second)
+        assert len(got) == 4, second
+    # written twice with the same new text, or a paragraph apart, they are not a rewrite
+    assert len(_replaced(_replace("A", "B") + "\nAgain:\n" + _replace("A", "B"))) == 4
+    assert len(_replaced(_replace("A", "B") + "\n\nNext, a new paragraph.\n\nThen:\n" + _replace("A", "C"))) == 4
+
+
+def test_the_lines_after_a_block_are_read_within_its_paragraph() -> None:
+    assert _ran(_block("pizza") + "\nNoted.\nShall I go ahead?") == []
+    assert _ran(_block("pizza") + "\n\nShall I go ahead?") == []  # the first line may stand after a blank one
+    assert _ran(_block("pizza") + "\nNoted.\n\nShall I go ahead?") == ["pizza"]
+    assert _ran(_block("pizza") + "\nGespeichert.\n\nSoll ich die Nummer auch so eintragen?") == ["pizza"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Give me a thumbs up and it goes into your archive.",
+        "Sag Bescheid, dann führe ich es aus.",
+        "Dammi il via e la applico.",
+        "Avísame y lo guardo.",
+        "你说一声我就保存。",
+        "No, aspetta, ho letto male. Ecco quella giusta:",
+        "Nie, pomyłka. Poprawna wersja:",
+        "Vill du att jag sparar det?",
+        "Tallennetaanko?",
+        "Szólj, és elmentem.",
+        "Haber verin, hemen kaydederim.",
+        "תגיד ואשמור.",
+    ],
+)
+def test_a_sign_asked_for_a_slip_owned_or_leave_asked_after_a_block_holds_it(line: str) -> None:
+    assert _ran(_block("pizza") + "\n" + line) == [], line
+
+
+def test_the_same_words_about_something_else_or_in_a_condition_hold_nothing() -> None:
+    for line in (
+        "Let me know if anything changes and I'll update it.",
+        "Sag Bescheid, wenn du auch die Abteilung eintragen willst.",
+        "Se ho capito male qualcosa, dimmelo.",
+        "如果我记错了，告诉我。",
+        "Vill du att jag sparar adressen också?",
+        "Tallennetaanko myös uusi osoite?",
+        "Szólj, ha valami változik, és frissítem.",
+        "Başka bir şey olursa haber verin.",
+        "תגיד אם צריך עוד משהו.",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
+
+
+def test_so_after_a_comma_goes_on_from_its_clause() -> None:
+    # German "so:" before a block introduces an example; after a comma it is English "therefore"
+    assert _ran("The dentist needs it too, so:\n" + _block("x")) == ["x"]
+    assert _ran("Das sieht dann so:\n" + _block("x")) == []

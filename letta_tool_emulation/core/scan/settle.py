@@ -19,11 +19,12 @@ the middle of a line when no block waits on it (the scanner's fast path).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import regex
 
 from .. import context as C
+from ..blocks import NEW_TEXT, REPLACED_TEXT
 from ..region import Interpret, Reading, Region, excerpt
 from ..results import Problem, StreamEvent
 from .lines import Lines
@@ -343,6 +344,8 @@ class Settle:
             upto = len(prose) if last else groups[i + 1].after_at
             after = prose[group.after_at : min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)]
             shown = listed.get(id(group))
+            if shown is None and not last and _redone(group, groups[i + 1], after, upto - group.after_at):
+                shown = C.Shown("retracted", REDONE)
             ctx = group.region.context
             if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
@@ -355,6 +358,35 @@ class Settle:
                 for event in group.events:
                     self.out.emit(event)
         self.groups = []
+
+
+REDONE = "the next block replaces the same text again, a line after it, so it was written anew"
+
+
+def _replaced(group: Group) -> tuple[str, str, Any, Any] | None:
+    """A replace call's tool, label, old text and new text; None for any other call."""
+    call = next((e.call for e in group.events if e.call is not None), None)
+    if call is None or call.name not in REPLACED_TEXT:
+        return None
+    args = call.arguments
+    old = next((args[k] for k in REPLACED_TEXT[call.name] if k in args), None)
+    new = next((args[k] for k in NEW_TEXT if k in args), None)
+    return None if old is None else (call.name, str(args.get("label")), old, new)
+
+
+def _redone(group: Group, following: Group, after: str, span: int) -> bool:
+    """Whether ``following`` is ``group`` written anew: both replace the same old text in the
+    same block, with other new text, and only a line or two of the same paragraph stands
+    between them. Once the first has run, its old text is gone and the second must fail, so
+    a reply that writes both meant only the second ("No, you said the 11th. Use this one:").
+    Two replaces of different old texts, or of the same one far apart, are each performed."""
+    if span > 2 * C.LINE_CHARS + 16:
+        return False
+    between = after.strip()
+    if not between or "\n\n" in between.replace("\r", "") or between.count("\n") > 1:
+        return False
+    first, second = _replaced(group), _replaced(following)
+    return first is not None and second is not None and first[:3] == second[:3] and first[3] != second[3]
 
 
 def _listing(groups: list[Group]) -> dict[int, C.Shown]:
