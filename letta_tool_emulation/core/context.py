@@ -416,6 +416,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # held back in other words ("ready when you are (I haven't sent it):"), and a step that
         # waits on an empty result in Korean and Japanese ("결과가 없으면 ... 실행할게요:", "何も見つからなければ")
         "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
+        r"\b(?:I['’]m|I\s+am)\s+(?:holding|keeping)\s+(?:it|this|that|them)\s+(?:back\s+)?until\b|"
+        r"\bI['’]ll\s+hold\s+off\s+on\s+(?:sending|saving|applying|running)\b|\b(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|"
+        r"guardado|mandado)\b|пока\s+не\s+(?:отправляю|сохраняю)|まだ(?:送っ|保存し|登録し)て(?:いません|ない)|"
+        r"还没(?:发|存)(?![出到给])|"
         r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
         r"(?:결과가|아무것도|아무\s+것도|기록이)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|비어\s*있으면)|"
         r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)",
@@ -464,7 +468,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
         + _ENDS,
-        "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
+        "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た))|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
         "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
@@ -721,7 +725,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
         r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
-        r"\bbefore\s+it\s+goes\s+out\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
+        r"\bbefore\s+it\s+goes\s+out\b|\b(?:then|and)\s+tell\s+me\s+to\s+(?:send|save|apply|run)\s+(?:it|this|that|them)\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
         r"(?<!\b(?:know|tell\s+me|ping\s+me)\s+)\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
         r"\b(?:go\s+ahead|proceed)\s+(?:with\s+)?" + _DEICTIC + r"\b[^\n]*\?",
         "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|"
@@ -759,7 +763,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|(?<!(?:avisa|avise|diz|diga|fala|fale)\s+)\bsó\s+se\b|"
         r"\bprocedo\s*\?|\bprocedo\s+(?:assim|com\s+(?:isso|isto|esta|este|essa|esse))\b[^\n]*\?)",
         "it": r"\b(?:solo|soltanto)\s+una\s+bozza|\b(?:lo|la)\s+(?:salvo|invio|applico|aggiorno|mando|"
-        r"registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\bprocedo\s+con\s+(?:questa|questo|queste|"
+        r"registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\b(?:lo|la)\s+(?:invio|salvo|applico)\s+(?:appena|"
+        r"quando|non\s+appena)\s+mi\s+dai\s+(?:l['’]ok|il\s+via)\b|\bprocedo\s+con\s+(?:questa|questo|queste|"
         r"questi)\b[^\n]*\?|\b(?:lo|la)\s+(?:invio|salvo|applico)\s+(?:appena|quando|"
         r"non\s+appena)\s+(?:mi\s+)?confermi|\baspetto\s+(?:la\s+)?tua\s+conferma|"
         r"\bti\s+va\s+bene\s+così\s*\?|(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|"
@@ -774,7 +779,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"отправить)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
-        "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
+        "ja": r"(?:確認|承認)(?:して|し)?(?:いただけ|もらえ|くれ)(?:たら|れば)[、,]?\s*(?:送り|保存し|登録し|実行し)ます|"
+        r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
         r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
         r"いいですか|保存しますか|送信しますか)|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
@@ -799,6 +805,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
         "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic)\b|"
+        r"\b(?:wyślę|zapiszę|dodam|odešlu|uložím|pošlu)\b[^\n]{0,30}\b(?:jak\s+tylko|gdy|kiedy|po\s+tym,?\s+jak|"
+        r"jakmile|až)\s+(?:to\s+)?(?:potwierdzisz|zatwierdzisz|zaakceptujesz|potvrdíš|schválíš)\b|"
         r"\bčekám\s+na\s+(?:tvoje|vaše)\s+(?:potvrzení|schválení)|\bczekam\s+na\s+(?:twoje|pana|"
         r"pani)\s+(?:potwierdzenie|zgodę)|\b(?:uložit|odeslat|zapisać|wysłać)\s+(?:to\s+)?(?:takto|takhle|"
         r"tak)\s*\?|\bczy\s+(?:mogę|mam)\s+(?:ją|je|go|to)\s+(?:\w+\s+)?(?:wysłać|zapisać|zastosować|"
@@ -1445,6 +1453,22 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         # added with the rows for drafts, permission in other words, disclaimers and corrections
         *[
             "a draft",
+            "tell me to",
+            "mi dai l",
+            "mi dai il",
+            "たら送ります",
+            "potwierdzisz",
+            "zatwierdzisz",
+            "zaakceptujesz",
+            "potvrdíš",
+            "schválíš",
+            "たら保存",
+            "れば保存",
+            "たら登録",
+            "れば登録",
+            "たら実行",
+            "れば実行",
+            "れば送ります",
             "after you",
             "aguardo",
             "ainsi",
