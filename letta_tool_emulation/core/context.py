@@ -69,7 +69,7 @@ _OPTION = (
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
-    r"possibilità|posibilidad|alternatief|vaihtoehto)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -185,6 +185,14 @@ def in_element(recent: str) -> bool:
 
 _COLON = r"[ \t]*(?:[:：]|\.\.\.|…)?[ \t*_]*$"  # what may end an introduction's line
 _ENDS = r"[^\n]*[:：][ \t*_]*$"  # a line that ends with a colon
+# A line that opens with "or" and ends with a colon stands between two blocks offered as
+# alternatives ("Either: <block> or, if you'd rather: <block>"): neither is performed.
+_OR_OPEN = (
+    r"(?:^\W{0,4}(?:or|alternatively|o(?=\s*,)|o\s+bien|ou|ou\s+bien|ou\s+alors|ou\s+então|oder|oppure|"
+    r"in\s+alternativa|ofwel|of\s+anders|eller|lub|albo|nebo|anebo|или|либо|або|ya\s+da|veya|yahut|atau|hoặc|"
+    r"tai|vagy|sau|ή|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|^\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
+)
+OR_NEXT = regex.compile(_OR_OPEN + _ENDS, regex.IGNORECASE)
 
 
 def _adverb(words: str) -> str:
@@ -554,6 +562,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|(?:見つからなかった|出てこなかった|なかった|空だった|失敗した)場合|(?:見つから|ヒットし|出てこ)(?:なければ|なかったら)"
         + _ENDS,
+        "or-next": _OR_OPEN + _ENDS,
         "alternatives": r"\b(?:deux|trois|plusieurs)\s+(?:possibilités|solutions|choix|variantes)\b"
         + _ENDS
         + r"|\b(?:dos|tres|varias|duas|três|várias|due|tre|diverse)\s+(?:posibilidades|alternativas|possibilidades|"
@@ -2646,6 +2655,8 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     permission request, a disclaimer, a retraction, a condition on an earlier result).
     ``others_ran``: an earlier block of the reply ran, and none comes after this one."""
     lines = _after_lines(after)
+    if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
+        return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
     for line in lines:
         line = line[:LINE_CHARS]
         if others_ran and CHECK_QUESTION.match(line):
@@ -2662,6 +2673,9 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         if kind is not None:
             return Shown(kind, _WHY_AFTER[kind], quote_words(line))
     return None
+
+
+OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
 
 
 def _after_lines(after: str) -> list[str]:
