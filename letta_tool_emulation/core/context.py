@@ -99,11 +99,12 @@ HEADING_EXAMPLE = regex.compile(
     r"пример\w*|формат\w*|синтаксис)\b|例|示例|格式|形式|サンプル",
     regex.IGNORECASE,
 )
-# A speaker's name in a recited transcript ("**Me:**", "assistant:").
+# A speaker's name in a recited transcript ("**Me:**", "assistant:"), maybe after the turn's
+# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:").
 _SPEAKER = (
-    r"\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
+    r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
-    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트)\W{0,4}[:：]\W{0,4}"
+    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트|دستیار|সহকারী|ผู้ช่วย|asszisztens|msaidizi)\W{0,4}[:：]\W{0,4}"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
