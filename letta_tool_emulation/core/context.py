@@ -397,7 +397,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"(?:\bmi-a[iț]\s+trimis|\b(?:anterior|mai\s+devreme|ieri)\b[^\n]{0,60}\bam\s+(?:rulat|apelat|"
         r"executat)|"
         r"\bem\s+vas\s+enviar|\bm['’]has\s+enviat|\babans\b[^\n]{0,60}\bvaig\s+(?:executar|cridar))",
-        "tr": r"(?:bana\s+gönderdi\w*|gönderdiğin\w*|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
+        "tr": r"(?:bana\s+gönderdi\w*|bana\s+[^\n]{0,30}(?:göndermişsin|göndermiştin|yolladın|yollamışsın)[ \t]*:|gönderdiğin\w*|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
         r"son\s+mesajın)",
         "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|"
         r"εκτέλεσα|κάλεσα)|"
@@ -410,9 +410,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
         "he": r"(?:שלחת\s+לי|ששלחת|קודם[^\n]{0,60}(?:הרצתי|הפעלתי|ביצעתי|עשיתי)|הנה\s+מה\s+שעשיתי)",
         "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|"
-        r"তুমি\s+পাঠিয়েছ|"
+        r"তুমি\s+পাঠিয়েছ|(?:তুমি|আপনি)\s+আমাকে\s+[^\n]{0,30}পাঠিয়েছিলে(?:ন)?[ \t]*:|"
         r"আগে\s+আমি)",
-        "th-ko": r"(?:คุณส่งมา|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
+        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)[ \t]*:|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출)|(?:앞서|이전에|아까|전에)\s+제가\s+(?:실행|호출|했))",
         "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b",
         # What was done earlier, told with the time word after "what I" ("Hier ist, was ich vorhin
