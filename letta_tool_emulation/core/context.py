@@ -1091,6 +1091,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\besquece\s+(?:o|a)\s+anterior\b|\bdimentica\s+(?:quello|quella|il\s+precedente|la\s+precedente)\b|"
         r"\bforget\s+(?:the\s+(?:previous|last|first)\s+one|that\s+one)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
+        r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
         r"^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|"
         r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|"
         r"\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
@@ -1129,7 +1130,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
         r"błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|"
         r"\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
-        r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd)",
+        r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd|\b(?:tamten|ten|poprzedni|pierwszy)\s+odrzucam\b|"
+        r"\bpoprawn\w*\s+jest\s+(?:ten|ta|to)\s*[:：]|\bzahoď\b|\b(?:tady|tohle|toto)\s+je\s+(?:ten\s+)?správn\w*\s*[:：])",
         "uk": r"^\W{0,3}(?:виправлення|виправляю)\s*[:：]|^\W{0,3}це\s+(?:неправильно|помилка)\s*[.!,;:—–-]|"
         r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
         "fi-hu": r"^\W{0,3}(?:korjaus|javítás|helyesbítés)\s*[:：]|^\W{0,3}(?:tuo|se)\s+oli\s+väärin|"
@@ -1141,7 +1143,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
         r"\bm['’]he\s+equivocat)",
         "tr": r"^\W{0,3}düzeltme\s*[:：]|^\W{0,3}(?:bu|o)\s+yanlış(?:tı|tı)?\s*[.!,;:—–-]|(?:yoksay|"
-        r"görmezden\s+gel|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
+        r"görmezden\s+gel|dikkate\s+alma|doğrusu\s+(?:bu|şu)\s*[:：]|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
         "el": r"^\W{0,3}διόρθωση\s*[:：]|^\W{0,3}αυτό\s+(?:ήταν|είναι)\s+λάθος|(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|"
         r"αυτό)|λάθος\s+μου|έκανα\s+λάθος)",
         "vi": r"^\W{0,3}(?:sửa\s+lại|đính\s+chính)\s*[:：]|^\W{0,3}(?:cái\s+)?(?:đó|này)\s+sai\s+rồi|"
@@ -2214,6 +2216,13 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
     "retracted": (
         # the same in the other languages of the tables
         *[
+            "better",
+            "odrzucam",
+            "poprawn",
+            "zahoď",
+            "správn",
+            "dikkate alma",
+            "doğrusu",
             "błędnie",
             "corectură",
             "corecție",
