@@ -989,7 +989,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bzeigt\s+nur,?\s+wie|(?:nur\s+ein\s+beispiel|nichts\s+wurde|nicht\s+(?:ausgeführt|gespeichert|"
         r"gesendet)|habe\s+nichts\s+"
         r"gespeichert)",
-        "pt": r"\b(?:só|apenas)\s+(?:pra|para)\s+(?:mostrar|ilustrar|exemplificar)|\bnão\s+(?:guardei|salvei|"
+        "pt": r"\b(?:só|apenas)\s+(?:pra|para)\s+(?:mostrar|ilustrar|exemplificar)|\b(?:só|apenas)\s+(?:pra|para)\s+(?:você\s+)?"
+        r"ver\s+como\s+(?:seria|ficaria)\b|\bnão\s+(?:alterei|mudei|modifiquei|atualizei)\s+nada\b|\bnão\s+(?:guardei|salvei|"
         r"gravei|executei|enviei|busquei)\s+nada|\bainda\s+não\s+(?:salvei|enviei|executei|guardei)|"
         r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|"
         r"não\s+"
@@ -1004,7 +1005,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|"
         r"отправлено)|не\s+"
         r"(?:выполнял|сохранял|запускал))",
-        "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|"
+        "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|"
+        r"没(?:有)?(?:修改|更改|改动)(?:任何|什么)|只是(?:调用|它)的样子|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|"
         r"为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|"
         r"并未)",
         "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|"
@@ -1917,6 +1919,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
     "example": (
         # the same in the other languages of the tables
         *[
+            "ver como",
             "abych ukázal",
             "at vise",
             "belum mencari",
