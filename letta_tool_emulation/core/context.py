@@ -69,7 +69,7 @@ _OPTION = (
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
-    r"possibilità|posibilidad|alternatief|vaihtoehto)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -99,11 +99,12 @@ HEADING_EXAMPLE = regex.compile(
     r"пример\w*|формат\w*|синтаксис)\b|例|示例|格式|形式|サンプル",
     regex.IGNORECASE,
 )
-# A speaker's name in a recited transcript ("**Me:**", "assistant:").
+# A speaker's name in a recited transcript ("**Me:**", "assistant:"), maybe after the turn's
+# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:").
 _SPEAKER = (
-    r"\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
+    r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
-    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트)\W{0,4}[:：]\W{0,4}"
+    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트|دستیار|সহকারী|ผู้ช่วย|asszisztens|msaidizi)\W{0,4}[:：]\W{0,4}"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
@@ -185,6 +186,14 @@ def in_element(recent: str) -> bool:
 
 _COLON = r"[ \t]*(?:[:：]|\.\.\.|…)?[ \t*_]*$"  # what may end an introduction's line
 _ENDS = r"[^\n]*[:：][ \t*_]*$"  # a line that ends with a colon
+# A line that opens with "or" and ends with a colon stands between two blocks offered as
+# alternatives ("Either: <block> or, if you'd rather: <block>"): neither is performed.
+_OR_OPEN = (
+    r"(?:^\W{0,4}(?:or|alternatively|o(?=\s*,)|o\s+bien|ou|ou\s+bien|ou\s+alors|ou\s+então|oder|oppure|"
+    r"in\s+alternativa|ofwel|of\s+anders|eller|lub|albo|nebo|anebo|или|либо|або|ya\s+da|veya|yahut|atau|hoặc|"
+    r"tai|vagy|sau|ή|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|^\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
+)
+OR_NEXT = regex.compile(_OR_OPEN + _ENDS, regex.IGNORECASE)
 
 
 def _adverb(words: str) -> str:
@@ -388,7 +397,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"(?:\bmi-a[iț]\s+trimis|\b(?:anterior|mai\s+devreme|ieri)\b[^\n]{0,60}\bam\s+(?:rulat|apelat|"
         r"executat)|"
         r"\bem\s+vas\s+enviar|\bm['’]has\s+enviat|\babans\b[^\n]{0,60}\bvaig\s+(?:executar|cridar))",
-        "tr": r"(?:bana\s+gönderdi\w*|gönderdiğin\w*|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
+        "tr": r"(?:bana\s+gönderdi\w*|bana\s+[^\n]{0,30}(?:göndermişsin|göndermiştin|yolladın|yollamışsın)[ \t]*:|gönderdiğin\w*|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
         r"son\s+mesajın)",
         "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|"
         r"εκτέλεσα|κάλεσα)|"
@@ -401,9 +410,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
         "he": r"(?:שלחת\s+לי|ששלחת|קודם[^\n]{0,60}(?:הרצתי|הפעלתי|ביצעתי|עשיתי)|הנה\s+מה\s+שעשיתי)",
         "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|"
-        r"তুমি\s+পাঠিয়েছ|"
+        r"তুমি\s+পাঠিয়েছ|(?:তুমি|আপনি)\s+আমাকে\s+[^\n]{0,30}পাঠিয়েছিলে(?:ন)?[ \t]*:|"
         r"আগে\s+আমি)",
-        "th-ko": r"(?:คุณส่งมา|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
+        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)[ \t]*:|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출)|(?:앞서|이전에|아까|전에)\s+제가\s+(?:실행|호출|했))",
         "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b",
         # What was done earlier, told with the time word after "what I" ("Hier ist, was ich vorhin
@@ -416,6 +425,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # held back in other words ("ready when you are (I haven't sent it):"), and a step that
         # waits on an empty result in Korean and Japanese ("결과가 없으면 ... 실행할게요:", "何も見つからなければ")
         "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
+        r"\b(?:I['’]m|I\s+am)\s+(?:holding|keeping)\s+(?:it|this|that|them)\s+(?:back\s+)?until\b|"
+        r"\bI['’]ll\s+hold\s+off\s+on\s+(?:sending|saving|applying|running)\b|\b(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|"
+        r"guardado|mandado)\b|пока\s+не\s+(?:отправляю|сохраняю)|まだ(?:送っ|保存し|登録し)て(?:いません|ない)|"
+        r"还没(?:发|存)(?![出到给])|"
         r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
         r"(?:결과가|아무것도|아무\s+것도|기록이)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|비어\s*있으면)|"
         r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)",
@@ -464,7 +477,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
         + _ENDS,
-        "ja": r"(?:下書き|確認(?:して|が取れ)|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
+        "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た))|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
         "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
@@ -531,7 +544,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "ar-fa": r"(?:مسودة|لم\s+أرسل|لم\s+أحفظ|حتى\s+تؤكد|بعد\s+تأكيدك|إذا\s+وافقت|پیش[\u200c ]?نویس|"
         r"هنوز\s+(?:ارسال|ذخیره)\s+نکرده|تا\s+(?:وقتی|زمانی)\s+که\s+تأیید|اگر\s+موافق)|"
-        r"^\W{0,4}(?:إذا|إن|لو|في\s+حال|اگر|در\s+صورتی)" + _ENDS,
+        # "and if" is one word in Arabic ("وإن لم أجده"); "إن شاء الله" is no condition
+        r"^\W{0,4}(?:و|ف)?(?:إذا|إن(?!\s+شاء)|لو|في\s+حال)" + _ENDS + r"|^\W{0,4}(?:اگر|در\s+صورتی)" + _ENDS,
         "he": r"(?:טיוטה|עוד\s+לא\s+(?:שלחתי|שמרתי)|עד\s+שתאשר|אם\s+תאשר)|^\W{0,4}(?:אם|במקרה\s+ש)" + _ENDS,
         "hi-bn": r"(?:मसौदा|ड्राफ्ट|पुष्टि\s+तक|पुष्टि\s+के\s+बाद|नहीं\s+भेज(?:ूँगा|ूंगा|ा)|अगर\s+आप\s+सहमत|খসড়া|"
         r"এখনও\s+পাঠাইনি|নিশ্চিত\s+না\s+করা\s+পর্যন্ত)|^\W{0,4}(?:अगर|यदि|যদি)" + _ENDS,
@@ -550,6 +564,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|(?:見つからなかった|出てこなかった|なかった|空だった|失敗した)場合|(?:見つから|ヒットし|出てこ)(?:なければ|なかったら)"
         + _ENDS,
+        "or-next": _OR_OPEN + _ENDS,
         "alternatives": r"\b(?:deux|trois|plusieurs)\s+(?:possibilités|solutions|choix|variantes)\b"
         + _ENDS
         + r"|\b(?:dos|tres|varias|duas|três|várias|due|tre|diverse)\s+(?:posibilidades|alternativas|possibilidades|"
@@ -580,6 +595,15 @@ BARE_QUESTIONS = (
         r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
         r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay)\s+to\s+(?:save|send|apply|run|proceed|go\s+ahead)|"
         r"do\s+I\s+(?:go\s+ahead|proceed)|"
+        # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
+        # block waits on it. A question about something else ("Anything else?") is no consent word.
+        r"(?:ok|okay|okey|oke|okej|ок|окей|yes|alright|all\s+right|agreed|¿?\s*(?:vale|sí|de\s+acuerdo)|"
+        r"d['’]accord|c['’]est\s+bon|einverstanden|in\s+ordnung|passt\s+das|posso|pode\s+ser|tudo\s+bem|"
+        r"está\s+bem|va\s+bene|d['’]accordo|так|да|можно|годится|tamam\s+mı|olur\s+mu|dobrze|może\s+być|"
+        r"v\s+pořádku|(?:je\s+)?to\s+(?:tak\s+)?v\s+pořádku|(?:e\s+)?în\s+regulă|(?:e\s+)?bine\s+așa|"
+        r"boleh|boleh\s+ya|setuju|được\s+không|ổn\s+không|行吗|可以吗|好吗|好不好|行不行|"
+        r"(?:これで)?(?:いい|よろしい)(?:ですか|でしょうか)|괜찮을까요|될까요|"
+        r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così)|"
         # es, ca
         r"¿?\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|hago|ejecuto|mando|cambio|actualizo|anoto)(?:\s+ya)?|"
         r"¿?\s*(?:procedo|continúo|sigo\s+adelante)|¿?\s*quieres\s+que\s+(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|"
@@ -608,7 +632,7 @@ BARE_QUESTIONS = (
         # pl, cs
         r"(?:czy\s+)?chcesz,?\s+(?:żebym|bym|abym)\s+(?:to|go|ją)\s+(?:zapisał|zapisała|wysłał|wysłała|dodał|dodała)|"
         r"chceš,?\s+(?:abych|ať)\s+(?:to|ho|ji)\s+(?:uložil|uložila|poslal|poslala|přidal|přidala|uložím)|"
-        r"(?:czy\s+)?(?:mam|mogę|moge)\s+(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
+        r"(?:czy\s+)?(?:(?:mam|mogę|moge)\s+)?(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
         r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:mám|můžu|mohu)\s+(?:to\s+)?(?:uložit|odeslat|poslat|"
         r"provést|pokračovat|použít|změnit|udělat)(?:\s+to)?|"
         # nl, sv, da, nb
@@ -625,16 +649,16 @@ BARE_QUESTIONS = (
         r"(?:tallennanko|lähetänkö|jatkanko|suoritanko|teenkö|toteutanko|päivitänkö|ajanko|lisäänkö|tallennetaanko|"
         r"lähetetäänkö|jatketaanko|tehdäänkö|päivitetäänkö|lisätäänkö)(?:\s+(?:sen|ne|tämän|nyt))?|"
         r"(?:mehet|mehetünk|folytassam|csináljam|elmentsem|mentsem|küldjem|alkalmazzam|futtassam)(?:\s+(?:így|most))?|"
-        r"(?:să\s+)?(?:o\s+|îl\s+|le\s+)?(?:salvez|trimit|aplic|continui|execut|rulez|adaug)(?:\s+(?:așa|acum))?|"
+        r"(?:să\s+)?(?:o\s+|îl\s+|le\s+)?(?:salvez|trimit|aplic|continui|execut|rulez|adaug|actualizez|modific|schimb)(?:\s+(?:așa|acum))?|"
         r"(?:να\s+)?(?:το\s+)?(?:αποθηκεύσω|στείλω|εφαρμόσω|προχωρήσω|συνεχίσω|εκτελέσω)(?:\s+(?:τώρα|έτσι))?|"
         r"(?:bunu\s+)?(?:kaydedeyim|göndereyim|uygulayayım|devam\s+edeyim|yapayım|çalıştırayım)(?:\s+mi)?|"
         # ar, fa, he
-        r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظه|أحفظها|أرسله|أرسلها|أطبقه|أطبقها|نتابع)"
+        r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظ|أحفظه|أحفظها|أرسل|أرسله|أرسلها|أطبق|أطبقه|أطبقها|نتابع)"
         r"(?:\s+(?:الآن|ذلك))?|(?:انجامش|ادامه)\s+(?:بدهم|بدم)|(?:ذخیره[\u200c ]?اش|اجرایش|اجراش|ارسالش|اعمالش|اجرا|ذخیره|ارسال|اعمال)\s+کنم|"
         r"(?:לאשר|להמשיך|לבצע|להחיל|שאמשיך|שאבצע|לשמור|לשלוח|להוסיף|לעדכן|שאשמור|שאוסיף)(?:\s+את\s+זה)?(?:\s+עכשיו)?|"
         # hi, bn
         r"(?:क्या\s+)?(?:मैं\s+)?(?:इसे\s+)?(?:आगे\s+बढ़ूँ|आगे\s+बढ़ूं|सेव\s+कर\s+दूँ|सेव\s+कर\s+दूं|सेव\s+करूँ|"
-        r"सहेज\s+दूँ|भेज\s+दूँ|चला\s+दूँ|लागू\s+कर\s+दूँ)|(?:চালিয়ে\s+দেব|চালাব|সেভ\s+করব|সেভ\s+করে\s+দেব|"
+        r"सहेज\s+दूँ|भेज\s+दूँ|चला\s+दूँ|लागू\s+कर\s+दूँ|कर\s+दूँ|कर\s+दूं|करूँ|करूं)|(?:চালিয়ে\s+দেব|চালাব|সেভ\s+করব|সেভ\s+করে\s+দেব|"
         r"রেখে\s+দেব|পাঠাব|পাঠিয়ে\s+দেব|এগোব)(?:\s+কি)?|"
         # vi, id, ms, sw
         r"(?:mình\s+|tôi\s+|em\s+)?(?:lưu|gửi|thực\s+hiện|áp\s+dụng|tiếp\s+tục|tiến\s+hành)(?:\s+(?:luôn|ngay))?\s+"
@@ -712,7 +736,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
         r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
-        r"\bbefore\s+it\s+goes\s+out\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
+        r"\bbefore\s+it\s+goes\s+out\b|\b(?:then|and)\s+tell\s+me\s+to\s+(?:send|save|apply|run)\s+(?:it|this|that|them)\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
         r"(?<!\b(?:know|tell\s+me|ping\s+me)\s+)\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
         r"\b(?:go\s+ahead|proceed)\s+(?:with\s+)?" + _DEICTIC + r"\b[^\n]*\?",
         "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|"
@@ -750,7 +774,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|(?<!(?:avisa|avise|diz|diga|fala|fale)\s+)\bsó\s+se\b|"
         r"\bprocedo\s*\?|\bprocedo\s+(?:assim|com\s+(?:isso|isto|esta|este|essa|esse))\b[^\n]*\?)",
         "it": r"\b(?:solo|soltanto)\s+una\s+bozza|\b(?:lo|la)\s+(?:salvo|invio|applico|aggiorno|mando|"
-        r"registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\bprocedo\s+con\s+(?:questa|questo|queste|"
+        r"registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\b(?:lo|la)\s+(?:invio|salvo|applico)\s+(?:appena|"
+        r"quando|non\s+appena)\s+mi\s+dai\s+(?:l['’]ok|il\s+via)\b|\bprocedo\s+con\s+(?:questa|questo|queste|"
         r"questi)\b[^\n]*\?|\b(?:lo|la)\s+(?:invio|salvo|applico)\s+(?:appena|quando|"
         r"non\s+appena)\s+(?:mi\s+)?confermi|\baspetto\s+(?:la\s+)?tua\s+conferma|"
         r"\bti\s+va\s+bene\s+così\s*\?|(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|"
@@ -765,7 +790,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"отправить)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
-        "ja": r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
+        "ja": r"(?:確認|承認)(?:して|し)?(?:いただけ|もらえ|くれ)(?:たら|れば)[、,]?\s*(?:送り|保存し|登録し|実行し)ます|"
+        r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
         r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
         r"いいですか|保存しますか|送信しますか)|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
@@ -790,6 +816,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
         "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic)\b|"
+        r"\b(?:wyślę|zapiszę|dodam|odešlu|uložím|pošlu)\b[^\n]{0,30}\b(?:jak\s+tylko|gdy|kiedy|po\s+tym,?\s+jak|"
+        r"jakmile|až)\s+(?:to\s+)?(?:potwierdzisz|zatwierdzisz|zaakceptujesz|potvrdíš|schválíš)\b|"
         r"\bčekám\s+na\s+(?:tvoje|vaše)\s+(?:potvrzení|schválení)|\bczekam\s+na\s+(?:twoje|pana|"
         r"pani)\s+(?:potwierdzenie|zgodę)|\b(?:uložit|odeslat|zapisać|wysłać)\s+(?:to\s+)?(?:takto|takhle|"
         r"tak)\s*\?|\bczy\s+(?:mogę|mam)\s+(?:ją|je|go|to)\s+(?:\w+\s+)?(?:wysłać|zapisać|zastosować|"
@@ -962,7 +990,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bzeigt\s+nur,?\s+wie|(?:nur\s+ein\s+beispiel|nichts\s+wurde|nicht\s+(?:ausgeführt|gespeichert|"
         r"gesendet)|habe\s+nichts\s+"
         r"gespeichert)",
-        "pt": r"\b(?:só|apenas)\s+(?:pra|para)\s+(?:mostrar|ilustrar|exemplificar)|\bnão\s+(?:guardei|salvei|"
+        "pt": r"\b(?:só|apenas)\s+(?:pra|para)\s+(?:mostrar|ilustrar|exemplificar)|\b(?:só|apenas)\s+(?:pra|para)\s+(?:você\s+)?"
+        r"ver\s+como\s+(?:seria|ficaria)\b|\bnão\s+(?:alterei|mudei|modifiquei|atualizei)\s+nada\b|\bnão\s+(?:guardei|salvei|"
         r"gravei|executei|enviei|busquei)\s+nada|\bainda\s+não\s+(?:salvei|enviei|executei|guardei)|"
         r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|"
         r"não\s+"
@@ -977,7 +1006,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|"
         r"отправлено)|не\s+"
         r"(?:выполнял|сохранял|запускал))",
-        "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|"
+        "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|"
+        r"没(?:有)?(?:修改|更改|改动)(?:任何|什么)|只是(?:调用|它)的样子|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|"
         r"为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|"
         r"并未)",
         "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|"
@@ -1064,6 +1094,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\besquece\s+(?:o|a)\s+anterior\b|\bdimentica\s+(?:quello|quella|il\s+precedente|la\s+precedente)\b|"
         r"\bforget\s+(?:the\s+(?:previous|last|first)\s+one|that\s+one)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
+        r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
         r"^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|"
         r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|"
         r"\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
@@ -1102,7 +1133,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
         r"błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|"
         r"\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
-        r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd)",
+        r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd|\b(?:tamten|ten|poprzedni|pierwszy)\s+odrzucam\b|"
+        r"\bpoprawn\w*\s+jest\s+(?:ten|ta|to)\s*[:：]|\bzahoď\b|\b(?:tady|tohle|toto)\s+je\s+(?:ten\s+)?správn\w*\s*[:：])",
         "uk": r"^\W{0,3}(?:виправлення|виправляю)\s*[:：]|^\W{0,3}це\s+(?:неправильно|помилка)\s*[.!,;:—–-]|"
         r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
         "fi-hu": r"^\W{0,3}(?:korjaus|javítás|helyesbítés)\s*[:：]|^\W{0,3}(?:tuo|se)\s+oli\s+väärin|"
@@ -1114,7 +1146,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
         r"\bm['’]he\s+equivocat)",
         "tr": r"^\W{0,3}düzeltme\s*[:：]|^\W{0,3}(?:bu|o)\s+yanlış(?:tı|tı)?\s*[.!,;:—–-]|(?:yoksay|"
-        r"görmezden\s+gel|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
+        r"görmezden\s+gel|dikkate\s+alma|doğrusu\s+(?:bu|şu)\s*[:：]|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
         "el": r"^\W{0,3}διόρθωση\s*[:：]|^\W{0,3}αυτό\s+(?:ήταν|είναι)\s+λάθος|(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|"
         r"αυτό)|λάθος\s+μου|έκανα\s+λάθος)",
         "vi": r"^\W{0,3}(?:sửa\s+lại|đính\s+chính)\s*[:：]|^\W{0,3}(?:cái\s+)?(?:đó|này)\s+sai\s+rồi|"
@@ -1436,6 +1468,22 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         # added with the rows for drafts, permission in other words, disclaimers and corrections
         *[
             "a draft",
+            "tell me to",
+            "mi dai l",
+            "mi dai il",
+            "たら送ります",
+            "potwierdzisz",
+            "zatwierdzisz",
+            "zaakceptujesz",
+            "potvrdíš",
+            "schválíš",
+            "たら保存",
+            "れば保存",
+            "たら登録",
+            "れば登録",
+            "たら実行",
+            "れば実行",
+            "れば送ります",
             "after you",
             "aguardo",
             "ainsi",
@@ -1872,6 +1920,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
     "example": (
         # the same in the other languages of the tables
         *[
+            "ver como",
             "abych ukázal",
             "at vise",
             "belum mencari",
@@ -2171,6 +2220,13 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
     "retracted": (
         # the same in the other languages of the tables
         *[
+            "better",
+            "odrzucam",
+            "poprawn",
+            "zahoď",
+            "správn",
+            "dikkate alma",
+            "doğrusu",
             "błędnie",
             "corectură",
             "corecție",
@@ -2613,6 +2669,8 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     permission request, a disclaimer, a retraction, a condition on an earlier result).
     ``others_ran``: an earlier block of the reply ran, and none comes after this one."""
     lines = _after_lines(after)
+    if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
+        return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
     for line in lines:
         line = line[:LINE_CHARS]
         if others_ran and CHECK_QUESTION.match(line):
@@ -2629,6 +2687,9 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         if kind is not None:
             return Shown(kind, _WHY_AFTER[kind], quote_words(line))
     return None
+
+
+OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
 
 
 def _after_lines(after: str) -> list[str]:

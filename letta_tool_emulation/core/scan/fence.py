@@ -142,10 +142,11 @@ class Fence:
         return True
 
     def _first_content(self, c: str, pos: int) -> None:
-        """A data fence holds a call only if its content starts like one; anything else is
-        code, and streams."""
+        """A data fence holds a call only if its content starts like one (a ``//`` or ``/*``
+        comment may stand first: the decoder reads the JSON after it); anything else is code,
+        and streams."""
         self.first = True
-        if c not in "{[T":
+        if c not in "{[T/":
             b = self.buf
             self.settle.release(b.held(pos))
             b.release()
