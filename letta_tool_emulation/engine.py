@@ -94,6 +94,7 @@ from .core.feedback import render_empty_reply, render_notes, render_required_cal
 from .core.grammar import call_block_grammar
 from .core.prompt import forced_tool_name
 from .core.region import is_cut
+from .core.transcript import content_text
 from .server_dialect import grammar_request_fields, schema_request_fields
 from .step import (
     HEARTBEAT,
@@ -698,14 +699,10 @@ def _writes(name: str, args: Mapping[str, Any], fact: str) -> bool:
 def _user_spoke_of(messages: Sequence[Any], word: str) -> bool:
     """Whether any of the user's messages holds ``word`` (in any case)."""
     word = word.casefold()
-    for m in messages:
-        if isinstance(m, Mapping) and m.get("role") == "user":
-            content = m.get("content")
-            parts = content if isinstance(content, list) else [content]
-            text = " ".join(p.get("text", "") if isinstance(p, Mapping) else str(p or "") for p in parts)
-            if word in text.casefold():
-                return True
-    return False
+    return any(
+        isinstance(m, Mapping) and m.get("role") == "user" and word in content_text(m.get("content")).casefold()
+        for m in messages
+    )
 
 
 def _edit_key(name: str, args: Mapping[str, Any]) -> str:
