@@ -241,10 +241,12 @@ def prepare(
     free_text = body
     grammar_kind = decision.grammar_kind if specs and not shape and tool_choice != "none" else None
     required = tool_choice in ("required", "any") or forced_tool_name(tool_choice) is not None
+    # What a grammar or a reply schema holds a call to: the blocks' lines and insert lines.
+    held = bound_inserts(offer_lines(specs, lines, enum=True), held_to) if grammar_kind or shape else specs
     if grammar_kind:
         # Prose stays free; a call block, once begun, can only be a call the tools allow.
         grammar = call_block_grammar(
-            _forced(bound_inserts(offer_lines(specs, lines, enum=True), held_to), tool_choice),
+            _forced(held, tool_choice),
             several=not (single_call and not parallel),
             required=required,
         )
@@ -255,7 +257,6 @@ def prepare(
             grammar_kind = None
     example_fact = None
     if shape:
-        held = bound_inserts(offer_lines(specs, lines, enum=True), held_to)
         example = prompt_example(held, values=True)
         if example and example["function"] in LABELLED_TOOLS and not _user_spoke_of(messages, EXAMPLE_SUBJECT):
             # Small models copy the example's fact word for word ("The user likes pizza." for "I
