@@ -338,13 +338,18 @@ def _single_quoted_json(text: str) -> Any:
     return value
 
 
+_INT_BOUND = 10**MAX_DIGITS  # the least int of MAX_DIGITS + 1 digits
+
+
 def _json_shaped(value: Any, depth: int) -> bool:
     if depth > MAX_DEPTH:
         return False
     if value is None or isinstance(value, (bool, str)):
         return True
     if isinstance(value, int):
-        return len(str(abs(value))) <= MAX_DIGITS
+        # Compared, not written out: Python refuses to write an int of over 4,300 digits, and
+        # a hex literal of 3,600 digits is one.
+        return -_INT_BOUND < value < _INT_BOUND
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, list):

@@ -276,6 +276,20 @@ def test_limits_are_checked_before_decoding() -> None:
     assert budget.left == REPAIR_BUDGET  # refused before json_repair ever saw it
 
 
+@pytest.mark.parametrize(
+    "number",
+    ["0x" + "f" * 4000, "-0x" + "f" * 4000, "0b" + "1" * 1100, "9" * 301],
+    ids=["hex", "negative-hex", "binary", "301-digits"],
+)
+def test_a_python_literal_too_long_for_python_to_write_is_refused_by_name(number: str) -> None:
+    # Python refuses to write out an int of over 4,300 digits: the check must not try to.
+    r = parse_tool_calls(
+        f"TOOL_CALL_START\n{{'function': 'save', 'params': {{'content': {number}}}}}\nTOOL_CALL_END", SAVE
+    )
+    assert not r.tool_calls and r.rejected
+    assert "ValueError" not in r.rejected[0].message
+
+
 def test_json_repair_sees_a_bounded_amount_per_reply() -> None:
     content = 'a "q" b' + "x" * 900  # long enough that the text budget runs out before the count
     broken = '{"function": "save", "params": {"content": "' + content + '",}}'
