@@ -258,9 +258,10 @@ def prepare(
     example_fact = None
     if shape:
         example = prompt_example(held, values=True)
-        if example and example["function"] in LABELLED_TOOLS and not _user_spoke_of(messages, EXAMPLE_SUBJECT):
+        if example and example["function"] in LABELLED_TOOLS and not _spoken_of(messages, EXAMPLE_SUBJECT):
             # Small models copy the example's fact word for word ("The user likes pizza." for "I
             # work as a nurse", into any block, by any memory tool): a fact the user never gave.
+            # Where the user, the memory or a tool result speaks of its subject, it may be theirs.
             example_fact = EXAMPLE_FACT
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=single_call and not parallel)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
@@ -689,19 +690,23 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
 
 
 def _writes(name: str, args: Mapping[str, Any], fact: str) -> bool:
-    """Whether a memory edit writes ``fact`` as one of its texts (in any case, with or without
-    its full stop)."""
-    wanted = fact.strip().rstrip(".").casefold()
+    """Whether a memory edit writes ``fact`` in one of its texts (in any case, with or without
+    its full stop, alone or with more after it). Asked only where nothing in the conversation
+    speaks of the fact's subject, so a text holding it can only have come from the example."""
+    wanted = " ".join(fact.rstrip(".").casefold().split())
     return name in LABELLED_TOOLS and any(
-        isinstance(v, str) and v.strip().rstrip(".").casefold() == wanted for k, v in args.items() if k != "label"
+        isinstance(v, str) and wanted in " ".join(v.casefold().split()) for k, v in args.items() if k != "label"
     )
 
 
-def _user_spoke_of(messages: Sequence[Any], word: str) -> bool:
-    """Whether any of the user's messages holds ``word`` (in any case)."""
+def _spoken_of(messages: Sequence[Any], word: str) -> bool:
+    """Whether ``word`` (in any case) is in what the user, the memory (the system message) or
+    a tool result said. The assistant's own turns do not count: they may hold an earlier copy."""
     word = word.casefold()
     return any(
-        isinstance(m, Mapping) and m.get("role") == "user" and word in content_text(m.get("content")).casefold()
+        isinstance(m, Mapping)
+        and m.get("role") in ("user", "system", "developer", "tool", "function")
+        and word in content_text(m.get("content")).casefold()
         for m in messages
     )
 

@@ -756,6 +756,21 @@ def test_a_word_for_word_copy_of_the_prompts_example_edit_is_not_the_users_fact(
     other = json.dumps({"calls": [{"function": "memory_replace", "params": replace}], "reply": "Noted."})
     outcome, attempts = drive(req, [other, fact])
     assert [c["function"]["name"] for c in outcome.calls] == ["memory_insert"] and len(attempts) == 2
+    # The fact with more written after it, or spread over lines: a copy too.
+    longer = {"label": "human", "new_string": "The user likes  pizza.\nThe user works as a nurse."}
+    more = json.dumps({"calls": [{"function": "memory_insert", "params": longer}], "reply": "Noted."})
+    outcome, attempts = drive(req, [more, fact])
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [nurse] and len(attempts) == 2
+    # Where the memory already speaks of pizza, replacing that line is the user's own fact: it runs.
+    held = MEMORY_SYSTEM + "\n<human>\nThe user likes pizza.\n</human>"
+    messages = [{"role": "system", "content": held}, {"role": "user", "content": "Actually I prefer pasta now."}]
+    data = {"model": "m", "messages": messages, "tools": [*TOOLS, REPLACE], "tool_choice": "auto"}
+    req = engine.prepare(data, decision=CONSTRAINED, log=LOG)
+    assert req.step.example_fact is None
+    pasta = {"label": "human", "old_string": "The user likes pizza.", "new_string": "The user prefers pasta."}
+    swap = json.dumps({"calls": [{"function": "memory_replace", "params": pasta}], "reply": "Noted."})
+    outcome, attempts = drive(req, [swap])
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [pasta] and len(attempts) == 1
     # Free text shows no values in its example: nothing is held back there.
     free = engine.prepare({"model": "m", "messages": messages, "tools": TOOLS}, decision=EMULATE, log=LOG)
     assert free.step.example_fact is None
