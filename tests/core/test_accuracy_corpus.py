@@ -26,6 +26,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT5,
     HELDOUT6,
     HELDOUT7,
+    HELDOUT8,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -47,6 +48,7 @@ HELDOUT4_CASES = load_cases(HELDOUT4)
 HELDOUT5_CASES = load_cases(HELDOUT5)
 HELDOUT6_CASES = load_cases(HELDOUT6)
 HELDOUT7_CASES = load_cases(HELDOUT7)
+HELDOUT8_CASES = load_cases(HELDOUT8)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -162,7 +164,8 @@ def test_cases_are_well_formed() -> None:
     + HELDOUT4_CASES
     + HELDOUT5_CASES
     + HELDOUT6_CASES
-    + HELDOUT7_CASES,
+    + HELDOUT7_CASES
+    + HELDOUT8_CASES,
     ids=lambda c: c.id,
 )
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
@@ -183,8 +186,17 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
 
 @pytest.mark.parametrize(
     "held",
-    [HELDOUT_CASES, HELDOUT2_CASES, HELDOUT3_CASES, HELDOUT4_CASES, HELDOUT5_CASES, HELDOUT6_CASES, HELDOUT7_CASES],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"],
+    [
+        HELDOUT_CASES,
+        HELDOUT2_CASES,
+        HELDOUT3_CASES,
+        HELDOUT4_CASES,
+        HELDOUT5_CASES,
+        HELDOUT6_CASES,
+        HELDOUT7_CASES,
+        HELDOUT8_CASES,
+    ],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8"],
 )
 def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
     """A held-out set: the same format and rules, its own ids, both sides about equal, and
@@ -270,10 +282,11 @@ HELDOUT_SETS = [
     HELDOUT5_CASES,
     HELDOUT6_CASES,
     HELDOUT7_CASES,
+    HELDOUT8_CASES,
 ]
 
 
-@pytest.mark.parametrize("number", [4, 5, 6, 7])
+@pytest.mark.parametrize("number", [4, 5, 6, 7, 8])
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
     (nor with the corpus), is about 300 replies with both sides equal, has every class of both
