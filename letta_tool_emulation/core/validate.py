@@ -33,6 +33,8 @@ _PLACEHOLDER = regex.compile(r"<\s*([A-Za-z_][\w \-]{0,60}?)\s*>")
 _PLACEHOLDER_WORDS = frozenset({"value", "text", "string", "tool name", "tool_name", "parameter", "..."})
 PATTERN_TIMEOUT = 0.05  # seconds a schema's pattern may take on one value
 _MISSING = object()
+# The keywords that can refuse a string given for a parameter of type "string" (see _coerce).
+_STRING_CHECKS = frozenset({"anyOf", "oneOf", "const", "enum", "minLength", "maxLength", "pattern"})
 
 
 @dataclass(slots=True)
@@ -67,6 +69,16 @@ def validate_arguments(
                 f"'{key}' is the placeholder {json.dumps(value)} from the instructions' example, not a real value"
             )
             continue
+        if (
+            type(value) is str
+            and type(schema) is dict
+            and schema.get("type") == "string"
+            and _STRING_CHECKS.isdisjoint(schema)
+        ):
+            # Most parameters are plain strings: what _coerce would do, without its walk
+            # through every keyword a schema may hold.
+            checked.arguments[key] = value
+            continue
         result = _coerce(value, schema, key, checked)
         if result is not _MISSING:
             checked.arguments[key] = result
@@ -78,7 +90,7 @@ def validate_arguments(
 
 def is_placeholder(value: str, name: str) -> bool:
     """Whether ``value`` is an angle-bracket placeholder such as ``<new_string>``."""
-    if len(value) > 80:
+    if len(value) > 80 or "<" not in value:
         return False
     m = _PLACEHOLDER.fullmatch(value.strip())
     if m is None:

@@ -1,6 +1,7 @@
 """Line and prose tracking: what the context rule needs to know about the prose released so far.
 
-Every piece of prose the scanner releases passes through :meth:`Lines.track`: the current
+Every piece of prose the scanner releases passes through :meth:`Lines.track` (plain prose in
+the middle of a line through the scanner's fast path, which does the same in place): the current
 line's first characters and last non-blank character, whether it is blank so far and how far
 indented, whether a block already stood on it, the recent prose (for the paragraph before a
 block), whether the nearest heading above presents examples, and how much prose came out in
@@ -100,26 +101,6 @@ class Lines:
             self.on_line = False
             self.blank = not stripped
             self.indent = 0 if stripped else len(tail) + 3 * tail.count("\t")
-
-    def track_plain(self, chunk: str) -> None:
-        """Prose released in the middle of a non-blank line, with no newline and nothing in it
-        that needs a closer look (the scanner's fast path, taken for most streamed chunks)."""
-        n = len(chunk)
-        self.emitted += n
-        self.recent.append(chunk)
-        self.recent_len += n
-        if self.recent_len > _TRIM_AT:
-            self._trim_recent()
-        head = self.head
-        if len(head) < HEAD:
-            self.head = head + chunk[: HEAD - len(head)]
-        last = chunk[-1]
-        if last in " \t\r":
-            stripped = chunk.rstrip(" \t\r")
-            if stripped:
-                self.last = stripped[-1]
-        else:
-            self.last = last
 
     def prime(self, before: str) -> None:
         """Prose that came before the text this scanner reads (not released by it): the context

@@ -26,12 +26,12 @@ from contextlib import contextmanager
 
 from .. import markers as M
 from ..region import Interpret
-from ..results import StreamEvent, text_event
+from ..results import StreamEvent, _new_event, _set_call, _set_problem, _set_reasoning, _set_text, text_event
 from . import states
 from .buffer import Buffer
 from .code import Code
 from .fence import Fence
-from .lines import Lines
+from .lines import _TRIM_AT, HEAD, Lines
 from .matcher import Matcher
 from .openers import Openers
 from .output import Output
@@ -107,12 +107,35 @@ class Scanner:
                 if not settle.items:
                     if not lines.blank and _PLAIN(chunk):
                         # Prose with nothing to look at (no newline either): released as it is.
-                        b.base += len(chunk)
+                        # Most streamed chunks come here, so what Lines.track does with prose in
+                        # the middle of a line, and text_event, are written out in place: calling
+                        # them cost as much as their work.
+                        n = len(chunk)
+                        b.base += n
                         if settle.unterminated is not None:
                             settle.watch_end(chunk)
-                        lines.track_plain(chunk)
+                        lines.emitted += n
+                        lines.recent.append(chunk)
+                        lines.recent_len += n
+                        if lines.recent_len > _TRIM_AT:
+                            lines._trim_recent()
+                        head = lines.head
+                        if len(head) < HEAD:
+                            lines.head = head + chunk[: HEAD - len(head)]
+                        last = chunk[-1]
+                        if last != " " and last != "\t" and last != "\r":
+                            lines.last = last
+                        else:
+                            stripped = chunk.rstrip(" \t\r")
+                            if stripped:
+                                lines.last = stripped[-1]
                         self.out.texts.append(chunk)
-                        return [text_event(chunk)]
+                        event = _new_event(StreamEvent)
+                        _set_text(event, chunk)
+                        _set_call(event, None)
+                        _set_reasoning(event, "")
+                        _set_problem(event, None)
+                        return [event]
                     if not lines.blank or chunk[0] not in _LINE_MAY_START:
                         # Prose in which the TEXT state would find no candidate: it would release
                         # the chunk whole, as this does without entering the state machine.

@@ -33,6 +33,7 @@ from .output import Output
 if TYPE_CHECKING:
     from .scanner import Scanner
 
+_UNJUDGED: Any = object()
 _TELLING = regex.compile(r"[\w\"'{}\[\]]")
 _NOT_BLANK = regex.compile(r"[^ \t\r\n]")
 
@@ -62,6 +63,7 @@ class Settle:
         "groups",
         "interpret",
         "items",
+        "judged",
         "last_shown",
         "lines",
         "open_group",
@@ -89,6 +91,9 @@ class Settle:
         self.watch_tail = ""  # the end of the text watched for that marker
         self.last_shown: C.Shown | None = None  # why the last shown block was shown
         self.shown_end = 0  # where the prose after it begins
+        # What came of context.shown_before for each context and kind of format judged so far:
+        # it depends on nothing else, and a reply that repeats a block repeats its context.
+        self.judged: dict[tuple[C.Context, bool], C.Shown | None] = {}
 
     # -- prose -------------------------------------------------------------------------------
 
@@ -183,7 +188,10 @@ class Settle:
         if region.context is None:
             return None
         try:
-            shown = C.shown_before(region.context, json_only=region.spec.json_only)
+            key = (region.context, region.spec.json_only)
+            shown = self.judged.get(key, _UNJUDGED)
+            if shown is _UNJUDGED:
+                shown = self.judged[key] = C.shown_before(region.context, json_only=region.spec.json_only)
             if shown is None and self.last_shown is not None and self._follows_shown(region.context):
                 return self.last_shown
             return shown
@@ -339,6 +347,9 @@ class Settle:
         groups = self.groups
         listed = _listing(groups)
         ran = False
+        # context.shown_after depends on nothing but its arguments: calls written again and
+        # again with the same line after each are judged once.
+        judged: dict[tuple[str, bool], C.Shown | None] = {}
         for i, group in enumerate(groups):
             last = i + 1 == len(groups)
             upto = len(prose) if last else groups[i + 1].after_at
@@ -350,7 +361,10 @@ class Settle:
             if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
             if shown is None and after.strip():
-                shown = C.shown_after(after, others_ran=ran and last)
+                key = (after, ran and last)
+                shown = judged.get(key, _UNJUDGED)
+                if shown is _UNJUDGED:
+                    shown = judged[key] = C.shown_after(after, others_ran=ran and last)
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
             else:
