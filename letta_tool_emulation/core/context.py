@@ -594,7 +594,8 @@ BARE_QUESTIONS = (
         r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
         r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
         r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay)\s+to\s+(?:save|send|apply|run|proceed|go\s+ahead)|"
-        r"do\s+I\s+(?:go\s+ahead|proceed)|"
+        r"do\s+I\s+(?:go\s+ahead|proceed)|(?:(?:does|do)\s+(?:that|this|it|these)\s+)?(?:look|sound)s?\s+(?:right|good|ok|"
+        r"okay|fine|correct)(?:\s+to\s+you)?|(?:is\s+(?:that|this|it)\s+)?(?:ok|okay|fine|alright|good)\s+(?:with|by|for)\s+you|"
         # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
         # block waits on it. A question about something else ("Anything else?") is no consent word.
         r"(?:ok|okay|okey|oke|okej|ок|окей|yes|alright|all\s+right|agreed|¿?\s*(?:vale|sí|de\s+acuerdo)|"
@@ -897,6 +898,26 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
         "sw": r"\bni\s+rasimu\s+tu\b|\bnasubiri\s+uthibitisho|\b(?:nihifadhi|nitume)\s+hivi\s*\?|"
         r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
+        # A sentence that only names the block a draft, a preview or a proposal ("Das wäre mein
+        # Entwurf.", "Just a preview — nothing saved yet.", "Dit is een concept;"): the block is
+        # the thing named, in any language's order of pointer, verb and noun. A noun that goes on
+        # into a clause of its own ("Draft saved to your archive.") names no block.
+        "named": r"(?:^|[.!?;:(]\s+)[\W_]{0,3}(?:(?:that|this|it|here|das|dies|es|dit|dat|het|esto|eso|es|c['’]est|"
+        r"ce\s+n['’]est|ceci|isso|isto|é|questo|è|это|це|to|det|den|tämä|se|bu|ini|itu|đây|αυτό|este|acesta|ez)"
+        r"(?:['’]s|\s+is|\s+would\s+be|\s+was|\s+ist|\s+wäre|\s+war|\s+is|\s+zou\s+zijn|\s+sería|\s+es|"
+        r"\s+serait|\s+est|\s+seria|\s+sarebbe|\s+è|\s+jest|\s+je|\s+by\s+byl|\s+är|\s+er|\s+on|\s+olur|"
+        r"\s+adalah|\s+είναι|\s+ar\s+fi|\s+este|\s+lenne|\s+—|\s+-)?\s+)?(?:(?:just|only|merely|still|nur|bloß|"
+        r"erst|lediglich|alleen|maar|slechts|solo|sólo|seulement|juste|que|apenas|só|solo|soltanto|лишь|только|"
+        r"лише|тільки|tylko|jen|pouze|bara|kun|vain|sadece|yalnızca|hanya|cuma|chỉ|μόνο|doar|csak)\s+)?"
+        r"(?:(?:a|an|my|the|our|ein|mein|der|een|mijn|un|una|mi|el|une|mon|le|um|uma|meu|o|a|il|lo|mio|la|mia|"
+        r"en|ett|min|et|mitt|mit|bir|sebuah|một|ένα|το|o|egy)\s+)?(?:rough\s+|first\s+|erster\s+|eerste\s+)?"
+        r"(?:drafts?|preview|proposal|suggestion|sketch|entwurf|vorschlag|vorschau|concept|voorstel|borrador|"
+        r"propuesta|brouillon|proposition|aperçu|ébauche|rascunho|proposta|bozza|черновик|набросок|чернетка|"
+        r"szkic|propozycja|koncept|návrh|utkast|förslag|udkast|forslag|luonnos|ehdotus|taslak|öneri|draf|usulan|"
+        r"bản\s+nháp|πρόχειρο|προσχέδιο|schiță|ciornă|propunere|vázlat|javaslat)"
+        r"(?=\s*(?:[.!,;—–()]|-\s|$|only\b|for\s+(?:now|you|review)|to\s+(?:check|review|approve)|für\s+dich|"
+        r"zur\s+(?:ansicht|freigabe)|para\s+(?:revisar|que\s+(?:lo|la)\s+revises)|pour\s+(?:l['’]instant|toi)|"
+        r"voor\s+nu|per\s+ora|por\s+ahora))",
         # Permission, drafts and conditions in further words of several languages.
         "several": r"\bposso\s+(?:guardar|gravar|registrar|anotar|atualizar|executar|trocar|mudar|substituir)(?:\s+"
         r"(?:isso|isto|assim|essa|esta|esse|este))?\s*\?|¿\s*puedo\s+(?:guardar|aplicar|ejecutar|cambiar)\w*\b[^\n]*\?|"
@@ -2519,6 +2540,14 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 # One pass over a line finds which kinds' gate texts it holds; a line with none of them (most
 # prose) goes at the cost of that pass, and the word table is read only for the kinds it holds.
 # and the rows for a yes asked for, leave asked before doing it, and a draft held back
+# the nouns of the row that names the block a draft, a preview or a proposal
+AFTER_GATES["proposed"] += (
+    *["draft", "preview", "proposal", "suggestion", "sketch", "entwurf", "vorschlag", "vorschau", "concept"],
+    *["voorstel", "borrador", "propuesta", "brouillon", "proposition", "aperçu", "ébauche", "rascunho", "proposta"],
+    *["bozza", "черновик", "набросок", "чернетка", "szkic", "propozycja", "koncept", "návrh", "utkast", "förslag"],
+    *["udkast", "forslag", "luonnos", "ehdotus", "taslak", "öneri", "draf", "usulan", "nháp", "πρόχειρο"],
+    *["προσχέδιο", "schiță", "ciornă", "propunere", "vázlat", "javaslat"],
+)
 AFTER_GATES["proposed"] += (
     *[mark + yes for mark in _YES_OPEN for yes in _YES],
     *["« ", "«\u00a0", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
@@ -2660,8 +2689,85 @@ _THAI_ASKS = ("ไหม", "มั้ย", "หรือไม่")
 def _short_question(line: str) -> bool:
     """Whether ``line`` could be one of :data:`BARE_QUESTIONS`: a short line ending in a
     question mark (or holding a Thai question particle). Only such lines are searched."""
-    line = line.strip()
-    return len(line) <= 64 and (line.endswith(_ASKS) or any(p in line for p in _THAI_ASKS))
+    line = _TRAILING_SIGNS.sub("", line.strip())
+    return len(line) <= 64 and (line.endswith(_ASKS) or _greek_question(line) or any(p in line for p in _THAI_ASKS))
+
+
+# Emoji and other symbols after a question's mark ("Good to go? 👍") end no sentence of their own.
+_TRAILING_SIGNS = regex.compile(r"[\s\p{So}\p{Sk}\p{Cf}]+$")
+# Greek asks with a semicolon ("Να το αποθηκεύσω;")
+_GREEK_LETTER = regex.compile(r"\p{Greek}")
+
+
+def _bare_text(line: str) -> str:
+    return _TRAILING_SIGNS.sub("", line).translate(_HARAKAT)
+
+
+def _greek_question(line: str) -> bool:
+    return line.endswith(";") and _GREEK_LETTER.search(line) is not None
+
+
+# A question of a few words and nothing else, right after the block, has the block for its
+# subject whatever its verb ("Akkoord?", "Posso mandar?", "Look right to you?", "Сохраняю?"):
+# it has no room for another object. What asks for more ("Anything else?", "Ещё что-нибудь?")
+# or opens with a question word ("How was your day?") asks about something else.
+_BARE_WORDS = 2
+_FOR_MORE = regex.compile(
+    r"(?<!\w)(?:else|more|next|other|anything|questions?|otra?s?|más|mas|algo|autre|autres|plus|sonst|noch|"
+    r"weiteres|andere[sn]?|mais|outra?s?|altro|altra|altri|ещё|еще|другое|что-нибудь|ще|щось|інше|nog|iets|"
+    r"meer|anders|jeszcze|coś|inne|więcej|ještě|něco|další|mer|något|annat|mere|noget|andet|mer|noe|annet|"
+    r"muuta|muita|lisää|más|valami|egyéb|mai|altceva|başka|daha|lagi|lain|nữa|khác|άλλο|κάτι|آخر|أخرى|دیگه|دیگر|"
+    r"עוד|और|আর|อีก|또|더|다른|别的|其他|还有|还要|他に|ほかに|ほか|何か)(?!\w)",
+    regex.IGNORECASE,
+)
+_QUESTION_WORD = regex.compile(
+    r"(?<!\w)(?:how|what|when|where|who|whom|whose|why|which|cómo|qué|cuándo|dónde|quién|por\s+qué|cuál|"
+    r"comment|quoi|quand|où|qui|pourquoi|quel\w*|wie|was|wann|wo|wer|warum|welche\w*|como|quando|onde|quem|"
+    r"porque|qual|come|cosa|dove|chi|perché|как|что|когда|где|кто|почему|какой|як|що|коли|де|хто|чому|hoe|wat|"
+    r"wanneer|waar|wie|waarom|welke|jak|co|kiedy|gdzie|kto|dlaczego|kdy|kde|kdo|proč|hur|vad|när|var|vem|varför|"
+    r"hvordan|hvad|hvor|hvem|hvorfor|miten|mitä|milloin|missä|kuka|miksi|hogy|mi|mikor|hol|ki|miért|cum|ce|când|"
+    r"unde|cine|de\s+ce|nasıl|ne|neden|nerede|kim|bagaimana|apa|kapan|di\s+mana|siapa|mengapa|kenapa|πώς|τι|πότε|"
+    r"πού|ποιος|γιατί|كيف|ماذا|ما|متى|أين|من|لماذا|چطور|چه|کی|کجا|چرا|איך|מה|מתי|איפה|מי|למה|कैसे|क्या|कब|कहाँ|कौन|"
+    r"क्यों|cómo|怎么|什么|为什么|哪|谁|どう|何|なぜ|いつ|どこ|誰|어떻게|뭐|무엇|언제|어디|누구|왜)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _bare_shape(line: str) -> bool:
+    """Whether ``line`` (a short question) is only a word or two in a script written with
+    spaces and asks about nothing but the block: not for more, not with a question word, not
+    about the one it is asked of ("You okay?"). Scripts written without spaces are left to
+    :data:`BARE_QUESTIONS`: their words cannot be counted here."""
+    text = _TRAILING_SIGNS.sub("", line.strip()).rstrip("?？؟;").strip(" \t¿")
+    words = text.split()
+    if not words or len(words) > _BARE_WORDS or _UNSPACED.search(text):
+        return False
+    return (
+        _FOR_MORE.search(text) is None
+        and _QUESTION_WORD.search(text) is None
+        and _YOU_FIRST.match(text) is None
+        and _SENTENCE_END.search(text) is None
+    )
+
+
+_UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
+_YOU_FIRST = regex.compile(
+    r"(?:you|u|ya|tu|tú|du|vous|usted|ustedes|você|vocês|voi|ty|ты|вы|ти|ви|jij|jullie|ni|dere|sen|siz|kamu|anda|"
+    r"kau|bạn|εσύ|εσείς|أنت|أنتم|تو|شما|אתה|את|אתם|तुम|आप|te|ön|tu)(?!\w)",
+    regex.IGNORECASE,
+)
+# A report that the block is done, the first sentence after it: a word or two and a full stop.
+DONE = regex.compile(
+    r"^\W{0,3}(?:done|saved|updated|noted|stored|added|sent|got\s+it|all\s+set|all\s+done|listo|lista|hecho|guardado|"
+    r"anotado|actualizado|enviado|fait|noté|c['’]est\s+noté|c['’]est\s+fait|enregistré|envoyé|erledigt|gespeichert|"
+    r"fertig|notiert|gemacht|pronto|feito|salvo|anotado|atualizado|fatto|salvato|aggiornato|готово|сохранено|"
+    r"записал[аи]?|сделано|збережено|зроблено|klaar|opgeslagen|gedaan|genoteerd|zrobione|zapisane|gotowe|tamam|"
+    r"tamamdır|kaydedildi|kaydettim|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
+    r"valmis|gata|salvat|έγινε|αποθηκεύτηκε|xong|xong\s+rồi|đã\s+lưu|تم|تم\s+الحفظ|انجام\s+شد|בוצע|נשמר|हो\s+गया|"
+    r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료)"
+    r"[ \t]*[.!。！][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]",
+    regex.IGNORECASE,
+)
 
 
 def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
@@ -2671,14 +2777,21 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
+    # A reply that says the block is done before anything else ("Saved. If you'd rather I
+    # hadn't, say so.") asks no leave for it: what it asks or offers next is about another step.
+    done = bool(lines) and DONE.match(lines[0][:LINE_CHARS]) is not None
+    # A bare question past a blank line starts something new ("Coffee tomorrow?"); only one in
+    # the block's own paragraph is read for its shape.
+    lead = len(after) - len(after.lstrip())
+    tight = after[:lead].count("\n") < 2
     for line in lines:
         line = line[:LINE_CHARS]
         if others_ran and CHECK_QUESTION.match(line):
             continue
         kind = _after_kind(line)
-        if kind is None and _short_question(line) and _BARE.search(line.translate(_HARAKAT)):
+        if kind is None and _short_question(line) and (_BARE.search(_bare_text(line)) or (tight and _bare_shape(line))):
             kind = "proposed"
-        if kind == "proposed" and _aside(line):
+        if kind == "proposed" and (done or _aside(line)):
             kind = None
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)

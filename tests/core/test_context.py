@@ -596,3 +596,44 @@ def test_so_after_a_comma_goes_on_from_its_clause() -> None:
     # German "so:" before a block introduces an example; after a comma it is English "therefore"
     assert _ran("The dentist needs it too, so:\n" + _block("x")) == ["x"]
     assert _ran("Das sieht dann so:\n" + _block("x")) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Akkoord?", "Posso mandar?", "Сохраняю?", "Zapisać?", "Îl salvez?", "Kaydedeyim mi?", "Good to go? 👍", "Fine?"],
+)
+def test_a_question_of_a_word_or_two_right_after_a_block_asks_leave_for_it(line: str) -> None:
+    assert _ran(_block("pizza") + "\n" + line) == [], line
+    assert _ran(_block("pizza") + "\nNoted above.\n" + line) == [], line
+
+
+def test_a_short_question_for_more_about_the_user_with_a_question_word_or_past_a_blank_line_holds_nothing() -> None:
+    for after in (
+        "\nAnything else?",
+        "\nCoś jeszcze?",
+        "\nAda lagi?",
+        "\nYou okay?",
+        "\nTu vas bien ?",
+        "\nHow come?",
+        "\nKamu berangkat sama siapa?",
+        "\n\nCoffee tomorrow?",
+        "\n\nMorgen Kino?",
+    ):
+        assert _ran(_block("pizza") + after) == ["pizza"], after
+
+
+def test_a_block_reported_done_first_asks_no_leave_after() -> None:
+    assert _ran(_block("pizza") + "\nDone. If you'd rather I hadn't, say so and I'll undo it.") == ["pizza"]
+    assert _ran(_block("pizza") + "\nSaved. If you want, I can also draft the email — shall I?") == ["pizza"]
+    assert _ran(_block("pizza") + "\nIf you want, I can also draft the email — shall I?") == []
+
+
+def test_a_line_naming_the_block_a_draft_or_preview_holds_it() -> None:
+    for line in (
+        "Das wäre mein Entwurf. Soll er so raus?",
+        "(Just a preview — nothing saved yet.)",
+        "Det är bara ett utkast.",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == [], line
+    for line in ("Draft saved to your archive; ask me for it any time.", "My suggestion: set an alarm as well."):
+        assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
