@@ -131,6 +131,12 @@ _OPENS = "«„「『‹"
 _CLOSES = {"»": "«", "”": "“", "」": "「", "』": "『", "›": "‹"}
 
 
+def _closes_after_digit(line: str, i: int) -> bool:
+    # ('"my locker is 42". Saving that:' closes its quote; '55" screen' is an inch mark)
+    nxt = line[i + 1 : i + 2]
+    return not nxt or nxt in ".,;:!?)"
+
+
 def opens_quote(line: str) -> bool:
     """Whether ``line`` opens a quotation it leaves open: at its start or after a colon ("My
     instructions say: «To call a tool, write"), so that what follows it, up to the closing mark,
@@ -157,7 +163,7 @@ def opens_quote(line: str) -> bool:
                 stack.pop()
             elif ch == "»" and not stack:
                 stack.append((ch, i))
-        elif ch == '"' and not prev.isdigit():
+        elif ch == '"' and (not prev.isdigit() or (top == '"' and _closes_after_digit(line, i))):
             if top in ('"', "„", "“"):  # „so" and “so" close with a straight mark too
                 stack.pop()
             else:
@@ -226,8 +232,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
         r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
-        # ("so" after a comma goes on from the clause before: "I should keep it on file, so:")
-        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})so|folgendermaßen|"
+        # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
+        # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
+        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
         r"wie\s+folgt|"
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
@@ -263,7 +270,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + "|"
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
-        + r"|(?:示例|例子|格式|形式|例)[^\n]{0,30}[:：][ \t]*$",
+        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式|例)"
+        r"[^\n]{0,30}[:：][ \t]*$",
         # "For example" and the noun: at the start of the sentence or just before its colon, never
         # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
         # "it looks like this" and "here is an example" anywhere in it.
@@ -328,8 +336,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
     "quoted": {
         # what was done, told with the time word after the verb ("Esto es lo que hice ayer:",
         # "这是我之前执行的操作："), and "you sent me" with the thing sent between
-        "told-after": r"\b(?:what|here['’]s\s+what|this\s+is\s+what)\s+(?:I|we)\s+(?:ran|called|did|executed|sent|saved)\s+(?:earlier|yesterday|before|"
-        r"last\s+time|this\s+morning|last\s+week)\b|\blo\s+que\s+(?:hice|ejecuté|llamé|guardé|lancé)\s+(?:ayer|"
+        "told-after": r"\b(?:what|how|here['’]s\s+(?:what|how)|this\s+is\s+(?:what|how))\s+(?:I|we)\s+(?:ran|called|did|"
+        r"executed|sent|saved|handled|stored|recorded|logged|answered)(?:\s+(?:it|this|that))?\s+(?:earlier|yesterday|"
+        r"before|last\s+(?:time|week|month|night)|this\s+morning|the\s+other\s+day)\b|\blo\s+que\s+(?:hice|ejecuté|llamé|guardé|lancé)\s+(?:ayer|"
         r"antes|anoche|esta\s+mañana|la\s+última\s+vez|el\s+otro\s+día)\b|\bce\s+que\s+j['’]ai\s+(?:fait|lancé|"
         r"exécuté|envoyé)\s+(?:hier|plus\s+tôt|tout\s+à\s+l['’]heure|ce\s+matin|la\s+dernière\s+fois)\b|"
         r"\bo\s+que\s+(?:eu\s+)?(?:fiz|executei|rodei|enviei)\s+(?:ontem|antes|mais\s+cedo|hoje\s+de\s+manhã|"
@@ -338,7 +347,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"утром|в\s+прошлый\s+раз)|(?:这是|以下是|下面是|这就是)我(?:之前|昨天|上次|刚才|早些时候|先前)(?:执行|运行|调用|做)|"
         r"\b(?:ini|inilah|berikut)\s+yang\s+(?:ku|aku\s+|saya\s+)(?:lakukan|jalankan|panggil)\s+(?:tadi|kemarin|sebelumnya)\b|"
         r"\bce\s+am\s+(?:rulat|apelat|executat|făcut)\s+(?:ieri|anterior|mai\s+devreme|data\s+trecută|azi-dimineață)\b|"
-        r"\b(?:du\s+hast|sie\s+haben)\s+mir\s+(?:\w+\s+){0,3}?(?:geschickt|gesendet|eingefügt|weitergeleitet|kopiert)\b",
+        r"\b(?:du\s+(?:hast|hattest)|sie\s+(?:haben|hatten))\s+mir\s+(?:\w+\s+){0,3}?(?:geschickt|gesendet|eingefügt|"
+        r"weitergeleitet|kopiert)" + _COLON,
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
@@ -356,11 +366,15 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"(?:ejecuté|llamé|hice)|tu\s+(?:último\s+)?mensaje)\b",
         "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé|transmis|partagé|écrit)|vous\s+m['’]avez\s+(?:envoyé|"
         r"collé|transmis|partagé)|(?:ce\s+)?que\s+tu\s+as\s+collé|ton\s+message\s+précédent|plus\s+tôt[^\n]{0,40}"
-        r"j['’]ai\s+(?:lancé|exécuté|appelé)|ton\s+(?:dernier\s+)?message|votre\s+(?:dernier\s+)?message)",
-        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|hast\s+du\s+mir\s+geschickt|(?:hast|haben)\s+(?:du|sie)\s+(?:mir\s+)?"
-        r"(?:eingefügt|weitergeleitet|geschrieben|gesendet)|was\s+du\s+(?:mir\s+)?(?:geschickt|eingefügt|kopiert)|"
-        r"deine\s+vorherige\s+nachricht|du\s+hast\s+mir\s+geschickt|haben\s+sie\s+mir\s+geschickt|"
-        r"(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich|deine[rn]?\s+(?:letzten\s+)?nachricht)\b",
+        r"j['’]ai\s+(?:lancé|exécuté|appelé)|(?:ton|votre)\s+(?:dernier\s+|précédent\s+)?message[ \t]*(?:précédent[ \t]*)?[:：][ \t*_]*$)",
+        # what was sent only where the verb closes the line ("Das hier hattest du mir geschickt:"),
+        # not in a sentence that goes on to use it ("Du hast mir deine Nummer geschickt, ich trage sie ein:")
+        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich)\b|"
+        r"\b(?:(?:hast|hattest|haben|hatten)\s+(?:du|sie)\s+(?:mir\s+)?(?:[^\W\d_]+\s+){0,3}?|was\s+(?:du|sie)\s+(?:mir\s+)?"
+        r"(?:[^\W\d_]+\s+){0,3}?)(?:geschickt|gesendet|eingefügt|weitergeleitet|geschrieben|kopiert)(?:\s+(?:hast|hattest|haben))?"
+        + _COLON
+        + r"|\b(?:deine\s+vorherige|deine[rn]?\s+(?:letzten\s+)?)nachricht\w*"
+        + _COLON,
         "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou|passou|encaminhou)|você\s+(?:colou|"
         r"compartilhou|encaminhou)|o\s+que\s+(?:você\s+)?(?:me\s+)?(?:colou|enviou|mandou)|"
         r"sua\s+mensagem\s+anterior|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
@@ -385,7 +399,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"kalte)\s+jeg|"
         r"her\s+er\s+(?:hvad|hva)\s+jeg\s+gjorde|din\s+(?:sidste\s+)?besked|meldingen\s+din)\b",
         "cs-pl": r"\b(?:poslal[ai]?\s+(?:jste|jsi)|(?:dříve|předtím|včera)\b[^\n]{0,60}\b(?:spustil|zavolal|provedl)|"
-        r"(?:spustil|provedl)\s+jsem\s+(?:dříve|předtím)|vaše\s+(?:poslední\s+)?zpráv\w*|wysłał[ae]ś|przysłał[ae]ś|"
+        r"(?:spustil|provedl)\s+jsem\s+(?:dříve|předtím)|vaše\s+(?:poslední\s+)?zpráv\w*|"
+        # (Polish: the clause that says what was sent runs to the colon: "Wkleiłeś mi wczoraj takie
+        # wywołanie:", not "Wysłałeś mi nowy adres, zapisuję go:")
+        r"(?:wysłał|przysłał|wkleił|podesłał|przekazał)[ae]ś[^\n,;]{0,60}[:：][ \t*_]*$|"
         r"(?:wcześniej|poprzednio|wczoraj)\b[^\n]{0,60}(?:wykonał|uruchomił|wywołał)\w*|"
         r"twoja\s+(?:ostatnia\s+)?wiadomość)",
         "uk": r"(?:ви\s+(?:надіслали|прислали|надсилали)|ти\s+(?:надіслав|надіслала|прислав|прислала)|"
@@ -397,8 +414,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"(?:\bmi-a[iț]\s+trimis|\b(?:anterior|mai\s+devreme|ieri)\b[^\n]{0,60}\bam\s+(?:rulat|apelat|"
         r"executat)|"
         r"\bem\s+vas\s+enviar|\bm['’]has\s+enviat|\babans\b[^\n]{0,60}\bvaig\s+(?:executar|cridar))",
-        "tr": r"(?:bana\s+gönderdi\w*|bana\s+[^\n]{0,30}(?:göndermişsin|göndermiştin|yolladın|yollamışsın)[ \t]*:|gönderdiğin\w*|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
-        r"son\s+mesajın)",
+        # what was sent only where the verb (or the noun it qualifies) closes the line ("Bana
+        # gönderdiğin çağrı:"), not "Bana gönderdiğin adresi kaydediyorum:"
+        "tr": r"(?:(?:bana\s+)?(?:gönderdi|yolladı)\w*(?:\s+(?:şu|bu|blok|çağrı|kod|mesaj|şey)\w*){0,2}[ \t]*:|"
+        r"bana\s+[^\n]{0,30}(?:göndermişsin|göndermiştin|yolladın|yollamışsın)[ \t]*:|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
+        r"son\s+mesajın\w*[ \t]*:)",
         "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|"
         r"εκτέλεσα|κάλεσα)|"
         r"το\s+μήνυμά\s+σου)",
@@ -422,6 +442,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"tampal|menampal|tempel|kongsi)\w*\b" + _ENDS,
     },
     "proposed": {
+        # the reader's verdict asked for before the block ("tell me if it reads well:", "dime si te
+        # vale:", "sag mir, ob es passt:")
+        "verdict": r"\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdime\s+si\b|\bdis[- ]moi\s+si\b|"
+        r"\bdites[- ]moi\s+si\b|\bsag\s+mir,?\s+ob\b|\bme\s+diz\s+se\b|\bdiga[- ]me\s+se\b|\bdimmi\s+se\b|"
+        r"\bскажи(?:те)?,?\s+(?:если|подходит\s+ли)\b|\blaat\s+(?:me\s+)?weten\s+of\b|\bzeg\s+(?:me\s+)?of\b" + _ENDS,
         # held back in other words ("ready when you are (I haven't sent it):"), and a step that
         # waits on an empty result in Korean and Japanese ("결과가 없으면 ... 실행할게요:", "何も見つからなければ")
         "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
@@ -475,7 +500,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|(?:два|три|несколько)\s+(?:способа|варианта)"
         + _ENDS,
-        "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
+        "zh": r"(?:草稿|拟了|拟好|草拟|你(?:先)?看(?:看|一下)再|发不发|存不存|要不要发|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
         + _ENDS,
         "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た))|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
@@ -1288,7 +1313,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it is indented under a list item")
     if not ctx.gap and (TABLE_ROW.match(before) or BLOCKQUOTE.match(before)) and json_only:
         return Shown("example", "it continues a table or a quote")
-    if ITEM_OR_OPTION.match(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
+    if _item_or_label(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
     if LETTER_ITEM.match(before):
         return Shown("example", "it is an alternative labelled with a letter on the line before", quote_words(before))
@@ -1303,14 +1328,24 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
-    if kind == "example":
-        # An example's words in a clause before a semicolon give that clause an instance of
-        # something ("keep a list, for example on your phone;"); only the last clause can
-        # present the block as one.
+    if kind in ("example", "proposed"):
+        # An example's or a draft's words in a clause before a semicolon speak of something
+        # else ("keep a list, for example on your phone;", "your speech draft is done; filing
+        # it:"); only the last clause can present the block as one.
         clause = last_clause(sentence)
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+def _item_or_label(line: str) -> bool:
+    """Whether ``line`` opens with a list item's marker or an alternative's label. A label
+    that a word in lower case follows is the subject of a sentence ("Plan A fell through, so
+    saving plan B:"), no label."""
+    m = ITEM_OR_OPTION.match(line)
+    if m is None:
+        return False
+    return LIST_ITEM.match(line) is not None or not line[m.end() :].lstrip(" \t*_")[:1].islower()
 
 
 # A line that only names a tool, as the label of the block below it in a listing of tools:

@@ -637,3 +637,32 @@ def test_a_line_naming_the_block_a_draft_or_preview_holds_it() -> None:
         assert _ran(_block("pizza") + "\n" + line) == [], line
     for line in ("Draft saved to your archive; ask me for it any time.", "My suggestion: set an alarm as well."):
         assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
+
+
+def test_so_alone_at_a_lines_start_is_an_everyday_lead_in() -> None:
+    assert _ran("Got it, you moved.\nSo:\n" + _block("x")) == ["x"]
+    assert _ran("Ich mache es so:\n" + _block("x")) == []
+
+
+def test_you_sent_me_needs_the_verb_to_close_the_line() -> None:
+    assert _ran("Das hier hattest du mir geschickt:\n" + _block("x")) == []
+    assert _ran("Du hast mir deine Nummer geschickt, ich trage sie ein:\n" + _block("x")) == ["x"]
+    assert _ran("Bana gönderdiğin çağrı şu:\n" + _block("x")) == []
+    assert _ran("Bana gönderdiğin yeni adresi kaydediyorum:\n" + _block("x")) == ["x"]
+    assert _ran("Wkleiłeś mi wczoraj takie wywołanie:\n" + _block("x")) == []
+    assert _ran("Wysłałeś mi nowy adres, zapisuję go:\n" + _block("x")) == ["x"]
+
+
+def test_a_draft_in_a_clause_before_a_semicolon_speaks_of_something_else() -> None:
+    assert _ran("Your speech draft is done; filing it as you asked:\n" + _block("x")) == ["x"]
+    assert _ran("Here's a draft; tell me if it reads well:\n" + _block("x")) == []
+
+
+def test_an_options_word_that_a_verb_follows_is_no_label() -> None:
+    assert _ran("Plan A fell through, so saving plan B as your booking:\n" + _block("x")) == ["x"]
+    assert _ran("Plan B, if the strike goes ahead:\n" + _block("x")) == []
+
+
+def test_a_quote_closed_after_a_digit_is_closed() -> None:
+    assert not C.opens_quote('You said: "my locker is 42". Saving that:')
+    assert C.opens_quote('She wrote: "the TV is 55" wide and')
