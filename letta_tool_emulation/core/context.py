@@ -629,7 +629,10 @@ BARE_QUESTIONS = (
         r"v\s+pořádku|(?:je\s+)?to\s+(?:tak\s+)?v\s+pořádku|(?:e\s+)?în\s+regulă|(?:e\s+)?bine\s+așa|"
         r"boleh|boleh\s+ya|setuju|được\s+không|ổn\s+không|行吗|可以吗|好吗|好不好|行不行|"
         r"(?:これで)?(?:いい|よろしい)(?:ですか|でしょうか)|괜찮을까요|될까요|"
-        r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così)|"
+        r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così|"
+        # yes or no asked for
+        r"(?:yes|yay|sí|si|oui|ja|sim|sì|да|так|tak|ano|evet\s+mi|ya)\s+(?:or|o|ou|oder|of|eller|или|чи|czy|nebo|"
+        r"atau|veya)\s+(?:no|nay|non|nein|não|nee|nej|нет|ні|nie|ne|hayır\s+mı|tidak|bukan))|"
         # es, ca
         r"¿?\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|hago|ejecuto|mando|cambio|actualizo|anoto)(?:\s+ya)?|"
         r"¿?\s*(?:procedo|continúo|sigo\s+adelante)|¿?\s*quieres\s+que\s+(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|"
@@ -720,6 +723,30 @@ _YES_OPEN = '「『«"“„'
 _DEICTIC = (
     r"(?:it|this|that(?!\s+(?:you|your|I|we|he|she|they|my|our|his|her|their|there|the(?!\s+way))\b)|these|them|"
     r"the\s+(?:call|update|change|block)s?)"
+)
+# The pieces of the row that names the block a draft, a preview or a proposal: a sentence's
+# start, a pointer with its verb ("this is", "das wäre", "c'est"), then "only", an article and the noun.
+_NAMED_START = r"(?:^|[.!?;:(]\s+)[\W_]{0,3}"
+_NAMED_POINTER = (
+    r"(?:that|this|it|here|das|dies|es|dit|dat|het|esto|eso|es|c['’]est|ce\s+n['’]est|ceci|isso|isto|é|questo|"
+    r"è|это|це|to|det|den|tämä|se|bu|ini|itu|đây|αυτό|este|acesta|ez)(?:['’]s|\s+is|\s+would\s+be|\s+was|\s+ist|"
+    r"\s+wäre|\s+war|\s+zou\s+zijn|\s+sería|\s+es|\s+serait|\s+est|\s+seria|\s+sarebbe|\s+è|\s+jest|\s+je|"
+    r"\s+by\s+byl|\s+är|\s+er|\s+on|\s+olur|\s+adalah|\s+είναι|\s+ar\s+fi|\s+este|\s+lenne|\s+—|\s+-)?"
+)
+_NAMED_NOUN = (
+    r"(?:(?:just|only|merely|still|nur|bloß|erst|lediglich|alleen|maar|slechts|solo|sólo|seulement|juste|que|"
+    r"apenas|só|soltanto|лишь|только|лише|тільки|tylko|jen|pouze|bara|kun|vain|sadece|yalnızca|hanya|cuma|chỉ|"
+    r"μόνο|doar|csak)\s+)?(?:(?:a|an|my|the|our|ein|mein|der|een|mijn|un|una|mi|el|une|mon|le|um|uma|meu|o|il|"
+    r"lo|mio|la|mia|en|ett|min|et|mitt|mit|bir|sebuah|một|ένα|το|egy)\s+)?(?:rough\s+|first\s+|erster\s+|"
+    r"eerste\s+)?(?:drafts?|preview|proposal|suggestion|sketch|entwurf|vorschlag|vorschau|concept|voorstel|"
+    r"borrador|propuesta|brouillon|proposition|aperçu|ébauche|rascunho|proposta|bozza|черновик|набросок|"
+    r"чернетка|szkic|propozycja|koncept|návrh|utkast|förslag|udkast|forslag|luonnos|ehdotus|taslak|öneri|draf|"
+    r"usulan|bản\s+nháp|πρόχειρο|προσχέδιο|schiță|ciornă|propunere|vázlat|javaslat|mock-?up|maqueta|maquette)"
+)
+_NAMED_END = (
+    r"(?=\s*(?:[.!,;—–()]|-\s|$|only\b|for\s+(?:now|you|review)|to\s+(?:check|review|approve)|für\s+dich|"
+    r"zur\s+(?:ansicht|freigabe)|para\s+(?:revisar|que\s+(?:lo|la)\s+revises)|pour\s+(?:l['’]instant|toi)|"
+    r"voor\s+nu|per\s+ora|por\s+ahora))"
 )
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
@@ -926,23 +953,20 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # A sentence that only names the block a draft, a preview or a proposal ("Das wäre mein
         # Entwurf.", "Just a preview — nothing saved yet.", "Dit is een concept;"): the block is
         # the thing named, in any language's order of pointer, verb and noun. A noun that goes on
-        # into a clause of its own ("Draft saved to your archive.") names no block.
-        "named": r"(?:^|[.!?;:(]\s+)[\W_]{0,3}(?:(?:that|this|it|here|das|dies|es|dit|dat|het|esto|eso|es|c['’]est|"
-        r"ce\s+n['’]est|ceci|isso|isto|é|questo|è|это|це|to|det|den|tämä|se|bu|ini|itu|đây|αυτό|este|acesta|ez)"
-        r"(?:['’]s|\s+is|\s+would\s+be|\s+was|\s+ist|\s+wäre|\s+war|\s+is|\s+zou\s+zijn|\s+sería|\s+es|"
-        r"\s+serait|\s+est|\s+seria|\s+sarebbe|\s+è|\s+jest|\s+je|\s+by\s+byl|\s+är|\s+er|\s+on|\s+olur|"
-        r"\s+adalah|\s+είναι|\s+ar\s+fi|\s+este|\s+lenne|\s+—|\s+-)?\s+)?(?:(?:just|only|merely|still|nur|bloß|"
-        r"erst|lediglich|alleen|maar|slechts|solo|sólo|seulement|juste|que|apenas|só|solo|soltanto|лишь|только|"
-        r"лише|тільки|tylko|jen|pouze|bara|kun|vain|sadece|yalnızca|hanya|cuma|chỉ|μόνο|doar|csak)\s+)?"
-        r"(?:(?:a|an|my|the|our|ein|mein|der|een|mijn|un|una|mi|el|une|mon|le|um|uma|meu|o|a|il|lo|mio|la|mia|"
-        r"en|ett|min|et|mitt|mit|bir|sebuah|một|ένα|το|o|egy)\s+)?(?:rough\s+|first\s+|erster\s+|eerste\s+)?"
-        r"(?:drafts?|preview|proposal|suggestion|sketch|entwurf|vorschlag|vorschau|concept|voorstel|borrador|"
-        r"propuesta|brouillon|proposition|aperçu|ébauche|rascunho|proposta|bozza|черновик|набросок|чернетка|"
-        r"szkic|propozycja|koncept|návrh|utkast|förslag|udkast|forslag|luonnos|ehdotus|taslak|öneri|draf|usulan|"
-        r"bản\s+nháp|πρόχειρο|προσχέδιο|schiță|ciornă|propunere|vázlat|javaslat)"
-        r"(?=\s*(?:[.!,;—–()]|-\s|$|only\b|for\s+(?:now|you|review)|to\s+(?:check|review|approve)|für\s+dich|"
-        r"zur\s+(?:ansicht|freigabe)|para\s+(?:revisar|que\s+(?:lo|la)\s+revises)|pour\s+(?:l['’]instant|toi)|"
-        r"voor\s+nu|per\s+ora|por\s+ahora))",
+        # into a clause of its own ("Draft saved to your archive.") names no block, unless a
+        # pointer said the block is one ("That's only a mock-up of the entry.").
+        "named": _NAMED_START
+        + "(?:"
+        + _NAMED_POINTER
+        + r"\s+)?"
+        + _NAMED_NOUN
+        + _NAMED_END
+        + "|"
+        + _NAMED_START
+        + _NAMED_POINTER
+        + r"\s+"
+        + _NAMED_NOUN
+        + r"\s+(?:of|for|de|du|des|del|da|do|di|von|für|van|voor|для|из|av|af|för|til)\b",
         # Permission, drafts and conditions in further words of several languages.
         "several": r"\bposso\s+(?:guardar|gravar|registrar|anotar|atualizar|executar|trocar|mudar|substituir)(?:\s+"
         r"(?:isso|isto|assim|essa|esta|esse|este))?\s*\?|¿\s*puedo\s+(?:guardar|aplicar|ejecutar|cambiar)\w*\b[^\n]*\?|"
@@ -2581,7 +2605,7 @@ AFTER_GATES["proposed"] += (
     *["voorstel", "borrador", "propuesta", "brouillon", "proposition", "aperçu", "ébauche", "rascunho", "proposta"],
     *["bozza", "черновик", "набросок", "чернетка", "szkic", "propozycja", "koncept", "návrh", "utkast", "förslag"],
     *["udkast", "forslag", "luonnos", "ehdotus", "taslak", "öneri", "draf", "usulan", "nháp", "πρόχειρο"],
-    *["προσχέδιο", "schiță", "ciornă", "propunere", "vázlat", "javaslat"],
+    *["προσχέδιο", "schiță", "ciornă", "propunere", "vázlat", "javaslat", "mock-up", "mockup", "maqueta", "maquette"],
 )
 AFTER_GATES["proposed"] += (
     *[mark + yes for mark in _YES_OPEN for yes in _YES],

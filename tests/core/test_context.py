@@ -666,3 +666,10 @@ def test_an_options_word_that_a_verb_follows_is_no_label() -> None:
 def test_a_quote_closed_after_a_digit_is_closed() -> None:
     assert not C.opens_quote('You said: "my locker is 42". Saving that:')
     assert C.opens_quote('She wrote: "the TV is 55" wide and')
+
+
+def test_yes_or_no_asked_or_a_mock_up_named_after_a_block_holds_it() -> None:
+    for line in ("Yes or no?", "¿Sí o no?", "Ja oder nein?", "That's only a mock-up of the entry."):
+        assert _ran(_block("pizza") + "\n" + line) == [], line
+    assert _ran(_block("pizza") + "\nTea or coffee?") == ["pizza"]
+    assert _ran(_block("pizza") + "\nDraft of your speech saved to the archive.") == ["pizza"]
