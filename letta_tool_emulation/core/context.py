@@ -23,6 +23,7 @@ length, so judging costs a bounded amount per block.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 import regex
@@ -2748,18 +2749,29 @@ _THAI_ASKS = ("ไหม", "มั้ย", "หรือไม่")
 def _short_question(line: str) -> bool:
     """Whether ``line`` could be one of :data:`BARE_QUESTIONS`: a short line ending in a
     question mark (or holding a Thai question particle). Only such lines are searched."""
-    line = _TRAILING_SIGNS.sub("", line.strip())
+    line = _without_signs(line.strip())
     return len(line) <= 64 and (line.endswith(_ASKS) or _greek_question(line) or any(p in line for p in _THAI_ASKS))
 
 
 # Emoji and other symbols after a question's mark ("Good to go? 👍") end no sentence of their own.
-_TRAILING_SIGNS = regex.compile(r"[\s\p{So}\p{Sk}\p{Cf}]+$")
+_SIGNS = frozenset(("So", "Sk", "Cf"))
+
+
+def _without_signs(line: str) -> str:
+    """``line`` without the spaces, emoji and other symbols at its end (read from the end: no
+    pattern tried at each position of a long line)."""
+    end = len(line)
+    while end and (line[end - 1].isspace() or unicodedata.category(line[end - 1]) in _SIGNS):
+        end -= 1
+    return line[:end]
+
+
 # Greek asks with a semicolon ("Να το αποθηκεύσω;")
 _GREEK_LETTER = regex.compile(r"\p{Greek}")
 
 
 def _bare_text(line: str) -> str:
-    return _TRAILING_SIGNS.sub("", line).translate(_HARAKAT)
+    return _without_signs(line).translate(_HARAKAT)
 
 
 def _greek_question(line: str) -> bool:
@@ -2797,7 +2809,7 @@ def _bare_shape(line: str) -> bool:
     spaces and asks about nothing but the block: not for more, not with a question word, not
     about the one it is asked of ("You okay?"). Scripts written without spaces are left to
     :data:`BARE_QUESTIONS`: their words cannot be counted here."""
-    text = _TRAILING_SIGNS.sub("", line.strip()).rstrip("?？؟;").strip(" \t¿")
+    text = _without_signs(line).rstrip("?？؟;").strip(" \t¿")
     words = text.split()
     if not words or len(words) > _BARE_WORDS or _UNSPACED.search(text):
         return False
