@@ -23,6 +23,7 @@ length, so judging costs a bounded amount per block.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 import regex
@@ -131,6 +132,12 @@ _OPENS = "«„「『‹"
 _CLOSES = {"»": "«", "”": "“", "」": "「", "』": "『", "›": "‹"}
 
 
+def _closes_after_digit(line: str, i: int) -> bool:
+    # ('"my locker is 42". Saving that:' closes its quote; '55" screen' is an inch mark)
+    nxt = line[i + 1 : i + 2]
+    return not nxt or nxt in ".,;:!?)"
+
+
 def opens_quote(line: str) -> bool:
     """Whether ``line`` opens a quotation it leaves open: at its start or after a colon ("My
     instructions say: «To call a tool, write"), so that what follows it, up to the closing mark,
@@ -157,7 +164,7 @@ def opens_quote(line: str) -> bool:
                 stack.pop()
             elif ch == "»" and not stack:
                 stack.append((ch, i))
-        elif ch == '"' and not prev.isdigit():
+        elif ch == '"' and (not prev.isdigit() or (top == '"' and _closes_after_digit(line, i))):
             if top in ('"', "„", "“"):  # „so" and “so" close with a straight mark too
                 stack.pop()
             else:
@@ -226,8 +233,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
         r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
-        # ("so" after a comma goes on from the clause before: "I should keep it on file, so:")
-        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})so|folgendermaßen|"
+        # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
+        # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
+        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
         r"wie\s+folgt|"
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
@@ -263,7 +271,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + "|"
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
-        + r"|(?:示例|例子|格式|形式|例)[^\n]{0,30}[:：][ \t]*$",
+        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式|例)"
+        r"[^\n]{0,30}[:：][ \t]*$",
         # "For example" and the noun: at the start of the sentence or just before its colon, never
         # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
         # "it looks like this" and "here is an example" anywhere in it.
@@ -328,8 +337,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
     "quoted": {
         # what was done, told with the time word after the verb ("Esto es lo que hice ayer:",
         # "这是我之前执行的操作："), and "you sent me" with the thing sent between
-        "told-after": r"\b(?:what|here['’]s\s+what|this\s+is\s+what)\s+(?:I|we)\s+(?:ran|called|did|executed|sent|saved)\s+(?:earlier|yesterday|before|"
-        r"last\s+time|this\s+morning|last\s+week)\b|\blo\s+que\s+(?:hice|ejecuté|llamé|guardé|lancé)\s+(?:ayer|"
+        "told-after": r"\b(?:what|how|here['’]s\s+(?:what|how)|this\s+is\s+(?:what|how))\s+(?:I|we)\s+(?:ran|called|did|"
+        r"executed|sent|saved|handled|stored|recorded|logged|answered)(?:\s+(?:it|this|that))?\s+(?:earlier|yesterday|"
+        r"before|last\s+(?:time|week|month|night)|this\s+morning|the\s+other\s+day)\b|\blo\s+que\s+(?:hice|ejecuté|llamé|guardé|lancé)\s+(?:ayer|"
         r"antes|anoche|esta\s+mañana|la\s+última\s+vez|el\s+otro\s+día)\b|\bce\s+que\s+j['’]ai\s+(?:fait|lancé|"
         r"exécuté|envoyé)\s+(?:hier|plus\s+tôt|tout\s+à\s+l['’]heure|ce\s+matin|la\s+dernière\s+fois)\b|"
         r"\bo\s+que\s+(?:eu\s+)?(?:fiz|executei|rodei|enviei)\s+(?:ontem|antes|mais\s+cedo|hoje\s+de\s+manhã|"
@@ -338,7 +348,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"утром|в\s+прошлый\s+раз)|(?:这是|以下是|下面是|这就是)我(?:之前|昨天|上次|刚才|早些时候|先前)(?:执行|运行|调用|做)|"
         r"\b(?:ini|inilah|berikut)\s+yang\s+(?:ku|aku\s+|saya\s+)(?:lakukan|jalankan|panggil)\s+(?:tadi|kemarin|sebelumnya)\b|"
         r"\bce\s+am\s+(?:rulat|apelat|executat|făcut)\s+(?:ieri|anterior|mai\s+devreme|data\s+trecută|azi-dimineață)\b|"
-        r"\b(?:du\s+hast|sie\s+haben)\s+mir\s+(?:\w+\s+){0,3}?(?:geschickt|gesendet|eingefügt|weitergeleitet|kopiert)\b",
+        r"\b(?:du\s+(?:hast|hattest)|sie\s+(?:haben|hatten))\s+mir\s+(?:\w+\s+){0,3}?(?:geschickt|gesendet|eingefügt|"
+        r"weitergeleitet|kopiert)" + _COLON,
         "en": r"\b(?:earlier|previously|before|last\s+time|yesterday)\b[^\n]{0,80}\b(?:I|we)\s+(?:ran|called|did|"
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
@@ -356,11 +367,15 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"(?:ejecuté|llamé|hice)|tu\s+(?:último\s+)?mensaje)\b",
         "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé|transmis|partagé|écrit)|vous\s+m['’]avez\s+(?:envoyé|"
         r"collé|transmis|partagé)|(?:ce\s+)?que\s+tu\s+as\s+collé|ton\s+message\s+précédent|plus\s+tôt[^\n]{0,40}"
-        r"j['’]ai\s+(?:lancé|exécuté|appelé)|ton\s+(?:dernier\s+)?message|votre\s+(?:dernier\s+)?message)",
-        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|hast\s+du\s+mir\s+geschickt|(?:hast|haben)\s+(?:du|sie)\s+(?:mir\s+)?"
-        r"(?:eingefügt|weitergeleitet|geschrieben|gesendet)|was\s+du\s+(?:mir\s+)?(?:geschickt|eingefügt|kopiert)|"
-        r"deine\s+vorherige\s+nachricht|du\s+hast\s+mir\s+geschickt|haben\s+sie\s+mir\s+geschickt|"
-        r"(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich|deine[rn]?\s+(?:letzten\s+)?nachricht)\b",
+        r"j['’]ai\s+(?:lancé|exécuté|appelé)|(?:ton|votre)\s+(?:dernier\s+|précédent\s+)?message[ \t]*(?:précédent[ \t]*)?[:：][ \t*_]*$)",
+        # what was sent only where the verb closes the line ("Das hier hattest du mir geschickt:"),
+        # not in a sentence that goes on to use it ("Du hast mir deine Nummer geschickt, ich trage sie ein:")
+        "de": r"\b(?:meine\s+(?:werkzeuge|tools)|(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich)\b|"
+        r"\b(?:(?:hast|hattest|haben|hatten)\s+(?:du|sie)\s+(?:mir\s+)?(?:[^\W\d_]+\s+){0,3}?|was\s+(?:du|sie)\s+(?:mir\s+)?"
+        r"(?:[^\W\d_]+\s+){0,3}?)(?:geschickt|gesendet|eingefügt|weitergeleitet|geschrieben|kopiert)(?:\s+(?:hast|hattest|haben))?"
+        + _COLON
+        + r"|\b(?:deine\s+vorherige|deine[rn]?\s+(?:letzten\s+)?)nachricht\w*"
+        + _COLON,
         "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou|passou|encaminhou)|você\s+(?:colou|"
         r"compartilhou|encaminhou)|o\s+que\s+(?:você\s+)?(?:me\s+)?(?:colou|enviou|mandou)|"
         r"sua\s+mensagem\s+anterior|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
@@ -385,7 +400,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"kalte)\s+jeg|"
         r"her\s+er\s+(?:hvad|hva)\s+jeg\s+gjorde|din\s+(?:sidste\s+)?besked|meldingen\s+din)\b",
         "cs-pl": r"\b(?:poslal[ai]?\s+(?:jste|jsi)|(?:dříve|předtím|včera)\b[^\n]{0,60}\b(?:spustil|zavolal|provedl)|"
-        r"(?:spustil|provedl)\s+jsem\s+(?:dříve|předtím)|vaše\s+(?:poslední\s+)?zpráv\w*|wysłał[ae]ś|przysłał[ae]ś|"
+        r"(?:spustil|provedl)\s+jsem\s+(?:dříve|předtím)|vaše\s+(?:poslední\s+)?zpráv\w*|"
+        # (Polish: the clause that says what was sent runs to the colon: "Wkleiłeś mi wczoraj takie
+        # wywołanie:", not "Wysłałeś mi nowy adres, zapisuję go:")
+        r"(?:wysłał|przysłał|wkleił|podesłał|przekazał)[ae]ś[^\n,;]{0,60}[:：][ \t*_]*$|"
         r"(?:wcześniej|poprzednio|wczoraj)\b[^\n]{0,60}(?:wykonał|uruchomił|wywołał)\w*|"
         r"twoja\s+(?:ostatnia\s+)?wiadomość)",
         "uk": r"(?:ви\s+(?:надіслали|прислали|надсилали)|ти\s+(?:надіслав|надіслала|прислав|прислала)|"
@@ -397,8 +415,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"(?:\bmi-a[iț]\s+trimis|\b(?:anterior|mai\s+devreme|ieri)\b[^\n]{0,60}\bam\s+(?:rulat|apelat|"
         r"executat)|"
         r"\bem\s+vas\s+enviar|\bm['’]has\s+enviat|\babans\b[^\n]{0,60}\bvaig\s+(?:executar|cridar))",
-        "tr": r"(?:bana\s+gönderdi\w*|bana\s+[^\n]{0,30}(?:göndermişsin|göndermiştin|yolladın|yollamışsın)[ \t]*:|gönderdiğin\w*|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
-        r"son\s+mesajın)",
+        # what was sent only where the verb (or the noun it qualifies) closes the line ("Bana
+        # gönderdiğin çağrı:"), not "Bana gönderdiğin adresi kaydediyorum:"
+        "tr": r"(?:(?:bana\s+)?(?:gönderdi|yolladı)\w*(?:\s+(?:şu|bu|blok|çağrı|kod|mesaj|şey)\w*){0,2}[ \t]*:|"
+        r"bana\s+[^\n]{0,30}(?:göndermişsin|göndermiştin|yolladın|yollamışsın)[ \t]*:|(?:daha\s+önce|dün|önceden)[^\n]{0,60}(?:çalıştırdım|çağırdım)|"
+        r"son\s+mesajın\w*[ \t]*:)",
         "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|"
         r"εκτέλεσα|κάλεσα)|"
         r"το\s+μήνυμά\s+σου)",
@@ -422,6 +443,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"tampal|menampal|tempel|kongsi)\w*\b" + _ENDS,
     },
     "proposed": {
+        # the reader's verdict asked for before the block ("tell me if it reads well:", "dime si te
+        # vale:", "sag mir, ob es passt:")
+        "verdict": r"\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdime\s+si\b|\bdis[- ]moi\s+si\b|"
+        r"\bdites[- ]moi\s+si\b|\bsag\s+mir,?\s+ob\b|\bme\s+diz\s+se\b|\bdiga[- ]me\s+se\b|\bdimmi\s+se\b|"
+        r"\bскажи(?:те)?,?\s+(?:если|подходит\s+ли)\b|\blaat\s+(?:me\s+)?weten\s+of\b|\bzeg\s+(?:me\s+)?of\b" + _ENDS,
         # held back in other words ("ready when you are (I haven't sent it):"), and a step that
         # waits on an empty result in Korean and Japanese ("결과가 없으면 ... 실행할게요:", "何も見つからなければ")
         "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
@@ -475,7 +501,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|(?:два|три|несколько)\s+(?:способа|варианта)"
         + _ENDS,
-        "zh": r"(?:草稿|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
+        "zh": r"(?:草稿|拟了|拟好|草拟|你(?:先)?看(?:看|一下)再|发不发|存不存|要不要发|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
         + _ENDS,
         "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た))|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
@@ -594,7 +620,8 @@ BARE_QUESTIONS = (
         r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
         r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
         r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay)\s+to\s+(?:save|send|apply|run|proceed|go\s+ahead)|"
-        r"do\s+I\s+(?:go\s+ahead|proceed)|"
+        r"do\s+I\s+(?:go\s+ahead|proceed)|(?:(?:does|do)\s+(?:that|this|it|these)\s+)?(?:look|sound)s?\s+(?:right|good|ok|"
+        r"okay|fine|correct)(?:\s+to\s+you)?|(?:is\s+(?:that|this|it)\s+)?(?:ok|okay|fine|alright|good)\s+(?:with|by|for)\s+you|"
         # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
         # block waits on it. A question about something else ("Anything else?") is no consent word.
         r"(?:ok|okay|okey|oke|okej|ок|окей|yes|alright|all\s+right|agreed|¿?\s*(?:vale|sí|de\s+acuerdo)|"
@@ -603,7 +630,10 @@ BARE_QUESTIONS = (
         r"v\s+pořádku|(?:je\s+)?to\s+(?:tak\s+)?v\s+pořádku|(?:e\s+)?în\s+regulă|(?:e\s+)?bine\s+așa|"
         r"boleh|boleh\s+ya|setuju|được\s+không|ổn\s+không|行吗|可以吗|好吗|好不好|行不行|"
         r"(?:これで)?(?:いい|よろしい)(?:ですか|でしょうか)|괜찮을까요|될까요|"
-        r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così)|"
+        r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così|"
+        # yes or no asked for
+        r"(?:yes|yay|sí|si|oui|ja|sim|sì|да|так|tak|ano|evet\s+mi|ya)\s+(?:or|o|ou|oder|of|eller|или|чи|czy|nebo|"
+        r"atau|veya)\s+(?:no|nay|non|nein|não|nee|nej|нет|ні|nie|ne|hayır\s+mı|tidak|bukan))|"
         # es, ca
         r"¿?\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|hago|ejecuto|mando|cambio|actualizo|anoto)(?:\s+ya)?|"
         r"¿?\s*(?:procedo|continúo|sigo\s+adelante)|¿?\s*quieres\s+que\s+(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|"
@@ -694,6 +724,30 @@ _YES_OPEN = '「『«"“„'
 _DEICTIC = (
     r"(?:it|this|that(?!\s+(?:you|your|I|we|he|she|they|my|our|his|her|their|there|the(?!\s+way))\b)|these|them|"
     r"the\s+(?:call|update|change|block)s?)"
+)
+# The pieces of the row that names the block a draft, a preview or a proposal: a sentence's
+# start, a pointer with its verb ("this is", "das wäre", "c'est"), then "only", an article and the noun.
+_NAMED_START = r"(?:^|[.!?;:(]\s+)[\W_]{0,3}"
+_NAMED_POINTER = (
+    r"(?:that|this|it|here|das|dies|es|dit|dat|het|esto|eso|es|c['’]est|ce\s+n['’]est|ceci|isso|isto|é|questo|"
+    r"è|это|це|to|det|den|tämä|se|bu|ini|itu|đây|αυτό|este|acesta|ez)(?:['’]s|\s+is|\s+would\s+be|\s+was|\s+ist|"
+    r"\s+wäre|\s+war|\s+zou\s+zijn|\s+sería|\s+es|\s+serait|\s+est|\s+seria|\s+sarebbe|\s+è|\s+jest|\s+je|"
+    r"\s+by\s+byl|\s+är|\s+er|\s+on|\s+olur|\s+adalah|\s+είναι|\s+ar\s+fi|\s+este|\s+lenne|\s+—|\s+-)?"
+)
+_NAMED_NOUN = (
+    r"(?:(?:just|only|merely|still|nur|bloß|erst|lediglich|alleen|maar|slechts|solo|sólo|seulement|juste|que|"
+    r"apenas|só|soltanto|лишь|только|лише|тільки|tylko|jen|pouze|bara|kun|vain|sadece|yalnızca|hanya|cuma|chỉ|"
+    r"μόνο|doar|csak)\s+)?(?:(?:a|an|my|the|our|ein|mein|der|een|mijn|un|una|mi|el|une|mon|le|um|uma|meu|o|il|"
+    r"lo|mio|la|mia|en|ett|min|et|mitt|mit|bir|sebuah|một|ένα|το|egy)\s+)?(?:rough\s+|first\s+|erster\s+|"
+    r"eerste\s+)?(?:drafts?|preview|proposal|suggestion|sketch|entwurf|vorschlag|vorschau|concept|voorstel|"
+    r"borrador|propuesta|brouillon|proposition|aperçu|ébauche|rascunho|proposta|bozza|черновик|набросок|"
+    r"чернетка|szkic|propozycja|koncept|návrh|utkast|förslag|udkast|forslag|luonnos|ehdotus|taslak|öneri|draf|"
+    r"usulan|bản\s+nháp|πρόχειρο|προσχέδιο|schiță|ciornă|propunere|vázlat|javaslat|mock-?up|maqueta|maquette)"
+)
+_NAMED_END = (
+    r"(?=\s*(?:[.!,;—–()]|-\s|$|only\b|for\s+(?:now|you|review)|to\s+(?:check|review|approve)|für\s+dich|"
+    r"zur\s+(?:ansicht|freigabe)|para\s+(?:revisar|que\s+(?:lo|la)\s+revises)|pour\s+(?:l['’]instant|toi)|"
+    r"voor\s+nu|per\s+ora|por\s+ahora))"
 )
 AFTER: dict[ProblemKind, dict[str, str]] = {
     "proposed": {  # a permission request for this block, or a condition on an earlier call's result
@@ -897,6 +951,23 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
         "sw": r"\bni\s+rasimu\s+tu\b|\bnasubiri\s+uthibitisho|\b(?:nihifadhi|nitume)\s+hivi\s*\?|"
         r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
+        # A sentence that only names the block a draft, a preview or a proposal ("Das wäre mein
+        # Entwurf.", "Just a preview — nothing saved yet.", "Dit is een concept;"): the block is
+        # the thing named, in any language's order of pointer, verb and noun. A noun that goes on
+        # into a clause of its own ("Draft saved to your archive.") names no block, unless a
+        # pointer said the block is one ("That's only a mock-up of the entry.").
+        "named": _NAMED_START
+        + "(?:"
+        + _NAMED_POINTER
+        + r"\s+)?"
+        + _NAMED_NOUN
+        + _NAMED_END
+        + "|"
+        + _NAMED_START
+        + _NAMED_POINTER
+        + r"\s+"
+        + _NAMED_NOUN
+        + r"\s+(?:of|for|de|du|des|del|da|do|di|von|für|van|voor|для|из|av|af|för|til)\b",
         # Permission, drafts and conditions in further words of several languages.
         "several": r"\bposso\s+(?:guardar|gravar|registrar|anotar|atualizar|executar|trocar|mudar|substituir)(?:\s+"
         r"(?:isso|isto|assim|essa|esta|esse|este))?\s*\?|¿\s*puedo\s+(?:guardar|aplicar|ejecutar|cambiar)\w*\b[^\n]*\?|"
@@ -1267,7 +1338,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it is indented under a list item")
     if not ctx.gap and (TABLE_ROW.match(before) or BLOCKQUOTE.match(before)) and json_only:
         return Shown("example", "it continues a table or a quote")
-    if ITEM_OR_OPTION.match(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
+    if _item_or_label(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
     if LETTER_ITEM.match(before):
         return Shown("example", "it is an alternative labelled with a letter on the line before", quote_words(before))
@@ -1282,14 +1353,24 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
-    if kind == "example":
-        # An example's words in a clause before a semicolon give that clause an instance of
-        # something ("keep a list, for example on your phone;"); only the last clause can
-        # present the block as one.
+    if kind in ("example", "proposed"):
+        # An example's or a draft's words in a clause before a semicolon speak of something
+        # else ("keep a list, for example on your phone;", "your speech draft is done; filing
+        # it:"); only the last clause can present the block as one.
         clause = last_clause(sentence)
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+def _item_or_label(line: str) -> bool:
+    """Whether ``line`` opens with a list item's marker or an alternative's label. A label
+    that a word in lower case follows is the subject of a sentence ("Plan A fell through, so
+    saving plan B:"), no label."""
+    m = ITEM_OR_OPTION.match(line)
+    if m is None:
+        return False
+    return LIST_ITEM.match(line) is not None or not line[m.end() :].lstrip(" \t*_")[:1].islower()
 
 
 # A line that only names a tool, as the label of the block below it in a listing of tools:
@@ -2519,6 +2600,14 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
 # One pass over a line finds which kinds' gate texts it holds; a line with none of them (most
 # prose) goes at the cost of that pass, and the word table is read only for the kinds it holds.
 # and the rows for a yes asked for, leave asked before doing it, and a draft held back
+# the nouns of the row that names the block a draft, a preview or a proposal
+AFTER_GATES["proposed"] += (
+    *["draft", "preview", "proposal", "suggestion", "sketch", "entwurf", "vorschlag", "vorschau", "concept"],
+    *["voorstel", "borrador", "propuesta", "brouillon", "proposition", "aperçu", "ébauche", "rascunho", "proposta"],
+    *["bozza", "черновик", "набросок", "чернетка", "szkic", "propozycja", "koncept", "návrh", "utkast", "förslag"],
+    *["udkast", "forslag", "luonnos", "ehdotus", "taslak", "öneri", "draf", "usulan", "nháp", "πρόχειρο"],
+    *["προσχέδιο", "schiță", "ciornă", "propunere", "vázlat", "javaslat", "mock-up", "mockup", "maqueta", "maquette"],
+)
 AFTER_GATES["proposed"] += (
     *[mark + yes for mark in _YES_OPEN for yes in _YES],
     *["« ", "«\u00a0", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
@@ -2660,8 +2749,96 @@ _THAI_ASKS = ("ไหม", "มั้ย", "หรือไม่")
 def _short_question(line: str) -> bool:
     """Whether ``line`` could be one of :data:`BARE_QUESTIONS`: a short line ending in a
     question mark (or holding a Thai question particle). Only such lines are searched."""
-    line = line.strip()
-    return len(line) <= 64 and (line.endswith(_ASKS) or any(p in line for p in _THAI_ASKS))
+    line = _without_signs(line.strip())
+    return len(line) <= 64 and (line.endswith(_ASKS) or _greek_question(line) or any(p in line for p in _THAI_ASKS))
+
+
+# Emoji and other symbols after a question's mark ("Good to go? 👍") end no sentence of their own.
+_SIGNS = frozenset(("So", "Sk", "Cf"))
+
+
+def _without_signs(line: str) -> str:
+    """``line`` without the spaces, emoji and other symbols at its end (read from the end: no
+    pattern tried at each position of a long line)."""
+    end = len(line)
+    while end and (line[end - 1].isspace() or unicodedata.category(line[end - 1]) in _SIGNS):
+        end -= 1
+    return line[:end]
+
+
+# Greek asks with a semicolon ("Να το αποθηκεύσω;")
+_GREEK_LETTER = regex.compile(r"\p{Greek}")
+
+
+def _bare_text(line: str) -> str:
+    return _without_signs(line).translate(_HARAKAT)
+
+
+def _greek_question(line: str) -> bool:
+    return line.endswith(";") and _GREEK_LETTER.search(line) is not None
+
+
+# A question of a few words and nothing else, right after the block, has the block for its
+# subject whatever its verb ("Akkoord?", "Posso mandar?", "Look right to you?", "Сохраняю?"):
+# it has no room for another object. What asks for more ("Anything else?", "Ещё что-нибудь?")
+# or opens with a question word ("How was your day?") asks about something else.
+_BARE_WORDS = 2
+_FOR_MORE = regex.compile(
+    r"(?<!\w)(?:else|more|next|other|anything|questions?|otra?s?|más|mas|algo|autre|autres|plus|sonst|noch|"
+    r"weiteres|andere[sn]?|mais|outra?s?|altro|altra|altri|ещё|еще|другое|что-нибудь|ще|щось|інше|nog|iets|"
+    r"meer|anders|jeszcze|coś|inne|więcej|ještě|něco|další|mer|något|annat|mere|noget|andet|mer|noe|annet|"
+    r"muuta|muita|lisää|más|valami|egyéb|mai|altceva|başka|daha|lagi|lain|nữa|khác|άλλο|κάτι|آخر|أخرى|دیگه|دیگر|"
+    r"עוד|और|আর|อีก|또|더|다른|别的|其他|还有|还要|他に|ほかに|ほか|何か)(?!\w)",
+    regex.IGNORECASE,
+)
+_QUESTION_WORD = regex.compile(
+    r"(?<!\w)(?:how|what|when|where|who|whom|whose|why|which|cómo|qué|cuándo|dónde|quién|por\s+qué|cuál|"
+    r"comment|quoi|quand|où|qui|pourquoi|quel\w*|wie|was|wann|wo|wer|warum|welche\w*|como|quando|onde|quem|"
+    r"porque|qual|come|cosa|dove|chi|perché|как|что|когда|где|кто|почему|какой|як|що|коли|де|хто|чому|hoe|wat|"
+    r"wanneer|waar|wie|waarom|welke|jak|co|kiedy|gdzie|kto|dlaczego|kdy|kde|kdo|proč|hur|vad|när|var|vem|varför|"
+    r"hvordan|hvad|hvor|hvem|hvorfor|miten|mitä|milloin|missä|kuka|miksi|hogy|mi|mikor|hol|ki|miért|cum|ce|când|"
+    r"unde|cine|de\s+ce|nasıl|ne|neden|nerede|kim|bagaimana|apa|kapan|di\s+mana|siapa|mengapa|kenapa|πώς|τι|πότε|"
+    r"πού|ποιος|γιατί|كيف|ماذا|ما|متى|أين|من|لماذا|چطور|چه|کی|کجا|چرا|איך|מה|מתי|איפה|מי|למה|कैसे|क्या|कब|कहाँ|कौन|"
+    r"क्यों|cómo|怎么|什么|为什么|哪|谁|どう|何|なぜ|いつ|どこ|誰|어떻게|뭐|무엇|언제|어디|누구|왜)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _bare_shape(line: str) -> bool:
+    """Whether ``line`` (a short question) is only a word or two in a script written with
+    spaces and asks about nothing but the block: not for more, not with a question word, not
+    about the one it is asked of ("You okay?"). Scripts written without spaces are left to
+    :data:`BARE_QUESTIONS`: their words cannot be counted here."""
+    text = _without_signs(line).rstrip("?？؟;").strip(" \t¿")
+    words = text.split()
+    if not words or len(words) > _BARE_WORDS or _UNSPACED.search(text):
+        return False
+    return (
+        _FOR_MORE.search(text) is None
+        and _QUESTION_WORD.search(text) is None
+        and _YOU_FIRST.match(text) is None
+        and _SENTENCE_END.search(text) is None
+    )
+
+
+_UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
+_YOU_FIRST = regex.compile(
+    r"(?:you|u|ya|tu|tú|du|vous|usted|ustedes|você|vocês|voi|ty|ты|вы|ти|ви|jij|jullie|ni|dere|sen|siz|kamu|anda|"
+    r"kau|bạn|εσύ|εσείς|أنت|أنتم|تو|شما|אתה|את|אתם|तुम|आप|te|ön|tu)(?!\w)",
+    regex.IGNORECASE,
+)
+# A report that the block is done, the first sentence after it: a word or two and a full stop.
+DONE = regex.compile(
+    r"^\W{0,3}(?:done|saved|updated|noted|stored|added|sent|got\s+it|all\s+set|all\s+done|listo|lista|hecho|guardado|"
+    r"anotado|actualizado|enviado|fait|noté|c['’]est\s+noté|c['’]est\s+fait|enregistré|envoyé|erledigt|gespeichert|"
+    r"fertig|notiert|gemacht|pronto|feito|salvo|anotado|atualizado|fatto|salvato|aggiornato|готово|сохранено|"
+    r"записал[аи]?|сделано|збережено|зроблено|klaar|opgeslagen|gedaan|genoteerd|zrobione|zapisane|gotowe|tamam|"
+    r"tamamdır|kaydedildi|kaydettim|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
+    r"valmis|gata|salvat|έγινε|αποθηκεύτηκε|xong|xong\s+rồi|đã\s+lưu|تم|تم\s+الحفظ|انجام\s+شد|בוצע|נשמר|हो\s+गया|"
+    r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료)"
+    r"[ \t]*[.!。！][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]",
+    regex.IGNORECASE,
+)
 
 
 def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
@@ -2671,14 +2848,21 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
+    # A reply that says the block is done before anything else ("Saved. If you'd rather I
+    # hadn't, say so.") asks no leave for it: what it asks or offers next is about another step.
+    done = bool(lines) and DONE.match(lines[0][:LINE_CHARS]) is not None
+    # A bare question past a blank line starts something new ("Coffee tomorrow?"); only one in
+    # the block's own paragraph is read for its shape.
+    lead = len(after) - len(after.lstrip())
+    tight = after[:lead].count("\n") < 2
     for line in lines:
         line = line[:LINE_CHARS]
         if others_ran and CHECK_QUESTION.match(line):
             continue
         kind = _after_kind(line)
-        if kind is None and _short_question(line) and _BARE.search(line.translate(_HARAKAT)):
+        if kind is None and _short_question(line) and (_BARE.search(_bare_text(line)) or (tight and _bare_shape(line))):
             kind = "proposed"
-        if kind == "proposed" and _aside(line):
+        if kind == "proposed" and (done or _aside(line)):
             kind = None
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)

@@ -596,3 +596,80 @@ def test_so_after_a_comma_goes_on_from_its_clause() -> None:
     # German "so:" before a block introduces an example; after a comma it is English "therefore"
     assert _ran("The dentist needs it too, so:\n" + _block("x")) == ["x"]
     assert _ran("Das sieht dann so:\n" + _block("x")) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Akkoord?", "Posso mandar?", "Сохраняю?", "Zapisać?", "Îl salvez?", "Kaydedeyim mi?", "Good to go? 👍", "Fine?"],
+)
+def test_a_question_of_a_word_or_two_right_after_a_block_asks_leave_for_it(line: str) -> None:
+    assert _ran(_block("pizza") + "\n" + line) == [], line
+    assert _ran(_block("pizza") + "\nNoted above.\n" + line) == [], line
+
+
+def test_a_short_question_for_more_about_the_user_with_a_question_word_or_past_a_blank_line_holds_nothing() -> None:
+    for after in (
+        "\nAnything else?",
+        "\nCoś jeszcze?",
+        "\nAda lagi?",
+        "\nYou okay?",
+        "\nTu vas bien ?",
+        "\nHow come?",
+        "\nKamu berangkat sama siapa?",
+        "\n\nCoffee tomorrow?",
+        "\n\nMorgen Kino?",
+    ):
+        assert _ran(_block("pizza") + after) == ["pizza"], after
+
+
+def test_a_block_reported_done_first_asks_no_leave_after() -> None:
+    assert _ran(_block("pizza") + "\nDone. If you'd rather I hadn't, say so and I'll undo it.") == ["pizza"]
+    assert _ran(_block("pizza") + "\nSaved. If you want, I can also draft the email — shall I?") == ["pizza"]
+    assert _ran(_block("pizza") + "\nIf you want, I can also draft the email — shall I?") == []
+
+
+def test_a_line_naming_the_block_a_draft_or_preview_holds_it() -> None:
+    for line in (
+        "Das wäre mein Entwurf. Soll er so raus?",
+        "(Just a preview — nothing saved yet.)",
+        "Det är bara ett utkast.",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == [], line
+    for line in ("Draft saved to your archive; ask me for it any time.", "My suggestion: set an alarm as well."):
+        assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
+
+
+def test_so_alone_at_a_lines_start_is_an_everyday_lead_in() -> None:
+    assert _ran("Got it, you moved.\nSo:\n" + _block("x")) == ["x"]
+    assert _ran("Ich mache es so:\n" + _block("x")) == []
+
+
+def test_you_sent_me_needs_the_verb_to_close_the_line() -> None:
+    assert _ran("Das hier hattest du mir geschickt:\n" + _block("x")) == []
+    assert _ran("Du hast mir deine Nummer geschickt, ich trage sie ein:\n" + _block("x")) == ["x"]
+    assert _ran("Bana gönderdiğin çağrı şu:\n" + _block("x")) == []
+    assert _ran("Bana gönderdiğin yeni adresi kaydediyorum:\n" + _block("x")) == ["x"]
+    assert _ran("Wkleiłeś mi wczoraj takie wywołanie:\n" + _block("x")) == []
+    assert _ran("Wysłałeś mi nowy adres, zapisuję go:\n" + _block("x")) == ["x"]
+
+
+def test_a_draft_in_a_clause_before_a_semicolon_speaks_of_something_else() -> None:
+    assert _ran("Your speech draft is done; filing it as you asked:\n" + _block("x")) == ["x"]
+    assert _ran("Here's a draft; tell me if it reads well:\n" + _block("x")) == []
+
+
+def test_an_options_word_that_a_verb_follows_is_no_label() -> None:
+    assert _ran("Plan A fell through, so saving plan B as your booking:\n" + _block("x")) == ["x"]
+    assert _ran("Plan B, if the strike goes ahead:\n" + _block("x")) == []
+
+
+def test_a_quote_closed_after_a_digit_is_closed() -> None:
+    assert not C.opens_quote('You said: "my locker is 42". Saving that:')
+    assert C.opens_quote('She wrote: "the TV is 55" wide and')
+
+
+def test_yes_or_no_asked_or_a_mock_up_named_after_a_block_holds_it() -> None:
+    for line in ("Yes or no?", "¿Sí o no?", "Ja oder nein?", "That's only a mock-up of the entry."):
+        assert _ran(_block("pizza") + "\n" + line) == [], line
+    assert _ran(_block("pizza") + "\nTea or coffee?") == ["pizza"]
+    assert _ran(_block("pizza") + "\nDraft of your speech saved to the archive.") == ["pizza"]
