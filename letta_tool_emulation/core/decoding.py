@@ -143,7 +143,7 @@ def _decode(text: str, budget: RepairBudget) -> Decoded | str:
     exact = _decode_exact(text)
     if exact is not None:
         return exact
-    if "/" in text:
+    if "/" in text or "#" in text:
         # JSON whose only fault is comments: read as written without them (they hold no data).
         bare = without_comments(text)
         if bare is not None:
@@ -189,20 +189,21 @@ def _decode(text: str, budget: RepairBudget) -> Decoded | str:
     return Decoded(value, ["repaired JSON"], ["repaired_json"])
 
 
-# Strings (either quote, escapes and raw newlines included), comments, and everything else.
+# Strings (either quote, escapes and raw newlines included), comments (//, /* */, and the
+# shell's and YAML's #, which no JSON token outside a string begins with), and everything else.
 _COMMENT_TOKENS = re.compile(
-    r""""(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\\n]|\\[\s\S])*'|//[^\n]*|/\*[\s\S]*?\*/|[^"'/]+|[\s\S]"""
+    r""""(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\\n]|\\[\s\S])*'|//[^\n]*|#[^\n]*|/\*[\s\S]*?\*/|[^"'/#]+|[\s\S]"""
 )
 
 
 def without_comments(text: str) -> str | None:
-    """``text`` without the // and /* */ comments that stand outside its strings, or None when
-    it has none. One pass over the text."""
+    """``text`` without the //, # and /* */ comments that stand outside its strings, or None
+    when it has none. One pass over the text."""
     out: list[str] = []
     found = False
     for m in _COMMENT_TOKENS.finditer(text):
         token = m.group()
-        if token.startswith("//"):
+        if token.startswith(("//", "#")):
             found = True
         elif token.startswith("/*") and len(token) >= 4 and token.endswith("*/"):
             found = True

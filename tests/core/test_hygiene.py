@@ -34,6 +34,11 @@ CASES = [
         '{"function": "conversation_search", "params": {"query": "y"}} /* done */',
         ("conversation_search", {"query": "y"}),
     ),
+    ('{"function": "roll_dice", # a d6\n "params": {"sides": 6}}', ("roll_dice", {"sides": 6})),
+    (
+        '{"function": "conversation_search", # the first\n "params": {"query": "#1 # of"}}',
+        ("conversation_search", {"query": "#1 # of"}),
+    ),
 ]
 
 
@@ -56,6 +61,33 @@ def test_without_comments_leaves_strings_alone() -> None:
     assert without_comments('{"a": "x // y /* z */"}') is None
     assert without_comments('{"a": 1, // c\n"b": "\\" // q"}') == '{"a": 1, \n"b": "\\" // q"}'
     assert without_comments("{'a': 'it//s'} /* x */") == "{'a': 'it//s'}  "
+    assert without_comments('{"a": "#x"}') is None
+    assert without_comments('# note\n{"a": "#x"} # y') == '\n{"a": "#x"} '
+
+
+FENCED = '{"name": "roll_dice", "arguments": {"sides": 6}}'
+
+
+@pytest.mark.parametrize(
+    ("fence", "runs"),
+    [
+        ("```json\n# a d6\n" + FENCED + "\n```", True),
+        ("```json\n// a d6\n" + FENCED + "\n```", True),
+        # a bare fence that opens with '#' holds a heading or a script, not a call
+        ("```\n# a d6\n" + FENCED + "\n```", False),
+    ],
+)
+def test_a_comment_line_first_in_a_fence_named_json_keeps_its_call(fence: str, runs: bool) -> None:
+    text = "Rolling:\n" + fence
+    results = [parse_tool_calls(text, TOOLS)]
+    for size in (1, 3, 16):
+        p = StreamingToolCallParser(TOOLS)
+        for i in range(0, len(text), size):
+            p.feed(text[i : i + size])
+        p.close()
+        results.append(p.result)
+    for r in results:
+        assert [(c.name, c.arguments) for c in r.tool_calls] == ([("roll_dice", {"sides": 6})] if runs else [])
 
 
 @pytest.mark.parametrize(

@@ -143,10 +143,11 @@ class Fence:
 
     def _first_content(self, c: str, pos: int) -> None:
         """A data fence holds a call only if its content starts like one (a ``//`` or ``/*``
-        comment may stand first: the decoder reads the JSON after it); anything else is code,
-        and streams."""
+        comment may stand first: the decoder reads the JSON after it; so may a ``#`` one in a
+        fence named JSON, where a bare fence opening with ``#`` is a heading or a shell
+        script); anything else is code, and streams."""
         self.first = True
-        if c not in "{[T/":
+        if c not in "{[T/" and not (c == "#" and self.info_text):
             b = self.buf
             self.settle.release(b.held(pos))
             b.release()
