@@ -110,9 +110,10 @@ _SPEAKER = (
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
 QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
-# A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), or at
-# the full-width marks. A clause ends at a semicolon.
-_SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’]))[.!?]+[ \t]+|[。！？]")
+# A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
+# a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), or at the
+# full-width marks. A clause ends at a semicolon.
+_SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|[。！？]")
 _CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 CONTINUATION = regex.compile(
     r"[ \t]*(?:(?:and\s+)?then|and|followed\s+by|after\s+that|next|y\s+(?:luego|después)|luego|puis|et\s+puis|"
@@ -203,6 +204,14 @@ _OR_OPEN = (
 OR_NEXT = regex.compile(_OR_OPEN + _ENDS, regex.IGNORECASE)
 
 
+# A quotation closed on the same line, its text short and unbroken, right after a noun or after
+# "like" ("a format like «...»"; not "the format for «...»", where it names what the format serves).
+_SPELLED = (
+    r"(?:\s+(?:du\s+genre|de\s+type|comme|like|such\s+as|tipo|como|come|wie|вида|типа))?\s*"
+    r"(?:«[^«»\n]{1,80}»|“[^“”\n]{1,80}”|„[^„“”\n]{1,80}[“”]|\"[^\"\n]{1,80}\"|「[^「」\n]{1,80}」)"
+)
+
+
 def _adverb(words: str) -> str:
     """``words`` ("for example", "an example") at the start of a sentence or just before its colon."""
     return rf"^\W{{0,4}}(?:{words})(?!\w)|(?<!\w)(?:{words})" + _COLON
@@ -264,10 +273,15 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # the noun anywhere, but "par exemple" and its like only where _adverb places them: in the
         # middle of a sentence they give a list ("je note tes plats, par exemple la raclette:")
         + r"|(?<!\b(?:par|per|por|zum|for)\s)\b(?:examples?|ejemplos?|exemples?|beispiele?|exemplos?|esempi[o]?|"
-        # not the format a saving follows as usual ("con el formato de siempre", "the same format")
+        # not the format a saving follows as usual ("con el formato de siempre", "the same format"),
+        # nor one spelled out in a quotation right after it ("un format du genre « JJ/MM »", "в
+        # формате «дата — настроение»"): the quotation is the format, and the block is no example
         r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)format\w*"
         r"(?!\s+(?:de\s+siempre|habitual|usual|yang\s+(?:sama|biasa)|de\s+toujours|habituel|di\s+sempre|"
-        r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)|формат\w*)\b"
+        r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)(?!" + _SPELLED + ")|"
+        r"формат\w*(?!"
+        + _SPELLED
+        + r"))\b"
         + _ENDS
         + "|"
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")

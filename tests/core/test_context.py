@@ -673,3 +673,20 @@ def test_yes_or_no_asked_or_a_mock_up_named_after_a_block_holds_it() -> None:
         assert _ran(_block("pizza") + "\n" + line) == [], line
     assert _ran(_block("pizza") + "\nTea or coffee?") == ["pizza"]
     assert _ran(_block("pizza") + "\nDraft of your speech saved to the archive.") == ["pizza"]
+
+
+def test_a_sentence_ends_after_a_closing_quotation_mark_of_any_script() -> None:
+    assert C.last_sentence("Tu m'as écrit : « souviens-toi que je suis gaucher ». Voilà :") == "Voilà :"
+    assert C.last_sentence("Du schreibst: „merk dir das“. Mach ich:") == "Mach ich:"
+    assert C.last_sentence("Ты писал «пример». Запомню:") == "Запомню:"
+    assert _ran("Ты говорил, что пишешь в формате «дата — мысль». Запомню:\n" + _block("x")) == ["x"]
+    assert _ran("Ты говорил «запомни». Вот пример:\n" + _block("x")) == []
+
+
+def test_a_format_spelled_out_in_a_quotation_is_no_example() -> None:
+    assert _ran("Tu utilises un format du genre « JJ/MM - montant », je m'en souviendrai :\n" + _block("x")) == ["x"]
+    assert _ran('You log runs in the format "date - km", so I\'ll keep that in mind:\n' + _block("x")) == ["x"]
+    # the quotation names what the format serves, not the format
+    assert _ran("Le format pour « souviens-toi » est :\n" + _block("x")) == []
+    assert _ran('The format for "remember that" is:\n' + _block("x")) == []
+    assert _ran("The format looks like this:\n" + _block("x")) == []
