@@ -1367,6 +1367,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
+    if kind == "example" and _corrects(before, sentence):
+        return None
     if kind in ("example", "proposed"):
         # An example's or a draft's words in a clause before a semicolon speak of something
         # else ("keep a list, for example on your phone;", "your speech draft is done; filing
@@ -1375,6 +1377,27 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+# An example's noun, which presents an example whatever came before it on the line
+_EXAMPLE_NOUN = regex.compile(
+    r"(?<!\w)(?:examples?|ejemplos?|exemples?|beispiel\w*|exemplos?|esempi[o]?|пример\w*|приклад\w*|voorbeeld\w*|"
+    r"exempel|eksempel|przykład\w*|příklad\w*|esimerk\w*|példa\w*|exemplu|örnek\w*|contoh|ví\s+dụ|παράδειγμα)(?!\w)|"
+    r"例|示例|예시",
+    regex.IGNORECASE,
+)
+_CORRECTION_WORDS = 3
+
+
+def _corrects(before: str, sentence: str) -> bool:
+    """Whether the line before a block takes back the block above it and then brings this one
+    in with a few words ("Olvida eso; va bien así:", "Annulla quello sopra; giusto così:"):
+    those words ("like this") present the correction, not an example of it."""
+    clause = last_clause(sentence)
+    taken_back = before[: len(before) - len(clause)]
+    if not taken_back.strip() or len(clause.split()) > _CORRECTION_WORDS or _EXAMPLE_NOUN.search(clause):
+        return False
+    return _after_kind(taken_back) == "retracted"
 
 
 def _item_or_label(line: str) -> bool:
@@ -2855,6 +2878,9 @@ DONE = regex.compile(
 )
 
 
+_LEAD = " \t*_(¿¡\"'“„«"
+
+
 def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
@@ -2882,6 +2908,11 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
             bare = _CONDITION.sub(" ", line)
             if bare != line:
                 kind = _after_kind(bare)
+        elif kind == "example" and _CONDITION.match(line.lstrip(_LEAD)):
+            # A disclaimer's words in a condition that opens the line ("Falls sie noch nicht
+            # gespeichert ist, würde ich ...") set up the next step and say nothing of this block;
+            # only that clause is set aside ("Si te lo preguntas, no se ha guardado nada").
+            kind = _after_kind(_CONDITION.sub(" ", line, count=1))
         if kind is not None:
             return Shown(kind, _WHY_AFTER[kind], quote_words(line))
     return None

@@ -690,3 +690,22 @@ def test_a_format_spelled_out_in_a_quotation_is_no_example() -> None:
     assert _ran("Le format pour « souviens-toi » est :\n" + _block("x")) == []
     assert _ran('The format for "remember that" is:\n' + _block("x")) == []
     assert _ran("The format looks like this:\n" + _block("x")) == []
+
+
+def test_a_line_that_takes_back_the_block_above_brings_in_the_next_with_a_few_words() -> None:
+    first = _block("friday") + "\n"
+    assert _ran(first + "Oh no, it was Saturday. Scratch that one; like this:\n" + _block("saturday")) == ["saturday"]
+    assert _ran(first + "Ah no, era sabato. Annulla quello sopra; giusto così:\n" + _block("sabato")) == ["sabato"]
+    # an example's noun, or more than a few words, still present an example
+    assert _ran(first + "Olvida eso; un ejemplo:\n" + _block("junio")) == []
+    assert _ran(first + "Ignore that one; it would look roughly like this:\n" + _block("saturday")) == []
+    # with nothing taken back, "like this:" presents an example
+    assert _ran("It looks like this:\n" + _block("x")) == []
+
+
+def test_a_disclaimers_words_in_a_condition_opening_the_line_after_say_nothing_of_the_block() -> None:
+    then = "\nFalls sie noch nicht gespeichert ist, suche ich weiter."
+    assert _ran(_block("Adresse") + then) == ["Adresse"]
+    # only the condition is set aside: the disclaimer after it holds
+    assert _ran(_block("x") + "\nSi te lo preguntas, no se ha guardado nada.") == []
+    assert _ran(_block("x") + "\nFalls du dich fragst: nichts wurde gespeichert.") == []
