@@ -644,12 +644,17 @@ BARE_QUESTIONS = (
         r"v\s+pořádku|(?:je\s+)?to\s+(?:tak\s+)?v\s+pořádku|(?:e\s+)?în\s+regulă|(?:e\s+)?bine\s+așa|"
         r"boleh|boleh\s+ya|setuju|được\s+không|ổn\s+không|行吗|可以吗|好吗|好不好|行不行|"
         r"(?:これで)?(?:いい|よろしい)(?:ですか|でしょうか)|괜찮을까요|될까요|"
-        r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così|"
+        r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così|ja|blz|beleza|fechou|combinado|"
+        r"¿?\s*te\s+parece(?:\s+bien)?|fica\s+(?:ok|bom|bem)(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|"
+        r"(?:tá|está)\s+ok(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|låter\s+(?:det\s+)?bra|ser\s+det\s+bra\s+ut|"
+        r"lyder\s+det\s+godt|ser\s+det\s+godt\s+ud|høres\s+det\s+bra\s+ut|"
+        r"(?:これで)?(?:いい|大丈夫)(?:ですか|でしょうか|かな)?|"
         # yes or no asked for
         r"(?:yes|yay|sí|si|oui|ja|sim|sì|да|так|tak|ano|evet\s+mi|ya)\s+(?:or|o|ou|oder|of|eller|или|чи|czy|nebo|"
         r"atau|veya)\s+(?:no|nay|non|nein|não|nee|nej|нет|ні|nie|ne|hayır\s+mı|tidak|bukan))|"
         # es, ca
-        r"¿?\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|hago|ejecuto|mando|cambio|actualizo|anoto)(?:\s+ya)?|"
+        r"¿?\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|hago|ejecuto|mando|cambio|actualizo|anoto|apunto|registro)"
+        r"(?:\s+(?:ya|así))?|"
         r"¿?\s*(?:procedo|continúo|sigo\s+adelante)|¿?\s*quieres\s+que\s+(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|"
         r"haga|ejecute|mande|cambie|actualice)|(?:ho|la|el|els|les)\s+(?:deso|envio|aplico|faig|executo)|"
         r"(?:continuo|procedeixo)|"
@@ -677,7 +682,7 @@ BARE_QUESTIONS = (
         r"(?:czy\s+)?chcesz,?\s+(?:żebym|bym|abym)\s+(?:to|go|ją)\s+(?:zapisał|zapisała|wysłał|wysłała|dodał|dodała)|"
         r"chceš,?\s+(?:abych|ať)\s+(?:to|ho|ji)\s+(?:uložil|uložila|poslal|poslala|přidal|přidala|uložím)|"
         r"(?:czy\s+)?(?:(?:mam|mogę|moge)\s+)?(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
-        r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:mám|můžu|mohu)\s+(?:to\s+)?(?:uložit|odeslat|poslat|"
+        r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:(?:mám|můžu|mohu)\s+)?(?:to\s+)?(?:uložit|odeslat|poslat|"
         r"provést|pokračovat|použít|změnit|udělat)(?:\s+to)?|"
         # nl, sv, da, nb
         r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat|hem|ze|deze))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
@@ -715,13 +720,14 @@ BARE_QUESTIONS = (
         r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
         r"(?:よろしい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
         r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
-        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:执行|保存|发送|提交|继续)(?:吗|吧)|"
+        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下)(?:吗|吧)|"
         r"(?:要不要|是否)(?:执行|保存|发送|继续)"
     )
     # Thai asks with a particle, no question mark
     + "|"
     + _bare(
-        r"(?:ให้)?(?:ดำเนินการ|บันทึก|ส่ง|อัปเดต|ลุย|ไปต่อ)(?:เลย|ต่อ)?(?:ไหม|มั้ย|หรือไม่|ได้ไหม)(?:\s*(?:ครับ|คะ|ค่ะ))?",
+        r"(?:(?:ให้)?(?:ดำเนินการ|บันทึก|ส่ง|อัปเดต|ลุย|ไปต่อ)(?:เลย|ต่อ)?|ได้|โอเค|ดี)(?:ไหม|มั้ย|หรือไม่|ได้ไหม)"
+        r"(?:\s*(?:ครับ|คะ|ค่ะ))?",
         mark=False,
     )
 )
@@ -802,6 +808,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         + _DEICTIC
         + r"\b[^\n]*\?|"
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
+        r"\b(?:is|was)\s+(?:that|this|it)\s+something\s+you(?:['’]d)?\s+(?:want|like)\s+me\s+to\s+(?:keep|save|store|"
+        r"remember|note|add|log)\b[^\n]*\?|"
         r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
         r"\bbefore\s+it\s+goes\s+out\b|\b(?:then|and)\s+tell\s+me\s+to\s+(?:send|save|apply|run)\s+(?:it|this|that|them)\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"

@@ -709,3 +709,17 @@ def test_a_disclaimers_words_in_a_condition_opening_the_line_after_say_nothing_o
     # only the condition is set aside: the disclaimer after it holds
     assert _ran(_block("x") + "\nSi te lo preguntas, no se ha guardado nada.") == []
     assert _ran(_block("x") + "\nFalls du dich fragst: nichts wurde gespeichert.") == []
+
+
+@pytest.mark.parametrize(
+    "line", ["\nJa?", "\nBlz?", "\n¿Lo apunto así?", "\nUložit?", "\nいい？", "\n要这样改吗？", "ได้ไหม?", "¿Te parece?"]
+)
+def test_consent_asked_alone_holds_the_block_also_past_a_blank_line(line: str) -> None:
+    assert _ran(_block("x") + "\n" + line) == []
+
+
+@pytest.mark.parametrize(
+    "line", ["\nBeleza, e como foi a viagem?", "Låter det bra med fika på fredag?", "\nUložit si i tvůj rozpočet?"]
+)
+def test_consent_words_that_go_on_to_another_matter_hold_nothing(line: str) -> None:
+    assert _ran(_block("x") + "\n" + line) == ["x"]
