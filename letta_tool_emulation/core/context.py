@@ -465,6 +465,18 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # held back in other words ("ready when you are (I haven't sent it):"), and a step that
         # waits on an empty result in Korean and Japanese ("결과가 없으면 ... 실행할게요:", "何も見つからなければ")
         "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
+        # not sent yet, or sent only once the reader agrees ("I won't post it unless you tell me
+        # to:", "todavía sin enviar:", "Rien n'est parti, j'attends ton feu vert :")
+        r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|posted|saved)\s+anything\b|"
+        r"\bI\s+won['’]t\s+(?:post|send|share|publish)\s+(?:it|this|that|them|anything)\s+(?:unless|until)\b|"
+        r"\b(?:todavía|aún)\s+sin\s+(?:enviar|mandar|guardar|publicar)\b|"
+        r"\bespero\s+tu\s+(?:visto\s+bueno|ok|confirmación|aprobación)\b|"
+        r"\brien\s+n['’]est\s+(?:parti|envoyé|enregistré)\b|\bj['’]attends\s+ton\s+(?:feu\s+vert|accord|ok|aval)\b|"
+        r"\bnoch\s+nicht\s+(?:verschickt|abgeschickt|versendet)\b|\berst\s+ab,?\s+wenn\s+du\b|\bwenn\s+du\s+zustimmst\b|"
+        r"\bsó\s+(?:mando|envio|salvo|publico)\s+quando\s+(?:você|vc)\b|\bainda\s+não\s+(?:enviei|mandei|salvei)\b|"
+        r"\bnon\s+l['’]ho\s+ancora\s+(?:inviat|mandat|salvat)\w*|\baspetto\s+il\s+tuo\s+(?:ok|via\s+libera)\b|"
+        r"жду\s+(?:твоего|вашего)\s+(?:ок|одобрения|подтверждения)|\bnog\s+niet\s+(?:verstuurd|verzonden)\b|"
+        r"아직\s*(?:안\s*보냈|보내지\s*않았|저장하지\s*않았|안\s*올렸)|"
         r"\b(?:I['’]m|I\s+am)\s+(?:holding|keeping)\s+(?:it|this|that|them)\s+(?:back\s+)?until\b|"
         r"\bI['’]ll\s+hold\s+off\s+on\s+(?:sending|saving|applying|running)\b|\b(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|"
         r"guardado|mandado)\b|пока\s+не\s+(?:отправляю|сохраняю)|まだ(?:送っ|保存し|登録し)て(?:いません|ない)|"
