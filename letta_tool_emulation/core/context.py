@@ -66,16 +66,24 @@ class Shown:
 # (1), a), (a), →, ->, =>, "Option A:" and its translations.
 _ITEM = r"[ \t]{0,3}(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|\p{L}\p{M}{0,2}[)]|\(\p{L}\p{M}{0,2}\)|[①-⑩])(?:[ \t]|$)"
 _OPTION = (
-    r"[ \t]{0,3}[*_]{0,2}(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
+    # an ordinal before the noun ("Première option :", "Zweite Möglichkeit:", "Второй вариант:")
+    r"[ \t]{0,3}[*_]{0,2}(?:(?:first|second|third|premi[eè]re?|deuxième|seconde?|troisième|primera|segunda|tercera|"
+    r"primeira|terceira|prima|seconda|terza|erste|zweite|dritte|первый|второй|третий|перший|другий|третій|eerste|"
+    r"tweede|derde|första|andra|tredje|første|anden|andre|tredje)[ \t]+(?:option|choice|alternative|variant|"
+    r"opci[oó]n|opção|opzione|variante|вариант|варіант|optie|möglichkeit|possibilité|possibilidade|"
+    r"possibilità|posibilidad|mogelijkheid|möjlighet|mulighed|mulighet|plan)\b|"
+    r"(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
-    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano)[ \t]*(?:[a-zA-Z0-9]{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano)[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
     r"primeira|terceira|prima|seconda|terza|перший|другий|pertama|kedua|ketiga|birinci|ikinci|pierwsza|druga|"
-    r"první|druhá|eerste|tweede|första|andra|første|anden|andre|ensimmäinen|toinen|első|második|întâi|doua)\b"
+    r"první|druhá|eerste|tweede|första|andra|første|anden|andre|ensimmäinen|toinen|első|második|întâi|doua|"
+    # and in Persian, Arabic and Hebrew ("گزینه یک:", "الخيار الثاني:", "אפשרות שנייה:")
+    r"یک|دو|سه|اول|دوم|سوم|الأول|الثاني|الثالث|אחת|שתיים|שנייה|ראשונה|שלישית))\b"
 )
 LIST_ITEM = regex.compile(_ITEM)
 # An item labelled with a letter of any script ("a)", "(b)", "б)", "ক)", "가)"): letters label
@@ -197,7 +205,7 @@ _ENDS = r"[^\n]*[:：][ \t*_]*$"  # a line that ends with a colon
 # A line that opens with "or" and ends with a colon stands between two blocks offered as
 # alternatives ("Either: <block> or, if you'd rather: <block>"): neither is performed.
 _OR_OPEN = (
-    r"(?:^\W{0,4}(?:or|alternatively|o(?=\s*,)|o\s+bien|ou|ou\s+bien|ou\s+alors|ou\s+então|oder|oppure|"
+    r"(?:^\W{0,4}(?:or|alternatively|o(?=\s*,)|o\s+bien|ya\s+sea|ou|ou\s+bien|ou\s+alors|ou\s+então|soit(?!\s*,)|oder|oppure|"
     r"in\s+alternativa|ofwel|of\s+anders|eller|lub|albo|nebo|anebo|или|либо|або|ya\s+da|veya|yahut|atau|hoặc|"
     r"tai|vagy|sau|ή|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|^\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
 )
@@ -494,21 +502,21 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\bone\s+of\s+(?:two|three|these|the\s+following)\b"
         + _ENDS
-        + r"|^\W{0,4}(?:or|or\s+else|or\s+instead|alternatively|otherwise)\b"
+        + r"|^\W{0,4}(?:or|or\s+else|or\s+instead|alternatively|otherwise|either)\b"
         + _ENDS,
         "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|"
         r"lo\s+dejo\s+preparado|no\s+(?:enviado|guardado)|si\s+(?:eso|esto|la\s+búsqueda)\s+no)\b|"
-        r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no)\b"
+        r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no|ya\s+sea)\b"
         + _ENDS
         + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
         + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
-        r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon)\b"
+        r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
         + _ENDS,
         "de": r"\b(?:bis\s+du\s+(?:es\s+)?bestätigst|wenn\s+du\s+einverstanden|entwurf|noch\s+nicht\s+(?:gespeichert|"
-        r"gesendet))\b|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls)\b"
+        r"gesendet))\b|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls|entweder)\b"
         + _ENDS
         + r"|\b(?:zwei|drei|mehrere)\s+(?:wege|möglichkeiten|optionen)\b"
         + _ENDS,
