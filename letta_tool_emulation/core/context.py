@@ -1205,7 +1205,13 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bglöm\s+(?:den|det)\b(?!\s+inte)|\bstrunta\s+i\s+(?:den|det)\b|\b(?:vergeet|negeer)\s+(?:die|dat|"
         r"de\s+vorige)\b(?!\s+niet)|\boublie[sz]?\s+(?:le\s+précédent|la\s+précédente|celui-là|celle-là)\b|"
         r"\besquece\s+(?:o|a)\s+anterior\b|\bdimentica\s+(?:quello|quella|il\s+precedente|la\s+precedente)\b|"
-        r"\bforget\s+(?:the\s+(?:previous|last|first)\s+one|that\s+one)\b",
+        r"\bforget\s+(?:the\s+(?:previous|last|first)\s+one|that\s+one)\b|"
+        # the block above named by its place ("Laisse tomber celui-là", "Верхнее не в счёт",
+        # "Pomiń to wyżej", "Unohda yllä oleva")
+        r"\blaisse\s+tomber\s+(?:celui-là|celle-là|le\s+précédent|la\s+précédente|le\s+premier|la\s+première)\b|"
+        r"(?:(?:верхн|предыдущ)\w*|перв\w*\s+(?:вызов|блок|вариант))\s+(?:не\s+в\s+сч[её]т|не\s+считается)|"
+        r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
+        r"\bunohda\s+(?:yllä\s+oleva|ylläoleva|ylempi|ensimmäinen)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
         r"^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|"
@@ -2687,7 +2693,7 @@ AFTER_GATES["proposed"] += (
 AFTER_GATES["retracted"] += (
     *["lo anterior", "не учитыва", "se bort fra", "bortse fra", "glem ", "glöm ", "strunta i", "vergeet "],
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
-    *["не считается", "не в счёт", "не в счет"],
+    *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
 )
 AFTER_GATES["example"] += ("csak a formátum", "nem kerestem", "semmit nem", "কিছুই", "कुछ भी")
 AFTER_GATES["retracted"] += (
