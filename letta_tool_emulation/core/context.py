@@ -248,7 +248,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como))"
         + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
-        r"ainsi|le\s+suivant|ressemble(?:rait)?\s+à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
+        r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
         r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
         # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
         # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
@@ -408,6 +408,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ru": r"(?:мои\s+инструменты|вы\s+(?:прислали|отправили|вставили|скопировали|переслали)|ты\s+(?:прислал|"
         r"отправил|вставил|скопировал|переслал)\w*|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
         r"(?:запустил|вызвал|выполнил)|ваше\w*\s+сообщени)",
+        # ("你刚才发给我的是这个：", the verb closing the line: "你刚才发给我的地址我存一下：" saves it)
+        "zh-sent": r"你(?:刚才|刚刚|之前|昨天|上次)发给我的(?:是|就是)?(?:这个|这段|这些|如下)?" + _COLON,
         "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|你(?:刚才|之前)?(?:粘贴|复制|转发)|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
         "ja": r"(?:使えるツール|ツール一覧|送ってくれた|送られてきた|貼り付けてくれた|共有してくれた|転送してくれた|"
         r"送っていただいた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
@@ -1098,6 +1100,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"pas)\s+"
         r"(?:enregistré|exécuté|lancé|envoyé)|n['’]a\s+pas\s+été\s+(?:exécuté|enregistré))",
         "de": r"\bnur\s+(?:zur\s+)?(?:veranschaulichung|illustration|demonstration|anschauung)|"
+        r"\b(?:das\s+ist|das\s+war|ist)\s+nur\s+die\s+form\b|\bgespeichert\s+habe\s+ich\s+nichts\b|"
         r"\bnur\s+um\s+(?:dir\s+)?zu\s+zeigen|\bich\s+habe\s+(?:noch\s+)?nichts\s+(?:gespeichert|gesendet|"
         r"ausgeführt|gesucht|geändert)|\bnoch\s+nicht\s+(?:abgeschickt|gesendet|gespeichert|ausgeführt)|"
         r"\bzeigt\s+nur,?\s+wie|(?:nur\s+ein\s+beispiel|nichts\s+wurde|nicht\s+(?:ausgeführt|gespeichert|"
@@ -2695,7 +2698,15 @@ AFTER_GATES["retracted"] += (
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
 )
-AFTER_GATES["example"] += ("csak a formátum", "nem kerestem", "semmit nem", "কিছুই", "कुछ भी")
+AFTER_GATES["example"] += (
+    "csak a formátum",
+    "nem kerestem",
+    "semmit nem",
+    "কিছুই",
+    "कुछ भी",
+    "nur die form",
+    "habe ich nichts",
+)
 AFTER_GATES["retracted"] += (
     *["misread", "misheard", "got that wrong", "got it wrong", "correct one", "correct version", "right one"],
     *["right version", "stimmt nicht", "stimmt so nicht", "verlesen", "verhört", "vertan", "stattdessen"],
