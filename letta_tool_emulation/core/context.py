@@ -2924,6 +2924,35 @@ DONE = regex.compile(
 
 
 _LEAD = " \t*_(¿¡\"'“„«"
+# What points back at the block from a clause: a pronoun for it, or "like this" (not the words
+# that are also articles: "si repasamos la lista").
+_BACK = regex.compile(
+    r"(?<!\w)(?:it|this|that|these|them|like\s+this|lo|l['’]|esto|eso|así|ça|cela|ceci|ainsi|es|dies|so|"
+    r"isso|isto|assim|questo|quello|così|это|его|её|их|так|het|dit|dat|zo|det|detta|så|tego|bunu|böyle|ini|"
+    r"itu|begitu)(?!\w)",
+    regex.IGNORECASE,
+)
+# A clause whose subject is "we" or "you", not the one who wrote the block: a step of their own.
+_THEIR_STEP = regex.compile(
+    r"(?<!\w)(?:we|you|nosotros|tú|usted|(?<=\bsi\s)on|nous|tu|vous|wir|du|ihr|a\s+gente|nós|você|noi|voi|мы|ты|"
+    r"вы|wij|jij|vi)(?!\w)|\w{2,}(?:amos|emos|imos|iamo)(?!\w)",
+    regex.IGNORECASE,
+)
+_STEP_WORDS = 3
+
+
+def _another_step(line: str) -> bool:
+    """Whether a question past a blank line after a block asks about a step of its own: its "if"
+    clause spells out what "we" or "you" would do and points nowhere back at the block ("¿Te
+    parece bien si mañana repasamos el presupuesto del viaje?"). "Is it okay if I save it like
+    this?" asks leave for the block."""
+    if not line.rstrip().endswith(_ASKS):
+        return False
+    clause = _CONDITION.search(line)
+    if clause is None:
+        return False
+    words = " ".join(clause.group().split()[1:])
+    return len(words.split()) >= _STEP_WORDS and _THEIR_STEP.search(words) is not None and _BACK.search(words) is None
 
 
 def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
@@ -2947,7 +2976,7 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         kind = _after_kind(line)
         if kind is None and _short_question(line) and (_BARE.search(_bare_text(line)) or (tight and _bare_shape(line))):
             kind = "proposed"
-        if kind == "proposed" and (done or _aside(line)):
+        if kind == "proposed" and (done or _aside(line) or (not tight and _another_step(line))):
             kind = None
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)

@@ -723,3 +723,13 @@ def test_consent_asked_alone_holds_the_block_also_past_a_blank_line(line: str) -
 )
 def test_consent_words_that_go_on_to_another_matter_hold_nothing(line: str) -> None:
     assert _ran(_block("x") + "\n" + line) == ["x"]
+
+
+def test_a_question_past_a_blank_line_about_a_step_we_or_you_would_take_asks_no_leave() -> None:
+    after = "\n\n¿Te parece bien si mañana repasamos el presupuesto del viaje?"
+    assert _ran(_block("x") + after) == ["x"]
+    assert _ran(_block("x") + "\n\nIs it okay if we go over the trip budget tomorrow?") == ["x"]
+    # pointing back at the block, or in the block's own paragraph, it asks leave for it
+    assert _ran(_block("x") + "\n\n¿Te parece bien si lo dejamos así?") == []
+    assert _ran(_block("x") + "\n\nIs it okay if we keep it like this?") == []
+    assert _ran(_block("x") + "\nIs it okay if we go over the trip budget tomorrow?") == []
