@@ -670,7 +670,8 @@ BARE_QUESTIONS = (
         r"¿?\s*te\s+parece(?:\s+bien)?|fica\s+(?:ok|bom|bem)(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|"
         r"(?:tá|está)\s+ok(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|låter\s+(?:det\s+)?bra|ser\s+det\s+bra\s+ut|"
         r"lyder\s+det\s+godt|ser\s+det\s+godt\s+ud|høres\s+det\s+bra\s+ut|"
-        r"(?:これで)?(?:いい|大丈夫)(?:ですか|でしょうか|かな)?|"
+        # ("大丈夫？" alone asks after the reader: only "これで大丈夫？" asks about the block)
+        r"(?:これで)?いい(?:ですか|でしょうか|かな)?|これで大丈夫(?:ですか|でしょうか|かな)?|"
         # yes or no asked for
         r"(?:yes|yay|sí|si|oui|ja|sim|sì|да|так|tak|ano|evet\s+mi|ya)\s+(?:or|o|ou|oder|of|eller|или|чи|czy|nebo|"
         r"atau|veya)\s+(?:no|nay|non|nein|não|nee|nej|нет|ні|nie|ne|hayır\s+mı|tidak|bukan))|"
