@@ -477,13 +477,13 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
         # not sent yet, or sent only once the reader agrees ("I won't post it unless you tell me
         # to:", "todavía sin enviar:", "Rien n'est parti, j'attends ton feu vert :")
-        r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|posted|saved)\s+anything\b|"
+        r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|posted)\s+anything\b|"
         r"\bI\s+won['’]t\s+(?:post|send|share|publish)\s+(?:it|this|that|them|anything)\s+(?:unless|until)\b|"
         r"\b(?:todavía|aún)\s+sin\s+(?:enviar|mandar|guardar|publicar)\b|"
         r"\bespero\s+tu\s+(?:visto\s+bueno|ok|confirmación|aprobación)\b|"
         r"\brien\s+n['’]est\s+(?:parti|envoyé|enregistré)\b|\bj['’]attends\s+ton\s+(?:feu\s+vert|accord|ok|aval)\b|"
         r"\bnoch\s+nicht\s+(?:verschickt|abgeschickt|versendet)\b|\berst\s+ab,?\s+wenn\s+du\b|\bwenn\s+du\s+zustimmst\b|"
-        r"\bsó\s+(?:mando|envio|salvo|publico)\s+quando\s+(?:você|vc)\b|\bainda\s+não\s+(?:enviei|mandei|salvei)\b|"
+        r"\bsó\s+(?:mando|envio|salvo|publico)\s+quando\s+(?:você|vc)\b|\bainda\s+não\s+(?:enviei|mandei)\b|"
         r"\bnon\s+l['’]ho\s+ancora\s+(?:inviat|mandat|salvat)\w*|\baspetto\s+il\s+tuo\s+(?:ok|via\s+libera)\b|"
         r"жду\s+(?:твоего|вашего)\s+(?:ок|одобрения|подтверждения)|\bnog\s+niet\s+(?:verstuurd|verzonden)\b|"
         r"아직\s*(?:안\s*보냈|보내지\s*않았|저장하지\s*않았|안\s*올렸)|"
