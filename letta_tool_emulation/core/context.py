@@ -2923,6 +2923,53 @@ DONE = regex.compile(
     regex.IGNORECASE,
 )
 
+# A report, on the line directly before a block, that the model has made it or is making it
+# now ("I've saved your new address.", "Saving that now:", "C'est noté !", "已经帮你记下了。"):
+# a short question after such a block checks in about what was done ("Sound good?", "Okay?"),
+# it does not ask leave to do it. Longer leave asked ("Say the word and I'll run it.") still
+# holds the block: the two contradict each other, and holding it loses nothing in silence. A negation, a
+# condition or a wish in the line ("I haven't saved it", "I'd save it", "if you want") makes it
+# no report, and a question is none.
+REPORTED = regex.compile(
+    r"(?:^|[.!。！]\s*|[,，]\s*)[\W_]{0,3}(?:"
+    # English
+    r"i['’]ve\s+(?:just\s+|now\s+|also\s+|already\s+)?(?:saved|noted|stored|recorded|added|updated|logged|"
+    r"jotted|changed|replaced|corrected|filed|archived|remembered|made\s+a\s+note)|"
+    r"i\s+have\s+(?:just\s+|now\s+|also\s+|already\s+)?(?:saved|noted|stored|recorded|added|updated|logged)|"
+    r"(?:i['’]m\s+)?(?:saving|noting|storing|recording|adding|updating|logging|filing|jotting)\b[^.!?\n]{0,60}?"
+    r"\b(?:now|right\s+away)\b|(?:saved|noted|stored|logged|done)\s*[.!]|"
+    # Spanish, French, Portuguese, Italian
+    r"(?:ya\s+)?(?:lo\s+|la\s+|te\s+lo\s+|te\s+la\s+)?he\s+(?:guardado|anotado|apuntado|actualizado|añadido|"
+    r"agregado|registrado|cambiado|corregido)|(?:guardado|anotado|apuntado)\s*[.!]|"
+    r"j['’](?:l['’])?ai\s+(?:bien\s+)?(?:enregistré|noté|ajouté|mis\s+à\s+jour|sauvegardé|modifié|corrigé|retenu)|"
+    r"je\s+l['’]ai\s+(?:bien\s+)?(?:enregistré|noté|ajouté|sauvegardé)|c['’]est\s+noté|"
+    r"(?:já\s+)?(?:salvei|anotei|guardei|atualizei|registrei|adicionei|acrescentei|alterei|corrigi)|"
+    r"(?:anotado|salvo)\s*[.!]|"
+    r"(?:l['’]\s*)?ho\s+(?:già\s+)?(?:salvato|annotato|aggiornato|aggiunto|registrato|segnato|memorizzato|"
+    r"modificato|corretto)|(?:salvato|annotato|segnato)\s*[.!]|"
+    # German, Dutch
+    r"ich\s+habe\s+[^.!?\n]{0,60}?(?:gespeichert|notiert|eingetragen|aktualisiert|hinzugefügt|vermerkt|"
+    r"abgelegt)|(?:gespeichert|notiert|eingetragen|vermerkt)\s*[.!]|"
+    r"ik\s+heb\s+[^.!?\n]{0,60}?(?:opgeslagen|genoteerd|bijgewerkt|toegevoegd)|(?:opgeslagen|genoteerd)\s*[.!]|"
+    # Russian, Ukrainian, Polish, Turkish, Indonesian
+    r"(?:я\s+)?(?:уже\s+)?(?:сохранил|записал|обновил|добавил|отметил|запомнил|внёс|внес|исправил)а?(?!\w)|"
+    r"(?:я\s+)?(?:зберіг|зберегла|записав|записала|оновив|оновила|додав|додала)(?!\w)|"
+    r"(?:zapisał|zanotował|dodał|zaktualizował)(?:em|am)(?!\w)|"
+    r"[^.!?\n]{0,60}?(?:kaydettim|not\s+ettim|not\s+aldım|ekledim|güncelledim)(?!\w)|"
+    r"(?:aku|saya)?\s*(?:sudah|udah|telah)\s+(?:aku\s+|saya\s+|ku)?(?:simpan|catat|perbarui|tambahkan|disimpan|dicatat)"
+    r")|"
+    # Chinese, Japanese, Korean
+    r"已(?:经)?(?:帮你)?(?:保存|记下|记录|更新|添加|修改|存好|存下)|(?:记下|记好|存好|存下|保存好|更新好)了|"
+    r"(?:保存|記録|登録|更新|追加|メモ)しました|覚えました|(?:저장|기록|메모|업데이트)했(?:어요|습니다|어)",
+    regex.IGNORECASE,
+)
+_NO_REPORT = regex.compile(
+    r"(?<!\w)(?:not|never|nothing|yet|if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
+    r"si|jamais|encore|non|nunca|nada|todavía|aún|não|ainda|se|ancora|mai|не|ни|ещё|еще|если|бы|ще|якщо|nie|jeszcze|"
+    r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika)(?!\w)|n['’]t\b|"
+    r"没|未|不|如果|还没|ない|ません|もし|前に|안\s|않|못",
+    regex.IGNORECASE,
+)
 
 _LEAD = " \t*_(¿¡\"'“„«"
 # What points back at the block from a clause: a pronoun for it, or "like this" (not the words
@@ -2956,10 +3003,19 @@ def _another_step(line: str) -> bool:
     return len(words.split()) >= _STEP_WORDS and _THEIR_STEP.search(words) is not None and _BACK.search(words) is None
 
 
-def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
+def reports_done(before: str) -> bool:
+    """Whether the line directly before a block reports the block made or being made now."""
+    line = before[:LINE_CHARS].rstrip()
+    if not line or line.endswith(_ASKS):
+        return False
+    return REPORTED.search(line) is not None and _NO_REPORT.search(line) is None
+
+
+def shown_after(after: str, *, others_ran: bool = False, reported: bool = False) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
-    ``others_ran``: an earlier block of the reply ran, and none comes after this one."""
+    ``others_ran``: an earlier block of the reply ran, and none comes after this one.
+    ``reported``: the line directly before the block reports it made (:func:`reports_done`)."""
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
@@ -2977,7 +3033,9 @@ def shown_after(after: str, *, others_ran: bool = False) -> Shown | None:
         kind = _after_kind(line)
         if kind is None and _short_question(line) and (_BARE.search(_bare_text(line)) or (tight and _bare_shape(line))):
             kind = "proposed"
-        if kind == "proposed" and (done or _aside(line) or (not tight and _another_step(line))):
+        if kind == "proposed" and (
+            done or _aside(line) or (not tight and _another_step(line)) or (reported and _short_question(line))
+        ):
             kind = None
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)

@@ -733,3 +733,33 @@ def test_a_question_past_a_blank_line_about_a_step_we_or_you_would_take_asks_no_
     assert _ran(_block("x") + "\n\n¿Te parece bien si lo dejamos así?") == []
     assert _ran(_block("x") + "\n\nIs it okay if we keep it like this?") == []
     assert _ran(_block("x") + "\nIs it okay if we go over the trip budget tomorrow?") == []
+
+
+@pytest.mark.parametrize(
+    ("before", "reported"),
+    [
+        ("I've saved your dentist appointment.", True),
+        ("Saving that now:", True),
+        ("Got it, I've added it.", True),
+        ("C'est noté !", True),
+        ("Ich habe deinen Termin gespeichert.", True),
+        ("Diş randevunu kaydettim.", True),
+        ("好的，已经帮你记下了。", True),
+        ("I haven't saved it yet:", False),  # a negation
+        ("I'd save it like this:", False),  # a wish
+        ("If you want, I've saved it like this:", False),  # a condition
+        ("Have I saved it?", False),  # a question
+        ("I've put together the note about your sister's wedding:", False),  # made, not saved
+        ("Here is the entry:", False),
+    ],
+)
+def test_a_report_that_the_block_is_made_is_read_from_the_line_before_it(before: str, reported: bool) -> None:
+    assert C.reports_done(before) is reported
+
+
+def test_a_short_question_after_a_block_reported_made_checks_in_and_asks_no_leave() -> None:
+    for question in ("Sound good?", "Okay?", "Hungry?"):
+        assert _ran("I've saved your appointment.\n" + _block("x") + "\n" + question) == ["x"], question
+        assert _ran("Here is the entry:\n" + _block("x") + "\n" + question) == [], question
+    # Leave asked at length still holds it: the two contradict each other, and nothing is lost in silence.
+    assert _ran("I've saved your appointment.\n" + _block("x") + "\nSay the word and I'll run it.") == []
