@@ -31,7 +31,7 @@ from . import states
 from .buffer import Buffer
 from .code import Code
 from .fence import Fence
-from .lines import _TRIM_AT, HEAD, Lines
+from .lines import HEAD, Lines
 from .matcher import Matcher
 from .openers import Openers
 from .output import Output
@@ -68,7 +68,7 @@ class Scanner:
         self.finish_reason: str | None = None
         self.buf = Buffer()
         self.out = Output()
-        self.lines = Lines()
+        self.lines = Lines(self.out.texts, self.out.pending)
         self.settle = Settle(self, interpret)
         self.code = Code(self)
         self.fence = Fence(self)
@@ -115,10 +115,6 @@ class Scanner:
                     if settle.unterminated is not None:
                         settle.watch_end(chunk)
                     lines.emitted += n
-                    lines.recent.append(chunk)
-                    lines.recent_len += n
-                    if lines.recent_len > _TRIM_AT:
-                        lines._trim_recent()
                     head = lines.head
                     if len(head) < HEAD:
                         lines.head = head + chunk[: HEAD - len(head)]
