@@ -95,7 +95,8 @@ class Lines:
                         break
             if not decided:
                 head = self.head or s[:HEAD]
-                if head.lstrip(" \t")[:1] == "#":
+                # Most lines hold no "#" at all: they are not stripped to look at their start.
+                if "#" in head and head.lstrip(" \t")[:1] == "#":
                     self._end_line(self.head + s[:nl] if len(self.head) < HEAD else self.head)
             tail = s[last_nl + 1 :]
             stripped = tail.rstrip(" \t\r")
