@@ -21,6 +21,7 @@ interpreter (``calls.py``), and its reading to ``Settle``.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -140,7 +141,8 @@ class Scanner:
                 if lines.blank:
                     # At a line start it steps over blank lines and indentation, and looks
                     # closer only at a line that begins like a line-anchored construct.
-                    at = len(text) - len(text.lstrip(" \t\r\n"))
+                    first = _NOT_BLANK(text)
+                    at = len(text) if first is None else first.start()
                 if not lines.blank or (at < len(text) and text[at] not in M.LINE_START_CHARS):
                     # Where the TEXT state would find no candidate, it would release the text
                     # whole; where the end of the text cuts the first one (a line's end, "T"),
@@ -236,6 +238,7 @@ _handlers_of: Callable[[Scanner], tuple[Callable[[bool], bool], ...]] = operator
 )
 
 _PLAIN = M.PLAIN.fullmatch
+_NOT_BLANK = re.compile(r"[^ \t\r\n]").search
 
 # Transitions seen while record() runs; None otherwise.
 _observed: set[tuple[State, State]] | None = None
