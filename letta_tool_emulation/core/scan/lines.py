@@ -17,7 +17,7 @@ from .. import context as C
 
 HEAD = 120  # characters of a line's prose kept to judge list items, quotes and headings
 RECENT = 3 * C.LINE_CHARS  # characters of recent prose read to find the line before a block and open elements
-_BATCH = 32  # pieces of released prose measured at once when reading the recent prose back
+_JOIN_MAX = 4 * RECENT  # the most characters joined at once when reading the recent prose back
 # Lines that may be headings, found from the last one back (the regex module's reverse search):
 # only the last heading that decides counts, and a text of many "#" lines is not listed whole.
 _HEADING_LINES_BACK = regex.compile(r"(?rm)^[ \t]{0,3}#[^\n]*")
@@ -171,25 +171,31 @@ class Lines:
         got = 0
         for pieces in (self.pending, self.texts):
             i = len(pieces)
+            if got >= want or not i:
+                continue
+            last = pieces[-1]
+            if len(last) >= want - got:  # one-shot prose: the last piece is often enough
+                parts.append(last[got - want :])
+                break
+            # Pieces are read back in batches, the first as many as would be wanted were they as
+            # long as the last one (streamed prose comes in many pieces of one size), at most
+            # 64. A batch is joined only while it is short, so that the cost stays bounded
+            # however large the pieces are: a longer one is tried again four times smaller,
+            # down to a single piece, which is cut.
+            k = min(64, (want - got) // (len(last) or 1) + 1)
             while got < want and i:
-                # Streamed prose comes in many small pieces: those of a batch that ends short
-                # of what is wanted are taken at once, and only the batch that reaches it is
-                # read piece by piece. No piece is joined whole unless all of it is wanted, so
-                # the cost stays bounded however large the pieces are.
-                batch = pieces[max(0, i - _BATCH) : i]
+                batch = pieces[max(0, i - k) : i]
                 size = sum(map(len, batch))
-                if got + size < want:
-                    parts.append("".join(batch))
-                    got += size
-                    i -= len(batch)
+                if size > _JOIN_MAX and k > 1:
+                    k = max(1, k // 4)
                     continue
-                while got < want:
-                    i -= 1
-                    piece = pieces[i]
-                    if len(piece) > want - got:
-                        piece = piece[got - want :]
-                    parts.append(piece)
-                    got += len(piece)
+                text = batch[0] if k == 1 else "".join(batch)
+                if got + size > want:
+                    text = text[got - want :]
+                parts.append(text)
+                got += len(text)
+                i -= len(batch)
+                k *= 4
         parts.reverse()
         text = "".join(parts)
         if self.primed and len(text) < RECENT:
