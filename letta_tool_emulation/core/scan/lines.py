@@ -4,8 +4,9 @@ Every piece of prose the scanner releases passes through :meth:`Lines.track` (pl
 the middle of a line through the scanner's fast path, which does the same in place): the current
 line's first characters and last non-blank character, whether it is blank so far and how far
 indented, whether a block already stood on it, the recent prose (for the paragraph before a
-block), whether the nearest heading above presents examples, and how much prose came out in
-all. :meth:`Lines.context` captures this where a block's opener stands.
+block: read back from the prose ``Output`` keeps, not collected again), whether the nearest
+heading above presents examples, and how much prose came out in all. :meth:`Lines.context`
+captures this where a block's opener stands.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import regex
 from .. import context as C
 
 HEAD = 120  # characters of a line's prose kept to judge list items, quotes and headings
-RECENT = 3 * C.LINE_CHARS  # characters of recent prose kept to find the line before a block and open elements
-_TRIM_AT = 3 * RECENT  # recent prose is cut back to RECENT characters once it grows past this
+RECENT = 3 * C.LINE_CHARS  # characters of recent prose read to find the line before a block and open elements
+_JOIN_MAX = 4 * RECENT  # the most characters joined at once when reading the recent prose back
 # Lines that may be headings, found from the last one back (the regex module's reverse search):
 # only the last heading that decides counts, and a text of many "#" lines is not listed whole.
 _HEADING_LINES_BACK = regex.compile(r"(?rm)^[ \t]{0,3}#[^\n]*")
@@ -32,20 +33,26 @@ class Lines:
         "indent",
         "last",
         "on_line",
-        "recent",
-        "recent_len",
+        "pending",
+        "primed",
+        "recent_from",
         "section_example",
+        "texts",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, texts: list[str], pending: list[str]) -> None:
+        """``texts`` and ``pending``: the lists in which ``Output`` keeps the prose released, in
+        order (every piece this tracks but what :meth:`prime` is given)."""
         self.blank = True  # only blanks since the last newline
         self.indent = 0  # their width
         self.head = ""  # the line's first characters
         self.last = ""  # its last non-blank character
         self.on_line = False  # a block stood on this line
         self.section_example = False  # the nearest heading above presents examples
-        self.recent: list[str] = []
-        self.recent_len = 0
+        self.texts = texts
+        self.pending = pending
+        self.primed = ""  # the end of the prose that came before the reply (prime)
+        self.recent_from = 0  # where the recent prose begins, in characters emitted (forget_recent)
         self.emitted = 0  # characters of prose released so far
         self.block_at = -1  # where the prose after the last hidden block begins (-1: no block yet)
         self.in_code = False  # the prose is a code fence's text: no heading is in it
@@ -53,10 +60,6 @@ class Lines:
     def track(self, s: str) -> None:
         """Prose released."""
         self.emitted += len(s)
-        self.recent.append(s)
-        self.recent_len += len(s)
-        if self.recent_len > _TRIM_AT:
-            self._trim_recent()
         nl = s.find("\n")
         if nl < 0:
             if not self.blank and len(self.head) >= HEAD:  # the usual case, in short
@@ -92,7 +95,8 @@ class Lines:
                         break
             if not decided:
                 head = self.head or s[:HEAD]
-                if head.lstrip(" \t")[:1] == "#":
+                # Most lines hold no "#" at all: they are not stripped to look at their start.
+                if "#" in head and head.lstrip(" \t")[:1] == "#":
                     self._end_line(self.head + s[:nl] if len(self.head) < HEAD else self.head)
             tail = s[last_nl + 1 :]
             stripped = tail.rstrip(" \t\r")
@@ -106,8 +110,10 @@ class Lines:
         """Prose that came before the text this scanner reads (not released by it): the context
         its first block is judged in. It ends a line, so the text read starts on a new one."""
         emitted = self.emitted
-        self.track(before.rstrip("\n") + "\n")
+        before = before.rstrip("\n") + "\n"
+        self.track(before)
         self.emitted = emitted
+        self.primed = (self.primed + before)[-RECENT:]
 
     def new_line(self, indent: int = 0) -> None:
         """A line ended inside text that is not prose (a hidden block, reasoning)."""
@@ -124,8 +130,8 @@ class Lines:
 
     def forget_recent(self) -> None:
         """Reasoning ended: the visible reply starts afresh."""
-        self.recent = []
-        self.recent_len = 0
+        self.primed = ""
+        self.recent_from = self.emitted
 
     def context(self, *, block_waiting: bool) -> C.Context:
         """What surrounds an opener here (``block_waiting``: a block earlier on this line is
@@ -159,15 +165,42 @@ class Lines:
         return self._recent_text()[-n:]
 
     def _recent_text(self) -> str:
-        recent = self.recent
-        if recent and len(recent[-1]) >= RECENT:
-            return recent[-1][-RECENT:]
-        return "".join(recent)[-RECENT:]
-
-    def _trim_recent(self) -> None:
-        kept = "".join(self.recent)[-RECENT:]
-        self.recent = [kept]
-        self.recent_len = len(kept)
+        """The last RECENT characters of prose, read back from the end of what was released."""
+        want = min(RECENT, self.emitted - self.recent_from)
+        parts: list[str] = []
+        got = 0
+        for pieces in (self.pending, self.texts):
+            i = len(pieces)
+            if got >= want or not i:
+                continue
+            last = pieces[-1]
+            if len(last) >= want - got:  # one-shot prose: the last piece is often enough
+                parts.append(last[got - want :])
+                break
+            # Pieces are read back in batches, the first as many as would be wanted were they as
+            # long as the last one (streamed prose comes in many pieces of one size), at most
+            # 64. A batch is joined only while it is short, so that the cost stays bounded
+            # however large the pieces are: a longer one is tried again four times smaller,
+            # down to a single piece, which is cut.
+            k = min(64, (want - got) // (len(last) or 1) + 1)
+            while got < want and i:
+                batch = pieces[max(0, i - k) : i]
+                size = sum(map(len, batch))
+                if size > _JOIN_MAX and k > 1:
+                    k = max(1, k // 4)
+                    continue
+                text = batch[0] if k == 1 else "".join(batch)
+                if got + size > want:
+                    text = text[got - want :]
+                parts.append(text)
+                got += len(text)
+                i -= len(batch)
+                k *= 4
+        parts.reverse()
+        text = "".join(parts)
+        if self.primed and len(text) < RECENT:
+            text = (self.primed + text)[-RECENT:]
+        return text
 
     def _end_line(self, line: str) -> None:
         if self.in_code:  # a shell or Python comment, not a heading

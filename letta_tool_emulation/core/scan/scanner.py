@@ -21,6 +21,7 @@ interpreter (``calls.py``), and its reading to ``Settle``.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -31,7 +32,7 @@ from . import states
 from .buffer import Buffer
 from .code import Code
 from .fence import Fence
-from .lines import _TRIM_AT, HEAD, Lines
+from .lines import HEAD, Lines
 from .matcher import Matcher
 from .openers import Openers
 from .output import Output
@@ -68,7 +69,7 @@ class Scanner:
         self.finish_reason: str | None = None
         self.buf = Buffer()
         self.out = Output()
-        self.lines = Lines()
+        self.lines = Lines(self.out.texts, self.out.pending)
         self.settle = Settle(self, interpret)
         self.code = Code(self)
         self.fence = Fence(self)
@@ -99,52 +100,70 @@ class Scanner:
         if self.closed or not chunk:
             return []
         b = self.buf
-        if not b.text:  # nothing undecided is waiting: try the fast paths
-            state = self.state
-            if state == TEXT:
+        state = self.state
+        if state == TEXT:
+            settle = self.settle
+            if not settle.items:
                 lines = self.lines
-                settle = self.settle
-                if not settle.items:
-                    if not lines.blank and _PLAIN(chunk):
-                        # Prose with nothing to look at (no newline either): released as it is.
-                        # Most streamed chunks come here, so what Lines.track does with prose in
-                        # the middle of a line, and text_event, are written out in place: calling
-                        # them cost as much as their work.
-                        n = len(chunk)
-                        b.base += n
-                        if settle.unterminated is not None:
-                            settle.watch_end(chunk)
-                        lines.emitted += n
-                        lines.recent.append(chunk)
-                        lines.recent_len += n
-                        if lines.recent_len > _TRIM_AT:
-                            lines._trim_recent()
-                        head = lines.head
-                        if len(head) < HEAD:
-                            lines.head = head + chunk[: HEAD - len(head)]
-                        last = chunk[-1]
-                        if last != " " and last != "\t" and last != "\r":
-                            lines.last = last
-                        else:
-                            stripped = chunk.rstrip(" \t\r")
-                            if stripped:
-                                lines.last = stripped[-1]
-                        self.out.texts.append(chunk)
-                        event = _new_event(StreamEvent)
-                        _set_text(event, chunk)
-                        _set_call(event, None)
-                        _set_reasoning(event, "")
-                        _set_problem(event, None)
-                        return [event]
-                    if not lines.blank or chunk[0] not in _LINE_MAY_START:
-                        # Prose in which the TEXT state would find no candidate: it would release
-                        # the chunk whole, as this does without entering the state machine.
-                        found = M.find_candidate(chunk, 0, False, self.reasoning.settled)
-                        if found is None:
-                            return self._prose(chunk)
+                held = b.text
+                if not held and not lines.blank and _PLAIN(chunk):
+                    # Prose with nothing to look at (no newline either): released as it is.
+                    # Most streamed chunks come here, so what Lines.track does with prose in
+                    # the middle of a line, and text_event, are written out in place: calling
+                    # them cost as much as their work.
+                    n = len(chunk)
+                    b.base += n
+                    if settle.unterminated is not None:
+                        settle.watch_end(chunk)
+                    lines.emitted += n
+                    head = lines.head
+                    if len(head) < HEAD:
+                        lines.head = head + chunk[: HEAD - len(head)]
+                    last = chunk[-1]
+                    if last != " " and last != "\t" and last != "\r":
+                        lines.last = last
+                    else:
+                        stripped = chunk.rstrip(" \t\r")
+                        if stripped:
+                            lines.last = stripped[-1]
+                    self.out.texts.append(chunk)
+                    event = _new_event(StreamEvent)
+                    _set_text(event, chunk)
+                    _set_call(event, None)
+                    _set_reasoning(event, "")
+                    _set_problem(event, None)
+                    return [event]
+                # The buffer holds only what the TEXT state left undecided at the end of the last
+                # chunk (a newline, the start of a possible marker), and it reads the two
+                # together from the start just as it reads a chunk.
+                text = held + chunk if held else chunk
+                at = 0
+                if lines.blank:
+                    # At a line start it steps over blank lines and indentation, and looks
+                    # closer only at a line that begins like a line-anchored construct.
+                    first = _NOT_BLANK(text)
+                    at = len(text) if first is None else first.start()
+                if not lines.blank or (at < len(text) and text[at] not in M.LINE_START_CHARS):
+                    # Where the TEXT state would find no candidate, it would release the text
+                    # whole; where the end of the text cuts the first one (a line's end, "T"),
+                    # the prose before it, keeping the rest to read with the next chunk. This
+                    # does the same without entering the state machine.
+                    found = M.find_candidate(text, at, False, self.reasoning.settled)
+                    if found is None:
+                        b.text = ""
+                        return self._prose(text)
+                    c, cut = found
+                    if cut:
+                        b.text = text[c:]
+                        return self._prose(text[:c]) if c else []
+                    if at == 0:
                         # The TEXT state asks the same question first: it is not searched twice.
-                        self.text.known = (chunk, found)
-            elif state == FLOOD and not self.settle.items:
+                        self.text.known = (text, found)
+                b.text = text
+                self._run(eof=False)
+                return self.out.take()
+        elif not b.text:  # nothing undecided is waiting: try the fast paths
+            if state == FLOOD and not self.settle.items:
                 # Past the block limit everything is prose, released as it comes (text.flood).
                 return self._prose(chunk)
             elif state == REGION:
@@ -164,7 +183,7 @@ class Scanner:
         return self.out.take()
 
     def _prose(self, chunk: str) -> list[StreamEvent]:
-        """A chunk released whole as prose, as the state machine would release it."""
+        """Prose released in one piece, as the state machine would release it."""
         self.buf.base += len(chunk)
         settle = self.settle
         if settle.unterminated is not None:
@@ -219,10 +238,7 @@ _handlers_of: Callable[[Scanner], tuple[Callable[[bool], bool], ...]] = operator
 )
 
 _PLAIN = M.PLAIN.fullmatch
-# What a line may begin with for the TEXT state to look at its start (after blanks, which it
-# skips): at the start of a line, a chunk that begins with none of these is read as if the line
-# had begun earlier.
-_LINE_MAY_START = frozenset(" \t\r\n") | M.LINE_START_CHARS
+_NOT_BLANK = re.compile(r"[^ \t\r\n]").search
 
 # Transitions seen while record() runs; None otherwise.
 _observed: set[tuple[State, State]] | None = None
