@@ -2930,8 +2930,10 @@ DONE = regex.compile(
 # holds the block: the two contradict each other, and holding it loses nothing in silence. A negation, a
 # condition or a wish in the line ("I haven't saved it", "I'd save it", "if you want") makes it
 # no report, and a question is none.
+# Matched only where a sentence or clause starts (see reports_done): tried at every position of
+# a line, its gapped rows cost some 60 us a line.
 REPORTED = regex.compile(
-    r"(?:^|[.!。！]\s*|[,，]\s*)[\W_]{0,3}(?:"
+    r"[\W_]{0,3}(?:"
     # English
     r"i['’]ve\s+(?:just\s+|now\s+|also\s+|already\s+)?(?:saved|noted|stored|recorded|added|updated|logged|"
     r"jotted|changed|replaced|corrected|filed|archived|remembered|made\s+a\s+note)|"
@@ -2957,11 +2959,14 @@ REPORTED = regex.compile(
     r"(?:zapisał|zanotował|dodał|zaktualizował)(?:em|am)(?!\w)|"
     r"[^.!?\n]{0,60}?(?:kaydettim|not\s+ettim|not\s+aldım|ekledim|güncelledim)(?!\w)|"
     r"(?:aku|saya)?\s*(?:sudah|udah|telah)\s+(?:aku\s+|saya\s+|ku)?(?:simpan|catat|perbarui|tambahkan|disimpan|dicatat)"
-    r")|"
-    # Chinese, Japanese, Korean
-    r"已(?:经)?(?:帮你)?(?:保存|记下|记录|更新|添加|修改|存好|存下)|(?:记下|记好|存好|存下|保存好|更新好)了|"
-    r"(?:保存|記録|登録|更新|追加|メモ)しました|覚えました|(?:저장|기록|메모|업데이트)했(?:어요|습니다|어)",
+    r")",
     regex.IGNORECASE,
+)
+_CLAUSE_STARTS = regex.compile(r"[.!。！,，][ \t]*")
+# Chinese, Japanese and Korean reports, found anywhere in the line (no spaces mark their clauses).
+_REPORTED_CJK = regex.compile(
+    r"已(?:经)?(?:帮你)?(?:保存|记下|记录|更新|添加|修改|存好|存下)|(?:记下|记好|存好|存下|保存好|更新好)了|"
+    r"(?:保存|記録|登録|更新|追加|メモ)しました|覚えました|(?:저장|기록|메모|업데이트)했(?:어요|습니다|어)"
 )
 _NO_REPORT = regex.compile(
     r"(?<!\w)(?:not|never|nothing|yet|if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
@@ -3008,14 +3013,20 @@ def reports_done(before: str) -> bool:
     line = before[:LINE_CHARS].rstrip()
     if not line or line.endswith(_ASKS):
         return False
-    return REPORTED.search(line) is not None and _NO_REPORT.search(line) is None
+    found = (
+        REPORTED.match(line) is not None
+        or any(REPORTED.match(line, m.end()) is not None for m in _CLAUSE_STARTS.finditer(line))
+        or _REPORTED_CJK.search(line) is not None
+    )
+    return found and _NO_REPORT.search(line) is None
 
 
-def shown_after(after: str, *, others_ran: bool = False, reported: bool = False) -> Shown | None:
+def shown_after(after: str, *, others_ran: bool = False, before: str | None = None) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
     ``others_ran``: an earlier block of the reply ran, and none comes after this one.
-    ``reported``: the line directly before the block reports it made (:func:`reports_done`)."""
+    ``before``: the line directly before the block, where one stands right above it (asked
+    whether it reports the block made, :func:`reports_done`, only when a short question follows)."""
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
@@ -3034,7 +3045,10 @@ def shown_after(after: str, *, others_ran: bool = False, reported: bool = False)
         if kind is None and _short_question(line) and (_BARE.search(_bare_text(line)) or (tight and _bare_shape(line))):
             kind = "proposed"
         if kind == "proposed" and (
-            done or _aside(line) or (not tight and _another_step(line)) or (reported and _short_question(line))
+            done
+            or _aside(line)
+            or (not tight and _another_step(line))
+            or (before is not None and _short_question(line) and reports_done(before))
         ):
             kind = None
         if kind == "retracted":

@@ -349,7 +349,7 @@ class Settle:
         ran = False
         # context.shown_after depends on nothing but its arguments: calls written again and
         # again with the same line after each are judged once.
-        judged: dict[tuple[str, bool, bool], C.Shown | None] = {}
+        judged: dict[tuple[str, bool, str | None], C.Shown | None] = {}
         for i, group in enumerate(groups):
             last = i + 1 == len(groups)
             upto = len(prose) if last else groups[i + 1].after_at
@@ -361,11 +361,11 @@ class Settle:
             if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
             if shown is None and after.strip():
-                reported = ctx is not None and not ctx.gap and C.reports_done(ctx.before)
-                key = (after, ran and last, reported)
+                before = ctx.before if ctx is not None and not ctx.gap else None
+                key = (after, ran and last, before)
                 shown = judged.get(key, _UNJUDGED)
                 if shown is _UNJUDGED:
-                    shown = judged[key] = C.shown_after(after, others_ran=ran and last, reported=reported)
+                    shown = judged[key] = C.shown_after(after, others_ran=ran and last, before=before)
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
             else:
