@@ -27,6 +27,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT6,
     HELDOUT7,
     HELDOUT8,
+    HELDOUT9,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -49,6 +50,7 @@ HELDOUT5_CASES = load_cases(HELDOUT5)
 HELDOUT6_CASES = load_cases(HELDOUT6)
 HELDOUT7_CASES = load_cases(HELDOUT7)
 HELDOUT8_CASES = load_cases(HELDOUT8)
+HELDOUT9_CASES = load_cases(HELDOUT9)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -165,7 +167,8 @@ def test_cases_are_well_formed() -> None:
     + HELDOUT5_CASES
     + HELDOUT6_CASES
     + HELDOUT7_CASES
-    + HELDOUT8_CASES,
+    + HELDOUT8_CASES
+    + HELDOUT9_CASES,
     ids=lambda c: c.id,
 )
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
@@ -195,8 +198,9 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
         HELDOUT6_CASES,
         HELDOUT7_CASES,
         HELDOUT8_CASES,
+        HELDOUT9_CASES,
     ],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8"],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"],
 )
 def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
     """A held-out set: the same format and rules, its own ids, both sides about equal, and
@@ -283,10 +287,11 @@ HELDOUT_SETS = [
     HELDOUT6_CASES,
     HELDOUT7_CASES,
     HELDOUT8_CASES,
+    HELDOUT9_CASES,
 ]
 
 
-@pytest.mark.parametrize("number", [4, 5, 6, 7, 8])
+@pytest.mark.parametrize("number", [4, 5, 6, 7, 8, 9])
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
     (nor with the corpus), is about 300 replies with both sides equal, has every class of both
