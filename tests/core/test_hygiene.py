@@ -42,17 +42,21 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("body", "expected"), CASES)
-def test_json_with_comments_is_read_as_written_in_every_chunking(body: str, expected: tuple[str, dict]) -> None:
-    text = _block(body)
+def _every_chunking(text: str, sizes: tuple[int, ...]) -> list[ParseResult]:
+    """The reply read one-shot, then streamed in chunks of each size."""
     results = [parse_tool_calls(text, TOOLS)]
-    for size in (1, 2, 3, 7, 16):
+    for size in sizes:
         p = StreamingToolCallParser(TOOLS)
         for i in range(0, len(text), size):
             p.feed(text[i : i + size])
         p.close()
         results.append(p.result)
-    for r in results:
+    return results
+
+
+@pytest.mark.parametrize(("body", "expected"), CASES)
+def test_json_with_comments_is_read_as_written_in_every_chunking(body: str, expected: tuple[str, dict]) -> None:
+    for r in _every_chunking(_block(body), (1, 2, 3, 7, 16)):
         assert [(c.name, c.arguments) for c in r.tool_calls] == [expected]
         assert not r.rejected
 
@@ -78,15 +82,7 @@ FENCED = '{"name": "roll_dice", "arguments": {"sides": 6}}'
     ],
 )
 def test_a_comment_line_first_in_a_fence_named_json_keeps_its_call(fence: str, runs: bool) -> None:
-    text = "Rolling:\n" + fence
-    results = [parse_tool_calls(text, TOOLS)]
-    for size in (1, 3, 16):
-        p = StreamingToolCallParser(TOOLS)
-        for i in range(0, len(text), size):
-            p.feed(text[i : i + size])
-        p.close()
-        results.append(p.result)
-    for r in results:
+    for r in _every_chunking("Rolling:\n" + fence, (1, 3, 16)):
         assert [(c.name, c.arguments) for c in r.tool_calls] == ([("roll_dice", {"sides": 6})] if runs else [])
 
 
