@@ -53,6 +53,9 @@ to one-shot, every call of the long reply); a test can assert that it is empty o
     python3 dev.py bench parser_accuracy --data tests/data/heldout9
                                                 (a ninth, written blind once the eighth was used
                                                 for tuning too, with the same weighting)
+    python3 dev.py bench parser_accuracy --data tests/data/heldout10
+                                                (a tenth, written blind once the ninth was used
+                                                for tuning too, with the same weighting)
 """
 
 from __future__ import annotations
@@ -95,6 +98,8 @@ HELDOUT7 = ROOT / "tests" / "data" / "heldout7"
 HELDOUT8 = ROOT / "tests" / "data" / "heldout8"
 # A ninth, written blind once the eighth was used to improve the rules too, with the same weighting.
 HELDOUT9 = ROOT / "tests" / "data" / "heldout9"
+# A tenth, written blind once the ninth was used to improve the rules too, with the same weighting.
+HELDOUT10 = ROOT / "tests" / "data" / "heldout10"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -28,6 +28,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT7,
     HELDOUT8,
     HELDOUT9,
+    HELDOUT10,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -51,6 +52,7 @@ HELDOUT6_CASES = load_cases(HELDOUT6)
 HELDOUT7_CASES = load_cases(HELDOUT7)
 HELDOUT8_CASES = load_cases(HELDOUT8)
 HELDOUT9_CASES = load_cases(HELDOUT9)
+HELDOUT10_CASES = load_cases(HELDOUT10)
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -168,7 +170,8 @@ def test_cases_are_well_formed() -> None:
     + HELDOUT6_CASES
     + HELDOUT7_CASES
     + HELDOUT8_CASES
-    + HELDOUT9_CASES,
+    + HELDOUT9_CASES
+    + HELDOUT10_CASES,
     ids=lambda c: c.id,
 )
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
@@ -199,8 +202,20 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
         HELDOUT7_CASES,
         HELDOUT8_CASES,
         HELDOUT9_CASES,
+        HELDOUT10_CASES,
     ],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"],
+    ids=[
+        "heldout",
+        "heldout2",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+        "heldout7",
+        "heldout8",
+        "heldout9",
+        "heldout10",
+    ],
 )
 def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
     """A held-out set: the same format and rules, its own ids, both sides about equal, and
@@ -288,10 +303,11 @@ HELDOUT_SETS = [
     HELDOUT7_CASES,
     HELDOUT8_CASES,
     HELDOUT9_CASES,
+    HELDOUT10_CASES,
 ]
 
 
-@pytest.mark.parametrize("number", [4, 5, 6, 7, 8, 9])
+@pytest.mark.parametrize("number", [4, 5, 6, 7, 8, 9, 10])
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
     (nor with the corpus), is about 300 replies with both sides equal, has every class of both
