@@ -53,6 +53,20 @@ HELDOUT7_CASES = load_cases(HELDOUT7)
 HELDOUT8_CASES = load_cases(HELDOUT8)
 HELDOUT9_CASES = load_cases(HELDOUT9)
 HELDOUT10_CASES = load_cases(HELDOUT10)
+# Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
+HELDOUT_SETS = [
+    HELDOUT_CASES,
+    HELDOUT2_CASES,
+    HELDOUT3_CASES,
+    HELDOUT4_CASES,
+    HELDOUT5_CASES,
+    HELDOUT6_CASES,
+    HELDOUT7_CASES,
+    HELDOUT8_CASES,
+    HELDOUT9_CASES,
+    HELDOUT10_CASES,
+]
+HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
 MAIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja")
 # The formats the parser reads (README, "What is recognised").
@@ -161,17 +175,7 @@ def test_cases_are_well_formed() -> None:
 
 @pytest.mark.parametrize(
     "case",
-    CASES
-    + HELDOUT_CASES
-    + HELDOUT2_CASES
-    + HELDOUT3_CASES
-    + HELDOUT4_CASES
-    + HELDOUT5_CASES
-    + HELDOUT6_CASES
-    + HELDOUT7_CASES
-    + HELDOUT8_CASES
-    + HELDOUT9_CASES
-    + HELDOUT10_CASES,
+    CASES + [c for held in HELDOUT_SETS for c in held],
     ids=lambda c: c.id,
 )
 def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
@@ -190,33 +194,7 @@ def test_labels_are_schema_valid_calls_the_reply_writes(case: Case) -> None:
         )
 
 
-@pytest.mark.parametrize(
-    "held",
-    [
-        HELDOUT_CASES,
-        HELDOUT2_CASES,
-        HELDOUT3_CASES,
-        HELDOUT4_CASES,
-        HELDOUT5_CASES,
-        HELDOUT6_CASES,
-        HELDOUT7_CASES,
-        HELDOUT8_CASES,
-        HELDOUT9_CASES,
-        HELDOUT10_CASES,
-    ],
-    ids=[
-        "heldout",
-        "heldout2",
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-        "heldout7",
-        "heldout8",
-        "heldout9",
-        "heldout10",
-    ],
-)
+@pytest.mark.parametrize("held", HELDOUT_SETS, ids=HELDOUT_NAMES)
 def test_heldout_set_is_well_formed_and_apart(held: list[Case]) -> None:
     """A held-out set: the same format and rules, its own ids, both sides about equal, and
     languages beyond the nine the main corpus began with."""
@@ -291,20 +269,6 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
     assert len({c.text for c in HELDOUT3_CASES}) == len(HELDOUT3_CASES), "no reply written twice"
     shown = [c for c in HELDOUT3_CASES if c.side == "shown"]
     assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
-
-
-HELDOUT_SETS = [
-    HELDOUT_CASES,
-    HELDOUT2_CASES,
-    HELDOUT3_CASES,
-    HELDOUT4_CASES,
-    HELDOUT5_CASES,
-    HELDOUT6_CASES,
-    HELDOUT7_CASES,
-    HELDOUT8_CASES,
-    HELDOUT9_CASES,
-    HELDOUT10_CASES,
-]
 
 
 @pytest.mark.parametrize("number", [4, 5, 6, 7, 8, 9, 10])
