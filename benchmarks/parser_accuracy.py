@@ -30,32 +30,11 @@ to one-shot, every call of the long reply); a test can assert that it is empty o
     python3 dev.py bench parser_accuracy --data tests/data/heldout -v
                                                 (another set of cases in the same format, e.g. the
                                                 held-out one written apart from the parser's rules)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout2
-                                                (a second held-out set, kept apart from any tuning)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout3
-                                                (a third, written once the first two were used for
-                                                tuning, weighted toward the word-judged classes)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout4
-                                                (a fourth, written blind once the third was used
-                                                for tuning too, with the same weighting)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout5
-                                                (a fifth, written blind once the fourth was used
-                                                for tuning too, with the same weighting)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout6
-                                                (a sixth, written blind once the fifth was used
-                                                for tuning too, with the same weighting)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout7
-                                                (a seventh, written blind once the sixth was used
-                                                for tuning too, with the same weighting)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout8
-                                                (an eighth, written blind once the seventh was used
-                                                for tuning too, with the same weighting)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout9
-                                                (a ninth, written blind once the eighth was used
-                                                for tuning too, with the same weighting)
-    python3 dev.py bench parser_accuracy --data tests/data/heldout10
-                                                (a tenth, written blind once the ninth was used
-                                                for tuning too, with the same weighting)
+    python3 dev.py bench parser_accuracy --data tests/data/heldoutN
+                                                (N = 2 to 10: each a further held-out set, written
+                                                blind once the ones before it were used for tuning;
+                                                from the third on weighted toward the word-judged
+                                                classes)
 """
 
 from __future__ import annotations
