@@ -3008,6 +3008,40 @@ def _another_step(line: str) -> bool:
     return len(words.split()) >= _STEP_WORDS and _THEIR_STEP.search(words) is not None and _BACK.search(words) is None
 
 
+# A line between two blocks to the same tool that ends by saying the next one corrects the
+# first: the correcting verb alone closes it ("Halt, das war Donnerstag, sorry. Korrigiere:",
+# "Anzi no, hai scritto 13 aprile. Rifaccio:", "Стоп, это кошка бабушки. Исправляю:"). The first
+# was taken back. Asked only of one line between two such blocks (see scan/settle.py), where a
+# sibling's line ("And your brother:", "Việc thứ hai:") names no correction.
+_CORRECTING = regex.compile(
+    r"(?:^|[.!?;,，。！、…][ \t]*)[\W_]{0,3}(?:"
+    r"correcting(?:\s+(?:it|that))?|correction|corrected(?:\s+(?:one|version))?|fixed(?:\s+(?:one|version))?|"
+    r"fixing\s+(?:it|that)|redoing\s+(?:it|that)|let\s+me\s+(?:fix|redo)\s+(?:it|that)|"
+    r"corrijo|corrigiendo|corregido|corrección|(?:lo\s+|la\s+)?rehago|rectifico|"
+    r"je\s+(?:corrige|rectifie|reprends|refais)|correction|rectification|corrigé|"
+    r"(?:ich\s+)?korrigiere(?:\s+das)?|korrigiert|korrektur|berichtigt|richtig\s+ist|neu|"
+    r"corrigindo|corrijo|corrigido|correção|refazendo|refaço|"
+    r"correggo|(?:lo\s+|la\s+)?rifaccio|corretto|correzione|"
+    r"исправляю|исправлено|исправление|поправка|переделываю|виправляю|виправлено|виправлення|"
+    r"poprawiam|poprawka|poprawione|opravuji|opravuju|oprava|"
+    r"düzeltiyorum|düzeltme|düzeltilmiş|"
+    r"ik\s+corrigeer|correctie|verbeterd|rättar|rättelse|retter|rettelse|korjaan|korjaus|javítom|javítás|"
+    r"corectez|corectură|(?:saya\s+|aku\s+)?betulkan|koreksi|ralat|pembetulan|sửa\s+lại|"
+    r"διορθώνω|διόρθωση|מתקן|מתקנת|תיקון|أصحح|تصحيح|اصلاح\s+می[\u200c ]?کنم|सुधार|ঠিক\s+করছি|সংশোধন|"
+    r"marekebisho|corregeixo|correcció|"
+    r"訂正(?:します|しました)?|修正(?:します|しました)?|更正|改正|重新(?:记|写|保存)(?:一下)?|"
+    r"정정(?:할게요|합니다)?|수정(?:할게요|합니다)?|다시\s*(?:쓸게요|저장할게요|적을게요)|แก้ไข"
+    r")[ \t]*[:：][ \t*_]*$",
+    regex.IGNORECASE,
+)
+
+
+def corrects_above(line: str) -> bool:
+    """Whether ``line``, standing alone between two blocks to the same tool, ends by saying the
+    second corrects the first."""
+    return _CORRECTING.search(line[:LINE_CHARS]) is not None
+
+
 def reports_done(before: str) -> bool:
     """Whether the line directly before a block reports the block made or being made now."""
     line = before[:LINE_CHARS].rstrip()

@@ -763,3 +763,13 @@ def test_a_short_question_after_a_block_reported_made_checks_in_and_asks_no_leav
         assert _ran("Here is the entry:\n" + _block("x") + "\n" + question) == [], question
     # Leave asked at length still holds it: the two contradict each other, and nothing is lost in silence.
     assert _ran("I've saved your appointment.\n" + _block("x") + "\nSay the word and I'll run it.") == []
+
+
+def test_a_line_alone_between_two_calls_to_one_tool_that_ends_by_correcting_takes_the_first_back() -> None:
+    first = _block("x")
+    fixed = _block("y")
+    for line in ("Hang on, you said y. Fixing it:", "Anzi no, hai scritto y. Rifaccio:", "Ôi nhầm rồi. Sửa lại:"):
+        assert _ran(first + "\n" + line + "\n" + fixed) == ["y"], line
+    # a sibling's line, or a correction that does not close the line: both run
+    for between in ("\nAnd the second one:\n", "\nCorrecting your surname too, as you asked:\n"):
+        assert _ran(first + between + fixed) == ["x", "y"], between

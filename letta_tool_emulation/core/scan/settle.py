@@ -357,6 +357,8 @@ class Settle:
             shown = listed.get(id(group))
             if shown is None and not last and _redone(group, groups[i + 1], after, upto - group.after_at):
                 shown = C.Shown("retracted", REDONE)
+            if shown is None and not last and _corrected(group, groups[i + 1], after, upto - group.after_at):
+                shown = C.Shown("retracted", CORRECTED, C.quote_words(after.strip()))
             ctx = group.region.context
             if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
@@ -402,6 +404,28 @@ def _redone(group: Group, following: Group, after: str, span: int) -> bool:
         return False
     first, second = _replaced(group), _replaced(following)
     return first is not None and second is not None and first[:3] == second[:3] and first[3] != second[3]
+
+
+CORRECTED = "the line after it brings in the next block, to the same tool, as its correction"
+
+
+def _corrected(group: Group, following: Group, after: str, span: int) -> bool:
+    """Whether ``following`` corrects ``group``: one line alone stands between two calls to the
+    same tool (and the same block, where they name one), and it ends by saying so
+    (:func:`context.corrects_above`). Two such calls with any other line between are each
+    performed ("And your brother:")."""
+    if span > C.LINE_CHARS + 16:
+        return False
+    between = after.strip()
+    if not between or "\n" in between:
+        return False
+    first = next((e.call for e in group.events if e.call is not None), None)
+    second = next((e.call for e in following.events if e.call is not None), None)
+    if first is None or second is None or first.name != second.name:
+        return False
+    if first.arguments.get("label") != second.arguments.get("label"):
+        return False
+    return C.corrects_above(between)
 
 
 def _listing(groups: list[Group]) -> dict[int, C.Shown]:
