@@ -3018,9 +3018,9 @@ _CORRECTING = regex.compile(
     r"correcting(?:\s+(?:it|that))?|correction|corrected(?:\s+(?:one|version))?|fixed(?:\s+(?:one|version))?|"
     r"fixing\s+(?:it|that)|redoing\s+(?:it|that)|let\s+me\s+(?:fix|redo)\s+(?:it|that)|"
     r"corrijo|corrigiendo|corregido|corrección|(?:lo\s+|la\s+)?rehago|rectifico|"
-    r"je\s+(?:corrige|rectifie|reprends|refais)|correction|rectification|corrigé|"
+    r"je\s+(?:corrige|rectifie|reprends|refais)|rectification|corrigé|"
     r"(?:ich\s+)?korrigiere(?:\s+das)?|korrigiert|korrektur|berichtigt|richtig\s+ist|neu|"
-    r"corrigindo|corrijo|corrigido|correção|refazendo|refaço|"
+    r"corrigindo|corrigido|correção|refazendo|refaço|"
     r"correggo|(?:lo\s+|la\s+)?rifaccio|corretto|correzione|"
     r"исправляю|исправлено|исправление|поправка|переделываю|виправляю|виправлено|виправлення|"
     r"poprawiam|poprawka|poprawione|opravuji|opravuju|oprava|"
@@ -3076,13 +3076,14 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
         if others_ran and CHECK_QUESTION.match(line):
             continue
         kind = _after_kind(line)
-        if kind is None and _short_question(line) and (_BARE.search(_bare_text(line)) or (tight and _bare_shape(line))):
+        short = _short_question(line)
+        if kind is None and short and (_BARE.search(_bare_text(line)) or (tight and _bare_shape(line))):
             kind = "proposed"
         if kind == "proposed" and (
             done
             or _aside(line)
             or (not tight and _another_step(line))
-            or (before is not None and _short_question(line) and reports_done(before))
+            or (before is not None and short and reports_done(before))
         ):
             kind = None
         if kind == "retracted":

@@ -18,6 +18,7 @@ the middle of a line when no block waits on it (the scanner's fast path).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,7 @@ import regex
 from .. import context as C
 from ..blocks import NEW_TEXT, REPLACED_TEXT
 from ..region import Interpret, Reading, Region, excerpt
-from ..results import Problem, StreamEvent
+from ..results import Problem, StreamEvent, ToolCall
 from .lines import Lines
 from .output import Output
 
@@ -276,7 +277,7 @@ class Settle:
         """Say why a block did not run. A block that would have been a valid call to an offered
         tool, set aside because of the words next to it, names that tool and those words (the
         model is told; see feedback.render_notes)."""
-        call = next((e.call for e in events or () if e.call is not None), None) if shown.words else None
+        call = _first_call(events or ()) if shown.words else None
         self.out.emit(
             StreamEvent(
                 problem=Problem(
@@ -380,9 +381,14 @@ class Settle:
 REDONE = "the next block replaces the same text again, a line after it, so it was written anew"
 
 
+def _first_call(events: Iterable[StreamEvent]) -> ToolCall | None:
+    """The call a block's events hold (None for a block that holds none)."""
+    return next((e.call for e in events if e.call is not None), None)
+
+
 def _replaced(group: Group) -> tuple[str, str, Any, Any] | None:
     """A replace call's tool, label, old text and new text; None for any other call."""
-    call = next((e.call for e in group.events if e.call is not None), None)
+    call = _first_call(group.events)
     if call is None or call.name not in REPLACED_TEXT:
         return None
     args = call.arguments
@@ -419,8 +425,7 @@ def _corrected(group: Group, following: Group, after: str, span: int) -> bool:
     between = after.strip()
     if not between or "\n" in between:
         return False
-    first = next((e.call for e in group.events if e.call is not None), None)
-    second = next((e.call for e in following.events if e.call is not None), None)
+    first, second = _first_call(group.events), _first_call(following.events)
     if first is None or second is None or first.name != second.name:
         return False
     if first.arguments.get("label") != second.arguments.get("label"):
@@ -438,7 +443,7 @@ def _listing(groups: list[Group]) -> dict[int, C.Shown]:
     named = []
     for group in groups:
         ctx = group.region.context
-        call = next((e.call for e in group.events if e.call is not None), None)
+        call = _first_call(group.events)
         if ctx is not None and call is not None and ctx.before and C.names_tool(ctx.before, call.name):
             named.append((group, call.name, ctx.before))
     if len(named) < 2 or len({name for _, name, _ in named}) < 2:
