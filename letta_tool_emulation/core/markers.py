@@ -112,6 +112,9 @@ def _plain_pattern() -> str:
 # such a character may be cut inside a trigger. (stdlib re: it is tried on every streamed
 # chunk, and is several times quicker on short ones.)
 PLAIN = re.compile(_plain_pattern())
+# The first character that is not a blank (space, tab, line end). (stdlib re: asked of streamed
+# chunks at a line start.)
+NOT_BLANK = re.compile(r"[^ \t\r\n]")
 # First characters of a line that can begin a line-anchored construct.
 LINE_START_CHARS = frozenset(p[0] for p in _LINE_PREFIXES)
 # Inside inline code: the end of its line, a backtick run, or where an opener may begin.

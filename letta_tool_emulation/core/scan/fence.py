@@ -25,7 +25,6 @@ FENCE_HOLD_LIMIT = 256_000  # a data fence larger than this is code, not a call
 _RUNS = {"`": regex.compile(r"`*"), "~": regex.compile(r"~*")}
 _LINE_START = regex.compile(r"[ \t]{0,3}")
 _NEXT_CLOSE = {c: regex.compile(r"\n(?=[ \t]{0,3}" + regex.escape(c) + ")") for c in "`~"}
-_NOT_BLANK = regex.compile(r"[^ \t\r\n]")
 # Where a line of the fence stands: at its start, counting a run of fence characters, after a
 # long enough run (only blanks may follow on a closing line), in the rest of an ordinary line.
 _LS, _RUN, _TRAIL, _REST = range(4)
@@ -156,7 +155,7 @@ class Fence:
     def _look_at_first(self, buf: str, pos: int, end: int) -> bool:
         """Settle a data fence by its first non-blank character before ``end``, if there is
         one; whether the fence is still held."""
-        first = _NOT_BLANK.search(buf, pos, end)
+        first = M.NOT_BLANK.search(buf, pos, end)
         if first is not None:
             self._first_content(buf[first.start()], pos)
         return self.hold

@@ -21,7 +21,6 @@ interpreter (``calls.py``), and its reading to ``Settle``.
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -238,7 +237,7 @@ _handlers_of: Callable[[Scanner], tuple[Callable[[bool], bool], ...]] = operator
 )
 
 _PLAIN = M.PLAIN.fullmatch
-_NOT_BLANK = re.compile(r"[^ \t\r\n]").search
+_NOT_BLANK = M.NOT_BLANK.search
 
 # Transitions seen while record() runs; None otherwise.
 _observed: set[tuple[State, State]] | None = None

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from .. import context as C
+from .. import markers as M
 from ..blocks import NEW_TEXT, REPLACED_TEXT
 from ..region import Interpret, Reading, Region, excerpt
 from ..results import Problem, StreamEvent, ToolCall
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 
 _UNJUDGED: Any = object()
 _TELLING = regex.compile(r"[\w\"'{}\[\]]")
-_NOT_BLANK = regex.compile(r"[^ \t\r\n]")
 
 
 @dataclass(slots=True)
@@ -109,7 +109,7 @@ class Settle:
             # The first telling character after the blocks decides: JSON punctuation (or, after
             # a mended block, anything) means the JSON did not really end where it was closed;
             # a word makes the blocks part of a sentence.
-            m = (_NOT_BLANK if self.fragile else _TELLING).search(part)
+            m = (M.NOT_BLANK if self.fragile else _TELLING).search(part)
             if m is not None and (self.fragile or (not m.group().isalnum() and m.group() != "_")):
                 self.settle_line(performed=False, broken=True)
             elif m is not None:
