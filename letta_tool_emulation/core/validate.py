@@ -69,16 +69,6 @@ def validate_arguments(
                 f"'{key}' is the placeholder {json.dumps(value)} from the instructions' example, not a real value"
             )
             continue
-        if (
-            type(value) is str
-            and type(schema) is dict
-            and schema.get("type") == "string"
-            and _STRING_CHECKS.isdisjoint(schema)
-        ):
-            # Most parameters are plain strings: what _coerce would do, without its walk
-            # through every keyword a schema may hold.
-            checked.arguments[key] = value
-            continue
         result = _coerce(value, schema, key, checked)
         if result is not _MISSING:
             checked.arguments[key] = result
@@ -191,6 +181,15 @@ def _allows_null(schema: Any) -> bool:
 
 def _coerce(value: Any, schema: Any, path: str, checked: Checked) -> Any:
     """The value made to fit ``schema``, or _MISSING after recording an error."""
+    if (
+        type(value) is str
+        and type(schema) is dict
+        and schema.get("type") == "string"
+        and _STRING_CHECKS.isdisjoint(schema)
+    ):
+        # Most parameters, at any depth, are plain strings: taken as they are, without the
+        # walk below through every keyword a schema may hold.
+        return value
     if not isinstance(schema, Mapping):
         return value
     for key in ("anyOf", "oneOf"):
