@@ -113,9 +113,35 @@ HEADING_EXAMPLE = regex.compile(
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
-    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트|دستیار|সহকারী|ผู้ช่วย|asszisztens|msaidizi)\W{0,4}[:：]\W{0,4}"
+    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
+    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)\W{0,4}[:：]\W{0,4}"
+    # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
+    r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
+SPEAKER_FIRST = regex.compile(_SPEAKER, regex.IGNORECASE)
+# Another speaker's label that opens a line of a transcript ("Tool:", "User:", "[tool]")
+_TURN = regex.compile(
+    r"[ \t]{0,3}[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:user|human|you|tool|system|function|observation|result|"
+    r"nutzer|benutzer|du|werkzeug|usuario|usuaria|tú|herramienta|utilisateur|utilisatrice|toi|vous|outil|utente|tu|"
+    r"strumento|usuário|usuária|você|ferramenta|пользователь|ты|вы|инструмент|gebruiker|jij|gereedschap|"
+    r"użytkownik|narzędzie|kullanıcı|araç|用户|你|工具|ユーザー|あなた|ツール|사용자|도구|यूज़र|उपयोगकर्ता|टूल|"
+    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש)[*_]{0,2}[ \t]*[:：])",
+    regex.IGNORECASE,
+)
+
+
+def recited_turn(before: str, after: str) -> bool:
+    """Whether a block stands between two turns of a transcript: the line before it opens with
+    the writer's name as a speaker and goes on ("Me: I'll save your train time."), and the line
+    after it opens with another speaker's label ("Tool: ok"). A reply writes no label before
+    what it does now."""
+    if not before.strip() or SPEAKER_FIRST.match(before) is None:
+        return False
+    first = after.lstrip(" \t\r\n").split("\n", 1)[0]
+    return bool(first) and _TURN.match(first) is not None
+
+
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
 QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
@@ -1209,7 +1235,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
     },
     "retracted": {
         # the earlier block set aside by name ("olvida lo anterior", "se bort fra den")
-        "forget-it": r"\b(?:olvida|ignora|descarta)\s+lo\s+anterior\b|не\s+учитыва(?:й|йте)\s+(?:это|его|её|их)|"
+        "forget-it": r"\b(?:olvida|ignora|descarta)\s+lo\s+(?:anterior|de\s+arriba)\b|не\s+учитыва(?:й|йте)\s+(?:это|его|её|их)|"
         r"\b(?:se\s+bort|bortse)\s+fra\s+(?:den|det|dette|denne)\b|\bglem\s+(?:den|det|dette)\b(?!\s+ikke)|"
         r"\bglöm\s+(?:den|det)\b(?!\s+inte)|\bstrunta\s+i\s+(?:den|det)\b|\b(?:vergeet|negeer)\s+(?:die|dat|"
         r"de\s+vorige)\b(?!\s+niet)|\boublie[sz]?\s+(?:le\s+précédent|la\s+précédente|celui-là|celle-là)\b|"
@@ -1229,7 +1255,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bdisregard\b|\bretract\b|\bcancel\s+that\b|\bdon['’]t\s+(?:run|use|execute)\s+(?:that|it|this)\b|"
         r"\bwrong\s+(?:block|call|one)\b|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
         "es": r"^\W{0,3}(?:perdón,?\s+)?eso\s+(?:está|estaba)\s+mal\s*[.!,;:—–-]|^\W{0,3}(?:corrijo|"
-        r"corrección)\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|"
+        r"corrección)\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|\b(?:esta|este)\s+es\s+(?:la|el)\s+(?:correcta|correcto|buena|bueno)\b|"
+        r"\bme\s+he\s+(?:liado|equivocado)\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|"
         r"esa|esta)|me\s+equivoqué|descarta|anula)",
         "fr": r"\bc['’]est\s+faux\b|\berreur\s+de\s+ma\s+part\b|^\W{0,3}(?:je\s+corrige|correction)\s*[:：]|"
         r"\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|"
@@ -3104,6 +3131,31 @@ def _another_step(line: str) -> bool:
     return len(words.split()) >= _STEP_WORDS and _THEIR_STEP.search(words) is not None and _BACK.search(words) is None
 
 
+# The writer as a clause's subject
+_MINE = regex.compile(r"(?<!\w)(?:I|ich|je|j['’]|eu|io|я|ik|jag|jeg|tôi|mình|saya|aku)(?!\w)", regex.IGNORECASE)
+
+
+def _my_step(line: str) -> bool:
+    """Whether a question after a block asks leave for it in an "if" clause whose subject is the
+    writer and which points back at the block ("Ist es okay, wenn ich das so speichere?", "Is it
+    okay if I save it like this?"): the other side of :func:`_another_step`."""
+    if not line.rstrip().endswith(_ASKS):
+        return False
+    clause = _CONDITION.search(line)
+    if clause is None:
+        return False
+    words = " ".join(clause.group().split()[1:])
+    return _MINE.search(words) is not None and _BACK.search(words) is not None and _TOO.search(words) is None
+
+
+# "Too": a step besides the block ("... if I set a reminder for that too?")
+_TOO = regex.compile(
+    r"(?<!\w)(?:too|also|as\s+well|auch|ebenfalls|aussi|également|también|además|anche|pure|também|тоже|также|ook|"
+    r"också|også|też|taky|také|myös|is|și|de\s+asemenea|da|juga|cũng|επίσης|也|还|も|도)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 # A question tagged onto a statement of its own ("Mañana te pregunto cómo fue, ¿vale?",
 # "周五下午我提醒你一下，好吗？"): the tag asks about that statement.
 _TAG = regex.compile(r"[,，、][ \t]*(?P<tag>[^,，、\n]{1,24})$")
@@ -3273,6 +3325,8 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
         kind = _after_kind(line)
         short = _short_question(line)
         if kind is None and short and (_BARE.search(_bare_text(line)) or _bare_shape(line, 2 if tight else last)):
+            kind = "proposed"
+        if kind is None and tight and _my_step(line):
             kind = "proposed"
         if kind is None and i == 1 and lines[0].rstrip().endswith(_ASKS) and _ON_ANSWER.match(line):
             # A question about the block's content, then the action promised on its answer

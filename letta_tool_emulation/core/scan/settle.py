@@ -367,6 +367,8 @@ class Settle:
             ctx = group.region.context
             if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
+            if shown is None and ctx is not None and not ctx.gap and C.recited_turn(ctx.before, after):
+                shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
             if shown is None and after.strip():
                 before = ctx.before if ctx is not None and not ctx.gap else None
                 key = (after, ran and last, before, ends)
