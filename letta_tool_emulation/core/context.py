@@ -1908,6 +1908,10 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         "may i",
         "can i",
         "want me",
+        "want it",
+        "want this",
+        "want that",
+        "want them",
         "like me",
         "does this",
         "does that",
@@ -2489,6 +2493,9 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         # the same in the other languages of the tables
         *[
             "better",
+            "es la",
+            "es el",
+            "me he",
             "odrzucam",
             "poprawn",
             "zahoď",
