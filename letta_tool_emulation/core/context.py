@@ -76,7 +76,7 @@ _OPTION = (
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
-    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano)[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano|version|versión|versão|versione|fassung|wersja|verze|versio|versiune|versie)[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -235,7 +235,7 @@ _OR_OPEN = (
     r"^(?!\W{0,4}" + _SEQUENCE + r"(?!\w))"
     r"(?:\W{0,4}(?:or|alternatively|o(?=\s*,)|o\s+bien|ya\s+sea|ou|ou\s+bien|ou\s+alors|ou\s+então|soit(?!\s*,)|oder|oppure|"
     r"in\s+alternativa|ofwel|of\s+anders|eller|lub|albo|nebo|anebo|или|либо|або|ya\s+da|veya|yahut|atau|hoặc|"
-    r"tai|vagy|sau|ή|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
+    r"tai|vagy|sau|ή|είτε|o\s+bé|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
 )
 OR_NEXT = regex.compile(_OR_OPEN + _ENDS, regex.IGNORECASE)
 
@@ -1466,7 +1466,7 @@ HELD_BACK = regex.compile(
     r"(?:I\s+)?(?:haven['’]t|have\s+not|didn['’]t|did\s+not|won['’]t|will\s+not)\s+(?:yet\s+)?(?:sent|send)\b|"
     r"\bnot\s+(?:yet\s+)?sent\b|"
     r"(?:hold|held|holding|wait|waiting)\b[^\n]{0,30}?\buntil\s+you\b|"
-    r"\bhold(?:ing)?\s+off\b|\bbefore\s+I\s+send\b|"
+    r"\bhold(?:ing)?\s+off\b|\bbefore\s+I\s+send\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
     r"no\s+(?:lo|la|te\s+lo)\s+(?:envío|mando|envié|mandé|he\s+enviado|he\s+mandado)\b|"
     r"(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|mandado)\b|"
     r"hasta\s+que\s+(?:me\s+)?(?:digas|des|confirmes|lo\s+revises|lo\s+veas)\b|"
@@ -1492,6 +1492,7 @@ _HELD_GATES = (
         "hold",
         "held",
         "wait",
+        "until then",
         "envi",
         "enví",
         "mand",
@@ -3194,13 +3195,33 @@ _ON_ANSWER = regex.compile(
     r"si\s+(?:oui|c['’]est\s+(?:bien\s+)?(?:ça|le\s+cas|bon))|alors|si\s+(?:es\s+así|sí|está\s+bien)|"
     r"entonces|wenn\s+(?:ja|das\s+stimmt|es\s+stimmt)|falls\s+ja|dann|se\s+(?:sim|for\s+isso|sì|è\s+così)|então|"
     r"allora|если\s+да|тогда|jeśli\s+tak|wtedy|als\s+dat\s+klopt|dan|om\s+ja|så|hvis\s+ja|jos\s+(?:kyllä|niin)|"
-    r"ha\s+igen|dacă\s+da|atunci|αν\s+ναι|evetse|kalau\s+(?:ya|iya|benar)|nếu\s+đúng|nếu\s+vậy)"
+    r"ha\s+igen|dacă\s+da|atunci|αν\s+ναι|evetse|kalau\s+(?:ya|iya|benar)|nếu\s+đúng|nếu\s+vậy|in\s+that\s+case|"
+    r"en\s+ese\s+caso|dans\s+ce\s+cas|in\s+(?:dem|diesem)\s+fall|in\s+tal\s+caso|nesse\s+caso|в\s+таком\s+случае|"
+    r"w\s+takim\s+razie|in\s+dat\s+geval|i\s+så\s+fall|i\s+så\s+fald|öyleyse|o\s+zaman)"
     # then the writer: a first-person pronoun or a pronoun for the block within two words, or a
     # verb in the first person where the pronoun is dropped ("Si es así, guardo.", "Jeśli tak, zapiszę.")
     r"(?!\w)[ \t,]*(?:(?:[^\W\d_]+[ \t]+){0,2}?(?:I['’]ll|I|je|j['’]|ich|eu|io|я|ik|jeg|jag|tôi|mình|saya|aku|"
-    r"lo|la|l['’])(?!\w)|[^\W\d_]{3,}(?:o|ę|ю|у)(?!\w))",
+    r"lo|la|l['’])(?!\w)|[^\W\d_]{3,}(?:o|ę|ю|у|ım|im|um|üm)(?!\w))"
+    # and where no spaces part the words: the condition on a yes, then "I" ("对的话我就保存")
+    r"|[\W_]{0,3}(?:对|是|没错|可以|是的)的话[，,]?\s*我|[\W_]{0,3}(?:それなら|そうであれば|よろしければ)[、,]?",
     regex.IGNORECASE,
 )
+
+
+def waits_on_answer(question: str, line: str) -> bool:
+    """Whether ``line``, after a question in a block's paragraph, makes the block on the answer:
+    the question checks what the block holds, not what the reader did ("Did you get the results
+    back?"), and the line promises the block, not a step besides it ("If so, I can note those
+    too.")."""
+    return (
+        question.rstrip().endswith(_ASKS)
+        and _ON_ANSWER.match(line) is not None
+        and _YOU_ANYWHERE.search(question) is None
+        and _TOO.search(line) is None
+    )
+
+
+_YOU_ANYWHERE = regex.compile(_YOU_FIRST.pattern.replace("(?:", "(?<!\\w)(?:", 1), regex.IGNORECASE)
 
 
 # A letter alone, or after a word of a script written without spaces ("案A"), labelling an alternative
@@ -3335,7 +3356,7 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             kind = "proposed"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
-        if kind is None and i == 1 and lines[0].rstrip().endswith(_ASKS) and _ON_ANSWER.match(line):
+        if kind is None and i == 1 and waits_on_answer(lines[0][:LINE_CHARS], line):
             # A question about the block's content, then the action promised on its answer
             # ("It's shellfish, yes?" / "If so, I'll save it."): the block waits on that answer.
             kind = "proposed"
