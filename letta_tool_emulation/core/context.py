@@ -3173,6 +3173,47 @@ _STATEMENT_CHARS = 6
 _BACK_CJK = regex.compile(r"这|這|它|此|これ|この|こう|それ|이거|이것|이렇게|그거|그것")
 
 
+def _tag_on_block(line: str) -> bool:
+    """Whether a question past a blank line after a block is a tag on the writer's own statement
+    of making it, a pronoun or "so" pointing back at it ("So speichere ich das, okay?", "I'll keep
+    it like that, okay?"): leave asked, unless the statement reports it done."""
+    text = _without_signs(line.strip())
+    if not text.endswith(_ASKS):
+        return False
+    tag = _TAG.search(text)
+    if tag is None or len(tag.group("tag").split()) > _BARE_WORDS:
+        return False
+    statement = text[: tag.start()].strip(" \t¿¡")
+    return (
+        len(statement.split()) <= _TAGGED_WORDS
+        and _BACK.search(statement) is not None
+        and _LATER.search(statement) is None
+        and (_MINE.search(statement) is not None or _OBJECT_BACK.match(statement) is not None)
+        and not reports_done(statement)
+        and _PAST.search(statement) is None
+    )
+
+
+_TAGGED_WORDS = 6
+# A verb told as done ("I saved it like this, okay?"): no leave is asked for what was done
+_PAST = regex.compile(
+    r"(?<!\w)(?:\w+ed|did|made|kept|sent|put|got|wrote|have|has|had|['’]ve|habe|hab|hat|ai|he|ha|hecho|"
+    r"guardé|anoté|fatto|ho|salvei|anotei|guardei)(?!\w)",
+    regex.IGNORECASE,
+)
+# Words for a later time: a one-word question of them past a blank line ("Tomorrow?", "Jutro?")
+# proposes a meeting, not the block
+_LATER = regex.compile(
+    r"(?<!\w)(?:tomorrow|tonight|later|soon|today|weekend|morgen|heute|später|bald|wochenende|mañana|hoy|luego|"
+    r"demain|ce\s+soir|plus\s+tard|domani|stasera|dopo|amanhã|hoje|depois|logo|завтра|сегодня|вечером|потом|"
+    r"jutro|dziś|dzisiaj|wieczorem|później|zítra|dnes|později|morgen|vanavond|straks|imorgon|ikväll|senare|"
+    r"i\s+morgen|i\s+aften|senere|huomenna|tänään|illalla|myöhemmin|holnap|később|mâine|azi|diseară|"
+    r"yarın|bugün|akşam|sonra|besok|nanti|malam|ngày\s+mai|tối\s+nay|αύριο|απόψε|غدا|الليلة|فردا|מחר|कल|আগামীকাল|"
+    r"พรุ่งนี้|kesho|明天|今晚|明日|今夜|내일|오늘)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 def _own_tag(line: str) -> bool:
     """Whether a question past a blank line after a block is a tag on a statement that points
     nowhere back at the block: the statement has words enough of its own."""
@@ -3185,7 +3226,12 @@ def _own_tag(line: str) -> bool:
     statement = text[: tag.start()].strip(" \t¿¡")
     if _UNSPACED.search(statement):
         return len(statement) >= _STATEMENT_CHARS and _BACK_CJK.search(statement) is None
-    return len(statement.split()) >= _STATEMENT_WORDS and _BACK.search(statement) is None
+    if len(statement.split()) < _STATEMENT_WORDS:
+        return False
+    # a pronoun for the block in a statement of another time, or of what was done, asks nothing of it
+    return (
+        _BACK.search(statement) is None or _LATER.search(statement) is not None or _PAST.search(statement) is not None
+    )
 
 
 # A line that opens with the action on a yes, after a question ("If so, I'll save it.", "Si
@@ -3352,7 +3398,16 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             continue
         kind = _after_kind(line)
         short = _short_question(line)
-        if kind is None and short and (_BARE.search(_bare_text(line)) or _bare_shape(line, 2 if tight else last)):
+        if (
+            kind is None
+            and short
+            and (
+                _BARE.search(_bare_text(line))
+                or (_bare_shape(line, 2) if tight else bool(last) and _bare_shape(line, 1) and not _LATER.search(line))
+            )
+        ):
+            kind = "proposed"
+        if kind is None and not tight and _tag_on_block(line):
             kind = "proposed"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
