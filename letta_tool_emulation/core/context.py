@@ -3021,6 +3021,8 @@ def _bare_shape(line: str, most: int = _BARE_WORDS) -> bool:
     # confirmo así?"); not a subject such as "that" ("Did that help?")
     if most and len(words) == most + 1 and _OBJECT_BACK.search(text):
         most += 1
+    elif _VIETNAMESE.search(text) and _LATER.search(text) is None:
+        most *= 2  # Vietnamese writes each syllable apart: "Lưu vậy được chứ?" is two words
     if not words or len(words) > most or _UNSPACED.search(text):
         return False
     return (
@@ -3031,8 +3033,10 @@ def _bare_shape(line: str, most: int = _BARE_WORDS) -> bool:
     )
 
 
+_VIETNAMESE = regex.compile(r"[đươĐƯƠ\u1ea0-\u1ef9]")
 _OBJECT_BACK = regex.compile(
-    r"^(?:lo|la|los|las|le|les|l['’])(?!\w)|(?<!\w)(?:así|ainsi|comme\s+ça|assim|così|so|zo|så|так)(?!\w)",
+    r"^(?:lo|la|los|las|le|les|l['’])(?!\w)|(?<!\w)(?:así|ainsi|comme\s+ça|assim|così|so|zo|så|так|like\s+(?:this|that)|this\s+way|"
+    r"begini|begitu|vậy|thế)(?!\w)",
     regex.IGNORECASE,
 )
 _UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
@@ -3113,7 +3117,7 @@ _LEAD = " \t*_(¿¡\"'“„«"
 _BACK = regex.compile(
     r"(?<!\w)(?:it|this|that|these|them|like\s+this|lo|l['’]|esto|eso|así|ça|cela|ceci|ainsi|es|dies|so|"
     r"isso|isto|assim|questo|quello|così|это|его|её|их|так|het|dit|dat|zo|det|detta|så|tego|bunu|böyle|ini|"
-    r"itu|begitu)(?!\w)",
+    r"itu|begitu|begini|vậy|thế)(?!\w)",
     regex.IGNORECASE,
 )
 # A clause whose subject is "we" or "you", not the one who wrote the block: a step of their own.
@@ -3173,10 +3177,12 @@ _STATEMENT_CHARS = 6
 _BACK_CJK = regex.compile(r"这|這|它|此|これ|この|こう|それ|이거|이것|이렇게|그거|그것")
 
 
-def _tag_on_block(line: str) -> bool:
+def _tag_on_block(line: str, tight: bool = False) -> bool:
     """Whether a question past a blank line after a block is a tag on the writer's own statement
     of making it, a pronoun or "so" pointing back at it ("So speichere ich das, okay?", "I'll keep
-    it like that, okay?"): leave asked, unless the statement reports it done."""
+    it like that, okay?"): leave asked, unless the statement reports it done. In the block's own
+    paragraph (``tight``) a consent word for the tag and a word for how the block is written are
+    enough, whoever the subject ("Simpan begini, boleh?")."""
     text = _without_signs(line.strip())
     if not text.endswith(_ASKS):
         return False
@@ -3188,7 +3194,15 @@ def _tag_on_block(line: str) -> bool:
         len(statement.split()) <= _TAGGED_WORDS
         and _BACK.search(statement) is not None
         and _LATER.search(statement) is None
-        and (_MINE.search(statement) is not None or _OBJECT_BACK.match(statement) is not None)
+        and (
+            _MINE.search(statement) is not None
+            or _OBJECT_BACK.match(statement) is not None
+            or (
+                tight
+                and _BARE.search(_bare_text(tag.group("tag"))) is not None
+                and _OBJECT_BACK.search(statement) is not None
+            )
+        )
         and not reports_done(statement)
         and _PAST.search(statement) is None
     )
@@ -3208,7 +3222,7 @@ _LATER = regex.compile(
     r"demain|ce\s+soir|plus\s+tard|domani|stasera|dopo|amanhã|hoje|depois|logo|завтра|сегодня|вечером|потом|"
     r"jutro|dziś|dzisiaj|wieczorem|później|zítra|dnes|později|morgen|vanavond|straks|imorgon|ikväll|senare|"
     r"i\s+morgen|i\s+aften|senere|huomenna|tänään|illalla|myöhemmin|holnap|később|mâine|azi|diseară|"
-    r"yarın|bugün|akşam|sonra|besok|nanti|malam|ngày\s+mai|tối\s+nay|αύριο|απόψε|غدا|الليلة|فردا|מחר|कल|আগামীকাল|"
+    r"yarın|bugün|akşam|sonra|besok|nanti|malam|ngày\s+mai|mai|tối\s+nay|αύριο|απόψε|غدا|الليلة|فردا|מחר|कल|আগামীকাল|"
     r"พรุ่งนี้|kesho|明天|今晚|明日|今夜|내일|오늘)(?!\w)",
     regex.IGNORECASE,
 )
@@ -3407,7 +3421,7 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             )
         ):
             kind = "proposed"
-        if kind is None and not tight and _tag_on_block(line):
+        if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
