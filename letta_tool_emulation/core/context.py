@@ -1466,14 +1466,17 @@ HELD_BACK = regex.compile(
     r"(?:I\s+)?(?:haven['’]t|have\s+not|didn['’]t|did\s+not|won['’]t|will\s+not)\s+(?:yet\s+)?(?:sent|send)\b|"
     r"\bnot\s+(?:yet\s+)?sent\b|"
     r"(?:hold|held|holding|wait|waiting)\b[^\n]{0,30}?\buntil\s+you\b|"
-    r"\bhold(?:ing)?\s+off\b|\bbefore\s+I\s+send\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
+    r"\bhold(?:ing)?\s+off\b|\bbefore\s+(?:I\s+send|sending)\b|"
+    r"\bwait(?:ing)?\s+for\s+your\s+(?:ok|okay|go-ahead|approval|confirmation)\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
     r"no\s+(?:lo|la|te\s+lo)\s+(?:envío|mando|envié|mandé|he\s+enviado|he\s+mandado)\b|"
     r"(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|mandado)\b|"
     r"hasta\s+que\s+(?:me\s+)?(?:digas|des|confirmes|lo\s+revises|lo\s+veas)\b|"
     r"(?:noch\s+)?nicht\s+(?:gesendet|verschickt|abgeschickt|versendet)\b|"
+    r"\b(?:schicke|sende|verschicke)\b[^.!?\n]{0,20}?\berst\b[^.!?\n]{0,10}?\bwenn\s+du\b|"
     r"(?:ich\s+)?warte\s+auf\s+dein(?:e|en)?\s+(?:okay|ok|go|freigabe|bestätigung|zustimmung)\b|"
     r"\bbis\s+du\s+(?:es\s+|das\s+|ihn\s+|sie\s+)?(?:gesehen|gelesen|bestätigt|freigegeben|okay|ok|ja)\b|"
-    r"\b(?:je\s+ne\s+l['’]ai\s+pas|pas\s+encore)\s+(?:encore\s+)?envoyé\b|jusqu['’]à\s+ce\s+que\s+tu\s+(?:confirmes|valides|me\s+dises|l['’]aies)\b|"
+    r"\b(?:je\s+ne\s+l['’]ai\s+pas|pas\s+encore)\s+(?:encore\s+)?envoyé\b|\bje\s+ne\s+l['’]envoie\s+pas\b|"
+    r"tant\s+que\s+tu\s+n['’]as\s+pas\b|jusqu['’]à\s+ce\s+que\s+tu\s+(?:confirmes|valides|me\s+dises|l['’]aies)\b|"
     r"non\s+l['’]ho\s+(?:ancora\s+)?(?:inviato|mandato)\b|finché\s+non\s+(?:mi\s+)?(?:dici|confermi|dai|l['’]hai)\b|"
     r"não\s+(?:o\s+|a\s+)?(?:enviei|mandei|envio|mando)\b|até\s+(?:você|tu)\s+(?:aprovar|confirmar|ver|dizer|ler)\b|"
     r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
@@ -1502,13 +1505,47 @@ _HELD_GATES = (
         "versendet",
         "warte",
     ),
-    *("bis du", "envoy", "jusqu", "inviat", "finch", "até", "posl", "odesl", "wysł", "wysy", "отправ", "发", "送"),
+    *(
+        "bis du",
+        "envoy",
+        "envoi",
+        "tant que",
+        "jusqu",
+        "inviat",
+        "finch",
+        "até",
+        "posl",
+        "odesl",
+        "wysł",
+        "wysy",
+        "отправ",
+        "发",
+        "送",
+    ),
 )
 
 
 def _may_hold_back(sentence: str) -> bool:
     low = sentence[:LINE_CHARS].lower()
     return any(gate in low for gate in _HELD_GATES)
+
+
+# Sending named with no object of its own: the block is what is not sent ("... before sending.")
+_SENDING_ALONE = regex.compile(
+    r"\bbefore\s+sending\s*[.!]|\bantes\s+de\s+enviar(?:lo|la)?\s*[.!]|\bavant\s+de\s+l['’]envoyer\b|"
+    r"\bvor\s+dem\s+(?:senden|abschicken)\b",
+    regex.IGNORECASE,
+)
+
+
+def _holds_it_back(line: str) -> bool:
+    """Whether the line right after a message says that message is not sent, or held for the
+    reader's word ("No lo envío hasta que me digas.", "Ich schicke es erst ab, wenn du okay
+    sagst."): a pronoun points back at it, or the sending has no object of its own; "I'll hold off
+    on the second one until you decide" holds another."""
+    if not _may_hold_back(line) or HELD_BACK.search(line) is None:
+        return False
+    return (_BACK.search(line) is not None or _SENDING_ALONE.search(line) is not None) and _TOO.search(line) is None
 
 
 # A comma and a word that opens a clause as the consequence of the one before it
@@ -3420,6 +3457,8 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
                 or (_bare_shape(line, 2) if tight else bool(last) and _bare_shape(line, 1) and not _LATER.search(line))
             )
         ):
+            kind = "proposed"
+        if kind is None and i == 0 and not done and _holds_it_back(line):
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
