@@ -1114,7 +1114,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"looks?|format|shape|syntax)\b|\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|"
         r"demonstration)\b|"
         r"\bnothing\s+(?:was|has\s+been|is|got)\s+(?:actually\s+)?(?:saved|stored|changed|run|executed|sent|"
-        r"searched|called)\b|\b(?:I\s+)?(?:didn['’]t|did\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not|isn['’]t|"
+        r"searched|called)\b|(?<!\b(?:you|he|she|they|we)\s)\b(?:I\s+)?(?:didn['’]t|did\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not|isn['’]t|"
         r"won['’]t|will\s+not)\s+(?:actually\s+)?(?:be\s+)?(?:run|ran|execute[ds]?|store[ds]?|save[ds]?|sen[dt]|"
         r"call(?:ed)?|appl(?:y|ied))\b|\bonly\s+(?:what|how)\b[^\n]{0,60}\blooks?\s+like\b|\bthe\s+shape\s+of\b|"
         r"\bnot\s+(?:sent|saved|applied|executed|run)\s+yet\b|\bholding\s+it\b|\bnothing\s+goes\s+out\b",
@@ -3468,6 +3468,9 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             # A question about the block's content, then the action promised on its answer
             # ("It's shellfish, yes?" / "If so, I'll save it."): the block waits on that answer.
             kind = "proposed"
+        if kind == "example" and done:
+            # after "Sent." a sentence that something was not sent is about something else
+            kind = None
         if kind == "proposed" and (
             done
             or _aside(line)
