@@ -1452,8 +1452,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             clause = _after_last(_CONSEQUENCE, sentence)
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
-    elif kind == "quoted" and _QUOTED_THEN.search(sentence):
-        return None
+    elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
+        # (unless that clause itself presents the block as sent: "... — the call you sent:")
+        own = then.group("own")
+        return Shown(kind, _WHY_BEFORE[kind], quote_words(sentence)) if _BEFORE_TABLE.first(own) == "quoted" else None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
 
@@ -1562,7 +1564,7 @@ _CONSEQUENCE = regex.compile(
 _QUOTED_THEN = regex.compile(
     r"(?:\"[^\"\n]{1,200}\"|“[^“”\n]{1,200}”|«[^«»\n]{1,200}»|„[^„“”\n]{1,200}[“”]|「[^「」\n]{1,200}」)"
     r"[ \t]*(?:[—–,;]|-[ \t])[ \t]*(?!(?:here|this|that|it|voici|voilà|aquí|esto|hier|das|ecco|questo|aqui|isto|вот|это)(?!\w))"
-    r"[^\s\"“”«»„「」][^\"“”«»„「」\n]*$",
+    r"(?P<own>[^\s\"“”«»„「」][^\"“”«»„「」\n]*)$",
     regex.IGNORECASE,
 )
 
