@@ -233,7 +233,9 @@ _ENDS = r"[^\n]*[:：][ \t*_]*$"  # a line that ends with a colon
 # alternatives ("Either: <block> or, if you'd rather: <block>"): neither is performed.
 _OR_OPEN = (
     r"^(?!\W{0,4}" + _SEQUENCE + r"(?!\w))"
-    r"(?:\W{0,4}(?:or|alternatively|o(?=\s*,)|o\s+bien|ya\s+sea|ou|ou\s+bien|ou\s+alors|ou\s+então|soit(?!\s*,)|oder|oppure|"
+    r"(?:\W{0,4}(?:or|alternatively|another\s+(?:way|option)|otra\s+(?:forma|manera|opción)|une\s+autre\s+(?:façon|option)|"
+    r"autrement|eine\s+andere\s+(?:möglichkeit|variante)|auf\s+andere\s+weise|un['’]altra\s+(?:opzione|possibilità)|"
+    r"outra\s+(?:forma|opção)|o(?=\s*,)|o\s+bien|ya\s+sea|ou|ou\s+bien|ou\s+alors|ou\s+então|soit(?!\s*,)|oder|oppure|"
     r"in\s+alternativa|ofwel|of\s+anders|eller|lub|albo|nebo|anebo|или|либо|або|ya\s+da|veya|yahut|atau|hoặc|"
     r"tai|vagy|sau|ή|είτε|o\s+bé|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
 )
@@ -3358,7 +3360,12 @@ _WHICH = regex.compile(
     r"(?<!\w)(?:which|cuál(?:es)?|quel(?:le)?s?|lequel|laquelle|welche[snrm]?|qual(?:e|i)?|quale|который|которую|"
     r"какой|какую|який|яку|welke|vilken|vilket|hvilken|hvilket|kumpi|kumman|melyik|care|hangisi|hangisini|mana|"
     r"ποιο|ποια|ποιον|أي|أيهما|کدام|איזה|איזו|कौन\s+सा|कौन\s+सी|কোনটা|কোনটি|อันไหน|quina|quin|który|która|które|"
-    r"którą|který|která|které|kterou|nào)(?!\w)|哪个|哪一个|哪種|哪种|どちら|どっち|どれ|어느|어떤\s*(?:걸|것)",
+    r"którą|který|která|které|kterou|nào|"
+    # or a preference asked for ("Was ist dir lieber?", "Pick one?", "¿Cuál prefieres?")
+    r"prefer|prefers|rather|pick\s+one|choose|lieber|prefieres|prefiere|préfères|préférez|preferisci|preferisce|"
+    r"preferes|prefere|wolisz|wolicie|предпочитаешь|предпочитаете|liever|föredrar|foretrækker|foretrekker|"
+    r"mieluummin|inkább|preferi|tercih|lebih\s+suka|thích\s+cái|προτιμάς)(?!\w)|哪个|哪一个|哪種|哪种|どちら|どっち|どれ|"
+    r"어느|어떤\s*(?:걸|것)|更喜欢|喜欢哪",
     regex.IGNORECASE,
 )
 
