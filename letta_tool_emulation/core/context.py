@@ -1467,7 +1467,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
 # I send it", "hasta que me digas", "ich warte auf dein Okay", "等你看过再发").
 HELD_BACK = regex.compile(
     r"(?<!\w)(?:"
-    r"(?:I\s+)?(?:haven['’]t|have\s+not|didn['’]t|did\s+not|won['’]t|will\s+not)\s+(?:yet\s+)?(?:sent|send)\b|"
+    r"(?<!\b(?:you|he|she|they|we|it)\s)(?:haven['’]t|have\s+not|didn['’]t|did\s+not|won['’]t|will\s+not)\s+"
+    r"(?:yet\s+)?(?:sent|send)\b|"
     r"\bnot\s+(?:yet\s+)?sent\b|"
     r"(?:hold|held|holding|wait|waiting)\b[^\n]{0,30}?\buntil\s+you\b|"
     r"\bhold(?:ing)?\s+off\b|\bbefore\s+(?:I\s+send|sending)\b|"
