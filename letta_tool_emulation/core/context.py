@@ -1465,8 +1465,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
 # sending verb negated ("I haven't sent it", "no lo envío", "noch nicht gesendet", "jsem ho
 # neposlal"), or put off until the reader answers ("held back until you've had a look", "before
 # I send it", "hasta que me digas", "ich warte auf dein Okay", "等你看过再发").
-HELD_BACK = regex.compile(
-    r"(?<!\w)(?:"
+_HELD_ROWS = (
     r"(?<!\b(?:you|he|she|they|we|it)\s)(?:haven['’]t|have\s+not|didn['’]t|did\s+not|won['’]t|will\s+not)\s+"
     r"(?:yet\s+)?(?:sent|send)\b|"
     r"\bnot\s+(?:yet\s+)?sent\b|"
@@ -1487,9 +1486,10 @@ HELD_BACK = regex.compile(
     r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
     r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
     r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません"
-    r")",
-    regex.IGNORECASE,
 )
+# Each row searched only where its words occur (a line of everyday prose holds "sent" or
+# "command" often enough that one pattern of all the rows, tried at each position, would cost)
+HELD_BACK = Words(["|".join(rf"(?<!\w)(?:{row})" for row in alternatives(_HELD_ROWS))], regex.IGNORECASE)
 
 
 # Pieces of text that each row of HELD_BACK holds: a line without any of them is no draft
@@ -1548,7 +1548,7 @@ def _holds_it_back(line: str) -> bool:
     reader's word ("No lo envío hasta que me digas.", "Ich schicke es erst ab, wenn du okay
     sagst."): a pronoun points back at it, or the sending has no object of its own; "I'll hold off
     on the second one until you decide" holds another."""
-    if not _may_hold_back(line) or HELD_BACK.search(line) is None:
+    if not HELD_BACK.search(line):
         return False
     return (_BACK.search(line) is not None or _SENDING_ALONE.search(line) is not None) and _TOO.search(line) is None
 
@@ -2892,7 +2892,10 @@ AFTER_GATES["proposed"] += (
     *["sano", "szólj", "spune-mi", "haber ver", "kabari", "beritahu", "bagi tahu", "bạn nói", "bạn báo", "תגיד"],
     *["תאשר", "أخبرني", "قل لي", "أعطني", "बता द", "हाँ कह", "πες μου", "δώσε μου"],
 )
-_AFTER_GATES = Gates(AFTER_GATES)
+_KINDS_AFTER: tuple[ProblemKind, ...] = tuple(AFTER_GATES)
+# The gates of each kind, and those of a message held back (HELD_BACK), found in one pass
+_GATE_GROUPS: dict[str, tuple[str, ...]] = {**{str(k): v for k, v in AFTER_GATES.items()}, "held": _HELD_GATES}
+_LINE_GATES: Gates[str] = Gates(_GATE_GROUPS)
 
 
 # A clause opened by "if" (up to its comma, colon, dash or the sentence's end), in the table
@@ -3457,7 +3460,8 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
         line = line[:LINE_CHARS]
         if others_ran and CHECK_QUESTION.match(line):
             continue
-        kind = _after_kind(line)
+        gated = _LINE_GATES.held(line.lower())
+        kind = _after_kind(line, gated)
         short = _short_question(line)
         if (
             kind is None
@@ -3468,7 +3472,7 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             )
         ):
             kind = "proposed"
-        if kind is None and i == 0 and not done and _holds_it_back(line):
+        if kind is None and i == 0 and not done and "held" in gated and _holds_it_back(line):
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
@@ -3520,12 +3524,16 @@ def _after_lines(after: str) -> list[str]:
     return lines
 
 
-def _after_kind(line: str) -> ProblemKind | None:
+def _after_kind(line: str, gated: frozenset[str] | None = None) -> ProblemKind | None:
+    """The kind of the first row of :data:`AFTER` that ``line`` holds; ``gated``: the groups of
+    :data:`_LINE_GATES` it holds, if known."""
     low = line.lower()
-    gated = _AFTER_GATES.held(low)
-    if not gated:
+    if gated is None:
+        gated = _LINE_GATES.held(low)
+    kinds = [k for k in _KINDS_AFTER if k in gated]
+    if not kinds:
         return None
-    return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), gated)
+    return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), kinds)
 
 
 # A list's introduction that offers its items as alternatives, one of which is to be chosen
