@@ -76,7 +76,7 @@ _OPTION = (
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
-    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano)[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano|version|versión|versão|versione|fassung|wersja|verze|versio|versiune|versie)[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -113,9 +113,35 @@ HEADING_EXAMPLE = regex.compile(
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
-    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|나|어시스턴트|دستیار|সহকারী|ผู้ช่วย|asszisztens|msaidizi)\W{0,4}[:：]\W{0,4}"
+    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
+    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)\W{0,4}[:：]\W{0,4}"
+    # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
+    r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
+SPEAKER_FIRST = regex.compile(_SPEAKER, regex.IGNORECASE)
+# Another speaker's label that opens a line of a transcript ("Tool:", "User:", "[tool]")
+_TURN = regex.compile(
+    r"[ \t]{0,3}[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:user|human|you|tool|system|function|observation|result|"
+    r"nutzer|benutzer|du|werkzeug|usuario|usuaria|tú|herramienta|utilisateur|utilisatrice|toi|vous|outil|utente|tu|"
+    r"strumento|usuário|usuária|você|ferramenta|пользователь|ты|вы|инструмент|gebruiker|jij|gereedschap|"
+    r"użytkownik|narzędzie|kullanıcı|araç|用户|你|工具|ユーザー|あなた|ツール|사용자|도구|यूज़र|उपयोगकर्ता|टूल|"
+    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש)[*_]{0,2}[ \t]*[:：])",
+    regex.IGNORECASE,
+)
+
+
+def recited_turn(before: str, after: str) -> bool:
+    """Whether a block stands between two turns of a transcript: the line before it opens with
+    the writer's name as a speaker and goes on ("Me: I'll save your train time."), and the line
+    after it opens with another speaker's label ("Tool: ok"). A reply writes no label before
+    what it does now."""
+    if not before.strip() or SPEAKER_FIRST.match(before) is None:
+        return False
+    first = after.lstrip(" \t\r\n").split("\n", 1)[0]
+    return bool(first) and _TURN.match(first) is not None
+
+
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
 QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
@@ -123,16 +149,17 @@ QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \
 # full-width marks. A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|[。！？]")
 _CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
-CONTINUATION = regex.compile(
-    r"[ \t]*(?:(?:and\s+)?then|and|followed\s+by|after\s+that|next|y\s+(?:luego|después)|luego|puis|et\s+puis|"
+# Words that set a block after the one before it, in order ("then", "sau đó", "danach"): never
+# an option's label, whatever else they spell ("sau" is Romanian for "or").
+_SEQUENCE = (
+    r"(?:(?:and\s+)?then|and|followed\s+by|after\s+that|next|y\s+(?:luego|después)|luego|puis|et\s+puis|"
     r"ensuite|dann|und\s+dann|danach|e\s+depois|depois|e\s+poi|poi|потом|затем|а\s+потом|然后|接着|その後|次に|"
     r"en\s+dan|daarna|och\s+sedan|sedan|og\s+så|derefter|deretter|a\s+pak|potom|a\s+potem|potem|потім|а\s+потім|"
     r"ja\s+sitten|sitten|aztán|majd|și\s+apoi|apoi|i\s+després|després|sonra|ardından|και\s+μετά|μετά|sau\s+đó|"
     r"lalu|kemudian|setelah\s+itu|ثم|بعد\s+ذلك|سپس|ואז|אחר\s+כך|फिर|उसके\s+बाद|তারপর|จากนั้น|그\s+다음|그다음|"
     r"kisha|halafu)"
-    r"[ \t,]*[:：][ \t]*$",
-    regex.IGNORECASE,
 )
+CONTINUATION = regex.compile(_SEQUENCE + r"[ \t,]*[:：][ \t]*$", regex.IGNORECASE)
 _THOUGHT = regex.compile(r"[ \t]*(?:Thought|Pensamiento|Pensée|Gedanke|Pensamento|Pensiero|Мысль|思考)[ \t]*[:：]")
 _ELEMENT = regex.compile(r"<(/?)(details|pre|code)\b[^>\n]{0,200}>", regex.IGNORECASE)
 
@@ -205,9 +232,12 @@ _ENDS = r"[^\n]*[:：][ \t*_]*$"  # a line that ends with a colon
 # A line that opens with "or" and ends with a colon stands between two blocks offered as
 # alternatives ("Either: <block> or, if you'd rather: <block>"): neither is performed.
 _OR_OPEN = (
-    r"(?:^\W{0,4}(?:or|alternatively|o(?=\s*,)|o\s+bien|ya\s+sea|ou|ou\s+bien|ou\s+alors|ou\s+então|soit(?!\s*,)|oder|oppure|"
+    r"^(?!\W{0,4}" + _SEQUENCE + r"(?!\w))"
+    r"(?:\W{0,4}(?:or|alternatively|another\s+(?:way|option)|otra\s+(?:forma|manera|opción)|une\s+autre\s+(?:façon|option)|"
+    r"autrement|eine\s+andere\s+(?:möglichkeit|variante)|auf\s+andere\s+weise|un['’]altra\s+(?:opzione|possibilità)|"
+    r"outra\s+(?:forma|opção)|o(?=\s*,)|o\s+bien|ya\s+sea|ou|ou\s+bien|ou\s+alors|ou\s+então|soit(?!\s*,)|oder|oppure|"
     r"in\s+alternativa|ofwel|of\s+anders|eller|lub|albo|nebo|anebo|или|либо|або|ya\s+da|veya|yahut|atau|hoặc|"
-    r"tai|vagy|sau|ή|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|^\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
+    r"tai|vagy|sau|ή|είτε|o\s+bé|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
 )
 OR_NEXT = regex.compile(_OR_OPEN + _ENDS, regex.IGNORECASE)
 
@@ -376,7 +406,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"executed|sent|wrote|made)\b|\b(?:I|we)\s+(?:ran|called|executed)"
         + _COLON
         + r"|(?:\bwhat\s+I\s+did\b|\byou\s+(?:sent|pasted|wrote|shared|gave)\b|\bwhat\s+you\s+(?:sent|pasted|wrote)\b|"
-        r"\byour\s+(?:last\s+|previous\s+)?message\b|\bthe\s+other\s+agent\b|"
+        r"(?<!\bin\s)\byour\s+(?:last\s+|previous\s+)?message\b|\bthe\s+other\s+agent\b|"
         r"\byou\s+(?:just\s+)?(?:forwarded|copied|quoted)\b)" + _ENDS + r"|"
         r"\b(?:my|the)\s+(?:instructions|system\s+prompt)\b|\beverything\s+I\s+can\s+call\b|"
         r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\bmy\s+(?:native\s+)?format\b|\bverbatim\b|"
@@ -386,10 +416,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"reenviaste|escribiste)|lo\s+que\s+(?:me\s+)?(?:pegaste|copiaste|enviaste|mandaste|compartiste)|"
         r"(?:tu|el)\s+mensaje\s+anterior|me\s+has\s+(?:enviado|pegado|pasado|compartido)|(?:antes|ayer|"
         r"la\s+última\s+vez)\b[^\n]{0,60}\b"
-        r"(?:ejecuté|llamé|hice)|tu\s+(?:último\s+)?mensaje)\b",
+        r"(?:ejecuté|llamé|hice)|(?<!\ben\s)tu\s+(?:último\s+)?mensaje)\b",
         "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé|transmis|partagé|écrit)|vous\s+m['’]avez\s+(?:envoyé|"
         r"collé|transmis|partagé)|(?:ce\s+)?que\s+tu\s+as\s+collé|ton\s+message\s+précédent|plus\s+tôt[^\n]{0,40}"
-        r"j['’]ai\s+(?:lancé|exécuté|appelé)|(?:ton|votre)\s+(?:dernier\s+|précédent\s+)?message[ \t]*(?:précédent[ \t]*)?[:：][ \t*_]*$)",
+        r"j['’]ai\s+(?:lancé|exécuté|appelé)|(?<!\bdans\s)(?:ton|votre)\s+(?:dernier\s+|précédent\s+)?message[ \t]*(?:précédent[ \t]*)?[:：][ \t*_]*$)",
         # what was sent only where the verb closes the line ("Das hier hattest du mir geschickt:"),
         # not in a sentence that goes on to use it ("Du hast mir deine Nummer geschickt, ich trage sie ein:")
         "de": r"\b(?:meine\s+(?:werkzeuge|tools)|(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich)\b|"
@@ -664,7 +694,7 @@ BARE_QUESTIONS = (
         r"d['’]accord|c['’]est\s+bon|einverstanden|in\s+ordnung|passt\s+das|posso|pode\s+ser|tudo\s+bem|"
         r"está\s+bem|va\s+bene|d['’]accordo|так|да|можно|годится|tamam\s+mı|olur\s+mu|dobrze|może\s+być|"
         r"v\s+pořádku|(?:je\s+)?to\s+(?:tak\s+)?v\s+pořádku|(?:e\s+)?în\s+regulă|(?:e\s+)?bine\s+așa|"
-        r"boleh|boleh\s+ya|setuju|được\s+không|ổn\s+không|行吗|可以吗|好吗|好不好|行不行|"
+        r"boleh|boleh\s+ya|setuju|(?:được|ổn)\s+không(?:\s+(?:bạn|ạ))?|(?:bạn\s+)?(?:có\s+)?đồng\s+ý\s+không|行吗|可以吗|好吗|好不好|行不行|"
         r"(?:これで)?(?:いい|よろしい)(?:ですか|でしょうか)|괜찮을까요|될까요|"
         r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così|ja|blz|beleza|fechou|combinado|"
         r"¿?\s*te\s+parece(?:\s+bien)?|fica\s+(?:ok|bom|bem)(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|"
@@ -742,6 +772,7 @@ BARE_QUESTIONS = (
         # ja, ko, zh
         r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
         r"(?:よろしい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
+        r"(?:이렇게\s*)?(?:바꿀까요|고칠까요|저장할까요)|(?:この(?:まま|内容)で)?(?:保存|送信|実行|更新|登録|変更)しても(?:いい)?|"
         r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
         r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下)(?:吗|吧)|"
         r"(?:要不要|是否)(?:执行|保存|发送|继续)"
@@ -831,6 +862,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         + _DEICTIC
         + r"\b[^\n]*\?|"
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
+        r"^\W{0,3}(?:do\s+you\s+)?want\s+(?:it|this|that|them)\s+(?:saved|stored|noted|sent|added|updated|changed|"
+        r"recorded|kept)\b[^\n]*\?|"
         r"\b(?:is|was)\s+(?:that|this|it)\s+something\s+you(?:['’]d)?\s+(?:want|like)\s+me\s+to\s+(?:keep|save|store|"
         r"remember|note|add|log)\b[^\n]*\?|"
         r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
@@ -1083,7 +1116,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"looks?|format|shape|syntax)\b|\b(?:only|just)\s+(?:an?\s+)?(?:illustration|example|sample|demo|"
         r"demonstration)\b|"
         r"\bnothing\s+(?:was|has\s+been|is|got)\s+(?:actually\s+)?(?:saved|stored|changed|run|executed|sent|"
-        r"searched|called)\b|\b(?:I\s+)?(?:didn['’]t|did\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not|isn['’]t|"
+        r"searched|called)\b|(?<!\b(?:you|he|she|they|we)\s)\b(?:I\s+)?(?:didn['’]t|did\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not|isn['’]t|"
         r"won['’]t|will\s+not)\s+(?:actually\s+)?(?:be\s+)?(?:run|ran|execute[ds]?|store[ds]?|save[ds]?|sen[dt]|"
         r"call(?:ed)?|appl(?:y|ied))\b|\bonly\s+(?:what|how)\b[^\n]{0,60}\blooks?\s+like\b|\bthe\s+shape\s+of\b|"
         r"\bnot\s+(?:sent|saved|applied|executed|run)\s+yet\b|\bholding\s+it\b|\bnothing\s+goes\s+out\b",
@@ -1095,7 +1128,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"no\s+(?:lo\s+)?he\s+"
         r"(?:guardado|ejecutado)|no\s+se\s+guardó\s+nada|nada\s+se\s+ha\s+guardado)",
         "fr": r"\b(?:juste|seulement|simplement|uniquement)\s+pour\s+(?:montrer|illustrer)|"
-        r"\bje\s+n['’]ai\s+(?:encore\s+)?rien\s+(?:enregistré|envoyé|exécuté|lancé|cherché|fait)|"
+        r"\bje\s+n['’]ai\s+(?:encore\s+)?rien\s+(?:enregistré|sauvegardé|noté|ajouté|envoyé|exécuté|lancé|cherché|fait)|"
         r"\bje\s+ne\s+l['’]ai\s+pas\s+(?:encore\s+)?(?:enregistré|envoyé|exécuté|lancé)|"
         r"(?:juste\s+un\s+exemple|seulement\s+un\s+exemple|rien\s+n['’]a\s+été|je\s+n['’]ai\s+(?:rien|"
         r"pas)\s+"
@@ -1204,7 +1237,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
     },
     "retracted": {
         # the earlier block set aside by name ("olvida lo anterior", "se bort fra den")
-        "forget-it": r"\b(?:olvida|ignora|descarta)\s+lo\s+anterior\b|не\s+учитыва(?:й|йте)\s+(?:это|его|её|их)|"
+        "forget-it": r"\b(?:olvida|ignora|descarta)\s+lo\s+(?:anterior|de\s+arriba)\b|не\s+учитыва(?:й|йте)\s+(?:это|его|её|их)|"
         r"\b(?:se\s+bort|bortse)\s+fra\s+(?:den|det|dette|denne)\b|\bglem\s+(?:den|det|dette)\b(?!\s+ikke)|"
         r"\bglöm\s+(?:den|det)\b(?!\s+inte)|\bstrunta\s+i\s+(?:den|det)\b|\b(?:vergeet|negeer)\s+(?:die|dat|"
         r"de\s+vorige)\b(?!\s+niet)|\boublie[sz]?\s+(?:le\s+précédent|la\s+précédente|celui-là|celle-là)\b|"
@@ -1224,7 +1257,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bdisregard\b|\bretract\b|\bcancel\s+that\b|\bdon['’]t\s+(?:run|use|execute)\s+(?:that|it|this)\b|"
         r"\bwrong\s+(?:block|call|one)\b|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
         "es": r"^\W{0,3}(?:perdón,?\s+)?eso\s+(?:está|estaba)\s+mal\s*[.!,;:—–-]|^\W{0,3}(?:corrijo|"
-        r"corrección)\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|"
+        r"corrección)\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|\b(?:esta|este)\s+es\s+(?:la|el)\s+(?:correcta|correcto|buena|bueno)\b|"
+        r"\bme\s+he\s+(?:liado|equivocado)\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|"
         r"esa|esta)|me\s+equivoqué|descarta|anula)",
         "fr": r"\bc['’]est\s+faux\b|\berreur\s+de\s+ma\s+part\b|^\W{0,3}(?:je\s+corrige|correction)\s*[:：]|"
         r"\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|"
@@ -1402,6 +1436,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if OPTION_LABEL.match(before):
         return Shown("example", "it is an alternative labelled on the line before", quote_words(before))
     sentence = last_sentence(before)
+    if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
+        return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
@@ -1410,11 +1446,130 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if kind in ("example", "proposed"):
         # An example's or a draft's words in a clause before a semicolon speak of something
         # else ("keep a list, for example on your phone;", "your speech draft is done; filing
-        # it:"); only the last clause can present the block as one.
+        # it:"); only the last clause can present the block as one. So does a clause that a
+        # consequence opens ("Die Einladung ist noch nicht verschickt, also notiere ich mir das:"):
+        # what was not done is its reason, not the block.
         clause = last_clause(sentence)
+        if kind == "proposed" and clause == sentence:
+            clause = _after_last(_CONSEQUENCE, sentence)
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
+    elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
+        # (unless that clause itself presents the block as sent: "... — the call you sent:")
+        own = then.group("own")
+        return Shown(kind, _WHY_BEFORE[kind], quote_words(sentence)) if _BEFORE_TABLE.first(own) == "quoted" else None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+# A message the writer says is not sent, or held until the reader has seen it: the writer's
+# sending verb negated ("I haven't sent it", "no lo envío", "noch nicht gesendet", "jsem ho
+# neposlal"), or put off until the reader answers ("held back until you've had a look", "before
+# I send it", "hasta que me digas", "ich warte auf dein Okay", "等你看过再发").
+_HELD_ROWS = (
+    r"(?<!\b(?:you|he|she|they|we|it)\s)(?:haven['’]t|have\s+not|didn['’]t|did\s+not|won['’]t|will\s+not)\s+"
+    r"(?:yet\s+)?(?:sent|send)\b|"
+    r"\bnot\s+(?:yet\s+)?sent\b|"
+    r"(?:hold|held|holding|wait|waiting)\b[^\n]{0,30}?\buntil\s+you\b|"
+    r"\bhold(?:ing)?\s+off\b|\bbefore\s+(?:I\s+send|sending)\b|"
+    r"\bwait(?:ing)?\s+for\s+your\s+(?:ok|okay|go-ahead|approval|confirmation)\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
+    r"no\s+(?:lo|la|te\s+lo)\s+(?:envío|mando|envié|mandé|he\s+enviado|he\s+mandado)\b|"
+    r"(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|mandado)\b|"
+    r"hasta\s+que\s+(?:me\s+)?(?:digas|des|confirmes|lo\s+revises|lo\s+veas)\b|"
+    r"(?:noch\s+)?nicht\s+(?:gesendet|verschickt|abgeschickt|versendet)\b|"
+    r"\b(?:schicke|sende|verschicke)\b[^.!?\n]{0,20}?\berst\b[^.!?\n]{0,10}?\bwenn\s+du\b|"
+    r"(?:ich\s+)?warte\s+auf\s+dein(?:e|en)?\s+(?:okay|ok|go|freigabe|bestätigung|zustimmung)\b|"
+    r"\bbis\s+du\s+(?:es\s+|das\s+|ihn\s+|sie\s+)?(?:gesehen|gelesen|bestätigt|freigegeben|okay|ok|ja)\b|"
+    r"\b(?:je\s+ne\s+l['’]ai\s+pas|pas\s+encore)\s+(?:encore\s+)?envoyé\b|\bje\s+ne\s+l['’]envoie\s+pas\b|"
+    r"tant\s+que\s+tu\s+n['’]as\s+pas\b|jusqu['’]à\s+ce\s+que\s+tu\s+(?:confirmes|valides|me\s+dises|l['’]aies)\b|"
+    r"non\s+l['’]ho\s+(?:ancora\s+)?(?:inviato|mandato)\b|finché\s+non\s+(?:mi\s+)?(?:dici|confermi|dai|l['’]hai)\b|"
+    r"não\s+(?:o\s+|a\s+)?(?:enviei|mandei|envio|mando)\b|até\s+(?:você|tu)\s+(?:aprovar|confirmar|ver|dizer|ler)\b|"
+    r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
+    r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
+    r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません"
+)
+# Each row searched only where its words occur (a line of everyday prose holds "sent" or
+# "command" often enough that one pattern of all the rows, tried at each position, would cost)
+HELD_BACK = Words(["|".join(rf"(?<!\w)(?:{row})" for row in alternatives(_HELD_ROWS))], regex.IGNORECASE)
+
+
+# Pieces of text that each row of HELD_BACK holds: a line without any of them is no draft
+_HELD_GATES = (
+    *(
+        "sent",
+        "send",
+        "hold",
+        "held",
+        "wait",
+        "until then",
+        "envi",
+        "enví",
+        "mand",
+        "hasta",
+        "schick",
+        "gesendet",
+        "versendet",
+        "warte",
+    ),
+    *(
+        "bis du",
+        "envoy",
+        "envoi",
+        "tant que",
+        "jusqu",
+        "inviat",
+        "finch",
+        "até",
+        "posl",
+        "odesl",
+        "wysł",
+        "wysy",
+        "отправ",
+        "发",
+        "送",
+    ),
+)
+
+
+def _may_hold_back(sentence: str) -> bool:
+    low = sentence[:LINE_CHARS].lower()
+    return any(gate in low for gate in _HELD_GATES)
+
+
+# Sending named with no object of its own: the block is what is not sent ("... before sending.")
+_SENDING_ALONE = regex.compile(
+    r"\bbefore\s+sending\s*[.!]|\bantes\s+de\s+enviar(?:lo|la)?\s*[.!]|\bavant\s+de\s+l['’]envoyer\b|"
+    r"\bvor\s+dem\s+(?:senden|abschicken)\b",
+    regex.IGNORECASE,
+)
+
+
+def _holds_it_back(line: str) -> bool:
+    """Whether the line right after a message says that message is not sent, or held for the
+    reader's word ("No lo envío hasta que me digas.", "Ich schicke es erst ab, wenn du okay
+    sagst."): a pronoun points back at it, or the sending has no object of its own; "I'll hold off
+    on the second one until you decide" holds another."""
+    if not HELD_BACK.search(line):
+        return False
+    return (_BACK.search(line) is not None or _SENDING_ALONE.search(line) is not None) and _TOO.search(line) is None
+
+
+# A comma and a word that opens a clause as the consequence of the one before it
+_CONSEQUENCE = regex.compile(
+    r"[,，][ \t]*(?=(?:so|therefore|hence|thus|also|daher|deshalb|darum|deswegen|donc|alors|du\s+coup|así\s+que|"
+    r"por\s+eso|por\s+lo\s+tanto|então|por\s+isso|quindi|dunque|perciò|perció|поэтому|так\s+что|тому|więc|"
+    r"dlatego|dus|daarom|derhalve|så|derfor|joten|siksi|ezért|így|deci|așa\s+că|bu\s+yüzden|o\s+yüzden|jadi|"
+    r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w))",
+    regex.IGNORECASE,
+)
+# What someone sent, quoted in full on the line, then a clause of the writer's own that points
+# nowhere back at a quotation ("You wrote "my sister is Hannah, not Anna" — updating:"): the
+# quotation is what was sent, the block is the writer's answer to it.
+_QUOTED_THEN = regex.compile(
+    r"(?:\"[^\"\n]{1,200}\"|“[^“”\n]{1,200}”|«[^«»\n]{1,200}»|„[^„“”\n]{1,200}[“”]|「[^「」\n]{1,200}」)"
+    r"[ \t]*(?:[—–,;]|-[ \t])[ \t]*(?!(?:here|this|that|it|voici|voilà|aquí|esto|hier|das|ecco|questo|aqui|isto|вот|это)(?!\w))"
+    r"(?P<own>[^\s\"“”«»„「」][^\"“”«»„「」\n]*)$",
+    regex.IGNORECASE,
+)
 
 
 # An example's noun, which presents an example whatever came before it on the line
@@ -1796,6 +1951,10 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         "may i",
         "can i",
         "want me",
+        "want it",
+        "want this",
+        "want that",
+        "want them",
         "like me",
         "does this",
         "does that",
@@ -2377,6 +2536,9 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         # the same in the other languages of the tables
         *[
             "better",
+            "es la",
+            "es el",
+            "me he",
             "odrzucam",
             "poprawn",
             "zahoď",
@@ -2730,7 +2892,10 @@ AFTER_GATES["proposed"] += (
     *["sano", "szólj", "spune-mi", "haber ver", "kabari", "beritahu", "bagi tahu", "bạn nói", "bạn báo", "תגיד"],
     *["תאשר", "أخبرني", "قل لي", "أعطني", "बता द", "हाँ कह", "πες μου", "δώσε μου"],
 )
-_AFTER_GATES = Gates(AFTER_GATES)
+_KINDS_AFTER: tuple[ProblemKind, ...] = tuple(AFTER_GATES)
+# The gates of each kind, and those of a message held back (HELD_BACK), found in one pass
+_GATE_GROUPS: dict[str, tuple[str, ...]] = {**{str(k): v for k, v in AFTER_GATES.items()}, "held": _HELD_GATES}
+_LINE_GATES: Gates[str] = Gates(_GATE_GROUPS)
 
 
 # A clause opened by "if" (up to its comma, colon, dash or the sentence's end), in the table
@@ -2813,13 +2978,16 @@ def _aside(line: str) -> bool:
 def runs_through(before: str, after: str) -> bool:
     """Whether one sentence runs through the block, as its subject: the line before it stops at
     a comma and the line after it goes on in lower case with the sentence's verb ("The snippet
-    you pasted,", block, "is something I'd rather not store."). A question there ("is there
-    anything else?") asks about something else."""
+    you pasted,", block, "is something I'd rather not store."). A question in that sentence
+    ("is there anything else?") asks about something else; one in a later sentence asks about
+    what the first said ("is a search across your notes. Want me to run one?")."""
     if not before.rstrip(" \t*_").endswith((",", "，", "、")):
         return False
     rest = after.lstrip(" \t\r\n")
-    line = rest.split("\n", 1)[0]
-    return rest[:1].islower() and SUBJECT_VERB.match(rest) is not None and "?" not in line
+    line = rest.split("\n", 1)[0][:LINE_CHARS]
+    end = _SENTENCE_END.search(line)
+    sentence = line if end is None else line[: end.end()]
+    return rest[:1].islower() and SUBJECT_VERB.match(rest) is not None and "?" not in sentence
 
 
 _BARE = Words([BARE_QUESTIONS], regex.IGNORECASE | regex.MULTILINE)
@@ -2887,14 +3055,20 @@ _QUESTION_WORD = regex.compile(
 )
 
 
-def _bare_shape(line: str) -> bool:
-    """Whether ``line`` (a short question) is only a word or two in a script written with
-    spaces and asks about nothing but the block: not for more, not with a question word, not
-    about the one it is asked of ("You okay?"). Scripts written without spaces are left to
+def _bare_shape(line: str, most: int = _BARE_WORDS) -> bool:
+    """Whether ``line`` (a short question) is only ``most`` words or fewer in a script written
+    with spaces and asks about nothing but the block: not for more, not with a question word,
+    not about the one it is asked of ("You okay?"). Scripts written without spaces are left to
     :data:`BARE_QUESTIONS`: their words cannot be counted here."""
     text = _without_signs(line).rstrip("?？؟;").strip(" \t¿")
     words = text.split()
-    if not words or len(words) > _BARE_WORDS or _UNSPACED.search(text):
+    # a word more where one of them is the block as the object, or how it is written ("¿Lo
+    # confirmo así?"); not a subject such as "that" ("Did that help?")
+    if most and len(words) == most + 1 and _OBJECT_BACK.search(text):
+        most += 1
+    elif _VIETNAMESE.search(text) and _LATER.search(text) is None:
+        most *= 2  # Vietnamese writes each syllable apart: "Lưu vậy được chứ?" is two words
+    if not words or len(words) > most or _UNSPACED.search(text):
         return False
     return (
         _FOR_MORE.search(text) is None
@@ -2904,6 +3078,12 @@ def _bare_shape(line: str) -> bool:
     )
 
 
+_VIETNAMESE = regex.compile(r"[đươĐƯƠ\u1ea0-\u1ef9]")
+_OBJECT_BACK = regex.compile(
+    r"^(?:lo|la|los|las|le|les|l['’])(?!\w)|(?<!\w)(?:así|ainsi|comme\s+ça|assim|così|so|zo|så|так|like\s+(?:this|that)|this\s+way|"
+    r"begini|begitu|vậy|thế)(?!\w)",
+    regex.IGNORECASE,
+)
 _UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
 _YOU_FIRST = regex.compile(
     r"(?:you|u|ya|tu|tú|du|vous|usted|ustedes|você|vocês|voi|ty|ты|вы|ти|ви|jij|jullie|ni|dere|sen|siz|kamu|anda|"
@@ -2982,7 +3162,7 @@ _LEAD = " \t*_(¿¡\"'“„«"
 _BACK = regex.compile(
     r"(?<!\w)(?:it|this|that|these|them|like\s+this|lo|l['’]|esto|eso|así|ça|cela|ceci|ainsi|es|dies|so|"
     r"isso|isto|assim|questo|quello|così|это|его|её|их|так|het|dit|dat|zo|det|detta|så|tego|bunu|böyle|ini|"
-    r"itu|begitu)(?!\w)",
+    r"itu|begitu|begini|vậy|thế)(?!\w)",
     regex.IGNORECASE,
 )
 # A clause whose subject is "we" or "you", not the one who wrote the block: a step of their own.
@@ -3006,6 +3186,206 @@ def _another_step(line: str) -> bool:
         return False
     words = " ".join(clause.group().split()[1:])
     return len(words.split()) >= _STEP_WORDS and _THEIR_STEP.search(words) is not None and _BACK.search(words) is None
+
+
+# The writer as a clause's subject
+_MINE = regex.compile(r"(?<!\w)(?:I|ich|je|j['’]|eu|io|я|ik|jag|jeg|tôi|mình|saya|aku)(?!\w)", regex.IGNORECASE)
+
+
+def _my_step(line: str) -> bool:
+    """Whether a question after a block asks leave for it in an "if" clause whose subject is the
+    writer and which points back at the block ("Ist es okay, wenn ich das so speichere?", "Is it
+    okay if I save it like this?"): the other side of :func:`_another_step`."""
+    if not line.rstrip().endswith(_ASKS):
+        return False
+    clause = _CONDITION.search(line)
+    if clause is None:
+        return False
+    words = " ".join(clause.group().split()[1:])
+    return _MINE.search(words) is not None and _BACK.search(words) is not None and _TOO.search(words) is None
+
+
+# "Too": a step besides the block ("... if I set a reminder for that too?")
+_TOO = regex.compile(
+    r"(?<!\w)(?:too|also|as\s+well|auch|ebenfalls|aussi|également|también|además|anche|pure|também|тоже|также|ook|"
+    r"också|også|też|taky|také|myös|is|și|de\s+asemenea|da|juga|cũng|επίσης|也|还|も|도)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+# A question tagged onto a statement of its own ("Mañana te pregunto cómo fue, ¿vale?",
+# "周五下午我提醒你一下，好吗？"): the tag asks about that statement.
+_TAG = regex.compile(r"[,，、][ \t]*(?P<tag>[^,，、\n]{1,24})$")
+_STATEMENT_WORDS = 3
+_STATEMENT_CHARS = 6
+# What points back at a block in the scripts written without spaces
+_BACK_CJK = regex.compile(r"这|這|它|此|これ|この|こう|それ|이거|이것|이렇게|그거|그것")
+
+
+def _tag_on_block(line: str, tight: bool = False) -> bool:
+    """Whether a question past a blank line after a block is a tag on the writer's own statement
+    of making it, a pronoun or "so" pointing back at it ("So speichere ich das, okay?", "I'll keep
+    it like that, okay?"): leave asked, unless the statement reports it done. In the block's own
+    paragraph (``tight``) a consent word for the tag and a word for how the block is written are
+    enough, whoever the subject ("Simpan begini, boleh?")."""
+    text = _without_signs(line.strip())
+    if not text.endswith(_ASKS):
+        return False
+    tag = _TAG.search(text)
+    if tag is None or len(tag.group("tag").split()) > _BARE_WORDS:
+        return False
+    statement = text[: tag.start()].strip(" \t¿¡")
+    return (
+        len(statement.split()) <= _TAGGED_WORDS
+        and _BACK.search(statement) is not None
+        and _LATER.search(statement) is None
+        and (
+            _MINE.search(statement) is not None
+            or _OBJECT_BACK.match(statement) is not None
+            or (
+                tight
+                and _BARE.search(_bare_text(tag.group("tag"))) is not None
+                and _OBJECT_BACK.search(statement) is not None
+            )
+        )
+        and not reports_done(statement)
+        and _PAST.search(statement) is None
+    )
+
+
+_TAGGED_WORDS = 6
+# A verb told as done ("I saved it like this, okay?"): no leave is asked for what was done
+_PAST = regex.compile(
+    r"(?<!\w)(?:\w+ed|did|made|kept|sent|put|got|wrote|have|has|had|['’]ve|habe|hab|hat|ai|he|ha|hecho|"
+    r"guardé|anoté|fatto|ho|salvei|anotei|guardei)(?!\w)",
+    regex.IGNORECASE,
+)
+# Words for a later time: a one-word question of them past a blank line ("Tomorrow?", "Jutro?")
+# proposes a meeting, not the block
+_LATER = regex.compile(
+    r"(?<!\w)(?:tomorrow|tonight|later|soon|today|weekend|morgen|heute|später|bald|wochenende|mañana|hoy|luego|"
+    r"demain|ce\s+soir|plus\s+tard|domani|stasera|dopo|amanhã|hoje|depois|logo|завтра|сегодня|вечером|потом|"
+    r"jutro|dziś|dzisiaj|wieczorem|później|zítra|dnes|později|morgen|vanavond|straks|imorgon|ikväll|senare|"
+    r"i\s+morgen|i\s+aften|senere|huomenna|tänään|illalla|myöhemmin|holnap|később|mâine|azi|diseară|"
+    r"yarın|bugün|akşam|sonra|besok|nanti|malam|ngày\s+mai|mai|tối\s+nay|αύριο|απόψε|غدا|الليلة|فردا|מחר|कल|আগামীকাল|"
+    r"พรุ่งนี้|kesho|明天|今晚|明日|今夜|내일|오늘)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _own_tag(line: str) -> bool:
+    """Whether a question past a blank line after a block is a tag on a statement that points
+    nowhere back at the block: the statement has words enough of its own."""
+    text = _without_signs(line.strip())
+    if not text.endswith(_ASKS):
+        return False
+    tag = _TAG.search(text)
+    if tag is None or len(tag.group("tag").split()) > _BARE_WORDS:
+        return False
+    statement = text[: tag.start()].strip(" \t¿¡")
+    if _UNSPACED.search(statement):
+        return len(statement) >= _STATEMENT_CHARS and _BACK_CJK.search(statement) is None
+    if len(statement.split()) < _STATEMENT_WORDS:
+        return False
+    # a pronoun for the block in a statement of another time, or of what was done, asks nothing of it
+    return (
+        _BACK.search(statement) is None or _LATER.search(statement) is not None or _PAST.search(statement) is not None
+    )
+
+
+# A line that opens with the action on a yes, after a question ("If so, I'll save it.", "Si
+# oui, je lance.", "Dann speichere ich es."): the condition, or "then", and the writer's verb.
+_ON_ANSWER = regex.compile(
+    r"[\W_]{0,3}(?:if\s+(?:so|yes|that['’]s\s+(?:right|correct|it))|(?:and\s+)?then|"
+    r"si\s+(?:oui|c['’]est\s+(?:bien\s+)?(?:ça|le\s+cas|bon))|alors|si\s+(?:es\s+así|sí|está\s+bien)|"
+    r"entonces|wenn\s+(?:ja|das\s+stimmt|es\s+stimmt)|falls\s+ja|dann|se\s+(?:sim|for\s+isso|sì|è\s+così)|então|"
+    r"allora|если\s+да|тогда|jeśli\s+tak|wtedy|als\s+dat\s+klopt|dan|om\s+ja|så|hvis\s+ja|jos\s+(?:kyllä|niin)|"
+    r"ha\s+igen|dacă\s+da|atunci|αν\s+ναι|evetse|kalau\s+(?:ya|iya|benar)|nếu\s+đúng|nếu\s+vậy|in\s+that\s+case|"
+    r"en\s+ese\s+caso|dans\s+ce\s+cas|in\s+(?:dem|diesem)\s+fall|in\s+tal\s+caso|nesse\s+caso|в\s+таком\s+случае|"
+    r"w\s+takim\s+razie|in\s+dat\s+geval|i\s+så\s+fall|i\s+så\s+fald|öyleyse|o\s+zaman)"
+    # then the writer: a first-person pronoun or a pronoun for the block within two words, or a
+    # verb in the first person where the pronoun is dropped ("Si es así, guardo.", "Jeśli tak, zapiszę.")
+    r"(?!\w)[ \t,]*(?:(?:[^\W\d_]+[ \t]+){0,2}?(?:I['’]ll|I|je|j['’]|ich|eu|io|я|ik|jeg|jag|tôi|mình|saya|aku|"
+    r"lo|la|l['’])(?!\w)|[^\W\d_]{3,}(?:o|ę|ю|у|ım|im|um|üm)(?!\w))"
+    # and where no spaces part the words: the condition on a yes, then "I" ("对的话我就保存")
+    r"|[\W_]{0,3}(?:对|是|没错|可以|是的)的话[，,]?\s*我|[\W_]{0,3}(?:それなら|そうであれば|よろしければ)[、,]?",
+    regex.IGNORECASE,
+)
+
+
+def waits_on_answer(question: str, line: str) -> bool:
+    """Whether ``line``, after a question in a block's paragraph, makes the block on the answer:
+    the question checks what the block holds, not what the reader did ("Did you get the results
+    back?"), and the line promises the block, not a step besides it ("If so, I can note those
+    too.")."""
+    return (
+        question.rstrip().endswith(_ASKS)
+        and _ON_ANSWER.match(line) is not None
+        and _YOU_ANYWHERE.search(question) is None
+        and _TOO.search(line) is None
+    )
+
+
+_YOU_ANYWHERE = regex.compile(_YOU_FIRST.pattern.replace("(?:", "(?<!\\w)(?:", 1), regex.IGNORECASE)
+
+
+# A letter alone, or after a word of a script written without spaces ("案A"), labelling an alternative
+_LABEL_LETTER = regex.compile(
+    r"(?<![^\W\d_])(?:[A-Za-z]|[АБВабв]|[ΑΒΓαβγ])(?![^\W\d_])|(?<=\p{Han})[A-Za-z](?![^\W\d_])"
+)
+
+
+def alternative_leads(first: str, second: str) -> bool:
+    """Whether the lines directly before two blocks offer them as alternatives: one line up to
+    case, the second in lower case where the first is not ("O bé així:" / "o bé així:"), or one
+    line but for the letter that labels each ("Wariant A:" / "Wariant B:")."""
+    a, b = first.strip(" \t*_"), second.strip(" \t*_")
+    # (either way the two lines are as long as each other: anything else is decided here)
+    if not a or len(a) != len(b) or len(a) > LINE_CHARS or a == b:
+        return False
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return first.lstrip(" \t*_")[:1] != second.lstrip(" \t*_")[:1] and second.lstrip(" \t*_")[:1].islower()
+    # the one place they differ, found by halving: no loop over each character of long lines
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[: mid + 1] == b[: mid + 1]:
+            lo = mid + 1
+        else:
+            hi = mid
+    return (
+        a[lo + 1 :] == b[lo + 1 :] and _LABEL_LETTER.match(a, lo) is not None and _LABEL_LETTER.match(b, lo) is not None
+    )
+
+
+# "Which" in a question ("Quina vols?", "Mau yang mana?", "Melyik legyen?", "どちらにしますか？")
+_WHICH = regex.compile(
+    r"(?<!\w)(?:which|cuál(?:es)?|quel(?:le)?s?|lequel|laquelle|welche[snrm]?|qual(?:e|i)?|quale|который|которую|"
+    r"какой|какую|який|яку|welke|vilken|vilket|hvilken|hvilket|kumpi|kumman|melyik|care|hangisi|hangisini|mana|"
+    r"ποιο|ποια|ποιον|أي|أيهما|کدام|איזה|איזו|कौन\s+सा|कौन\s+सी|কোনটা|কোনটি|อันไหน|quina|quin|który|która|które|"
+    r"którą|který|která|které|kterou|nào|"
+    # or a preference asked for ("Was ist dir lieber?", "Pick one?", "¿Cuál prefieres?")
+    r"prefer|prefers|rather|pick\s+one|choose|lieber|prefieres|prefiere|préfères|préférez|preferisci|preferisce|"
+    r"preferes|prefere|wolisz|wolicie|предпочитаешь|предпочитаете|liever|föredrar|foretrækker|foretrekker|"
+    r"mieluummin|inkább|preferi|tercih|lebih\s+suka|thích\s+cái|προτιμάς)(?!\w)|哪个|哪一个|哪種|哪种|どちら|どっち|どれ|"
+    r"어느|어떤\s*(?:걸|것)|更喜欢|喜欢哪",
+    regex.IGNORECASE,
+)
+
+
+_WHICH_WORDS = 4
+_WHICH_CHARS = 12
+
+
+def asks_which(after: str) -> bool:
+    """Whether what follows the last block is only a question of a few words asking which is
+    wanted ("Quina vols?"); a longer one asks about something further ("Which of these should I
+    look into next?")."""
+    text = after.strip()
+    if not text or "\n" in text or not _short_question(text) or _WHICH.search(text) is None:
+        return False
+    return len(text) <= _WHICH_CHARS if _UNSPACED.search(text) else len(text.split()) <= _WHICH_WORDS
 
 
 # A line between two blocks to the same tool that ends by saying the next one corrects the
@@ -3055,12 +3435,13 @@ def reports_done(before: str) -> bool:
     return found and _NO_REPORT.search(line) is None
 
 
-def shown_after(after: str, *, others_ran: bool = False, before: str | None = None) -> Shown | None:
+def shown_after(after: str, *, others_ran: bool = False, before: str | None = None, ends: bool = False) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
     ``others_ran``: an earlier block of the reply ran, and none comes after this one.
     ``before``: the line directly before the block, where one stands right above it (asked
-    whether it reports the block made, :func:`reports_done`, only when a short question follows)."""
+    whether it reports the block made, :func:`reports_done`, only when a short question follows).
+    ``ends``: ``after`` is all the reply has left."""
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
@@ -3071,18 +3452,43 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
     # the block's own paragraph is read for its shape.
     lead = len(after) - len(after.lstrip())
     tight = after[:lead].count("\n") < 2
-    for line in lines:
+    # A one-word question that is the last thing the reply says, even past a blank line, waits
+    # on its answer ("Mogę?", "Sopiiko?"); one of more words there ("Coffee tomorrow?"), or one
+    # followed by more of the reply, starts something new.
+    last = int(ends and len(lines) == 1 and after.rstrip().endswith(lines[0].rstrip()))
+    for i, line in enumerate(lines):
         line = line[:LINE_CHARS]
         if others_ran and CHECK_QUESTION.match(line):
             continue
-        kind = _after_kind(line)
+        gated = _LINE_GATES.held(line.lower())
+        kind = _after_kind(line, gated)
         short = _short_question(line)
-        if kind is None and short and (_BARE.search(_bare_text(line)) or (tight and _bare_shape(line))):
+        if (
+            kind is None
+            and short
+            and (
+                _BARE.search(_bare_text(line))
+                or (_bare_shape(line, 2) if tight else bool(last) and _bare_shape(line, 1) and not _LATER.search(line))
+            )
+        ):
             kind = "proposed"
+        if kind is None and i == 0 and not done and "held" in gated and _holds_it_back(line):
+            kind = "proposed"
+        if kind is None and _tag_on_block(line, tight):
+            kind = "proposed"
+        if kind is None and tight and _my_step(line):
+            kind = "proposed"
+        if kind is None and i == 1 and waits_on_answer(lines[0][:LINE_CHARS], line):
+            # A question about the block's content, then the action promised on its answer
+            # ("It's shellfish, yes?" / "If so, I'll save it."): the block waits on that answer.
+            kind = "proposed"
+        if kind == "example" and done:
+            # after "Sent." a sentence that something was not sent is about something else
+            kind = None
         if kind == "proposed" and (
             done
             or _aside(line)
-            or (not tight and _another_step(line))
+            or (not tight and (_another_step(line) or _own_tag(line)))
             or (before is not None and short and reports_done(before))
         ):
             kind = None
@@ -3118,12 +3524,16 @@ def _after_lines(after: str) -> list[str]:
     return lines
 
 
-def _after_kind(line: str) -> ProblemKind | None:
+def _after_kind(line: str, gated: frozenset[str] | None = None) -> ProblemKind | None:
+    """The kind of the first row of :data:`AFTER` that ``line`` holds; ``gated``: the groups of
+    :data:`_LINE_GATES` it holds, if known."""
     low = line.lower()
-    gated = _AFTER_GATES.held(low)
-    if not gated:
+    if gated is None:
+        gated = _LINE_GATES.held(low)
+    kinds = [k for k in _KINDS_AFTER if k in gated]
+    if not kinds:
         return None
-    return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), gated)
+    return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), kinds)
 
 
 # A list's introduction that offers its items as alternatives, one of which is to be chosen

@@ -269,9 +269,16 @@ TAG_ATTR = regex.compile(r"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 # What may sit between an opener and its JSON (some models wrap the JSON in a fence), and
 # before its end marker (the fence closed again).
-_FENCED_BODY = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t\r\n]{0,40})?[{\[]"
+# A line or two of comment may stand before the JSON, as in a fence ("# new address"): each on
+# a line of its own, with no bracket of any kind (no JSON is ever skipped as a comment), and not
+# one that calls what follows an example.
+_NOTE = (
+    r"(?:(?<=\n[ \t]{0,8})(?:#|//)(?![^\n]{0,120}?(?i:example|e\.g\.|beispiel|ejemplo|exemple|esempio|exemplo|"
+    r"пример|例))[^\n{}\[\]]{0,120}\n[ \t\r\n]{0,40}){0,2}"
+)
+_FENCED_BODY = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t\r\n]{0,40})?" + _NOTE + r"[{\[]"
 _FENCED_END = r"[ \t\r\n]{0,40}(?:(?:```|~~~)[ \t]{0,8}\r?\n?[ \t\r\n]{0,40})?"
-_BODY = r"[ \t\r\n]{0,40}[{\[]"
+_BODY = r"[ \t\r\n]{0,40}" + _NOTE + r"[{\[]"
 _STRUCTURAL = "\"'{}[]"
 # A blank line ends JSON that has no end marker, unless the JSON evidently goes on after it
 # (pretty-printed JSON may hold blank lines): the next line's first character must be one no

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import regex
@@ -350,12 +351,15 @@ class Settle:
         ran = False
         # context.shown_after depends on nothing but its arguments: calls written again and
         # again with the same line after each are judged once.
-        judged: dict[tuple[str, bool, str | None], C.Shown | None] = {}
+        judged: dict[tuple[str, bool, str | None, bool], C.Shown | None] = {}
+        offered = _alternatives(groups, prose)
         for i, group in enumerate(groups):
             last = i + 1 == len(groups)
             upto = len(prose) if last else groups[i + 1].after_at
-            after = prose[group.after_at : min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)]
-            shown = listed.get(id(group))
+            cut = min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)
+            after = prose[group.after_at : cut]
+            ends = last and cut == len(prose)
+            shown = listed.get(id(group)) or offered.get(id(group))
             if shown is None and not last and _redone(group, groups[i + 1], after, upto - group.after_at):
                 shown = C.Shown("retracted", REDONE)
             if shown is None and not last and _corrected(group, groups[i + 1], after, upto - group.after_at):
@@ -363,12 +367,14 @@ class Settle:
             ctx = group.region.context
             if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
+            if shown is None and ctx is not None and not ctx.gap and C.recited_turn(ctx.before, after):
+                shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
             if shown is None and after.strip():
                 before = ctx.before if ctx is not None and not ctx.gap else None
-                key = (after, ran and last, before)
+                key = (after, ran and last, before, ends)
                 shown = judged.get(key, _UNJUDGED)
                 if shown is _UNJUDGED:
-                    shown = judged[key] = C.shown_after(after, others_ran=ran and last, before=before)
+                    shown = judged[key] = C.shown_after(after, others_ran=ran and last, before=before, ends=ends)
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
             else:
@@ -450,6 +456,37 @@ def _listing(groups: list[Group]) -> dict[int, C.Shown]:
         return {}
     why = "it is one of several tools listed, each under a line naming it"
     return {id(group): C.Shown("example", why, C.quote_words(label)) for group, _, label in named}
+
+
+OFFERED = "it is one of several blocks offered as alternatives"
+
+
+def _alternatives(groups: list[Group], prose: str) -> dict[int, C.Shown]:
+    """The calls offered as alternatives, by ``id`` of their group: two blocks whose lines
+    directly before are one line up to case, the second going on with the first's sentence
+    ("Είτε έτσι:", block, "είτε έτσι:", block), or the same line but for a letter that labels
+    each ("Wariant A:", "Wariant B:"; "案A", "案B"); and the blocks before a question about which
+    of them is wanted, the last thing after the last block ("Który wolisz?", "どちらにしますか？").
+    Lines that number or order their blocks ("Step 1:", "Then:") label steps, each performed."""
+    found: dict[int, C.Shown] = {}
+    for first, second in pairwise(groups):
+        a, b = _lead(first), _lead(second)
+        if a is not None and b is not None and C.alternative_leads(a, b):
+            for group in (first, second):
+                found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(a))
+    if len(groups) > 1:
+        last = groups[-1]
+        tail = prose[last.after_at : last.after_at + C.AFTER_LINES * C.LINE_CHARS + 16]
+        if len(tail) == len(prose) - last.after_at and C.asks_which(tail):
+            for group in groups:
+                found.setdefault(id(group), C.Shown("proposed", OFFERED, C.quote_words(tail.strip())))
+    return found
+
+
+def _lead(group: Group) -> str | None:
+    """The line directly above a block, where one stands right above it."""
+    ctx = group.region.context
+    return ctx.before if ctx is not None and not ctx.gap and ctx.before.strip() else None
 
 
 def _as_code(raw: str) -> str:
