@@ -173,7 +173,7 @@ def prepare(
     ``concurrent`` and ``sequential`` say how it orders them (see :func:`step.in_order`);
     without them it runs them all in the order given. Without ``parallel`` they are handed out
     one per step, unless ``single_call`` (a caller that cannot hand them out), which limits a
-    constrained reply to one call. ``venice_parameters``: what a request to
+    constrained reply to one call, as a ``settings.max_calls_per_reply`` of 1 does. ``venice_parameters``: what a request to
     an endpoint in Venice's dialect carries as such (None:
     :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``: the model endpoint's
     URL, which a refused schema is remembered for. ``log`` hears what the engine did, at this
@@ -228,6 +228,9 @@ def prepare(
         step = Step(decision=decision, tools=specs, inner_thoughts=frozenset(thoughts), heartbeat=frozenset(beats),
                     tool_choice=tool_choice, queued=queued, settings=settings, endpoint=endpoint, log=log)  # fmt: skip
         return EmulatedRequest({"model": data.get("model"), "messages": []}, step)
+    # One call per reply where the caller takes one, or where the user lets one run: a grammar or
+    # schema that allows more only lets the model write calls that would not run.
+    one_call = (single_call and not parallel) or settings.max_calls_per_reply == 1
     history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
     feedback = _take_feedback(pending) if pending is not None and specs else ""
     rendered = _rendered(history, offer_lines(specs, lines, enum=False), tool_choice, feedback, constrained=False)
@@ -247,7 +250,7 @@ def prepare(
         # Prose stays free; a call block, once begun, can only be a call the tools allow.
         grammar = call_block_grammar(
             _forced(held, tool_choice),
-            several=not (single_call and not parallel),
+            several=not one_call,
             required=required,
         )
         fields = grammar_request_fields(grammar_kind, grammar.grammar, grammar.trigger) if grammar else {}
@@ -263,7 +266,7 @@ def prepare(
             # work as a nurse", into any block, by any memory tool): a fact the user never gave.
             # Where the user, the memory or a tool result speaks of its subject, it may be theirs.
             example_fact = EXAMPLE_FACT
-        schema = envelope_schema(_forced(held, tool_choice), required=required, single=single_call and not parallel)
+        schema = envelope_schema(_forced(held, tool_choice), required=required, single=one_call)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True))
         body.update(schema_request_fields(shape, schema))

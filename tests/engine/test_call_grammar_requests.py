@@ -17,7 +17,7 @@ from letta_tool_emulation.server_dialect import (
     ServerInfo,
     grammar_request_fields,
 )
-from letta_tool_emulation.step import Decision
+from letta_tool_emulation.step import Decision, Settings
 
 from .test_engine import MEMORY_SYSTEM, PIZZA, TOOLS, block
 
@@ -123,3 +123,22 @@ def test_the_setting_turns_it_off_and_other_kinds_never_get_it(monkeypatch: pyte
         endpoints.KNOWN.store(ServerInfo(kind=kind, base_url=URL))
         assert selection.grammar_kind(config) is None
     endpoints.KNOWN.clear()
+
+
+def test_a_limit_of_one_call_per_reply_holds_the_grammar_and_the_reply_schema_to_one_call() -> None:
+    data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": [*TOOLS, SEARCH],
+            "tool_choice": "auto"}  # fmt: skip
+    one, default = Settings(max_calls_per_reply=1), Settings()
+
+    def root(settings: Settings) -> str:
+        prepared = engine.prepare(data, decision=GRAMMAR, parallel=True, settings=settings)
+        return str(prepared["grammar"]).split("\n")[0]
+
+    def reply_schema(settings: Settings) -> str:
+        constrained = Decision(True, "test", schema_shape="llama.cpp")
+        prepared = engine.prepare(data, decision=constrained, parallel=True, settings=settings)
+        return json.dumps(prepared["response_format"])
+
+    # More calls than would run are not even written: one call, however parallel the caller is.
+    assert root(one) == "root ::= (first-block)? prose-0" and root(default) == "root ::= (calls)? prose-0"
+    assert '"maxItems": 1' in reply_schema(one) and '"maxItems"' not in reply_schema(default)
