@@ -146,8 +146,12 @@ def recited_turn(before: str, after: str) -> bool:
 QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
 # a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), or at the
-# full-width marks. A clause ends at a semicolon.
-_SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|[。！？]")
+# full-width marks; after a lower-case word of two letters only where a capital follows ("only
+# said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one.
+# A clause ends at a semicolon.
+_SENTENCE_END = regex.compile(
+    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]"
+)
 _CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 # Words that set a block after the one before it, in order ("then", "sau đó", "danach"): never
 # an option's label, whatever else they spell ("sau" is Romanian for "or").
@@ -3428,7 +3432,9 @@ def reports_done(before: str) -> bool:
     if not line or line.endswith(_ASKS):
         return False
     found = (
-        REPORTED.match(line) is not None
+        # a line of a word or two that says it is done ("Sparat.", "Готово.") as after a block
+        DONE.match(line + " ") is not None
+        or REPORTED.match(line) is not None
         or any(REPORTED.match(line, m.end()) is not None for m in _CLAUSE_STARTS.finditer(line))
         or _REPORTED_CJK.search(line) is not None
     )
