@@ -1251,7 +1251,10 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # "Pomiń to wyżej", "Unohda yllä oleva")
         r"\blaisse\s+tomber\s+(?:celui-là|celle-là|le\s+précédent|la\s+précédente|le\s+premier|la\s+première)\b|"
         r"(?:(?:верхн|предыдущ)\w*|перв\w*\s+(?:вызов|блок|вариант))\s+(?:не\s+в\s+сч[её]т|не\s+считается)|"
-        r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
+        r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+|blok\s+|wywołanie\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
+        r"забуд(?:ь|ьте)\s+(?:(?:блок|вызов|запрос)\s+выше|(?:верхн|предыдущ|перв)\w*)|"
+        r"\blascia(?:te)?\s+(?:stare|perdere)\s+(?:quello|quella|il\s+blocco)\s+(?:sopra|di\s+sopra|precedente)\b|"
+        r"ऊपर\s+वाला\s+(?:छोड़िए|छोड़ दीजिए|छोड़ो|भूल\s+जाइए)|"
         r"\bunohda\s+(?:yllä\s+oleva|ylläoleva|ylempi|ensimmäinen)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
@@ -1259,7 +1262,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|"
         r"\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
         r"\bdisregard\b|\bretract\b|\bcancel\s+that\b|\bdon['’]t\s+(?:run|use|execute)\s+(?:that|it|this)\b|"
-        r"\bwrong\s+(?:block|call|one)\b|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
+        r"\bwrong\s+(?:block|call|one)\b|^\W{0,3}(?:(?:actually|oops|wait|hmm),?\s+)?that['’]s\s+the\s+wrong\s+\w+|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
         "es": r"^\W{0,3}(?:perdón,?\s+)?eso\s+(?:está|estaba)\s+mal\s*[.!,;:—–-]|^\W{0,3}(?:corrijo|"
         r"corrección)\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|\b(?:esta|este)\s+es\s+(?:la|el)\s+(?:correcta|correcto|buena|bueno)\b|"
         r"\bme\s+he\s+(?:liado|equivocado)\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|"
@@ -2864,6 +2867,7 @@ AFTER_GATES["retracted"] += (
     *["lo anterior", "не учитыва", "se bort fra", "bortse fra", "glem ", "glöm ", "strunta i", "vergeet "],
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
+    *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
 )
 AFTER_GATES["example"] += (
     "csak a formátum",
@@ -3403,6 +3407,7 @@ _CORRECTING = regex.compile(
     r"fixing\s+(?:it|that)|redoing\s+(?:it|that)|let\s+me\s+(?:fix|redo)\s+(?:it|that)|"
     r"corrijo|corrigiendo|corregido|corrección|(?:lo\s+|la\s+)?rehago|rectifico|"
     r"je\s+(?:corrige|rectifie|reprends|refais)|rectification|corrigé|"
+    r"je\s+(?:le\s+|la\s+)?remplace(?:\s+par\s+(?:ceci|ça|cela|celui-ci|celle-ci))?|"
     r"(?:ich\s+)?korrigiere(?:\s+das)?|korrigiert|korrektur|berichtigt|richtig\s+ist|neu|"
     r"corrigindo|corrigido|correção|refazendo|refaço|"
     r"correggo|(?:lo\s+|la\s+)?rifaccio|corretto|correzione|"
