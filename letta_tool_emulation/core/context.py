@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import regex
 
 from .literals import Gates, Table, Words, alternatives, fold
+from .markers import CANDIDATE
 from .results import ProblemKind
 
 LINE_CHARS = 240  # characters of a line before or after a block that are judged
@@ -1475,7 +1476,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
 _HELD_ROWS = (
     r"(?<!\b(?:you|he|she|they|we|it)\s)(?:haven['’]t|have\s+not|didn['’]t|did\s+not|won['’]t|will\s+not)\s+"
     r"(?:yet\s+)?(?:sent|send)\b|"
-    r"\bnot\s+(?:yet\s+)?sent\b|"
+    r"\bnot\s+(?:yet\s+)?sent\b|\b(?:stays|remains|kept|keep\s+it)\s+unsent\b|\bunsent\s+until\b|"
+    r"\bpending\s+your\s+(?:ok|okay|go-ahead|approval|confirmation|review)\b|\bbefore\s+it\s+goes\s+(?:anywhere|out)\b|"
     r"(?:hold|held|holding|wait|waiting)\b[^\n]{0,30}?\buntil\s+you\b|"
     r"\bhold(?:ing)?\s+off\b|\bbefore\s+(?:I\s+send|sending)\b|"
     r"\bwait(?:ing)?\s+for\s+your\s+(?:ok|okay|go-ahead|approval|confirmation)\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
@@ -1485,9 +1487,10 @@ _HELD_ROWS = (
     r"(?:noch\s+)?nicht\s+(?:gesendet|verschickt|abgeschickt|versendet)\b|"
     r"\b(?:schicke|sende|verschicke)\b[^.!?\n]{0,20}?\berst\b[^.!?\n]{0,10}?\bwenn\s+du\b|"
     r"(?:ich\s+)?warte\s+auf\s+dein(?:e|en)?\s+(?:okay|ok|go|freigabe|bestätigung|zustimmung)\b|"
-    r"\bbis\s+du\s+(?:es\s+|das\s+|ihn\s+|sie\s+)?(?:gesehen|gelesen|bestätigt|freigegeben|okay|ok|ja)\b|"
+    r"\bbis\s+du\s+(?:es\s+|das\s+|ihn\s+|sie\s+)?(?:gesehen|gelesen|bestätigt|freigegeben|abgesegnet|okay|ok|ja)\b|"
+    r"\bich\s+warte\s+mit\s+dem\s+(?:speichern|senden|abschicken|eintragen)\b|"
     r"\b(?:je\s+ne\s+l['’]ai\s+pas|pas\s+encore)\s+(?:encore\s+)?envoyé\b|\bje\s+ne\s+l['’]envoie\s+pas\b|"
-    r"tant\s+que\s+tu\s+n['’]as\s+pas\b|jusqu['’]à\s+ce\s+que\s+tu\s+(?:confirmes|valides|me\s+dises|l['’]aies)\b|"
+    r"tant\s+que\s+tu\s+n['’]as\s+pas\b|jusqu['’]à\s+ce\s+que\s+tu\s+(?:confirmes|valides|me\s+dises|l['’]aies|(?:la\s+|le\s+)?relises)\b|"
     r"non\s+l['’]ho\s+(?:ancora\s+)?(?:inviato|mandato)\b|finché\s+non\s+(?:mi\s+)?(?:dici|confermi|dai|l['’]hai)\b|"
     r"não\s+(?:o\s+|a\s+)?(?:enviei|mandei|envio|mando)\b|até\s+(?:você|tu)\s+(?:aprovar|confirmar|ver|dizer|ler)\b|"
     r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
@@ -1508,6 +1511,8 @@ _HELD_GATES = (
         "held",
         "wait",
         "until then",
+        "pending",
+        "goes",
         "envi",
         "enví",
         "mand",
@@ -3498,6 +3503,9 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             kind = None
         if kind == "proposed" and (
             done
+            # a line that goes on to another block ("And I drafted a note, not sent, just ready:")
+            # holds back or asks leave for that block, not this one
+            or (i == 0 and _opens_next(lines))
             or _aside(line)
             or (not tight and (_another_step(line) or _own_tag(line)))
             or (before is not None and short and reports_done(before))
@@ -3518,6 +3526,15 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
 
 
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
+
+
+def _opens_next(lines: list[str]) -> bool:
+    """Whether the first line after a block ends with a colon and a block's marker opens the next."""
+    return (
+        len(lines) > 1
+        and lines[0][:LINE_CHARS].rstrip(" \t*_").endswith((":", "："))
+        and CANDIDATE.match(lines[1].lstrip()) is not None
+    )
 
 
 def _after_lines(after: str) -> list[str]:
