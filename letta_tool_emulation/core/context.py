@@ -541,7 +541,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|^\W{0,4}(?:or|or\s+else|or\s+instead|alternatively|otherwise|either)\b"
         + _ENDS,
-        "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|"
+        "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|te\s+propongo|"
         r"lo\s+dejo\s+preparado|no\s+(?:enviado|guardado)|si\s+(?:eso|esto|la\s+búsqueda)\s+no)\b|"
         r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no|ya\s+sea)\b"
         + _ENDS
@@ -568,6 +568,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
         + _ENDS,
         "ru": r"(?:пока\s+вы\s+не\s+подтвердите|пока\s+ты\s+не\s+подтвердишь|черновик|ещё\s+не\s+(?:отправ|сохран))|"
+        r"\bпредлагаю\s+(?:такую|такой|такое|эту|этот|это|следующ\w*)(?!\w)|"
         r"^\W{0,4}(?:если|когда|в\s+зависимости|или|либо|как\s+вариант|иначе)"
         + _ENDS
         + r"|(?:два|три|несколько)\s+(?:способа|варианта)"
@@ -868,7 +869,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         + r"\b[^\n]*\?|"
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
         r"^\W{0,3}(?:do\s+you\s+)?want\s+(?:it|this|that|them)\s+(?:saved|stored|noted|sent|added|updated|changed|"
-        r"recorded|kept)\b[^\n]*\?|"
+        r"recorded|kept|on\s+file|in\s+(?:your\s+|the\s+)?(?:notes|memory|archive))\b[^\n]*\?|"
         r"\b(?:is|was)\s+(?:that|this|it)\s+something\s+you(?:['’]d)?\s+(?:want|like)\s+me\s+to\s+(?:keep|save|store|"
         r"remember|note|add|log)\b[^\n]*\?|"
         r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
@@ -924,14 +925,15 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|"
         r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|"
         r"можно\s+(?:сохранить|"
-        r"отправить)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
+        r"отправить)|^\W{0,3}точно\s+(?:сохранить|записать|отправить|применить|обновить)\s*\?|"
+        r"подтверди(?:те)?,?\s+и\s+я\s+(?:сохраню|запишу|отправлю|обновлю|внесу)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
         "ja": r"(?:確認|承認)(?:して|し)?(?:いただけ|もらえ|くれ)(?:たら|れば)[、,]?\s*(?:送り|保存し|登録し|実行し)ます|"
         r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
         r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
-        r"いいですか|保存しますか|送信しますか)|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
+        r"いいですか|保存しますか|送信しますか)|^\W{0,3}(?:保存|送信|実行|更新|登録|適用)して(?:も)?(?:よろしい|いい|大丈夫)(?:です|でしょう)?か|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
         r"お願いします)",
         "nl": r"\b(?:alleen|slechts|nog\s+maar)\s+een\s+concept\b|\bwacht\s+op\s+je\s+(?:bevestiging|akkoord|"
         r"goedkeuring)|\bzo\s+(?:opslaan|versturen|doorvoeren|bewaren)\s*\?|(?:\b(?:zal|mag|moet|"
@@ -3494,6 +3496,9 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             kind = "proposed"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
+        if kind is None and i == 0 and (q := _question_then(line)) and waits_on_answer(*q):
+            # the same on one line ("C'est bien ça ? Si oui, je lance la mise à jour.")
+            kind = "proposed"
         if kind is None and i == 1 and waits_on_answer(lines[0][:LINE_CHARS], line):
             # A question about the block's content, then the action promised on its answer
             # ("It's shellfish, yes?" / "If so, I'll save it."): the block waits on that answer.
@@ -3526,6 +3531,17 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
 
 
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
+
+
+_FIRST_ASK = regex.compile(r"[?？][ \t]+")
+
+
+def _question_then(line: str) -> tuple[str, str] | None:
+    """A line's first question and what follows it, where it opens the line's first sentence."""
+    m = _FIRST_ASK.search(line)
+    if m is None or m.end() >= len(line) or _SENTENCE_END.search(line, 0, m.start()) is not None:
+        return None
+    return line[: m.start() + 1], line[m.end() :]
 
 
 def _opens_next(lines: list[str]) -> bool:
