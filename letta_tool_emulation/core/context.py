@@ -1234,7 +1234,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
         # Disclaimers in further words of several languages.
-        "several": r"\bsolo\s+come\s+(?:apparirebbe|sarebbe|verrebbe|si\s+presenterebbe)|(?:per\s+ora|finora)\s+non\s+ho\s+"
+        "several": r"\bsolo\s+per\s+mostrar(?:ti|le|vi)\b|\bnon\s+ho\s+memorizzato\s+(?:niente|nulla)\b|"
+        r"(?<!\w)فقط\s+(?:یک\s+)?نمونه|چیزی\s+ذخیره\s+نشد|"
+        r"\bsolo\s+come\s+(?:apparirebbe|sarebbe|verrebbe|si\s+presenterebbe)|(?:per\s+ora|finora)\s+non\s+ho\s+"
         r"(?:cambiato|modificato|toccato|salvato|eseguito)\s+(?:nulla|niente)|"
         r"(?:แค่|เพียง)ให้ดู|ยังไม่ได้(?:ค้นหา|ค้น|เปลี่ยน|แก้)|"
         r"\bto\s+(?:tylko|jedynie)\s+(?:pokaz|przykład|ilustracja|demonstracja)\b|\bniczego\s+nie\s+(?:rzuciłem|"
@@ -1393,6 +1395,14 @@ _WHY_AFTER: dict[ProblemKind, str] = {
 }
 
 
+# A sentence that opens with "for instance" and goes on past its comma into the block
+_EXAMPLE_COMMA = regex.compile(
+    r"[\W_]{0,3}(?:for\s+(?:example|instance)|e\.\s?g\.|por\s+ejemplo|par\s+exemple|zum\s+beispiel|z\.\s?b\.|"
+    r"ad\s+esempio|per\s+esempio|por\s+exemplo|например|bijvoorbeeld|na\s+przykład)[ \t]*,[ \t*_]*$",
+    regex.IGNORECASE,
+)
+
+
 def quote_words(words: str) -> str:
     """Words next to a block as a note to the model quotes them: on one line, at most 60 characters."""
     words = " ".join(words.split())
@@ -1448,6 +1458,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = last_sentence(before)
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
+    if _EXAMPLE_COMMA.match(sentence):
+        return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
@@ -2877,6 +2889,10 @@ AFTER_GATES["retracted"] += (
     *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
 )
 AFTER_GATES["example"] += (
+    "per mostrar",
+    "memorizzato",
+    "فقط",
+    "ذخیره نشد",
     "csak a formátum",
     "nem kerestem",
     "semmit nem",
