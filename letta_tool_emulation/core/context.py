@@ -110,12 +110,13 @@ HEADING_EXAMPLE = regex.compile(
     regex.IGNORECASE,
 )
 # A speaker's name in a recited transcript ("**Me:**", "assistant:"), maybe after the turn's
-# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:").
+# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:"); a log may point with an
+# arrow instead of a colon ("[Mon 09:14] assistant →").
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
-    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)\W{0,4}[:：]\W{0,4}"
+    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
     # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
     r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
 )
