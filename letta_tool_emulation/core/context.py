@@ -418,6 +418,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\bmy\s+(?:native\s+)?format\b|\bverbatim\b|"
         r"\b(?:quoting|recit\w+)\b|"
         r"^" + _SPEAKER + "$",
+        # the writer's own instructions, recited ("আমার নির্দেশনায় লেখা আছে এভাবে টুল কল করতে:")
+        "prompt": r"\b(?:mis\s+instrucciones|mes\s+instructions|meine\s+anweisungen|le\s+mie\s+istruzioni|"
+        r"minhas\s+instruções)\b|(?:мои\s+инструкции|моих\s+инструкциях)(?!\w)|আমার\s+নির্দেশনা|मेरे\s+निर्देश",
         "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste|pegaste|compartiste|"
         r"reenviaste|escribiste)|lo\s+que\s+(?:me\s+)?(?:pegaste|copiaste|enviaste|mandaste|compartiste)|"
         r"(?:tu|el)\s+mensaje\s+anterior|me\s+has\s+(?:enviado|pegado|pasado|compartido)|(?:antes|ayer|"
