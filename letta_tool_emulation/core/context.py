@@ -1478,6 +1478,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         clause = last_clause(sentence)
         if kind == "proposed" and clause == sentence:
             clause = _after_last(_CONSEQUENCE, sentence)
+        if kind == "proposed" and clause == sentence and (rest := _THE_REST.search(sentence)) is not None:
+            # an offer made for the rest, in a clause of its own after what the block does ("Only
+            # the plot needs saving, the rest can go in the archive later if you want:")
+            clause = sentence[: rest.start()] + ":"
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
@@ -1589,6 +1593,13 @@ _CONSEQUENCE = regex.compile(
     r"por\s+eso|por\s+lo\s+tanto|então|por\s+isso|quindi|dunque|perciò|perció|поэтому|так\s+что|тому|więc|"
     r"dlatego|dus|daarom|derhalve|så|derfor|joten|siksi|ezért|így|deci|așa\s+că|bu\s+yüzden|o\s+yüzden|jadi|"
     r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w))",
+    regex.IGNORECASE,
+)
+# A clause, after a comma, about the rest of what was said rather than what the block holds
+_THE_REST = regex.compile(
+    r"[,，;][ \t]*(?:(?:but|and|while|mais|et|aber|und|pero|y|ma|e|но|а)\s+)?(?:the\s+rest|everything\s+else|"
+    r"the\s+others|le\s+reste|tout\s+le\s+reste|der\s+rest|den\s+rest|alles\s+andere|el\s+resto|lo\s+demás|"
+    r"il\s+resto|o\s+resto|остальное)(?!\w)",
     regex.IGNORECASE,
 )
 # What someone sent, quoted in full on the line, then a clause of the writer's own that points
