@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import regex
 
 from .literals import Gates, Table, Words, alternatives, fold
+from .markers import CANDIDATE
 from .results import ProblemKind
 
 LINE_CHARS = 240  # characters of a line before or after a block that are judged
@@ -109,12 +110,13 @@ HEADING_EXAMPLE = regex.compile(
     regex.IGNORECASE,
 )
 # A speaker's name in a recited transcript ("**Me:**", "assistant:"), maybe after the turn's
-# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:").
+# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:"); a log may point with an
+# arrow instead of a colon ("[Mon 09:14] assistant →").
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
-    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)\W{0,4}[:：]\W{0,4}"
+    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
     # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
     r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
 )
@@ -146,8 +148,12 @@ def recited_turn(before: str, after: str) -> bool:
 QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
 # a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), or at the
-# full-width marks. A clause ends at a semicolon.
-_SENTENCE_END = regex.compile(r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|[。！？]")
+# full-width marks; after a lower-case word of two letters only where a capital follows ("only
+# said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one.
+# A clause ends at a semicolon.
+_SENTENCE_END = regex.compile(
+    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]"
+)
 _CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 # Words that set a block after the one before it, in order ("then", "sau đó", "danach"): never
 # an option's label, whatever else they spell ("sau" is Romanian for "or").
@@ -412,6 +418,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:available|following)\s+(?:\w+\s+)?tools\b|\bmy\s+(?:native\s+)?format\b|\bverbatim\b|"
         r"\b(?:quoting|recit\w+)\b|"
         r"^" + _SPEAKER + "$",
+        # the writer's own instructions, recited ("আমার নির্দেশনায় লেখা আছে এভাবে টুল কল করতে:")
+        "prompt": r"\b(?:mis\s+instrucciones|mes\s+instructions|meine\s+anweisungen|le\s+mie\s+istruzioni|"
+        r"minhas\s+instruções)\b|(?:мои\s+инструкции|моих\s+инструкциях)(?!\w)|আমার\s+নির্দেশনা|मेरे\s+निर्देश",
         "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste|pegaste|compartiste|"
         r"reenviaste|escribiste)|lo\s+que\s+(?:me\s+)?(?:pegaste|copiaste|enviaste|mandaste|compartiste)|"
         r"(?:tu|el)\s+mensaje\s+anterior|me\s+has\s+(?:enviado|pegado|pasado|compartido)|(?:antes|ayer|"
@@ -536,7 +545,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|^\W{0,4}(?:or|or\s+else|or\s+instead|alternatively|otherwise|either)\b"
         + _ENDS,
-        "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|"
+        "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|te\s+propongo|"
         r"lo\s+dejo\s+preparado|no\s+(?:enviado|guardado)|si\s+(?:eso|esto|la\s+búsqueda)\s+no)\b|"
         r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no|ya\s+sea)\b"
         + _ENDS
@@ -563,6 +572,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
         + _ENDS,
         "ru": r"(?:пока\s+вы\s+не\s+подтвердите|пока\s+ты\s+не\s+подтвердишь|черновик|ещё\s+не\s+(?:отправ|сохран))|"
+        r"\bпредлагаю\s+(?:такую|такой|такое|эту|этот|это|следующ\w*)(?!\w)|"
         r"^\W{0,4}(?:если|когда|в\s+зависимости|или|либо|как\s+вариант|иначе)"
         + _ENDS
         + r"|(?:два|три|несколько)\s+(?:способа|варианта)"
@@ -863,7 +873,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         + r"\b[^\n]*\?|"
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
         r"^\W{0,3}(?:do\s+you\s+)?want\s+(?:it|this|that|them)\s+(?:saved|stored|noted|sent|added|updated|changed|"
-        r"recorded|kept)\b[^\n]*\?|"
+        r"recorded|kept|on\s+file|in\s+(?:your\s+|the\s+)?(?:notes|memory|archive))\b[^\n]*\?|"
         r"\b(?:is|was)\s+(?:that|this|it)\s+something\s+you(?:['’]d)?\s+(?:want|like)\s+me\s+to\s+(?:keep|save|store|"
         r"remember|note|add|log)\b[^\n]*\?|"
         r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
@@ -919,14 +929,15 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|"
         r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|"
         r"можно\s+(?:сохранить|"
-        r"отправить)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
+        r"отправить)|^\W{0,3}точно\s+(?:сохранить|записать|отправить|применить|обновить)\s*\?|"
+        r"подтверди(?:те)?,?\s+и\s+я\s+(?:сохраню|запишу|отправлю|обновлю|внесу)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
         "ja": r"(?:確認|承認)(?:して|し)?(?:いただけ|もらえ|くれ)(?:たら|れば)[、,]?\s*(?:送り|保存し|登録し|実行し)ます|"
         r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
         r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
-        r"いいですか|保存しますか|送信しますか)|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
+        r"いいですか|保存しますか|送信しますか)|^\W{0,3}(?:保存|送信|実行|更新|登録|適用)して(?:も)?(?:よろしい|いい|大丈夫)(?:です|でしょう)?か|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
         r"お願いします)",
         "nl": r"\b(?:alleen|slechts|nog\s+maar)\s+een\s+concept\b|\bwacht\s+op\s+je\s+(?:bevestiging|akkoord|"
         r"goedkeuring)|\bzo\s+(?:opslaan|versturen|doorvoeren|bewaren)\s*\?|(?:\b(?:zal|mag|moet|"
@@ -1227,7 +1238,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
         # Disclaimers in further words of several languages.
-        "several": r"\bsolo\s+come\s+(?:apparirebbe|sarebbe|verrebbe|si\s+presenterebbe)|(?:per\s+ora|finora)\s+non\s+ho\s+"
+        "several": r"\bsolo\s+per\s+mostrar(?:ti|le|vi)\b|\bnon\s+ho\s+memorizzato\s+(?:niente|nulla)\b|"
+        r"(?<!\w)فقط\s+(?:یک\s+)?نمونه|چیزی\s+ذخیره\s+نشد|"
+        r"\bsolo\s+come\s+(?:apparirebbe|sarebbe|verrebbe|si\s+presenterebbe)|(?:per\s+ora|finora)\s+non\s+ho\s+"
         r"(?:cambiato|modificato|toccato|salvato|eseguito)\s+(?:nulla|niente)|"
         r"(?:แค่|เพียง)ให้ดู|ยังไม่ได้(?:ค้นหา|ค้น|เปลี่ยน|แก้)|"
         r"\bto\s+(?:tylko|jedynie)\s+(?:pokaz|przykład|ilustracja|demonstracja)\b|\bniczego\s+nie\s+(?:rzuciłem|"
@@ -1247,7 +1260,10 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # "Pomiń to wyżej", "Unohda yllä oleva")
         r"\blaisse\s+tomber\s+(?:celui-là|celle-là|le\s+précédent|la\s+précédente|le\s+premier|la\s+première)\b|"
         r"(?:(?:верхн|предыдущ)\w*|перв\w*\s+(?:вызов|блок|вариант))\s+(?:не\s+в\s+сч[её]т|не\s+считается)|"
-        r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
+        r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+|blok\s+|wywołanie\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
+        r"забуд(?:ь|ьте)\s+(?:(?:блок|вызов|запрос)\s+выше|(?:верхн|предыдущ|перв)\w*)|"
+        r"\blascia(?:te)?\s+(?:stare|perdere)\s+(?:quello|quella|il\s+blocco)\s+(?:sopra|di\s+sopra|precedente)\b|"
+        r"ऊपर\s+वाला\s+(?:छोड़िए|छोड़ दीजिए|छोड़ो|भूल\s+जाइए)|"
         r"\bunohda\s+(?:yllä\s+oleva|ylläoleva|ylempi|ensimmäinen)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
@@ -1255,7 +1271,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|"
         r"\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
         r"\bdisregard\b|\bretract\b|\bcancel\s+that\b|\bdon['’]t\s+(?:run|use|execute)\s+(?:that|it|this)\b|"
-        r"\bwrong\s+(?:block|call|one)\b|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
+        r"\bwrong\s+(?:block|call|one)\b|^\W{0,3}(?:(?:actually|oops|wait|hmm),?\s+)?that['’]s\s+the\s+wrong\s+\w+|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
         "es": r"^\W{0,3}(?:perdón,?\s+)?eso\s+(?:está|estaba)\s+mal\s*[.!,;:—–-]|^\W{0,3}(?:corrijo|"
         r"corrección)\s*[:：]|\bla\s+(?:correcta|buena)\s+es\b|\b(?:esta|este)\s+es\s+(?:la|el)\s+(?:correcta|correcto|buena|bueno)\b|"
         r"\bme\s+he\s+(?:liado|equivocado)\b|(?:olvida\s+(?:eso|esa|la)|ignora\s+(?:la|"
@@ -1383,6 +1399,14 @@ _WHY_AFTER: dict[ProblemKind, str] = {
 }
 
 
+# A sentence that opens with "for instance" and goes on past its comma into the block
+_EXAMPLE_COMMA = regex.compile(
+    r"[\W_]{0,3}(?:for\s+(?:example|instance)|e\.\s?g\.|por\s+ejemplo|par\s+exemple|zum\s+beispiel|z\.\s?b\.|"
+    r"ad\s+esempio|per\s+esempio|por\s+exemplo|например|bijvoorbeeld|na\s+przykład)[ \t]*,[ \t*_]*$",
+    regex.IGNORECASE,
+)
+
+
 def quote_words(words: str) -> str:
     """Words next to a block as a note to the model quotes them: on one line, at most 60 characters."""
     words = " ".join(words.split())
@@ -1438,6 +1462,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = last_sentence(before)
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
+    if _EXAMPLE_COMMA.match(sentence):
+        return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
@@ -1452,6 +1478,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         clause = last_clause(sentence)
         if kind == "proposed" and clause == sentence:
             clause = _after_last(_CONSEQUENCE, sentence)
+        if kind == "proposed" and clause == sentence and (rest := _THE_REST.search(sentence)) is not None:
+            # an offer made for the rest, in a clause of its own after what the block does ("Only
+            # the plot needs saving, the rest can go in the archive later if you want:")
+            clause = sentence[: rest.start()] + ":"
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
@@ -1468,7 +1498,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
 _HELD_ROWS = (
     r"(?<!\b(?:you|he|she|they|we|it)\s)(?:haven['’]t|have\s+not|didn['’]t|did\s+not|won['’]t|will\s+not)\s+"
     r"(?:yet\s+)?(?:sent|send)\b|"
-    r"\bnot\s+(?:yet\s+)?sent\b|"
+    r"\bnot\s+(?:yet\s+)?sent\b|\b(?:stays|remains|kept|keep\s+it)\s+unsent\b|\bunsent\s+until\b|"
+    r"\bpending\s+your\s+(?:ok|okay|go-ahead|approval|confirmation|review)\b|\bbefore\s+it\s+goes\s+(?:anywhere|out)\b|"
     r"(?:hold|held|holding|wait|waiting)\b[^\n]{0,30}?\buntil\s+you\b|"
     r"\bhold(?:ing)?\s+off\b|\bbefore\s+(?:I\s+send|sending)\b|"
     r"\bwait(?:ing)?\s+for\s+your\s+(?:ok|okay|go-ahead|approval|confirmation)\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
@@ -1478,9 +1509,10 @@ _HELD_ROWS = (
     r"(?:noch\s+)?nicht\s+(?:gesendet|verschickt|abgeschickt|versendet)\b|"
     r"\b(?:schicke|sende|verschicke)\b[^.!?\n]{0,20}?\berst\b[^.!?\n]{0,10}?\bwenn\s+du\b|"
     r"(?:ich\s+)?warte\s+auf\s+dein(?:e|en)?\s+(?:okay|ok|go|freigabe|bestätigung|zustimmung)\b|"
-    r"\bbis\s+du\s+(?:es\s+|das\s+|ihn\s+|sie\s+)?(?:gesehen|gelesen|bestätigt|freigegeben|okay|ok|ja)\b|"
+    r"\bbis\s+du\s+(?:es\s+|das\s+|ihn\s+|sie\s+)?(?:gesehen|gelesen|bestätigt|freigegeben|abgesegnet|okay|ok|ja)\b|"
+    r"\bich\s+warte\s+mit\s+dem\s+(?:speichern|senden|abschicken|eintragen)\b|"
     r"\b(?:je\s+ne\s+l['’]ai\s+pas|pas\s+encore)\s+(?:encore\s+)?envoyé\b|\bje\s+ne\s+l['’]envoie\s+pas\b|"
-    r"tant\s+que\s+tu\s+n['’]as\s+pas\b|jusqu['’]à\s+ce\s+que\s+tu\s+(?:confirmes|valides|me\s+dises|l['’]aies)\b|"
+    r"tant\s+que\s+tu\s+n['’]as\s+pas\b|jusqu['’]à\s+ce\s+que\s+tu\s+(?:confirmes|valides|me\s+dises|l['’]aies|(?:la\s+|le\s+)?relises)\b|"
     r"non\s+l['’]ho\s+(?:ancora\s+)?(?:inviato|mandato)\b|finché\s+non\s+(?:mi\s+)?(?:dici|confermi|dai|l['’]hai)\b|"
     r"não\s+(?:o\s+|a\s+)?(?:enviei|mandei|envio|mando)\b|até\s+(?:você|tu)\s+(?:aprovar|confirmar|ver|dizer|ler)\b|"
     r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
@@ -1501,6 +1533,8 @@ _HELD_GATES = (
         "held",
         "wait",
         "until then",
+        "pending",
+        "goes",
         "envi",
         "enví",
         "mand",
@@ -1559,6 +1593,13 @@ _CONSEQUENCE = regex.compile(
     r"por\s+eso|por\s+lo\s+tanto|então|por\s+isso|quindi|dunque|perciò|perció|поэтому|так\s+что|тому|więc|"
     r"dlatego|dus|daarom|derhalve|så|derfor|joten|siksi|ezért|így|deci|așa\s+că|bu\s+yüzden|o\s+yüzden|jadi|"
     r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w))",
+    regex.IGNORECASE,
+)
+# A clause, after a comma, about the rest of what was said rather than what the block holds
+_THE_REST = regex.compile(
+    r"[,，;][ \t]*(?:(?:but|and|while|mais|et|aber|und|pero|y|ma|e|но|а)\s+)?(?:the\s+rest|everything\s+else|"
+    r"the\s+others|le\s+reste|tout\s+le\s+reste|der\s+rest|den\s+rest|alles\s+andere|el\s+resto|lo\s+demás|"
+    r"il\s+resto|o\s+resto|остальное)(?!\w)",
     regex.IGNORECASE,
 )
 # What someone sent, quoted in full on the line, then a clause of the writer's own that points
@@ -2860,8 +2901,13 @@ AFTER_GATES["retracted"] += (
     *["lo anterior", "не учитыва", "se bort fra", "bortse fra", "glem ", "glöm ", "strunta i", "vergeet "],
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
+    *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
 )
 AFTER_GATES["example"] += (
+    "per mostrar",
+    "memorizzato",
+    "فقط",
+    "ذخیره نشد",
     "csak a formátum",
     "nem kerestem",
     "semmit nem",
@@ -3399,6 +3445,7 @@ _CORRECTING = regex.compile(
     r"fixing\s+(?:it|that)|redoing\s+(?:it|that)|let\s+me\s+(?:fix|redo)\s+(?:it|that)|"
     r"corrijo|corrigiendo|corregido|corrección|(?:lo\s+|la\s+)?rehago|rectifico|"
     r"je\s+(?:corrige|rectifie|reprends|refais)|rectification|corrigé|"
+    r"je\s+(?:le\s+|la\s+)?remplace(?:\s+par\s+(?:ceci|ça|cela|celui-ci|celle-ci))?|"
     r"(?:ich\s+)?korrigiere(?:\s+das)?|korrigiert|korrektur|berichtigt|richtig\s+ist|neu|"
     r"corrigindo|corrigido|correção|refazendo|refaço|"
     r"correggo|(?:lo\s+|la\s+)?rifaccio|corretto|correzione|"
@@ -3428,7 +3475,9 @@ def reports_done(before: str) -> bool:
     if not line or line.endswith(_ASKS):
         return False
     found = (
-        REPORTED.match(line) is not None
+        # a line of a word or two that says it is done ("Sparat.", "Готово.") as after a block
+        DONE.match(line + " ") is not None
+        or REPORTED.match(line) is not None
         or any(REPORTED.match(line, m.end()) is not None for m in _CLAUSE_STARTS.finditer(line))
         or _REPORTED_CJK.search(line) is not None
     )
@@ -3478,6 +3527,9 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             kind = "proposed"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
+        if kind is None and i == 0 and (q := _question_then(line)) and waits_on_answer(*q):
+            # the same on one line ("C'est bien ça ? Si oui, je lance la mise à jour.")
+            kind = "proposed"
         if kind is None and i == 1 and waits_on_answer(lines[0][:LINE_CHARS], line):
             # A question about the block's content, then the action promised on its answer
             # ("It's shellfish, yes?" / "If so, I'll save it."): the block waits on that answer.
@@ -3487,6 +3539,9 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             kind = None
         if kind == "proposed" and (
             done
+            # a line that goes on to another block ("And I drafted a note, not sent, just ready:")
+            # holds back or asks leave for that block, not this one
+            or (i == 0 and _opens_next(lines))
             or _aside(line)
             or (not tight and (_another_step(line) or _own_tag(line)))
             or (before is not None and short and reports_done(before))
@@ -3507,6 +3562,26 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
 
 
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
+
+
+_FIRST_ASK = regex.compile(r"[?？][ \t]+")
+
+
+def _question_then(line: str) -> tuple[str, str] | None:
+    """A line's first question and what follows it, where it opens the line's first sentence."""
+    m = _FIRST_ASK.search(line)
+    if m is None or m.end() >= len(line) or _SENTENCE_END.search(line, 0, m.start()) is not None:
+        return None
+    return line[: m.start() + 1], line[m.end() :]
+
+
+def _opens_next(lines: list[str]) -> bool:
+    """Whether the first line after a block ends with a colon and a block's marker opens the next."""
+    return (
+        len(lines) > 1
+        and lines[0][:LINE_CHARS].rstrip(" \t*_").endswith((":", "："))
+        and CANDIDATE.match(lines[1].lstrip()) is not None
+    )
 
 
 def _after_lines(after: str) -> list[str]:
