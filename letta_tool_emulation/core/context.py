@@ -172,6 +172,7 @@ _ELEMENT = regex.compile(r"<(/?)(details|pre|code)\b[^>\n]{0,200}>", regex.IGNOR
 
 _OPENS = "«„「『‹"
 _CLOSES = {"»": "«", "”": "“", "」": "「", "』": "『", "›": "‹"}
+_QUOTE_MARK = regex.compile(r'["“”«»„「」『』‹›]')
 
 
 def _closes_after_digit(line: str, i: int) -> bool:
@@ -188,8 +189,10 @@ def opens_quote(line: str) -> bool:
     if not any(ch in line for ch in '"“«„「『‹'):
         return False
     stack: list[tuple[str, int]] = []  # open marks and where they stand
-    prev = ""
-    for i, ch in enumerate(line):
+    # Only the quotation marks move the stack: visited alone, not every character of the line.
+    for m in _QUOTE_MARK.finditer(line):
+        i, ch = m.start(), m.group()
+        prev = line[i - 1] if i else ""
         top = stack[-1][0] if stack else ""
         if ch in _OPENS:
             if ch == "«" and top == "»":
@@ -211,7 +214,6 @@ def opens_quote(line: str) -> bool:
                 stack.pop()
             else:
                 stack.append((ch, i))
-        prev = ch
     if not stack:
         return False
     head = line[: stack[0][1]].rstrip(" \t*_")
