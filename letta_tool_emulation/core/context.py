@@ -3270,19 +3270,28 @@ _STATEMENT_CHARS = 6
 _BACK_CJK = regex.compile(r"这|這|它|此|これ|この|こう|それ|이거|이것|이렇게|그거|그것")
 
 
+def _tagged(line: str) -> tuple[str, str] | None:
+    """A question that ends in a tag of a word or two after a comma ("..., okay?"), as its
+    statement and its tag; None for any other line."""
+    text = _without_signs(line.strip())
+    if not text.endswith(_ASKS):
+        return None
+    tag = _TAG.search(text)
+    if tag is None or len(tag.group("tag").split()) > _BARE_WORDS:
+        return None
+    return text[: tag.start()].strip(" \t¿¡"), tag.group("tag")
+
+
 def _tag_on_block(line: str, tight: bool = False) -> bool:
     """Whether a question past a blank line after a block is a tag on the writer's own statement
     of making it, a pronoun or "so" pointing back at it ("So speichere ich das, okay?", "I'll keep
     it like that, okay?"): leave asked, unless the statement reports it done. In the block's own
     paragraph (``tight``) a consent word for the tag and a word for how the block is written are
     enough, whoever the subject ("Simpan begini, boleh?")."""
-    text = _without_signs(line.strip())
-    if not text.endswith(_ASKS):
+    tagged = _tagged(line)
+    if tagged is None:
         return False
-    tag = _TAG.search(text)
-    if tag is None or len(tag.group("tag").split()) > _BARE_WORDS:
-        return False
-    statement = text[: tag.start()].strip(" \t¿¡")
+    statement, tag = tagged
     return (
         len(statement.split()) <= _TAGGED_WORDS
         and _BACK.search(statement) is not None
@@ -3290,11 +3299,7 @@ def _tag_on_block(line: str, tight: bool = False) -> bool:
         and (
             _MINE.search(statement) is not None
             or _OBJECT_BACK.match(statement) is not None
-            or (
-                tight
-                and _BARE.search(_bare_text(tag.group("tag"))) is not None
-                and _OBJECT_BACK.search(statement) is not None
-            )
+            or (tight and _BARE.search(_bare_text(tag)) is not None and _OBJECT_BACK.search(statement) is not None)
         )
         and not reports_done(statement)
         and _PAST.search(statement) is None
@@ -3324,13 +3329,10 @@ _LATER = regex.compile(
 def _own_tag(line: str) -> bool:
     """Whether a question past a blank line after a block is a tag on a statement that points
     nowhere back at the block: the statement has words enough of its own."""
-    text = _without_signs(line.strip())
-    if not text.endswith(_ASKS):
+    tagged = _tagged(line)
+    if tagged is None:
         return False
-    tag = _TAG.search(text)
-    if tag is None or len(tag.group("tag").split()) > _BARE_WORDS:
-        return False
-    statement = text[: tag.start()].strip(" \t¿¡")
+    statement = tagged[0]
     if _UNSPACED.search(statement):
         return len(statement) >= _STATEMENT_CHARS and _BACK_CJK.search(statement) is None
     if len(statement.split()) < _STATEMENT_WORDS:
