@@ -3222,17 +3222,23 @@ _THEIR_STEP = regex.compile(
 _STEP_WORDS = 3
 
 
+def _if_clause(line: str) -> str | None:
+    """The words of a question's "if" clause after its "if" ("... si mañana repasamos ..."); None
+    where the line asks no question or has no such clause."""
+    if not line.rstrip().endswith(_ASKS):
+        return None
+    clause = _CONDITION.search(line)
+    return None if clause is None else " ".join(clause.group().split()[1:])
+
+
 def _another_step(line: str) -> bool:
     """Whether a question past a blank line after a block asks about a step of its own: its "if"
     clause spells out what "we" or "you" would do and points nowhere back at the block ("¿Te
     parece bien si mañana repasamos el presupuesto del viaje?"). "Is it okay if I save it like
     this?" asks leave for the block."""
-    if not line.rstrip().endswith(_ASKS):
+    words = _if_clause(line)
+    if words is None:
         return False
-    clause = _CONDITION.search(line)
-    if clause is None:
-        return False
-    words = " ".join(clause.group().split()[1:])
     return len(words.split()) >= _STEP_WORDS and _THEIR_STEP.search(words) is not None and _BACK.search(words) is None
 
 
@@ -3244,12 +3250,9 @@ def _my_step(line: str) -> bool:
     """Whether a question after a block asks leave for it in an "if" clause whose subject is the
     writer and which points back at the block ("Ist es okay, wenn ich das so speichere?", "Is it
     okay if I save it like this?"): the other side of :func:`_another_step`."""
-    if not line.rstrip().endswith(_ASKS):
+    words = _if_clause(line)
+    if words is None:
         return False
-    clause = _CONDITION.search(line)
-    if clause is None:
-        return False
-    words = " ".join(clause.group().split()[1:])
     return _MINE.search(words) is not None and _BACK.search(words) is not None and _TOO.search(words) is None
 
 
