@@ -173,9 +173,9 @@ def prepare(
     ``concurrent`` and ``sequential`` say how it orders them (see :func:`step.in_order`);
     without them it runs them all in the order given. Without ``parallel`` they are handed out
     one per step, unless ``single_call`` (a caller that cannot hand them out), which limits a
-    constrained reply to one call, as a ``settings.max_calls_per_reply`` of 1 does. ``venice_parameters``: what a request to
-    an endpoint in Venice's dialect carries as such (None:
-    :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``: the model endpoint's
+    constrained reply to one call, as a ``settings.max_calls_per_reply`` of 1 does.
+    ``venice_parameters``: what a request to an endpoint in Venice's dialect carries as such
+    (None: :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``: the model endpoint's
     URL, which a refused schema is remembered for. ``log`` hears what the engine did, at this
     step and the steps of :func:`run` (None: nothing is said).
     """

@@ -3133,11 +3133,11 @@ _OBJECT_BACK = regex.compile(
     regex.IGNORECASE,
 )
 _UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
-_YOU_FIRST = regex.compile(
+_YOU = (
     r"(?:you|u|ya|tu|tú|du|vous|usted|ustedes|você|vocês|voi|ty|ты|вы|ти|ви|jij|jullie|ni|dere|sen|siz|kamu|anda|"
-    r"kau|bạn|εσύ|εσείς|أنت|أنتم|تو|شما|אתה|את|אתם|तुम|आप|te|ön|tu)(?!\w)",
-    regex.IGNORECASE,
+    r"kau|bạn|εσύ|εσείς|أنت|أنتم|تو|شما|אתה|את|אתם|तुम|आप|te|ön|tu)(?!\w)"
 )
+_YOU_FIRST = regex.compile(_YOU, regex.IGNORECASE)
 # A report that the block is done, the first sentence after it: a word or two and a full stop.
 DONE = regex.compile(
     r"^\W{0,3}(?:done|saved|updated|noted|stored|added|sent|got\s+it|all\s+set|all\s+done|listo|lista|hecho|guardado|"
@@ -3379,7 +3379,7 @@ def waits_on_answer(question: str, line: str) -> bool:
     )
 
 
-_YOU_ANYWHERE = regex.compile(_YOU_FIRST.pattern.replace("(?:", "(?<!\\w)(?:", 1), regex.IGNORECASE)
+_YOU_ANYWHERE = regex.compile(r"(?<!\w)" + _YOU, regex.IGNORECASE)
 
 
 # A letter alone, or after a word of a script written without spaces ("案A"), labelling an alternative
@@ -3399,14 +3399,8 @@ def alternative_leads(first: str, second: str) -> bool:
     a, b = a.lower(), b.lower()
     if a == b:
         return first.lstrip(" \t*_")[:1] != second.lstrip(" \t*_")[:1] and second.lstrip(" \t*_")[:1].islower()
-    # the one place they differ, found by halving: no loop over each character of long lines
-    lo, hi = 0, len(a)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if a[: mid + 1] == b[: mid + 1]:
-            lo = mid + 1
-        else:
-            hi = mid
+    # the first place they differ (they do, and both are at most a line long)
+    lo = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
     return (
         a[lo + 1 :] == b[lo + 1 :] and _LABEL_LETTER.match(a, lo) is not None and _LABEL_LETTER.match(b, lo) is not None
     )

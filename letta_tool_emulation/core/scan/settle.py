@@ -356,7 +356,7 @@ class Settle:
         for i, group in enumerate(groups):
             last = i + 1 == len(groups)
             upto = len(prose) if last else groups[i + 1].after_at
-            cut = min(upto, group.after_at + C.AFTER_LINES * C.LINE_CHARS + 16)
+            cut = min(upto, group.after_at + AFTER_SPAN)
             after = prose[group.after_at : cut]
             ends = last and cut == len(prose)
             shown = listed.get(id(group)) or offered.get(id(group))
@@ -364,13 +364,12 @@ class Settle:
                 shown = C.Shown("retracted", REDONE)
             if shown is None and not last and _corrected(group, groups[i + 1], after, upto - group.after_at):
                 shown = C.Shown("retracted", CORRECTED, C.quote_words(after.strip()))
-            ctx = group.region.context
-            if shown is None and ctx is not None and not ctx.gap and C.runs_through(ctx.before, after):
+            before = _line_above(group)
+            if shown is None and before is not None and C.runs_through(before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
-            if shown is None and ctx is not None and not ctx.gap and C.recited_turn(ctx.before, after):
+            if shown is None and before is not None and C.recited_turn(before, after):
                 shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
             if shown is None and after.strip():
-                before = ctx.before if ctx is not None and not ctx.gap else None
                 key = (after, ran and last, before, ends)
                 shown = judged.get(key, _UNJUDGED)
                 if shown is _UNJUDGED:
@@ -385,6 +384,8 @@ class Settle:
 
 
 REDONE = "the next block replaces the same text again, a line after it, so it was written anew"
+# How much of what follows a block its judgement reads: its lines after it, at their longest.
+AFTER_SPAN = C.AFTER_LINES * C.LINE_CHARS + 16
 
 
 def _first_call(events: Iterable[StreamEvent]) -> ToolCall | None:
@@ -470,23 +471,24 @@ def _alternatives(groups: list[Group], prose: str) -> dict[int, C.Shown]:
     Lines that number or order their blocks ("Step 1:", "Then:") label steps, each performed."""
     found: dict[int, C.Shown] = {}
     for first, second in pairwise(groups):
-        a, b = _lead(first), _lead(second)
-        if a is not None and b is not None and C.alternative_leads(a, b):
+        a, b = _line_above(first), _line_above(second)
+        if a is not None and b is not None and a.strip() and b.strip() and C.alternative_leads(a, b):
             for group in (first, second):
                 found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(a))
     if len(groups) > 1:
         last = groups[-1]
-        tail = prose[last.after_at : last.after_at + C.AFTER_LINES * C.LINE_CHARS + 16]
+        tail = prose[last.after_at : last.after_at + AFTER_SPAN]
         if len(tail) == len(prose) - last.after_at and C.asks_which(tail):
             for group in groups:
                 found.setdefault(id(group), C.Shown("proposed", OFFERED, C.quote_words(tail.strip())))
     return found
 
 
-def _lead(group: Group) -> str | None:
-    """The line directly above a block, where one stands right above it."""
+def _line_above(group: Group) -> str | None:
+    """The line directly above a block, where one stands right above it (no blank line or
+    other break between them)."""
     ctx = group.region.context
-    return ctx.before if ctx is not None and not ctx.gap and ctx.before.strip() else None
+    return ctx.before if ctx is not None and not ctx.gap else None
 
 
 def _as_code(raw: str) -> str:
