@@ -16,10 +16,12 @@ Candidates: free text always; free text under the call blocks' lazy grammar wher
 kind takes one (llama.cpp's ``llama-server``: ``server_dialect.TRIGGER_KINDS``), asked no further
 once the server refuses it; constrained to the JSON envelope where the endpoint enforces reply
 schemas (a local server whose kind the plugin knows, a Venice model with
-``supportsResponseSchema``; never an end-to-end encrypted one). The best (:func:`best`) is
-recorded in the calibration file (:mod:`.calibration`), with whether free text did better with the
-grammar or without it; selection uses both unless the user chose a mode (or, for the grammar,
-``LETTA_TOOL_EMULATION_GRAMMAR``).
+``supportsResponseSchema``; never an end-to-end encrypted one), and there also held to one call
+per reply (a small model under an envelope that allows several repeats its call, which is a wrong
+answer). The best (:func:`best`) is recorded in the calibration file (:mod:`.calibration`), with
+whether free text did better with the grammar or without it; selection uses both unless the user
+chose a mode (or, for the grammar, ``LETTA_TOOL_EMULATION_GRAMMAR``; for one call per reply,
+``LETTA_TOOL_EMULATION_MAX_CALLS``).
 """
 
 from __future__ import annotations
@@ -203,8 +205,9 @@ class Answer:
 
 @dataclass
 class ModeRun:
-    """One candidate: a mode, the request shape of a constrained one, and for free text whether
-    its call blocks were held to the server's lazy grammar."""
+    """One candidate: a mode, the request shape of a constrained one and whether it was held to
+    one call per reply, and for free text whether its call blocks were held to the server's lazy
+    grammar."""
 
     mode: calibration.Mode
     shape: str | None
@@ -213,11 +216,12 @@ class ModeRun:
     refused: str | None = None
     grammar: bool = False
     skipped: str | None = None  # why the candidate was not asked at all
+    one_call: bool = False
 
     @property
     def name(self) -> str:
-        """As the table and the calibration file name it."""
-        return "free+grammar" if self.grammar else self.mode
+        """As the calibration file and the progress lines name it."""
+        return "free+grammar" if self.grammar else "constrained+one-call" if self.one_call else self.mode
 
     def accuracy(self, kind: str | None = None) -> float | None:
         mine = [a for a in self.answers if kind is None or a.question.kind == kind]
@@ -262,7 +266,7 @@ def _seconds(value: float | None) -> str:
 
 
 def _label(run: ModeRun) -> str:
-    return "free + grammar" if run.grammar else run.mode
+    return "free + grammar" if run.grammar else "constrained to one call" if run.one_call else run.mode
 
 
 def render(runs: list[ModeRun]) -> str:
@@ -417,8 +421,9 @@ async def calibrate(
         if enforces_schemas(upstream, free):
             constrained = _decision(upstream, model, "constrained")
             runs.append(ModeRun("constrained", constrained.schema_shape))
+            runs.append(ModeRun("constrained", constrained.schema_shape, one_call=True))
         # What the plugin would choose without calibration: a tie keeps it.
-        preferred = runs[-1].name if runs[-1].mode == "constrained" else "free" if unasked else "free+grammar"
+        preferred = "constrained" if runs[-1].mode == "constrained" else "free" if unasked else "free+grammar"
         asked = load_questions(limit)
         measured = [r for r in runs if not r.skipped]
         server = endpoints.KNOWN.server(upstream.base_url)
@@ -438,9 +443,15 @@ async def calibrate(
         total = len(asked.questions) * len(measured)
         done = 0
         for run in measured:
+            if run.one_call and any(r.refused for r in runs if r.mode == "constrained" and not r.one_call):
+                # Refused again, it would measure free text a second time.
+                run.skipped = "the server refused the reply schema"
+                done += len(asked.questions)
+                continue
             for question in asked.questions:
                 if run.mode == "constrained":
-                    decision = constrained  # a refused schema is what this run measures: its decision stays
+                    # A refused schema is what this run measures: its decision stays.
+                    decision = replace(constrained, one_call=run.one_call)
                 elif run.grammar:
                     if endpoints.KNOWN.refused_schema(upstream.base_url, model, GRAMMAR_SHAPE):
                         # Asked without it from now on, this run would measure plain free text again.
@@ -467,7 +478,7 @@ async def calibrate(
                     verdict = "right" if wrong is None else f"wrong: {_short(wrong)}"
                     counter = f"[{done}/{total}]"
                     print(
-                        f"{counter:<9} {run.name:<12} {question.kind:<11} {question.id:<18} {_seconds(seconds):>7}  "
+                        f"{counter:<9} {run.name:<20} {question.kind:<11} {question.id:<18} {_seconds(seconds):>7}  "
                         f"{verdict}",
                         file=progress,
                         flush=True,
@@ -483,7 +494,7 @@ async def calibrate(
             "questions": len(asked.questions),
             "modes": {r.name: r.summary() for r in runs if not r.skipped},
         }
-        choice = calibration.Choice(chosen.mode, chosen.shape, grammar)
+        choice = calibration.Choice(chosen.mode, chosen.shape, grammar, chosen.one_call)
         where = str(calibration.record(base_url, model, choice, figures))
     return Report(runs, chosen, preferred, where, emulated, grammar)
 
@@ -552,6 +563,8 @@ def main(
     print(f"Recorded in {report.path}: used for {model} at {url} unless an agent switch, "
           "LETTA_TOOL_EMULATION_CONSTRAINED or the proxy's --mode / X-Tool-Emulation-Mode chooses "
           "(and for the grammar, LETTA_TOOL_EMULATION_GRAMMAR).")  # fmt: skip
+    if report.chosen.one_call:
+        print("Replies are held to one call each for this model (LETTA_TOOL_EMULATION_MAX_CALLS sets otherwise).")
     if not report.emulated_by_settings:
         print(f"Note: your settings do not emulate {model} (it was measured with emulation forced on); "
               "LETTA_TOOL_EMULATION_MODELS or the agent switch tool-emulation turns it on.")  # fmt: skip

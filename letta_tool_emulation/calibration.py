@@ -1,7 +1,8 @@
 """What ``letta-tool-emulation calibrate`` measured: the best mode of emulated replies (free text or
-constrained to the JSON envelope) for one endpoint and model, and on a server that takes a lazy
-grammar whether free text did better with it or without it, kept in a small JSON file in the
-user's configuration directory, which selection reads when the user has not chosen a mode.
+constrained to the JSON envelope, with any number of calls per reply or one) for one endpoint and
+model, and on a server that takes a lazy grammar whether free text did better with it or without
+it, kept in a small JSON file in the user's configuration directory, which selection reads when the
+user has not chosen a mode.
 
 The file is ``$XDG_CONFIG_HOME/letta-tool-emulation/calibration.json`` (``~/.config/...`` without
 ``XDG_CONFIG_HOME``), or where ``LETTA_TOOL_EMULATION_CALIBRATION`` says. It holds endpoint URLs
@@ -33,6 +34,8 @@ class Choice:
     # Free text did better with the call blocks' grammar (True) or without it (False); None: not
     # measured (the server kind takes none, or refused it), so selection's default holds.
     grammar: bool | None = None
+    # The constrained mode did better held to one call per reply (see ``step.Decision.one_call``).
+    one_call: bool = False
 
     @property
     def constrained(self) -> bool:
@@ -93,7 +96,10 @@ def _parse(data: Any) -> dict[tuple[str, str], Choice]:
             if mode in ("free", "constrained"):
                 shape, grammar = entry.get("shape"), entry.get("grammar")
                 entries[(url, model)] = Choice(
-                    mode, shape if isinstance(shape, str) else None, grammar if isinstance(grammar, bool) else None
+                    mode,
+                    shape if isinstance(shape, str) else None,
+                    grammar if isinstance(grammar, bool) else None,
+                    mode == "constrained" and entry.get("one_call") is True,
                 )
     return entries
 
@@ -146,7 +152,8 @@ def record(url: str, model: str, choice: Choice, measured: dict[str, Any]) -> Pa
     if not isinstance(models, dict):
         models = data["endpoints"][endpoint_key(url)] = {}
     grammar = {} if choice.grammar is None else {"grammar": choice.grammar}
-    models[model] = {"mode": choice.mode, "shape": choice.shape, **grammar, **measured}
+    one_call = {"one_call": True} if choice.one_call else {}
+    models[model] = {"mode": choice.mode, "shape": choice.shape, **grammar, **one_call, **measured}
     fd, temporary = tempfile.mkstemp(prefix=".calibration-", suffix=".json", dir=where.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:

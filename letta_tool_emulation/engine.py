@@ -173,7 +173,8 @@ def prepare(
     ``concurrent`` and ``sequential`` say how it orders them (see :func:`step.in_order`);
     without them it runs them all in the order given. Without ``parallel`` they are handed out
     one per step, unless ``single_call`` (a caller that cannot hand them out), which limits a
-    constrained reply to one call, as a ``settings.max_calls_per_reply`` of 1 does.
+    constrained reply to one call, as a ``settings.max_calls_per_reply`` of 1 and a
+    ``decision.one_call`` do.
     ``venice_parameters``: what a request to an endpoint in Venice's dialect carries as such
     (None: :data:`~.venice_dialect.DEFAULT_VENICE_PARAMETERS`). ``endpoint``: the model endpoint's
     URL, which a refused schema is remembered for. ``log`` hears what the engine did, at this
@@ -228,9 +229,10 @@ def prepare(
         step = Step(decision=decision, tools=specs, inner_thoughts=frozenset(thoughts), heartbeat=frozenset(beats),
                     tool_choice=tool_choice, queued=queued, settings=settings, endpoint=endpoint, log=log)  # fmt: skip
         return EmulatedRequest({"model": data.get("model"), "messages": []}, step)
-    # One call per reply where the caller takes one, or where the user lets one run: a grammar or
-    # schema that allows more only lets the model write calls that would not run.
-    one_call = (single_call and not parallel) or settings.max_calls_per_reply == 1
+    # One call per reply where the caller takes one, where the user lets one run, or where
+    # calibration found the model better so: a grammar or schema that allows more only lets the
+    # model write calls that would not run.
+    one_call = (single_call and not parallel) or settings.max_calls_per_reply == 1 or decision.one_call
     history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
     feedback = _take_feedback(pending) if pending is not None and specs else ""
     rendered = _rendered(history, offer_lines(specs, lines, enum=False), tool_choice, feedback, constrained=False)
@@ -628,14 +630,16 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
                 rejected=True,
             )
         )
-    limit = step.settings.max_calls_per_reply
+    limit = 1 if step.decision.one_call else step.settings.max_calls_per_reply
     if len(calls) > limit:
         dropped = calls[limit:]
         calls = calls[:limit]
         s.problems.append(
             Problem(
                 "malformed_call",
-                f"Only the first {limit} calls of one reply run; {len(dropped)} more were not executed "
+                f"Only the first {'call' if limit == 1 else f'{limit} calls'} of one reply "
+                f"{'runs' if limit == 1 else 'run'}; {len(dropped)} more {'was' if len(dropped) == 1 else 'were'} "
+                "not executed "
                 f"({', '.join(n for n, _ in dropped[:5])}{', ...' if len(dropped) > 5 else ''}).",
                 rejected=True,
             )

@@ -34,7 +34,17 @@ from . import calibration, endpoints, venice
 from .server_dialect import GRAMMAR_SHAPE, LOCAL_KINDS, SCHEMA_SHAPES, TRIGGER_KINDS, ServerKind
 from .step import Decision, env_switch
 
-__all__ = ["Decision", "calibrated", "decide", "grammar_kind", "handle_of", "schema_shape", "speaks_venice", "switches"]
+__all__ = [
+    "Decision",
+    "calibrated",
+    "decide",
+    "grammar_kind",
+    "handle_of",
+    "one_call",
+    "schema_shape",
+    "speaks_venice",
+    "switches",
+]
 
 WRAPPER_ON = "tool-emulation"
 WRAPPER_OFF = "native-tools"
@@ -47,10 +57,13 @@ E2EE_ENV = "LETTA_TOOL_EMULATION_E2EE"
 CONSTRAINED_ENV = "LETTA_TOOL_EMULATION_CONSTRAINED"
 # Free-text replies to a server that supports it hold their call blocks to the tools' grammar.
 GRAMMAR_ENV = "LETTA_TOOL_EMULATION_GRAMMAR"
+# The user's number of calls per reply (read by ``step.Settings``): calibration's one call per
+# reply is then not used.
+MAX_CALLS_ENV = "LETTA_TOOL_EMULATION_MAX_CALLS"
 # Every variable :func:`decide` reads, besides the calibration file's location
 # (``calibration.stamp`` covers it): a decision holds while these, the file and what is known
 # about the endpoint (``venice.CAPABILITIES``, ``endpoints.KNOWN``) stay as they were.
-DECISION_ENV = (PATTERNS_ENV, E2EE_ENV, CONSTRAINED_ENV, GRAMMAR_ENV, "VENICE_BASE_URL")
+DECISION_ENV = (PATTERNS_ENV, E2EE_ENV, CONSTRAINED_ENV, GRAMMAR_ENV, MAX_CALLS_ENV, "VENICE_BASE_URL")
 
 
 def handle_of(config: Any) -> str:
@@ -89,7 +102,7 @@ def decide(config: Any) -> Decision:
         return decision  # Venice accepts no response_format in E2EE mode
     shape = schema_shape(config, decision)
     if shape:
-        return replace(decision, schema_shape=shape)
+        return replace(decision, schema_shape=shape, one_call=one_call(config))
     grammar = grammar_kind(config)
     return replace(decision, grammar_kind=grammar) if grammar else decision
 
@@ -115,6 +128,16 @@ def grammar_kind(config: Any) -> ServerKind | None:
     if endpoints.KNOWN.refused_schema(url, getattr(config, "model", None) or "", GRAMMAR_SHAPE):
         return None
     return kind
+
+
+def one_call(config: Any) -> bool:
+    """Whether constrained replies are held to one call per reply because ``letta-tool-emulation
+    calibrate`` measured the model better so; not where the user chose the mode or set
+    ``LETTA_TOOL_EMULATION_MAX_CALLS``."""
+    if os.environ.get(MAX_CALLS_ENV, "").strip() or _mode_chosen(config):
+        return False
+    choice = calibrated(config)
+    return choice is not None and choice.constrained and choice.one_call
 
 
 def _mode_chosen(config: Any) -> bool:

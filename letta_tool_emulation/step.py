@@ -86,6 +86,10 @@ class Decision:
     # The model's chat template opens reasoning before each reply (an earlier reply closed it
     # with a lone </think>): a reply is read as reasoning until its </think>.
     in_reasoning: bool = False
+    # ``letta-tool-emulation calibrate`` measured this model better held to one call per reply
+    # (a small model repeats its call under an envelope that allows several): the reply schema or
+    # call grammar allows one, and only the first call of a reply runs.
+    one_call: bool = False
 
 
 def env_switch(name: str, default: str = "on") -> bool:

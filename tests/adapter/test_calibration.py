@@ -302,3 +302,36 @@ def test_selection_uses_the_recorded_grammar_unless_the_user_chose(
     # A record without the grammar's figure (the server kind took none) leaves the default.
     calibration.record(url, "m", calibration.Choice("free"), {})
     assert decide(config()).grammar_kind == "llama.cpp"
+
+
+def test_one_call_per_reply_is_a_candidate_that_wins_only_by_doing_better() -> None:
+    plain = run("constrained", 2)
+    held = ModeRun("constrained", "llama.cpp", one_call=True)
+    held.answers = run("constrained", 2).answers
+    assert held.name == "constrained+one-call" and "| constrained to one call (llama.cpp) |" in render([held])
+    assert best([run("free", 1), plain, held], "constrained") is plain  # a tie keeps what the plugin does
+    held.answers = run("constrained", 3).answers
+    assert best([run("free", 1), plain, held], "constrained") is held
+
+
+def test_selection_holds_replies_to_one_call_where_calibration_found_it_better(
+    recorded: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "openai-proxy/*")
+    monkeypatch.delenv("LETTA_TOOL_EMULATION_MAX_CALLS", raising=False)
+    url = "http://127.0.0.1:8080/v1"
+    endpoints.KNOWN.store(endpoints.ServerInfo("llama.cpp", url, {"m": endpoints.ModelLimits("m", 8192)}))
+    assert not decide(config()).one_call  # uncalibrated: as many calls as the settings allow
+    calibration.record(url, "m", calibration.Choice("constrained", "llama.cpp", one_call=True), {})
+    assert calibration.lookup(url, "m") == calibration.Choice("constrained", "llama.cpp", None, True)
+    assert json.loads(recorded.read_text())["endpoints"][url]["m"]["one_call"] is True
+    chosen = decide(config())
+    assert chosen.schema_shape == "llama.cpp" and chosen.one_call
+    # The user's mode or number of calls wins over the record.
+    assert not decide(config(model_wrapper="constrained")).one_call
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_CALLS", "4")
+    assert not decide(config()).one_call
+    monkeypatch.delenv("LETTA_TOOL_EMULATION_MAX_CALLS")
+    # Free text recorded: the flag means nothing there, and a hand-edited one is not read.
+    recorded.write_text(json.dumps({"endpoints": {url: {"m": {"mode": "free", "one_call": True}}}}))
+    assert calibration.lookup(url, "m") == calibration.Choice("free") and not decide(config()).one_call

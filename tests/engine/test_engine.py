@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -212,6 +213,18 @@ def test_calls_per_reply_are_bounded_and_the_rest_reported() -> None:
     assert "Only the first 3 calls of one reply run; 2 more were not executed" in outcome.feedback
     engine.keep(pending, req, outcome)
     assert pending.feedback == outcome.feedback
+
+
+def test_a_model_calibrated_to_one_call_runs_the_first_call_and_hears_of_the_rest() -> None:
+    data = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": TOOLS, "tool_choice": "auto"}
+    one = replace(EMULATE, one_call=True)
+    req = engine.prepare(data, decision=one, pending=Pending(), log=LOG)
+    two = "\n".join(block({"label": "human", "new_string": f"Fact {i}."}) for i in range(2))
+    outcome, _ = drive(req, [two])
+    assert len(outcome.calls) + len(outcome.queue) == 1
+    assert "Only the first call of one reply runs; 1 more was not executed" in outcome.feedback
+    constrained = engine.prepare(data, decision=replace(one, schema_shape="llama.cpp"), parallel=True, log=LOG)
+    assert '"maxItems": 1' in json.dumps(constrained["response_format"])
 
 
 def test_feedback_reaches_the_next_request_that_can_carry_it() -> None:

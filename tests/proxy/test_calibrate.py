@@ -62,24 +62,28 @@ def test_calibrate_records_the_better_mode_and_selection_uses_it(
     )
     out, err = capsys.readouterr()
     asked = [b for b in local.requests if b.get("model") == EMULATED_MODEL]
-    assert ["response_format" in b for b in asked] == [False] * 8 + [True] * 4
-    # llama.cpp: free text without the grammar, then under it (with its trigger), then constrained.
-    assert ["grammar" in b for b in asked] == [False] * 4 + [True] * 4 + [False] * 4
+    assert ["response_format" in b for b in asked] == [False] * 8 + [True] * 8
+    # llama.cpp: free text without the grammar, then under it (with its trigger), then constrained, with
+    # any number of calls and with one.
+    assert ["grammar" in b for b in asked] == [False] * 4 + [True] * 4 + [False] * 8
+    assert ['"maxItems": 1' in json.dumps(b["response_format"]) for b in asked[8:]] == [False] * 4 + [True] * 4
     assert all(b.get("grammar_lazy") is True for b in asked[4:8])
     assert all(b["temperature"] == 0 and b["seed"] == 7 for b in asked)
     assert "| free | 100 % | 100 % | 100 % | 100 % | 100 % | 0 % |" in out
     assert "| free + grammar | 0 % | 0 % | 0 % | 100 % | 25 % | 100 % |" in out
     assert "| constrained (llama.cpp) | 0 % | 0 % | 0 % | 100 % | 25 % | 100 % |" in out
-    assert "Best: free (over free + grammar, constrained)" in out
-    assert "free, free + grammar and constrained" in err
-    assert err.count("wrong: no call") == 6 and "[12/12]" in err  # progress, one line per question
+    assert "| constrained to one call (llama.cpp) | 0 % | 0 % | 0 % | 100 % | 25 % | 100 % |" in out
+    assert "Best: free (over free + grammar, constrained, constrained to one call)" in out
+    assert "free, free + grammar, constrained and constrained to one call" in err
+    assert err.count("wrong: no call") == 9 and "[16/16]" in err  # progress, one line per question
 
     recorded = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())
     entry = recorded["endpoints"][local.url][EMULATED_MODEL]
     assert entry["mode"] == "free" and entry["grammar"] is False and entry["questions"] == 4
     modes = entry["modes"]
     assert modes["free"]["accuracy"] == 1.0 and modes["free+grammar"]["accuracy"] == 0.25
-    assert modes["constrained"]["accuracy"] == 0.25
+    assert modes["constrained"]["accuracy"] == modes["constrained+one-call"]["accuracy"] == 0.25
+    assert "one_call" not in entry
     assert "key" not in json.dumps(recorded).lower()
 
     # The proxy in its default mode now asks this model in free text without the grammar, although the
@@ -114,7 +118,7 @@ def test_free_text_under_the_grammar_is_recorded_where_it_wins(
     assert main(["calibrate", "--base-url", local.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
     out, _ = capsys.readouterr()
     assert "| free | 0 % |" in out and "| free + grammar | 100 % |" in out
-    assert "Best: free + grammar (over free, constrained)" in out
+    assert "Best: free + grammar (over free, constrained, constrained to one call)" in out
     entry = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())["endpoints"][local.url][EMULATED_MODEL]
     assert entry["mode"] == "free" and entry["grammar"] is True
     monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "proxy/*")
@@ -140,7 +144,7 @@ def test_the_grammar_is_recorded_beside_a_constrained_choice(
     # which keeps the defaults, the constrained mode and, for free text, the grammar.
     assert main(["calibrate", "--base-url", local.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
     out, _ = capsys.readouterr()
-    assert "Best: constrained (over free, free + grammar)" in out
+    assert "Best: constrained (over free, free + grammar, constrained to one call)" in out
     assert "Free text did as well with the grammar as without it: with it is recorded" in out
     entry = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())["endpoints"][local.url][EMULATED_MODEL]
     assert entry["mode"] == "constrained" and entry["grammar"] is True
@@ -185,9 +189,12 @@ def test_a_refused_schema_is_no_measurement_of_the_constrained_mode(
         assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
     out, _ = capsys.readouterr()
     assert "| free | 0 % |" in out and "| constrained (llama.cpp) [schema refused] | 100 % |" in out
+    # Refused again, one call per reply would measure free text a second time: not asked.
+    assert "| constrained to one call (llama.cpp): not asked, the server refused the reply schema |" in out
     assert "Best: free + grammar" in out  # a tie with plain free text keeps the grammar, the default
     entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
     assert entry["mode"] == "free" and entry["modes"]["constrained"]["schema_refused"] == "HTTP 400"
+    assert "constrained+one-call" not in entry["modes"]
     assert entry["grammar"] is True
 
 
@@ -209,7 +216,8 @@ def test_a_refused_grammar_is_no_candidate_and_not_asked_further(
     out, err = capsys.readouterr()
     assert "| free | 0 % |" in out and "| free + grammar [grammar refused] | 100 % |" in out
     assert "The server refused the grammar (HTTP 400)" in err
-    assert "Best: constrained (over free)" in out  # free 0 %, constrained 0 %: a tie keeps the default
+    # free 0 %, constrained 0 % with any number of calls and with one: a tie keeps the default
+    assert "Best: constrained (over free, constrained to one call)" in out
     entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
     assert "grammar" not in entry and entry["modes"]["free+grammar"]["grammar_refused"] == "HTTP 400"
 
@@ -222,9 +230,56 @@ def test_a_server_that_takes_no_lazy_grammar_has_no_grammar_candidate(
         upstream.script({"text": free_text_answers()[0]})
         assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
         asked = [b for b in upstream.requests if b.get("model") == EMULATED_MODEL]
-    assert not any("grammar" in b for b in asked) and len(asked) == 2  # free text, then constrained
+    # Free text, then constrained, with any number of calls and with one.
+    assert not any("grammar" in b for b in asked) and len(asked) == 3
     out, err = capsys.readouterr()
     assert "| free + grammar: not asked, llama-cpp-python takes no lazy grammar" in out
-    assert "Best: free (over constrained)" in out and "not asked: llama-cpp-python" in err
+    assert "Best: free (over constrained, constrained to one call)" in out and "not asked: llama-cpp-python" in err
     entry = json.loads((tmp_path / "calibration.json").read_text())["endpoints"][upstream.url][EMULATED_MODEL]
-    assert "grammar" not in entry and set(entry["modes"]) == {"free", "constrained"}
+    assert "grammar" not in entry and set(entry["modes"]) == {"free", "constrained", "constrained+one-call"}
+
+
+def test_one_call_per_reply_is_recorded_where_it_wins_and_selection_then_holds_replies_to_it(
+    local: StandIn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a small model does under an envelope that allows several calls: the right call, twice
+    # (a wrong answer by its count); held to one call (as a server enforcing maxItems holds it), once.
+    expected = load_questions(1).questions[0].expected[0]
+    call = {
+        "function": expected["name"],
+        "params": {p: vs[0] for p, vs in expected["arguments"].items() if vs[0] != ""},
+    }
+    wrong = {"text": "I cannot help with that."}
+    local.script(wrong, wrong, {"text": json.dumps({"calls": [call, call]})}, {"text": json.dumps({"calls": [call]})})
+    assert main(["calibrate", "--base-url", local.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "| constrained (llama.cpp) | 0 % |" in out and "| constrained to one call (llama.cpp) | 100 % |" in out
+    assert "wrong: 2 call(s), expected 1" in err
+    assert "Best: constrained to one call (over free, free + grammar, constrained)" in out
+    assert "Replies are held to one call each for this model" in out
+    entry = json.loads(Path(os.environ[calibration.PATH_ENV]).read_text())["endpoints"][local.url][EMULATED_MODEL]
+    assert entry["mode"] == "constrained" and entry["one_call"] is True
+
+    # The proxy in its default mode now holds this model's reply schema to one call; a request that
+    # chooses its mode, or LETTA_TOOL_EMULATION_MAX_CALLS, gets what the plugin does without calibration.
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "proxy/*")
+    monkeypatch.delenv("LETTA_TOOL_EMULATION_MAX_CALLS", raising=False)
+    with ProxyServer(Settings("127.0.0.1", free_port(), local.url, None, "proxy", None, 60.0)) as proxy:
+        client = OpenAI(base_url=proxy.url, api_key="none", max_retries=0, timeout=60)
+
+        def ask(mode: str | None) -> None:
+            r = client.chat.completions.create(
+                model=EMULATED_MODEL,
+                messages=[{"role": "user", "content": "Remember that I like figs"}],
+                tools=MEMORY_TOOLS,  # type: ignore[arg-type]
+                extra_headers={"X-Tool-Emulation-Mode": mode} if mode else None,
+            )
+            assert [c.function.name for c in r.choices[0].message.tool_calls or []] == ["memory_insert"]
+
+        ask(None)
+        ask("constrained")
+        monkeypatch.setenv("LETTA_TOOL_EMULATION_MAX_CALLS", "4")
+        ask(None)
+    last = [b for b in local.requests if b.get("model") == EMULATED_MODEL][-3:]
+    assert all("response_format" in b for b in last)
+    assert ['"maxItems": 1' in json.dumps(b["response_format"]) for b in last] == [True, False, False]
