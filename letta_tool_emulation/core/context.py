@@ -23,12 +23,13 @@ length, so judging costs a bounded amount per block.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
 import regex
 
-from .literals import Gates, Table, Words, alternatives, fold
+from .literals import Gates, Table, Words, alternatives, any_of, fold
 from .markers import CANDIDATE
 from .results import ProblemKind
 
@@ -175,6 +176,11 @@ _CLOSES = {"»": "«", "”": "“", "」": "「", "』": "『", "›": "‹"}
 _QUOTE_MARK = regex.compile(r'["“”«»„「」『』‹›]')
 
 
+# Any mark that can open a quotation (the standard library's engine finds a class of characters
+# faster than a test per mark)
+_OPENING_MARK = re.compile('["“«„「『‹]').search
+
+
 def _closes_after_digit(line: str, i: int) -> bool:
     # ('"my locker is 42". Saving that:' closes its quote; '55" screen' is an inch mark)
     nxt = line[i + 1 : i + 2]
@@ -186,7 +192,7 @@ def opens_quote(line: str) -> bool:
     instructions say: «To call a tool, write"), so that what follows it, up to the closing mark,
     is quoted text (a recited prompt or message), whatever the language. Only double quotation
     marks count; a stray one inside a word or after a digit (an inch mark) opens nothing."""
-    if not any(ch in line for ch in '"“«„「『‹'):
+    if _OPENING_MARK(line) is None:
         return False
     stack: list[tuple[str, int]] = []  # open marks and where they stand
     # Only the quotation marks move the stack: visited alone, not every character of the line.
@@ -1566,9 +1572,12 @@ _HELD_GATES = (
 )
 
 
+# Any of _HELD_GATES, found in one search of their trie rather than a test per gate
+_HELD_GATE = re.compile(any_of(_HELD_GATES)).search
+
+
 def _may_hold_back(sentence: str) -> bool:
-    low = sentence[:LINE_CHARS].lower()
-    return any(gate in low for gate in _HELD_GATES)
+    return _HELD_GATE(sentence[:LINE_CHARS].lower()) is not None
 
 
 # Sending named with no object of its own: the block is what is not sent ("... before sending.")
