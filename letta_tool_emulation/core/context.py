@@ -3051,6 +3051,7 @@ _BARE = Words([BARE_QUESTIONS], regex.IGNORECASE | regex.MULTILINE)
 # Arabic and Persian vowel marks (the shadda of "أنفّذ"), which the words are written without
 _HARAKAT = dict.fromkeys(range(0x064B, 0x0653))
 _ASKS = ("?", "？", "؟")
+_ASK_MARK = re.compile("[?？؟]").search
 _THAI_ASKS = ("ไหม", "มั้ย", "หรือไม่")
 
 
@@ -3285,6 +3286,8 @@ _BACK_CJK = regex.compile(r"这|這|它|此|これ|この|こう|それ|이거|�
 def _tagged(line: str) -> tuple[str, str] | None:
     """A question that ends in a tag of a word or two after a comma ("..., okay?"), as its
     statement and its tag; None for any other line."""
+    if _ASK_MARK(line) is None:
+        return None  # (the question's mark ends the line: a line without one asks nothing)
     text = _without_signs(line.strip())
     if not text.endswith(_ASKS):
         return None
@@ -3579,6 +3582,8 @@ _FIRST_ASK = regex.compile(r"[?？][ \t]+")
 
 def _question_then(line: str) -> tuple[str, str] | None:
     """A line's first question and what follows it, where it opens the line's first sentence."""
+    if "?" not in line and "？" not in line:
+        return None
     m = _FIRST_ASK.search(line)
     if m is None or m.end() >= len(line) or _SENTENCE_END.search(line, 0, m.start()) is not None:
         return None
@@ -3612,12 +3617,12 @@ def _after_lines(after: str) -> list[str]:
 def _after_kind(line: str, gated: frozenset[str] | None = None) -> ProblemKind | None:
     """The kind of the first row of :data:`AFTER` that ``line`` holds; ``gated``: the groups of
     :data:`_LINE_GATES` it holds, if known."""
-    low = line.lower()
     if gated is None:
-        gated = _LINE_GATES.held(low)
+        gated = _LINE_GATES.held(line.lower())
     kinds = [k for k in _KINDS_AFTER if k in gated]
     if not kinds:
         return None
+    low = line.lower()
     return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), kinds)
 
 
