@@ -1429,16 +1429,17 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     continuing = json_only and ctx.before and not ctx.gap and not head.strip()
     if continuing and (LIST_ITEM.match(ctx.before) or "```" in ctx.before or "~~~" in ctx.before):
         return Shown("example", "it continues a list item or a code block")
-    if BLOCKQUOTE.match(head):
-        return Shown("quoted", "it is in a blockquote")
-    if SPEAKER.match(head):
-        return Shown("quoted", "it follows a speaker's name, as in a recited transcript")
-    if TABLE_ROW.match(head):
-        return Shown("example", "it is in a table cell")
-    if head.strip() and opens_quote(head):
-        return Shown("quoted", "it stands inside a quotation opened before it on its line")
-    if ITEM_OR_OPTION.match(head):
-        return Shown("example", "it is a list item or one of several alternatives")
+    if head:  # (none of these patterns matches an empty head: a block that opens its line)
+        if BLOCKQUOTE.match(head):
+            return Shown("quoted", "it is in a blockquote")
+        if SPEAKER.match(head):
+            return Shown("quoted", "it follows a speaker's name, as in a recited transcript")
+        if TABLE_ROW.match(head):
+            return Shown("example", "it is in a table cell")
+        if head.strip() and opens_quote(head):
+            return Shown("quoted", "it stands inside a quotation opened before it on its line")
+        if ITEM_OR_OPTION.match(head):
+            return Shown("example", "it is a list item or one of several alternatives")
     if not ctx.region_on_line and ctx.line_last and (ctx.line_last.isalnum() or ctx.line_last in _SENTENCE_CHARS):
         return Shown("in_sentence", "it is part of a sentence")
     if ctx.in_element:
