@@ -23,12 +23,13 @@ length, so judging costs a bounded amount per block.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
 import regex
 
-from .literals import Gates, Table, Words, alternatives, fold
+from .literals import Gates, Table, Words, alternatives, any_of, fold
 from .markers import CANDIDATE
 from .results import ProblemKind
 
@@ -175,6 +176,11 @@ _CLOSES = {"»": "«", "”": "“", "」": "「", "』": "『", "›": "‹"}
 _QUOTE_MARK = regex.compile(r'["“”«»„「」『』‹›]')
 
 
+# Any mark that can open a quotation (the standard library's engine finds a class of characters
+# faster than a test per mark)
+_OPENING_MARK = re.compile('["“«„「『‹]').search
+
+
 def _closes_after_digit(line: str, i: int) -> bool:
     # ('"my locker is 42". Saving that:' closes its quote; '55" screen' is an inch mark)
     nxt = line[i + 1 : i + 2]
@@ -186,7 +192,7 @@ def opens_quote(line: str) -> bool:
     instructions say: «To call a tool, write"), so that what follows it, up to the closing mark,
     is quoted text (a recited prompt or message), whatever the language. Only double quotation
     marks count; a stray one inside a word or after a digit (an inch mark) opens nothing."""
-    if not any(ch in line for ch in '"“«„「『‹'):
+    if _OPENING_MARK(line) is None:
         return False
     stack: list[tuple[str, int]] = []  # open marks and where they stand
     # Only the quotation marks move the stack: visited alone, not every character of the line.
@@ -1423,16 +1429,17 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     continuing = json_only and ctx.before and not ctx.gap and not head.strip()
     if continuing and (LIST_ITEM.match(ctx.before) or "```" in ctx.before or "~~~" in ctx.before):
         return Shown("example", "it continues a list item or a code block")
-    if BLOCKQUOTE.match(head):
-        return Shown("quoted", "it is in a blockquote")
-    if SPEAKER.match(head):
-        return Shown("quoted", "it follows a speaker's name, as in a recited transcript")
-    if TABLE_ROW.match(head):
-        return Shown("example", "it is in a table cell")
-    if head.strip() and opens_quote(head):
-        return Shown("quoted", "it stands inside a quotation opened before it on its line")
-    if ITEM_OR_OPTION.match(head):
-        return Shown("example", "it is a list item or one of several alternatives")
+    if head:  # (none of these patterns matches an empty head: a block that opens its line)
+        if BLOCKQUOTE.match(head):
+            return Shown("quoted", "it is in a blockquote")
+        if SPEAKER.match(head):
+            return Shown("quoted", "it follows a speaker's name, as in a recited transcript")
+        if TABLE_ROW.match(head):
+            return Shown("example", "it is in a table cell")
+        if head.strip() and opens_quote(head):
+            return Shown("quoted", "it stands inside a quotation opened before it on its line")
+        if ITEM_OR_OPTION.match(head):
+            return Shown("example", "it is a list item or one of several alternatives")
     if not ctx.region_on_line and ctx.line_last and (ctx.line_last.isalnum() or ctx.line_last in _SENTENCE_CHARS):
         return Shown("in_sentence", "it is part of a sentence")
     if ctx.in_element:
@@ -1566,9 +1573,12 @@ _HELD_GATES = (
 )
 
 
+# Any of _HELD_GATES, found in one search of their trie rather than a test per gate
+_HELD_GATE = re.compile(any_of(_HELD_GATES)).search
+
+
 def _may_hold_back(sentence: str) -> bool:
-    low = sentence[:LINE_CHARS].lower()
-    return any(gate in low for gate in _HELD_GATES)
+    return _HELD_GATE(sentence[:LINE_CHARS].lower()) is not None
 
 
 # Sending named with no object of its own: the block is what is not sent ("... before sending.")
@@ -3042,6 +3052,7 @@ _BARE = Words([BARE_QUESTIONS], regex.IGNORECASE | regex.MULTILINE)
 # Arabic and Persian vowel marks (the shadda of "أنفّذ"), which the words are written without
 _HARAKAT = dict.fromkeys(range(0x064B, 0x0653))
 _ASKS = ("?", "？", "؟")
+_ASK_MARK = re.compile("[?？؟]").search
 _THAI_ASKS = ("ไหม", "มั้ย", "หรือไม่")
 
 
@@ -3276,6 +3287,8 @@ _BACK_CJK = regex.compile(r"这|這|它|此|これ|この|こう|それ|이거|�
 def _tagged(line: str) -> tuple[str, str] | None:
     """A question that ends in a tag of a word or two after a comma ("..., okay?"), as its
     statement and its tag; None for any other line."""
+    if _ASK_MARK(line) is None:
+        return None  # (the question's mark ends the line: a line without one asks nothing)
     text = _without_signs(line.strip())
     if not text.endswith(_ASKS):
         return None
@@ -3570,6 +3583,8 @@ _FIRST_ASK = regex.compile(r"[?？][ \t]+")
 
 def _question_then(line: str) -> tuple[str, str] | None:
     """A line's first question and what follows it, where it opens the line's first sentence."""
+    if "?" not in line and "？" not in line:
+        return None
     m = _FIRST_ASK.search(line)
     if m is None or m.end() >= len(line) or _SENTENCE_END.search(line, 0, m.start()) is not None:
         return None
@@ -3603,12 +3618,12 @@ def _after_lines(after: str) -> list[str]:
 def _after_kind(line: str, gated: frozenset[str] | None = None) -> ProblemKind | None:
     """The kind of the first row of :data:`AFTER` that ``line`` holds; ``gated``: the groups of
     :data:`_LINE_GATES` it holds, if known."""
-    low = line.lower()
     if gated is None:
-        gated = _LINE_GATES.held(low)
+        gated = _LINE_GATES.held(line.lower())
     kinds = [k for k in _KINDS_AFTER if k in gated]
     if not kinds:
         return None
+    low = line.lower()
     return _AFTER_TABLE.first(line, low if low.isascii() else fold(line), kinds)
 
 

@@ -773,3 +773,19 @@ def test_a_line_alone_between_two_calls_to_one_tool_that_ends_by_correcting_take
     # a sibling's line, or a correction that does not close the line: both run
     for between in ("\nAnd the second one:\n", "\nCorrecting your surname too, as you asked:\n"):
         assert _ran(first + between + fixed) == ["x", "y"], between
+
+
+@pytest.mark.parametrize("name", ["BLOCKQUOTE", "SPEAKER", "TABLE_ROW", "ITEM_OR_OPTION"])
+def test_the_patterns_read_in_a_block_s_line_head_match_no_empty_head(name: str) -> None:
+    # shown_before skips them for a block that opens its line: that holds only while none of
+    # them can match there
+    assert getattr(C, name).match("") is None
+
+
+@pytest.mark.parametrize(
+    ("head", "kind"), [("> ", "quoted"), ("| a | ", "example"), ("- ", "example"), ("Assistant: ", "quoted")]
+)
+def test_a_block_after_a_marker_on_its_own_line_is_judged_by_it(head: str, kind: str) -> None:
+    shown = C.shown_before(C.Context(line_head=head))
+    assert shown is not None and shown.kind == kind
+    assert C.shown_before(C.Context(line_head="")) is None
