@@ -150,10 +150,13 @@ QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
 # a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), or at the
 # full-width marks; after a lower-case word of two letters only where a capital follows ("only
-# said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one.
+# said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one;
+# and inside a closing quotation mark where a capital follows (`You wrote: "... January." Great,
+# noting it:`): the quotation ended a sentence, and what the writer says next is a new one.
 # A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(
-    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]"
+    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|"
+    r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})"
 )
 _CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 # Words that set a block after the one before it, in order ("then", "sau đó", "danach"): never
