@@ -152,11 +152,15 @@ QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \
 # full-width marks; after a lower-case word of two letters only where a capital follows ("only
 # said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one;
 # and inside a closing quotation mark where a capital follows (`You wrote: "... January." Great,
-# noting it:`): the quotation ended a sentence, and what the writer says next is a new one.
+# noting it:`): the quotation ended a sentence, and what the writer says next is a new one;
+# and after a capitalised word of two letters where a capital follows, as a name's last word
+# ("... và chọn Hội An. Mình ghi lại nhé:"), unless it is a title or a short form ("Mr.", "Dr.").
 # A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(
     r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|"
-    r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})"
+    r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
+    r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
+    r"[.!?]+[ \t]+(?=\p{Lu})"
 )
 _CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 # Words that set a block after the one before it, in order ("then", "sau đó", "danach"): never
