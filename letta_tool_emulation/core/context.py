@@ -1504,7 +1504,30 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # (unless that clause itself presents the block as sent: "... — the call you sent:")
         own = then.group("own")
         return Shown(kind, _WHY_BEFORE[kind], quote_words(sentence)) if _BEFORE_TABLE.first(own) == "quoted" else None
+    if kind == "example" and _made_so(last_clause(sentence)):
+        return None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+# The word for a block made, opening the clause that leads into it ("Guardado assim:", "Saved
+# like this:", "Notiert, und zwar so:")
+_MADE = regex.compile(
+    r"[\W_]{0,3}(?:saved|noted|stored|recorded|added|updated|logged|filed|guardado|anotado|apuntado|registrado|"
+    r"actualizado|enregistré|noté|ajouté|gespeichert|notiert|eingetragen|vermerkt|salvo|guardei|anotei|atualizado|"
+    r"salvato|annotato|registrato|aggiornato|сохранено|записано|сохранил|записал|opgeslagen|genoteerd|sparat|"
+    r"gemt|lagret|zapisane|zapisałem|zapisałam|kaydedildi|kaydettim|disimpan|dicatat|đã\s+lưu|已保存|已记录|已更新)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _made_so(clause: str) -> bool:
+    """Whether the clause that leads into a block tells the writer's own making of it ("I have
+    recorded the board's decision as follows:", "Guardado assim:"): its "as follows" or "assim"
+    says how the block was made, not that it is only an example. A condition, a wish or a
+    negation makes it no report, and an example's noun in it still presents one."""
+    if _EXAMPLE_NOUN.search(clause) is not None or _NO_REPORT.search(clause) is not None:
+        return False
+    return _MADE.match(clause) is not None or reports_done(clause)
 
 
 # A message the writer says is not sent, or held until the reader has seen it: the writer's
