@@ -3306,8 +3306,11 @@ _TOO = regex.compile(
 
 
 # A question tagged onto a statement of its own ("Mañana te pregunto cómo fue, ¿vale?",
-# "周五下午我提醒你一下，好吗？"): the tag asks about that statement.
-_TAG = regex.compile(r"[,，、][ \t]*(?P<tag>[^,，、\n]{1,24})$")
+# "周五下午我提醒你一下，好吗？"), or set after it as a sentence of its own ("Te aviso también
+# cuando se acerque la fecha. ¿Vale?"): the tag asks about that statement.
+_TAG = regex.compile(
+    r"[,，、][ \t]*(?P<tag>[^,，、\n]{1,24})$|(?<=\w)(?:[.!][ \t]+|[。！][ \t]*)(?P<tag>[^,，、.!。！\n]{1,24})$"
+)
 _STATEMENT_WORDS = 3
 _STATEMENT_CHARS = 6
 # What points back at a block in the scripts written without spaces
