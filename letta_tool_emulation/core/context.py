@@ -3605,7 +3605,35 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             kind = _after_kind(_CONDITION.sub(" ", line, count=1))
         if kind is not None:
             return Shown(kind, _WHY_AFTER[kind], quote_words(line))
+    if ends and lines and not done and (closing := _closing_question(after)) is not None:
+        # The reply closes on a question past the block's paragraph, and only statements about
+        # the block stand between ("Your old address would be gone after this." / "Want me to go
+        # ahead and swap them?"): nothing reported it done, so leave asked there is asked for it.
+        shown = shown_after(closing, before=before, ends=True)
+        if shown is not None and shown.kind == "proposed":
+            return shown
     return None
+
+
+_CLOSING_LINES = 4  # lines that may stand between a block and the question that closes the reply
+
+
+def _closing_question(after: str) -> str | None:
+    """The question that closes the reply, on a line of its own past a blank line, where every
+    line between it and the block is a statement that reports nothing done (no question, no
+    "Saved.", no "I've updated it"); None otherwise. It is given with the blank line before it."""
+    lines = [line.strip() for line in after.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    if len(lines) < 3 or lines[-2] or not lines[-1].endswith(_ASKS):
+        return None
+    between = [line for line in lines[:-2] if line]
+    if not between or len(between) > _CLOSING_LINES:
+        return None
+    for line in between:
+        if _ASK_MARK(line) is not None or DONE.match(line[:LINE_CHARS] + " ") is not None or reports_done(line):
+            return None
+    return "\n\n" + lines[-1]
 
 
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
