@@ -865,7 +865,17 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bbestätige?\b[^\n]{0,80}\b(?:dann|und)\s+(?:speichere|sende|übernehme|trage)\s+ich\b|"
         r"\b(?:via\s+libera|luz\s+verde|sinal\s+verde|feu\s+vert|green\s+light|grünes\s+licht)\b|"
         r"「はい」と|\bsag\s+(?:einfach\s+)?ja\b|\bdimmi\s+di\s+sì\b|\bdiga\s+sim\b|\bdiz\s+que\s+sim\b|"
-        r"\bdis(?:-moi)?\s+oui\b|\bскажи(?:те)?\s+[«\"]?да\b",
+        r"\bdis(?:-moi)?\s+oui\b|\bскажи(?:те)?\s+[«\"]?да\b|"
+        # leave to do it asked in a question that puts the writer's making it after the answer
+        # ("¿Confirmas las fechas antes de que lo guarde?", "Prima di salvarlo: l'orario è giusto?")
+        r"\bantes\s+de\s+(?:que\s+)?(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|anote|cambie|registre|actualice|"
+        r"apunte)\b[^\n.!]*\?|\bantes\s+de\s+(?:guardar|enviar|aplicar|anotar|cambiar|registrar|actualizar|"
+        r"apuntar|salvar)(?:-?l[oa]s?)?\b[^\n.!]*\?|\bantes\s+que\s+eu\s+(?:o\s+|a\s+)?(?:salve|guarde|envie|registre|"
+        r"anote|altere)\b[^\n.!]*\?|\bprima\s+di\s+(?:salvar|inviar|applicar|registrar|aggiornar|cambiar|segnar|"
+        r"annotar)(?:l[oaie])\b[^\n.!]*\?|\bprima\s+che\s+(?:lo|la)\s+(?:salvi|invii|applichi|registri|aggiorni)\b"
+        r"[^\n.!]*\?|\bavant\s+(?:de\s+l['’]|que\s+je\s+(?:ne\s+)?l['’])(?:enregistrer|envoyer|appliquer|noter|ajouter|"
+        r"enregistre|envoie|applique|note|ajoute)\b[^\n.!]*\?|\bbevor\s+ich\s+(?:es|das|ihn|sie)\s+(?:\w+\s+)?"
+        r"(?:speichere|sende|eintrage|übernehme|ändere|notiere|abschicke)\b[^\n.!]*\?",
         # A draft held back in other words ("je le garde en attente", "erst, wenn du ...")
         "held": r"\b(?:garde|laisse|mets)\s+en\s+attente\b|\btant\s+que\s+(?:tu\s+n['’]as|vous\s+n['’]avez)\s+pas\s+"
         r"(?:validé|confirmé|approuvé|dit\s+oui)\b|\berst,?\s+wenn\s+du\b[^\n]*\b(?:gibst|bestätigst|zustimmst|"
@@ -2931,6 +2941,7 @@ AFTER_GATES["proposed"] += (
 AFTER_GATES["proposed"] += (
     *[mark + yes for mark in _YES_OPEN for yes in _YES],
     *["« ", "«\u00a0", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
+    *["antes de", "antes que eu", "prima di", "prima che", "avant de l", "avant que je", "bevor ich"],
     *["dis-moi oui", "dis oui", "conferma", "dimmi di sì", "bestätig", "via libera", "luz verde", "sinal verde"],
     *["feu vert", "green light", "grünes licht", "sag ja", "sag einfach ja", "diga sim", "diz que sim", "скажи"],
     *["en attente", "tant que", "erst wenn", "erst, wenn", "in sospeso", "finché non mi", "until you", "en espera"],
