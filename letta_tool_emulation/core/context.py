@@ -925,7 +925,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"ça\s+te\s+va\s*\?|"
         r"c['’]est\s+bon\s+pour\s+(?:toi|vous)\s*\?|je\s+peux\s+y\s+aller\s*\?|jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|"
         r"(?<!(?:moi|dis-le-moi|préviens-moi|écris-moi)\s+)seulement\s+si\b)",
-        "de": r"\b(?:nur|erst|bloß|lediglich)\s+ein\s+entwurf\b|\bsobald\s+du\s+(?:es\s+)?(?:bestätigst|"
+        "de": r"\b(?:nur|erst|bloß|lediglich)\s+ein\s+entwurf\b|\b(?:willst|möchtest)\s+du,?\s+dass\s+ich\s+(?:es|das|"
+        r"ihn|sie)\s+(?:\w+\s+)?(?:speichere|eintrage|sende|notiere|übernehme|ändere|abschicke)\b[^\n]*\?|\bsobald\s+du\s+(?:es\s+)?(?:bestätigst|"
         r"zustimmst|freigibst)|\bwarte\s+auf\s+deine\s+(?:bestätigung|freigabe|zustimmung)|\b(?:soll|darf|"
         r"kann)\s+ich\s+(?:das|es)\s+so\b|\bso\s+(?:speichern|senden|abschicken|übernehmen|"
         r"eintragen)\s*\?|\bpasst\s+(?:das|es)\s+so\s*\?|\beinverstanden\s*\?|(?:\bsoll\s+ich\s+(?:das|es|"
@@ -2941,7 +2942,7 @@ AFTER_GATES["proposed"] += (
 AFTER_GATES["proposed"] += (
     *[mark + yes for mark in _YES_OPEN for yes in _YES],
     *["« ", "«\u00a0", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
-    *["antes de", "antes que eu", "prima di", "prima che", "avant de l", "avant que je", "bevor ich"],
+    *["antes de", "antes que eu", "prima di", "prima che", "avant de l", "avant que je", "bevor ich", "dass ich"],
     *["dis-moi oui", "dis oui", "conferma", "dimmi di sì", "bestätig", "via libera", "luz verde", "sinal verde"],
     *["feu vert", "green light", "grünes licht", "sag ja", "sag einfach ja", "diga sim", "diz que sim", "скажи"],
     *["en attente", "tant que", "erst wenn", "erst, wenn", "in sospeso", "finché non mi", "until you", "en espera"],
@@ -3602,7 +3603,7 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             or (i == 0 and _opens_next(lines))
             or _aside(line)
             or (not tight and (_another_step(line) or _own_tag(line)))
-            or (before is not None and short and reports_done(before))
+            or (before is not None and short and reports_done(before) and not _wants_me(line))
         ):
             kind = None
         if kind == "retracted":
@@ -3624,6 +3625,25 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
         if shown is not None and shown.kind == "proposed":
             return shown
     return None
+
+
+# A question whether the reader wants the writer to do something ("Want me to save it?", "Tu veux
+# que je l'enregistre ?", "Quer que eu salve isso?", "要我保存吗？")
+_WANT_ME = regex.compile(
+    r"(?<!\w)(?:(?:want|like)\s+me\s+to|(?:quieres|quiere|queréis|quieren|quer|queres|querem|veux|voulez|vuoi|vuole|"
+    r"volete|willst|möchtest|wollen\s+sie|möchten\s+sie|wil\s+je|wilt\s+u|vill\s+du|vil\s+du|chcesz|chcete|"
+    r"chceš)(?:\s+(?:du|tu|vous|je|u))?,?\s+(?:que|che|dass|że|at|att|dat|abych)|(?:хочешь|хотите|хочеш|хочете),?\s+(?:чтобы|щоб)\s+я)(?!\w)|要我|"
+    r"してほしい",
+    regex.IGNORECASE,
+)
+
+
+def _wants_me(line: str) -> bool:
+    """Whether a short question after a block asks if the reader wants the writer to make it, and
+    no other step besides: after a line that says it is done ("J'ai noté ton nouveau poste dans le
+    bloc ci-dessous." / "Tu veux que je l'enregistre ?") it asks leave all the same, and the
+    block waits, as a longer request does."""
+    return _WANT_ME.search(line) is not None and _TOO.search(line) is None
 
 
 _CLOSING_LINES = 4  # lines that may stand between a block and the question that closes the reply
