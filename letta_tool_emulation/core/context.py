@@ -1285,11 +1285,20 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # the block above named by its place ("Laisse tomber celui-là", "Верхнее не в счёт",
         # "Pomiń to wyżej", "Unohda yllä oleva")
         r"\blaisse\s+tomber\s+(?:celui-là|celle-là|le\s+précédent|la\s+précédente|le\s+premier|la\s+première)\b|"
-        r"(?:(?:верхн|предыдущ)\w*|перв\w*\s+(?:вызов|блок|вариант))\s+(?:не\s+в\s+сч[её]т|не\s+считается)|"
+        r"(?:(?:верхн|предыдущ)\w*(?:\s+(?:вызов|блок|вариант|запрос))?|перв\w*\s+(?:вызов|блок|вариант))\s+"
+        r"(?:не\s+в\s+сч[её]т|не\s+считается)|"
+        # the block above set aside as not to be counted ("ne tiens pas compte du bloc précédent",
+        # "disregard the block above", "no tengas en cuenta el bloque anterior")
+        r"\bne\s+(?:tiens|tenez)\s+pas\s+compte\s+(?:du|de\s+(?:ce|cet|la|l['’]))\s*(?:bloc|appel|précédent|premier|"
+        r"ci-dessus|dessus)|\bdisregard\s+(?:the\s+)?(?:(?:block|call|one)\s+above|(?:previous|first|last)\s+"
+        r"(?:one|block|call))\b|\bno\s+(?:tengas|tenga|tengáis|tengan)\s+en\s+cuenta\s+(?:el|la|lo)\s+(?:bloque|"
+        r"llamada|anterior|de\s+arriba|primer)|\bnon\s+(?:considerare|considerate|tenere\s+conto\s+del)\s+"
+        r"(?:il\s+)?(?:blocco|precedente|primo|quello\s+sopra)|\bdesconsider[ea]\s+o\s+(?:bloco|anterior|de\s+cima|"
+        r"primeiro)|"
         r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+|blok\s+|wywołanie\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
         r"забуд(?:ь|ьте)\s+(?:(?:блок|вызов|запрос)\s+выше|(?:верхн|предыдущ|перв)\w*)|"
         r"\blascia(?:te)?\s+(?:stare|perdere)\s+(?:quello|quella|il\s+blocco)\s+(?:sopra|di\s+sopra|precedente)\b|"
-        r"ऊपर\s+वाला\s+(?:छोड़िए|छोड़ दीजिए|छोड़ो|भूल\s+जाइए)|"
+        r"ऊपर\s+वाला\s+(?:छोड़िए|छोड़ दीजिए|छोड़ो|भूल\s+जाइए|रद्द)|"
         r"\bunohda\s+(?:yllä\s+oleva|ylläoleva|ylempi|ensimmäinen)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
@@ -2956,6 +2965,7 @@ AFTER_GATES["retracted"] += (
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
     *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
+    *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto"],
 )
 AFTER_GATES["example"] += (
     "per mostrar",
