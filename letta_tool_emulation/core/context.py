@@ -3493,14 +3493,36 @@ _WHICH_WORDS = 4
 _WHICH_CHARS = 12
 
 
+# Told to choose, without a question mark ("Sag einfach, welche.", "Pilih satu ya.", "Pick one.")
+_CHOOSE = regex.compile(
+    r"(?<!\w)(?:pick\s+one|choose\s+one|say\s+which|tell\s+me\s+which|sag(?:\s+(?:einfach|mir|bescheid))*,?\s+welche\w*|"
+    r"such\s+(?:dir\s+)?eine?\s+aus|pilih\s+(?:satu|salah\s+satu)|elige\s+(?:una?|cuál)|dime\s+cuál|"
+    r"choisis(?:-en)?\s+(?:une?|laquelle|lequel)|dis-moi\s+(?:laquelle|lequel)|scegli(?:ne)?\s+(?:una?|quale)|"
+    r"dimmi\s+quale|escolh[ae]\s+(?:uma?|qual)|wybierz\s+(?:jedn\w*|któr\w*)|выбери(?:те)?\s+(?:один|одну|какой|какую)|"
+    r"kies\s+er\s+een|välj\s+en|vælg\s+en|velg\s+en|valitse\s+(?:yksi|kumpi)|válassz\s+(?:egyet|egyiket)|"
+    r"alege\s+(?:una|unul|care)|birini\s+seç|chọn\s+một|chagua\s+moja)(?!\w)|选一个|挑一个|"
+    r"どちらか選んで|골라\s*주세요",
+    regex.IGNORECASE,
+)
+
+
 def asks_which(after: str) -> bool:
     """Whether what follows the last block is only a question of a few words asking which is
-    wanted ("Quina vols?"); a longer one asks about something further ("Which of these should I
-    look into next?")."""
+    wanted ("Quina vols?"), or a line as short that tells the reader to choose ("Sag einfach,
+    welche."); a longer one asks about something further ("Which of these should I look into
+    next?")."""
     text = after.strip()
-    if not text or "\n" in text or not _short_question(text) or _WHICH.search(text) is None:
+    if not text or "\n" in text:
+        return False
+    if _short_question(text):
+        if _WHICH.search(text) is None:
+            return False
+    elif len(text) > _CHOOSE_CHARS or _CHOOSE.search(text) is None:
         return False
     return len(text) <= _WHICH_CHARS if _UNSPACED.search(text) else len(text.split()) <= _WHICH_WORDS
+
+
+_CHOOSE_CHARS = 40
 
 
 # A line between two blocks to the same tool that ends by saying the next one corrects the
