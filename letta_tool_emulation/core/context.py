@@ -1162,8 +1162,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"la)\s+(?:voy\s+a|pienso)\s+(?:ejecutar|guardar|enviar)|"
         r"\btodavía\s+no\s+(?:lo\s+)?(?:he\s+)?(?:guardado|enviado|ejecutado)|"
         r"(?:solo\s+(?:es\s+)?un\s+ejemplo|no\s+se\s+ha\s+(?:guardado|ejecutado|enviado)|"
-        r"no\s+(?:lo\s+)?he\s+"
-        r"(?:guardado|ejecutado)|no\s+se\s+guardó\s+nada|nada\s+se\s+ha\s+guardado)",
+        r"no\s+(?:lo\s+|la\s+|los\s+|las\s+)?he\s+"
+        r"(?:guardado|ejecutado|enviado)|no\s+se\s+guardó\s+nada|nada\s+se\s+ha\s+guardado|"
+        r"\b(?:solo|sólo)\s+(?:es\s+)?para\s+que\s+(?:veas|vea|veáis)\b)",
         "fr": r"\b(?:juste|seulement|simplement|uniquement)\s+pour\s+(?:montrer|illustrer)|"
         r"\bje\s+n['’]ai\s+(?:encore\s+)?rien\s+(?:enregistré|sauvegardé|noté|ajouté|envoyé|exécuté|lancé|cherché|fait)|"
         r"\bje\s+ne\s+l['’]ai\s+pas\s+(?:encore\s+)?(?:enregistré|envoyé|exécuté|lancé)|"
@@ -1230,7 +1231,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"\b(?:doar|numai)\s+ca\s+să\s+(?:arăt|ilustrez)|\bnomés\s+per\s+(?:mostrar|il·lustrar)|"
         r"\bno\s+he\s+(?:desat|enviat|executat)\s+res|(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|"
         r"rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
-        r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat))",
+        r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat)|"
+        r"\bno\s+(?:l['’]|els\s+|les\s+)he\s+(?:desat|executat|enviat)\w*|\bnomés\s+perquè\s+(?:vegis|vegeu)\b)",
         "tr": r"(?:sadece|yalnızca)\s+[^\n]{0,40}göstermek\s+için|(?:arama|kayıt)\s+yapmadım|"
         r"gerçekten\s+[^\n]{0,20}(?:yapmadım|kaydetmedim|göndermedim|çalıştırmadım)|(?:(?:sadece|"
         r"yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
@@ -2968,6 +2970,12 @@ AFTER_GATES["retracted"] += (
     *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto"],
 )
 AFTER_GATES["example"] += (
+    "he desa",
+    "he executa",
+    "he envia",
+    "només perquè",
+    "para que veas",
+    "para que vea",
     "per mostrar",
     "memorizzato",
     "فقط",
