@@ -3324,7 +3324,13 @@ def _my_step(line: str) -> bool:
     words = _if_clause(line)
     if words is None:
         return False
-    return _MINE.search(words) is not None and _BACK.search(words) is not None and _TOO.search(words) is None
+    mine = _MINE.search(words) is not None or _MINE_DROPPED.match(words) is not None
+    return mine and _BACK.search(words) is not None and _TOO.search(words) is None
+
+
+# Where the pronoun is dropped, the writer is the subject of a verb in the first person that a
+# pronoun for the block opens ("Va bene se lo faccio?", "¿Te parece bien si lo cambio?")
+_MINE_DROPPED = regex.compile(r"(?:lo|la|los|las|l['’])\s*[^\W\d_]{2,}o(?!\w)", regex.IGNORECASE)
 
 
 # "Too": a step besides the block ("... if I set a reminder for that too?")
