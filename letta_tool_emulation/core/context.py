@@ -277,13 +277,14 @@ def _adverb(words: str) -> str:
 
 
 # For each kind, per language: what presents the block that follows as something shown. A row
-# is a pattern matched (ignoring case) against the line directly before the block.
+# is a pattern matched (ignoring case) against the line directly before the block. ("like" ending
+# the line after its subject is a wish, "if you like:", not the start of a comparison.)
 BEFORE: dict[ProblemKind, dict[str, str]] = {
     "example": {
         "en": r"\b(?:for\s+(?:example|instance)|e\.\s?g\.?|examples?|samples?|for\s+reference|like\s+(?:this|that|so)|"
         r"as\s+follows|looks?\s+like|would\s+look|(?:would\s+be|is|are)\s+written(?:\s+as)?|written\s+as|"
         r"(?:the|call|tool)\s+format(?:\s+is)?|format\s+is|syntax(?:\s+is)?|something\s+like|template|"
-        r"would\s+be|illustration|like|with|using|via|as|(?:a\s+)?call\s+like|to\s+illustrate|by\s+way\s+of\s+example|"
+        r"would\s+be|illustration|(?<!\b(?:you|you['’]d|would|we|they|I)\s)like|with|using|via|as|(?:a\s+)?call\s+like|to\s+illustrate|by\s+way\s+of\s+example|"
         r"purely\s+as\s+an\s+example|hypothetically|imagine)"
         + _COLON
         + r"|^\W{0,4}(?:an?\s+)?(?:examples?|samples?|illustration|demo)\b"
