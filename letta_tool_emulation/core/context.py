@@ -1521,6 +1521,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             # an offer made for the rest, in a clause of its own after what the block does ("Only
             # the plot needs saving, the rest can go in the archive later if you want:")
             clause = sentence[: rest.start()] + ":"
+        if kind == "proposed" and clause == sentence and (later := _LATER_CLAUSE.search(sentence)) is not None:
+            # the same for an offer of a later step in a clause of its own ("Saving the new number
+            # now, and we can tidy the old notes later if you like:")
+            clause = sentence[: later.start()] + ":"
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
@@ -1665,6 +1669,12 @@ _THE_REST = regex.compile(
     r"[,，;][ \t]*(?:(?:but|and|while|mais|et|aber|und|pero|y|ma|e|но|а)\s+)?(?:the\s+rest|everything\s+else|"
     r"the\s+others|le\s+reste|tout\s+le\s+reste|der\s+rest|den\s+rest|alles\s+andere|el\s+resto|lo\s+demás|"
     r"il\s+resto|o\s+resto|остальное)(?!\w)",
+    regex.IGNORECASE,
+)
+# A clause, after a comma, that puts a step off until later and ends the line
+_LATER_CLAUSE = regex.compile(
+    r"[,，;][^,，;\n]*\b(?:later|another\s+time|más\s+tarde|luego|plus\s+tard|später|più\s+tardi|mais\s+tarde|"
+    r"depois|позже|потом)\b[^,，;\n]*$",
     regex.IGNORECASE,
 )
 # What someone sent, quoted in full on the line, then a clause of the writer's own that points
