@@ -1571,6 +1571,10 @@ _HELD_ROWS = (
     r"\bwait(?:ing)?\s+for\s+your\s+(?:ok|okay|go-ahead|approval|confirmation)\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
     r"no\s+(?:lo|la|te\s+lo)\s+(?:envío|mando|envié|mandé|he\s+enviado|he\s+mandado)\b|"
     r"(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|mandado)\b|"
+    # "unsent" said as "without sending" ("sin enviar todavía", "sans l'envoyer", "senza inviarlo")
+    r"\bwithout\s+sending\s+it\b|\bsin\s+(?:enviar(?:lo|la)?|mandar(?:lo|la)?)\b(?!\s+(?:nada|a\s+nadie))|\bsans\s+l['’]envoyer\b|"
+    r"\bsenza\s+(?:inviarl[oa]|mandarl[oa])\b|\bsem\s+(?:o\s+|a\s+)?(?:enviar|mandar)\b(?!\s+(?:nada|a\s+ninguém))|"
+    r"\bohne\s+(?:es|sie|ihn)\s+(?:zu\s+senden|abzuschicken|zu\s+verschicken)\b|"
     r"hasta\s+que\s+(?:me\s+)?(?:digas|des|confirmes|lo\s+revises|lo\s+veas)\b|"
     r"(?:noch\s+)?nicht\s+(?:gesendet|verschickt|abgeschickt|versendet)\b|"
     r"\b(?:schicke|sende|verschicke)\b[^.!?\n]{0,20}?\berst\b[^.!?\n]{0,10}?\bwenn\s+du\b|"
@@ -1609,6 +1613,12 @@ _HELD_GATES = (
         "gesendet",
         "versendet",
         "warte",
+        "without sending",
+        "sans l",
+        "senza ",
+        "sem ",
+        "ohne ",
+        "sin ",
     ),
     *(
         "bis du",
