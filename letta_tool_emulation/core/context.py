@@ -3487,9 +3487,7 @@ _YOU_ANYWHERE = regex.compile(r"(?<!\w)" + _YOU, regex.IGNORECASE)
 
 # A letter alone, or after a word of a script written without spaces ("案A"), labelling an alternative
 # (not after a digit: "Flat 4A:" / "Flat 4B:" name two flats, each its own step)
-_LABEL_LETTER = regex.compile(
-    r"(?<![^\W_])(?:[A-Za-z]|[АБВабв]|[ΑΒΓαβγ])(?![^\W\d_])|(?<=\p{Han})[A-Za-z](?![^\W\d_])"
-)
+_LABEL_LETTER = regex.compile(r"(?<![^\W_])(?:[A-Za-z]|[АБВабв]|[ΑΒΓαβγ])(?![^\W\d_])|(?<=\p{Han})[A-Za-z](?![^\W\d_])")
 
 
 def alternative_leads(first: str, second: str) -> bool:
