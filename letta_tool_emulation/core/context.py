@@ -297,11 +297,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "es": r"\b(?:por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
         r"(?:quedar[ií]a|ser[ií]a)\s+(?:más\s+o\s+menos\s+)?así|así|de\s+esta\s+forma|como\s+este|como\s+esto|"
-        r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como))"
+        r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como)|un\s+poco\s+como)"
         + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
-        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
+        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
         # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
         # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
         "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
@@ -309,14 +309,14 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
-        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como))"
+        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
         + _COLON
         + r"|^\W{0,4}um\s+exemplo\b"
         + _ENDS,
         "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
         r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
         r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
-        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come))" + _COLON,
+        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|un\s+po['’]\s+come|più\s+o\s+meno\s+così)" + _COLON,
         "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
         r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде)"
         + _COLON
