@@ -548,7 +548,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"还没(?:发|存)(?![出到给])|"
         r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
         r"(?:결과가|아무것도|아무\s+것도|기록이)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|비어\s*있으면)|"
-        r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)",
+        r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)|"
+        r"結果(?:に|が|で)[^\n]{0,30}?(?:あれば|あったら|見つかれば|見つかったら|出てきたら|出たら)",
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
         r"\buntil\s+you\s+(?:confirm|say|approve|give)\b|\bpending\s+(?:your\s+)?(?:approval|confirmation)\b|"
         r"\bdraft(?:ed)?\b|\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
