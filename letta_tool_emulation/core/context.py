@@ -2989,15 +2989,15 @@ AFTER_GATES["retracted"] += (
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
     *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
-    *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto"],
+    *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto", "desconsider"],
 )
 AFTER_GATES["example"] += (
     "he desa",
     "he executa",
     "he envia",
     "només perquè",
-    "para que veas",
-    "para que vea",
+    "para que ve",
+    "he enviado",
     "per mostrar",
     "memorizzato",
     "فقط",
