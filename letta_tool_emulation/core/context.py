@@ -564,6 +564,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|te\s+propongo|"
         r"lo\s+dejo\s+preparado|no\s+(?:enviado|guardado)|si\s+(?:eso|esto|la\s+búsqueda)\s+no)\b|"
+        # the writer's making of it in the conditional, as "I'd" ("También lo dejaría anotado:")
+        r"\b(?:lo|la|los|las)\s+(?:guard|anot|dej|apunt|añad|cambi|actualiz|envi|mand|registr|agreg|archiv|"
+        r"sustitu|reemplaz)(?:aría|iría)\b|\b(?:lo|la|los|las)\s+(?:pondría|haría|escribiría)\b|"
         r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no|ya\s+sea)\b"
         + _ENDS
         + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
@@ -584,6 +587,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
         + _ENDS,
         "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato))\b|"
+        r"\b(?:lo|la|li|le)\s+[^\W\d_]{2,}(?:erei|irei)\b|"
         r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
         + _ENDS
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
