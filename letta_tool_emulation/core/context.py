@@ -3723,12 +3723,13 @@ _CLOSING_LINES = 4  # lines that may stand between a block and the question that
 def _closing_question(after: str) -> str | None:
     """The question that closes the reply, on a line of its own past a blank line, where every
     line between it and the block is a statement that reports nothing done (no question, no
-    "Saved.", no "I've updated it"); None otherwise. It is given with the blank line before it."""
+    "Saved.", no "I've updated it"), and that names no later time; None otherwise. It is given
+    with the blank line before it."""
     lines = [line.strip() for line in after.split("\n")]
     while lines and not lines[-1]:
         lines.pop()
-    if len(lines) < 3 or lines[-2] or not lines[-1].endswith(_ASKS):
-        return None
+    if len(lines) < 3 or lines[-2] or not lines[-1].endswith(_ASKS) or _LATER.search(lines[-1]) is not None:
+        return None  # (a question that names a later time asks about a later step)
     between = [line for line in lines[:-2] if line]
     if not between or len(between) > _CLOSING_LINES:
         return None
