@@ -301,7 +301,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
-        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
+        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme)"
+        + _COLON
+        + r"|\bvoici\s+à\s+quoi\s+ressemble",
         # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
         # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
         "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
@@ -316,7 +318,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
         r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
         r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
-        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|un\s+po['’]\s+come|più\s+o\s+meno\s+così)" + _COLON,
+        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|un\s+po['’]\s+come|più\s+o\s+meno\s+così)"
+        + _COLON,
         "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
         r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде)"
         + _COLON
@@ -3798,7 +3801,12 @@ ALTERNATIVES_INTRO = regex.compile(
     r"\b(?:two|three|four|several|a\s+few|\d)\s+(?:options|alternatives|choices|possibilities|variants)\b|"
     r"\bone\s+of\s+(?:these|the\s+following|two|three)\b|\b(?:choose|pick)\s+(?:one|between)\b|"
     # the choice left to the reader ("Depending on what you want:", "Je nachdem, was du willst:")
-    r"\bdepending\s+on\s+(?:what|which|whether|how)\b|\b(?:según|dependiendo\s+de)\s+(?:lo\s+que|qué|si)\b|"
+    r"\bdepending\s+on\s+(?:what|which|whether|how)\b|\bdepends\s+(?:on\s+)?(?:what|which|whether|how)\b|"
+    # versions of one thing offered ("two versions", "zwei Fassungen", "dua versi")
+    r"\b(?:two|three|both|several|\d)\s+versions\b|\b(?:zwei|drei|beide|mehrere)\s+(?:fassungen|versionen)\b|"
+    r"\b(?:dos|tres|varias)\s+versiones\b|\b(?:deux|trois|plusieurs)\s+versions\b|\b(?:due|tre)\s+versioni\b|"
+    r"\b(?:duas|três)\s+versões\b|\b(?:dua|tiga|beberapa)\s+versi\b|\b(?:twee|drie)\s+versies\b|"
+    r"(?:две|три)\s+верси\w*|\b(?:según|dependiendo\s+de)\s+(?:lo\s+que|qué|si)\b|"
     r"\bselon\s+ce\s+que\b|\bsuivant\s+ce\s+que\b|\bje\s+nachdem\b|\bdependendo\s+do\s+que\b|"
     r"\ba\s+seconda\s+di\s+(?:cosa|quello)\b|в\s+зависимости\s+от\s+того|залежно\s+від\s+того|"
     r"\bafhankelijk\s+van\s+wat\b|\bberoende\s+på\s+vad\b|\bafhængigt\s+af\s+hvad\b|\bavhengig\s+av\s+hva\b|"
@@ -3822,6 +3830,13 @@ ALTERNATIVES_INTRO = regex.compile(
     regex.IGNORECASE,
 )
 ALTERNATIVE = "it is one item of a list the line above introduces as alternatives"
+_SHORT_LABEL = regex.compile(r"[\W_]{0,3}[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$")
+
+
+def short_label(line: str) -> bool:
+    """Whether ``line`` is a label of a word to three on its own, ending in a colon or an arrow
+    ("Förmlich:", "Short version →")."""
+    return _SHORT_LABEL.match(line.strip()) is not None
 
 
 def list_intro(recent: str) -> str:
