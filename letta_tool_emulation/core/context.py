@@ -1305,7 +1305,11 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:one|block|call))\b|\bno\s+(?:tengas|tenga|tengáis|tengan)\s+en\s+cuenta\s+(?:el|la|lo)\s+(?:bloque|"
         r"llamada|anterior|de\s+arriba|primer)|\bnon\s+(?:considerare|considerate|tenere\s+conto\s+del)\s+"
         r"(?:il\s+)?(?:blocco|precedente|primo|quello\s+sopra)|\bdesconsider[ea]\s+o\s+(?:bloco|anterior|de\s+cima|"
-        r"primeiro)|"
+        r"primeiro)|\bignore[sz]?\s+(?:le\s+bloc|l['’]appel|celui)\s+(?:du\s+dessus|d['’]au-dessus|ci-dessus|précédent|"
+        r"d['’]avant)|не\s+обращай(?:те)?\s+внимания\s+на\s+(?:(?:блок|вызов|запрос)\s+)?(?:выше|сверху|предыдущ\w*)|"
+        r"上面(?:那个|的|这个)?(?:不算|无效)|\bnie\s+bierz(?:cie)?\s+pod\s+uwagę\s+(?:bloku|wywołania|tego)\s+(?:wyżej|"
+        r"powyżej|poprzedniego)|\bscratch\s+(?:the\s+)?(?:(?:previous|last|first)\s+(?:block|call|one)|(?:block|call|one)\s+"
+        r"above)\b|"
         r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+|blok\s+|wywołanie\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
         r"забуд(?:ь|ьте)\s+(?:(?:блок|вызов|запрос)\s+выше|(?:верхн|предыдущ|перв)\w*)|"
         r"\blascia(?:te)?\s+(?:stare|perdere)\s+(?:quello|quella|il\s+blocco)\s+(?:sopra|di\s+sopra|precedente)\b|"
@@ -2996,7 +3000,8 @@ AFTER_GATES["retracted"] += (
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
     *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
-    *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto", "desconsider"],
+    *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto", "desconsider", "ignore"],
+    *["обращай", "不算", "无效", "pod uwagę", "scratch"],
 )
 AFTER_GATES["example"] += (
     "he desa",
