@@ -1543,6 +1543,13 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # (unless that clause itself presents the block as sent: "... — the call you sent:")
         own = then.group("own")
         return Shown(kind, _WHY_BEFORE[kind], quote_words(sentence)) if _BEFORE_TABLE.first(own) == "quoted" else None
+    if kind == "example" and (turn := _after_last(_CONTRAST, sentence)) != sentence:
+        # An example's or a format's words in a clause that a contrast follows speak of something
+        # else ("Coisas como o formato da data confundem, mas percebi, guardei:"): only the clause
+        # after the last "but" can present the block as one.
+        kind = _BEFORE_TABLE.first(turn) if opens_onto_next(turn) else None
+        if kind is None:
+            return None
     if kind == "example" and _made_so(last_clause(sentence)):
         return None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
@@ -1684,6 +1691,14 @@ _CONSEQUENCE = regex.compile(
     r"por\s+eso|por\s+lo\s+tanto|então|por\s+isso|quindi|dunque|perciò|perció|поэтому|так\s+что|тому|więc|"
     r"dlatego|dus|daarom|derhalve|så|derfor|joten|siksi|ezért|így|deci|așa\s+că|bu\s+yüzden|o\s+yüzden|jadi|"
     r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w))",
+    regex.IGNORECASE,
+)
+# A comma and a word that opens a clause against the one before it ("..., but I've got it:");
+# not the words that are also an article or a preposition elsewhere (Italian "ma", Hungarian "de")
+_CONTRAST = regex.compile(
+    r"[,，;][ \t]*(?=(?:but|yet|though|however|pero|aunque|sin\s+embargo|mais|cependant|pourtant|aber|doch|jedoch|"
+    r"però|tuttavia|mas|porém|contudo|но|однако|maar|men|ale|jednak|ama|fakat|ancak|tapi|namun|nhưng|mutta|"
+    r"totuși|αλλά|لكن|اما|אבל|लेकिन|কিন্তু|แต่|lakini)(?!\w))|[,，]?[ \t]*(?=不过|但是|可是|でも|しかし|하지만)",
     regex.IGNORECASE,
 )
 # A clause, after a comma, about the rest of what was said rather than what the block holds
