@@ -1208,7 +1208,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|"
         r"并未)",
         "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|"
-        r"され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)",
+        r"され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)|"
+        r"(?:実行|保存|送信|変更)(?:は|も)して(?:い)?ません|見せるため(?:だけ)?です",
         "nl": r"\b(?:alleen|slechts|gewoon)\s+om\s+(?:te\s+)?(?:laten\s+zien|tonen|illustreren)|"
         r"\bik\s+heb\s+(?:nog\s+)?niets\s+(?:opgeslagen|verstuurd|uitgevoerd|gezocht)|(?:(?:slechts|"
         r"alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
@@ -3019,6 +3020,11 @@ AFTER_GATES["retracted"] += (
     *["обращай", "不算", "无效", "pod uwagę", "scratch"],
 )
 AFTER_GATES["example"] += (
+    "見せるため",
+    "はしてい",
+    "もしてい",
+    "はしてま",
+    "もしてま",
     "he desa",
     "he executa",
     "he envia",
