@@ -1556,13 +1556,18 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
 
-# The word for a block made, opening the clause that leads into it ("Guardado assim:", "Saved
-# like this:", "Notiert, und zwar so:")
+# The word for a block made, opening the clause that leads into it and followed only by how it
+# was made ("Guardado assim:", "Saved like this:", "Anotado así:")
 _MADE = regex.compile(
     r"[\W_]{0,3}(?:saved|noted|stored|recorded|added|updated|logged|filed|guardado|anotado|apuntado|registrado|"
     r"actualizado|enregistré|noté|ajouté|gespeichert|notiert|eingetragen|vermerkt|salvo|guardei|anotei|atualizado|"
     r"salvato|annotato|registrato|aggiornato|сохранено|записано|сохранил|записал|opgeslagen|genoteerd|sparat|"
-    r"gemt|lagret|zapisane|zapisałem|zapisałam|kaydedildi|kaydettim|disimpan|dicatat|đã\s+lưu|已保存|已记录|已更新)(?!\w)",
+    r"gemt|lagret|zapisane|zapisałem|zapisałam|kaydedildi|kaydettim|disimpan|dicatat|đã\s+lưu|已保存|已记录|已更新)"
+    # then only a pronoun for it and the word for how: "Saved entries look like this:" is an example
+    r"(?:\s+(?:it|that|this|them|lo|la|es|das|le|il))?[ \t,]*(?:as\s+follows|like\s+(?:this|so|that)|this\s+way|"
+    r"thus|así|de\s+esta\s+forma|assim|desta\s+forma|ainsi|comme\s+(?:ceci|ça|suit)|so|wie\s+folgt|"
+    r"folgendermaßen|così|come\s+segue|так|вот\s+так|als\s+volgt|zo|så|sådan|slik|tak|böyle|begini|như\s+sau|"
+    r"如下|这样)[ \t*_]*(?:[:：]|\.\.\.|…)?[ \t*_]*$",
     regex.IGNORECASE,
 )
 
