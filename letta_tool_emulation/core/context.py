@@ -150,10 +150,17 @@ QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
 # a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), or at the
 # full-width marks; after a lower-case word of two letters only where a capital follows ("only
-# said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one.
+# said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one;
+# and inside a closing quotation mark where a capital follows (`You wrote: "... January." Great,
+# noting it:`): the quotation ended a sentence, and what the writer says next is a new one;
+# and after a capitalised word of two letters where a capital follows, as a name's last word
+# ("... và chọn Hội An. Mình ghi lại nhé:"), unless it is a title or a short form ("Mr.", "Dr.").
 # A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(
-    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]"
+    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|"
+    r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
+    r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
+    r"[.!?]+[ \t]+(?=\p{Lu})"
 )
 _CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 # Words that set a block after the one before it, in order ("then", "sau đó", "danach"): never
@@ -270,13 +277,14 @@ def _adverb(words: str) -> str:
 
 
 # For each kind, per language: what presents the block that follows as something shown. A row
-# is a pattern matched (ignoring case) against the line directly before the block.
+# is a pattern matched (ignoring case) against the line directly before the block. ("like" ending
+# the line after its subject is a wish, "if you like:", not the start of a comparison.)
 BEFORE: dict[ProblemKind, dict[str, str]] = {
     "example": {
         "en": r"\b(?:for\s+(?:example|instance)|e\.\s?g\.?|examples?|samples?|for\s+reference|like\s+(?:this|that|so)|"
         r"as\s+follows|looks?\s+like|would\s+look|(?:would\s+be|is|are)\s+written(?:\s+as)?|written\s+as|"
         r"(?:the|call|tool)\s+format(?:\s+is)?|format\s+is|syntax(?:\s+is)?|something\s+like|template|"
-        r"would\s+be|illustration|like|with|using|via|as|(?:a\s+)?call\s+like|to\s+illustrate|by\s+way\s+of\s+example|"
+        r"would\s+be|illustration|(?<!\b(?:you|you['’]d|would|we|they|I)\s)like|with|using|via|as|(?:a\s+)?call\s+like|to\s+illustrate|by\s+way\s+of\s+example|"
         r"purely\s+as\s+an\s+example|hypothetically|imagine)"
         + _COLON
         + r"|^\W{0,4}(?:an?\s+)?(?:examples?|samples?|illustration|demo)\b"
@@ -289,11 +297,13 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "es": r"\b(?:por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
         r"(?:quedar[ií]a|ser[ií]a)\s+(?:más\s+o\s+menos\s+)?así|así|de\s+esta\s+forma|como\s+este|como\s+esto|"
-        r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como))"
+        r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como)|un\s+poco\s+como)"
         + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
-        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme)" + _COLON + r"|\bvoici\s+à\s+quoi\s+ressemble",
+        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme)"
+        + _COLON
+        + r"|\bvoici\s+à\s+quoi\s+ressemble",
         # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
         # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
         "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
@@ -301,14 +311,15 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
-        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como))"
+        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
         + _COLON
         + r"|^\W{0,4}um\s+exemplo\b"
         + _ENDS,
         "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
         r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
         r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
-        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come))" + _COLON,
+        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|un\s+po['’]\s+come|più\s+o\s+meno\s+così)"
+        + _COLON,
         "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
         r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде)"
         + _COLON
@@ -540,7 +551,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"还没(?:发|存)(?![出到给])|"
         r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
         r"(?:결과가|아무것도|아무\s+것도|기록이)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|비어\s*있으면)|"
-        r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)",
+        r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)|"
+        r"結果(?:に|が|で)[^\n]{0,30}?(?:あれば|あったら|見つかれば|見つかったら|出てきたら|出たら)",
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
         r"\buntil\s+you\s+(?:confirm|say|approve|give)\b|\bpending\s+(?:your\s+)?(?:approval|confirmation)\b|"
         r"\bdraft(?:ed)?\b|\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
@@ -555,6 +567,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "es": r"\b(?:hasta\s+que\s+(?:me\s+)?confirmes|si\s+(?:me\s+)?confirmas|si\s+estás\s+de\s+acuerdo|borrador|te\s+propongo|"
         r"lo\s+dejo\s+preparado|no\s+(?:enviado|guardado)|si\s+(?:eso|esto|la\s+búsqueda)\s+no)\b|"
+        # the writer's making of it in the conditional, as "I'd" ("También lo dejaría anotado:")
+        r"\b(?:lo|la|los|las)\s+(?:guard|anot|dej|apunt|añad|cambi|actualiz|envi|mand|registr|agreg|archiv|"
+        r"sustitu|reemplaz)(?:aría|iría)\b|\b(?:lo|la|los|las)\s+(?:pondría|haría|escribiría)\b|"
         r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no|ya\s+sea)\b"
         + _ENDS
         + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
@@ -575,6 +590,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
         + _ENDS,
         "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato))\b|"
+        r"\b(?:lo|la|li|le)\s+[^\W\d_]{2,}(?:erei|irei)\b|"
         r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
         + _ENDS
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
@@ -858,7 +874,17 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bbestätige?\b[^\n]{0,80}\b(?:dann|und)\s+(?:speichere|sende|übernehme|trage)\s+ich\b|"
         r"\b(?:via\s+libera|luz\s+verde|sinal\s+verde|feu\s+vert|green\s+light|grünes\s+licht)\b|"
         r"「はい」と|\bsag\s+(?:einfach\s+)?ja\b|\bdimmi\s+di\s+sì\b|\bdiga\s+sim\b|\bdiz\s+que\s+sim\b|"
-        r"\bdis(?:-moi)?\s+oui\b|\bскажи(?:те)?\s+[«\"]?да\b",
+        r"\bdis(?:-moi)?\s+oui\b|\bскажи(?:те)?\s+[«\"]?да\b|"
+        # leave to do it asked in a question that puts the writer's making it after the answer
+        # ("¿Confirmas las fechas antes de que lo guarde?", "Prima di salvarlo: l'orario è giusto?")
+        r"\bantes\s+de\s+(?:que\s+)?(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|anote|cambie|registre|actualice|"
+        r"apunte)\b[^\n.!]*\?|\bantes\s+de\s+(?:guardar|enviar|aplicar|anotar|cambiar|registrar|actualizar|"
+        r"apuntar|salvar)(?:-?l[oa]s?)?\b[^\n.!]*\?|\bantes\s+que\s+eu\s+(?:o\s+|a\s+)?(?:salve|guarde|envie|registre|"
+        r"anote|altere)\b[^\n.!]*\?|\bprima\s+di\s+(?:salvar|inviar|applicar|registrar|aggiornar|cambiar|segnar|"
+        r"annotar)(?:l[oaie])\b[^\n.!]*\?|\bprima\s+che\s+(?:lo|la)\s+(?:salvi|invii|applichi|registri|aggiorni)\b"
+        r"[^\n.!]*\?|\bavant\s+(?:de\s+l['’]|que\s+je\s+(?:ne\s+)?l['’])(?:enregistrer|envoyer|appliquer|noter|ajouter|"
+        r"enregistre|envoie|applique|note|ajoute)\b[^\n.!]*\?|\bbevor\s+ich\s+(?:es|das|ihn|sie)\s+(?:\w+\s+)?"
+        r"(?:speichere|sende|eintrage|übernehme|ändere|notiere|abschicke)\b[^\n.!]*\?",
         # A draft held back in other words ("je le garde en attente", "erst, wenn du ...")
         "held": r"\b(?:garde|laisse|mets)\s+en\s+attente\b|\btant\s+que\s+(?:tu\s+n['’]as|vous\s+n['’]avez)\s+pas\s+"
         r"(?:validé|confirmé|approuvé|dit\s+oui)\b|\berst,?\s+wenn\s+du\b[^\n]*\b(?:gibst|bestätigst|zustimmst|"
@@ -876,7 +902,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"on)\s+your\s+(?:ok|okay|confirmation|approval|go-ahead)\b|\b(?:shall|should|may|can)\s+I\s*\?|"
         r"\b(?:shall|should|may|can)\s+I\s+(?:\w+\s+){0,2}?"
         + _DEICTIC
-        + r"\b[^\n]*\?|\b(?:want|like)\s+me\s+to\s+(?:\w+\s+){0,2}?"
+        + r"\b[^\n]*\?|\b(?:want|like)\s+me\s+to\s+(?:go\s+ahead\s+and\s+)?(?:\w+\s+){0,2}?"
         + _DEICTIC
         + r"\b[^\n]*\?|"
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
@@ -908,7 +934,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"ça\s+te\s+va\s*\?|"
         r"c['’]est\s+bon\s+pour\s+(?:toi|vous)\s*\?|je\s+peux\s+y\s+aller\s*\?|jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|"
         r"(?<!(?:moi|dis-le-moi|préviens-moi|écris-moi)\s+)seulement\s+si\b)",
-        "de": r"\b(?:nur|erst|bloß|lediglich)\s+ein\s+entwurf\b|\bsobald\s+du\s+(?:es\s+)?(?:bestätigst|"
+        "de": r"\b(?:nur|erst|bloß|lediglich)\s+ein\s+entwurf\b|\b(?:willst|möchtest)\s+du,?\s+dass\s+ich\s+(?:es|das|"
+        r"ihn|sie)\s+(?:\w+\s+)?(?:speichere|eintrage|sende|notiere|übernehme|ändere|abschicke)\b[^\n]*\?|\bsobald\s+du\s+(?:es\s+)?(?:bestätigst|"
         r"zustimmst|freigibst)|\bwarte\s+auf\s+deine\s+(?:bestätigung|freigabe|zustimmung)|\b(?:soll|darf|"
         r"kann)\s+ich\s+(?:das|es)\s+so\b|\bso\s+(?:speichern|senden|abschicken|übernehmen|"
         r"eintragen)\s*\?|\bpasst\s+(?:das|es)\s+so\s*\?|\beinverstanden\s*\?|(?:\bsoll\s+ich\s+(?:das|es|"
@@ -918,7 +945,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"desse\s+jeito|dessa\s+forma)\s*\?|\bposso\s+(?:\w+\s+)?assim\s*\?|\b(?:envio|salvo|"
         r"aplico)\s+(?:quando|assim\s+que)\s+você\s+confirmar|\baguardo\s+(?:a\s+)?sua\s+(?:confirmação|"
         r"aprovação)|\bpode\s+ser\s*\?|(?:\bposso\s+(?:salvar|enviar|aplicar)(?:\s+(?:isso|isto|assim|"
-        r"desse\s+jeito|dessa\s+forma))?\s*\?|\bposso\s+(?:prosseguir|seguir)(?:\s+com\s+(?:isso|"
+        r"desse\s+jeito|dessa\s+forma))?\s*\?|\bposso\s+(?:prosseguir|seguir|avançar|continuar)(?:\s+com\s+(?:isso|"
         r"isto))?\s*\?|\bposso\s+(?:salvá|enviá|aplicá)-l[oa]s?\b[^\n]*\?|\bquer\s+que\s+eu\s+(?:o|a|os|"
         r"as)\s+\w+[^\n]*\?|\bquer\s+que\s+eu\s+\w+\s+(?:isso|isto|assim)\b[^\n]*\?|"
         r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|(?<!(?:avisa|avise|diz|diga|fala|fale)\s+)\bsó\s+se\b|"
@@ -937,10 +964,10 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|"
         r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|"
         r"можно\s+(?:сохранить|"
-        r"отправить)|^\W{0,3}точно\s+(?:сохранить|записать|отправить|применить|обновить)\s*\?|"
+        r"отправить)|^\W{0,3}можно\s+(?:менять|поменять|изменить|заменить|обновить|записать|вносить|внести)\s*\?|^\W{0,3}точно\s+(?:сохранить|записать|отправить|применить|обновить)\s*\?|"
         r"подтверди(?:те)?,?\s+и\s+я\s+(?:сохраню|запишу|отправлю|обновлю|внесу)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
-        r"(?:可以吗|要我(?:保存|发送|执行)|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
+        r"(?:可以吗|要我(?:保存|发送|执行)|(?:你)?确定要(?:改|修改|更新|保存|替换|换)吗|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
         "ja": r"(?:確認|承認)(?:して|し)?(?:いただけ|もらえ|くれ)(?:たら|れば)[、,]?\s*(?:送り|保存し|登録し|実行し)ます|"
         r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
         r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
@@ -977,7 +1004,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"jej)\b[^\n]*\?|\b(?:stačí\s+)?napi[sš]\w*\s+"
         r"[\"„“]?ano\b|\bje\s+to\s+(?:tak\s+)?(?:v\s+pořádku|správně)\s*\?|\bdokud\s+(?:to\s+)?nepotvrdí|"
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
-        r"[^\n]*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|(?<!(?:znać|napisz|powiedz|pisz|odezwij\s+się)\s+)\btylko\s+jeśli\b)",
+        r"[^\n]*\?|^\W{0,3}czy\s+mogę\s*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|(?<!(?:znać|napisz|powiedz|pisz|odezwij\s+się)\s+)\btylko\s+jeśli\b)",
         "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)\s*(?:[—–,.;!]|$)|"
         r"чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|"
         r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|"
@@ -1027,7 +1054,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ar-fa": r"مجرد\s+مسودة|أنتظر\s+(?:تأكيدك|موافقتك)|فقط\s+یک\s+پیش[\u200c ]?نویس|منتظر\s+تأیید|هل\s+أ(?:حفظ|"
         r"رسل|نفذ|طبق|بحث|حدث|ضيف|سجل)\s+(?:هذا|هذه|ذلك|هكذا|بهذا|بهذه)|(?:أحفظه|أرسله|أنفذه|أطبقه|"
         r"أسجله)\s*[؟?]|این\s+(?:\S+\s+){0,3}?(?:را\s+)?(?:انجام\s+(?:بدهم|بدم|دهم)|اجرا\s+کنم|"
-        r"اعمال\s+کنم|ارسال\s+کنم|ذخیره\s+کنم|بفرستم)\s*[؟?]|(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|"
+        r"اعمال\s+کنم|ارسال\s+کنم|ذخیره\s+کنم|بفرستم)\s*[؟?]|(?:^|(?<!هم)\s)(?:اعمال|ارسال|ذخیره|اجرا)\s+کنم\s*[؟?]|(?:أن\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|"
         r"هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
         r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|^\W{0,3}(?:\S+\s+)?ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|"
         r"ذخیره\u200c?اش\s+کنم\s*[؟?]|^\W{0,3}(?:\S+\s+)?بفرستم\s*[؟?]|بفرستمش\s*[؟?]|تأیید\s+کن|"
@@ -1144,8 +1171,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"la)\s+(?:voy\s+a|pienso)\s+(?:ejecutar|guardar|enviar)|"
         r"\btodavía\s+no\s+(?:lo\s+)?(?:he\s+)?(?:guardado|enviado|ejecutado)|"
         r"(?:solo\s+(?:es\s+)?un\s+ejemplo|no\s+se\s+ha\s+(?:guardado|ejecutado|enviado)|"
-        r"no\s+(?:lo\s+)?he\s+"
-        r"(?:guardado|ejecutado)|no\s+se\s+guardó\s+nada|nada\s+se\s+ha\s+guardado)",
+        r"no\s+(?:lo\s+|la\s+|los\s+|las\s+)?he\s+"
+        r"(?:guardado|ejecutado|enviado)|no\s+se\s+guardó\s+nada|nada\s+se\s+ha\s+guardado|"
+        r"\b(?:solo|sólo)\s+(?:es\s+)?para\s+que\s+(?:veas|vea|veáis)\b)",
         "fr": r"\b(?:juste|seulement|simplement|uniquement)\s+pour\s+(?:montrer|illustrer)|"
         r"\bje\s+n['’]ai\s+(?:encore\s+)?rien\s+(?:enregistré|sauvegardé|noté|ajouté|envoyé|exécuté|lancé|cherché|fait)|"
         r"\bje\s+ne\s+l['’]ai\s+pas\s+(?:encore\s+)?(?:enregistré|envoyé|exécuté|lancé)|"
@@ -1180,7 +1208,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|"
         r"并未)",
         "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|"
-        r"され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)",
+        r"され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)|"
+        r"(?:実行|保存|送信|変更)(?:は|も)して(?:い)?ません|見せるため(?:だけ)?です",
         "nl": r"\b(?:alleen|slechts|gewoon)\s+om\s+(?:te\s+)?(?:laten\s+zien|tonen|illustreren)|"
         r"\bik\s+heb\s+(?:nog\s+)?niets\s+(?:opgeslagen|verstuurd|uitgevoerd|gezocht)|(?:(?:slechts|"
         r"alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
@@ -1212,7 +1241,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"\b(?:doar|numai)\s+ca\s+să\s+(?:arăt|ilustrez)|\bnomés\s+per\s+(?:mostrar|il·lustrar)|"
         r"\bno\s+he\s+(?:desat|enviat|executat)\s+res|(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|"
         r"rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
-        r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat))",
+        r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat)|"
+        r"\bno\s+(?:l['’]|els\s+|les\s+)he\s+(?:desat|executat|enviat)\w*|\bnomés\s+perquè\s+(?:vegis|vegeu)\b)",
         "tr": r"(?:sadece|yalnızca)\s+[^\n]{0,40}göstermek\s+için|(?:arama|kayıt)\s+yapmadım|"
         r"gerçekten\s+[^\n]{0,20}(?:yapmadım|kaydetmedim|göndermedim|çalıştırmadım)|(?:(?:sadece|"
         r"yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
@@ -1267,11 +1297,24 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # the block above named by its place ("Laisse tomber celui-là", "Верхнее не в счёт",
         # "Pomiń to wyżej", "Unohda yllä oleva")
         r"\blaisse\s+tomber\s+(?:celui-là|celle-là|le\s+précédent|la\s+précédente|le\s+premier|la\s+première)\b|"
-        r"(?:(?:верхн|предыдущ)\w*|перв\w*\s+(?:вызов|блок|вариант))\s+(?:не\s+в\s+сч[её]т|не\s+считается)|"
+        r"(?:(?:верхн|предыдущ)\w*(?:\s+(?:вызов|блок|вариант|запрос))?|перв\w*\s+(?:вызов|блок|вариант))\s+"
+        r"(?:не\s+в\s+сч[её]т|не\s+считается)|"
+        # the block above set aside as not to be counted ("ne tiens pas compte du bloc précédent",
+        # "disregard the block above", "no tengas en cuenta el bloque anterior")
+        r"\bne\s+(?:tiens|tenez)\s+pas\s+compte\s+(?:du|de\s+(?:ce|cet|la|l['’]))\s*(?:bloc|appel|précédent|premier|"
+        r"ci-dessus|dessus)|\bdisregard\s+(?:the\s+)?(?:(?:block|call|one)\s+above|(?:previous|first|last)\s+"
+        r"(?:one|block|call))\b|\bno\s+(?:tengas|tenga|tengáis|tengan)\s+en\s+cuenta\s+(?:el|la|lo)\s+(?:bloque|"
+        r"llamada|anterior|de\s+arriba|primer)|\bnon\s+(?:considerare|considerate|tenere\s+conto\s+del)\s+"
+        r"(?:il\s+)?(?:blocco|precedente|primo|quello\s+sopra)|\bdesconsider[ea]\s+o\s+(?:bloco|anterior|de\s+cima|"
+        r"primeiro)|\bignore[sz]?\s+(?:le\s+bloc|l['’]appel|celui)\s+(?:du\s+dessus|d['’]au-dessus|ci-dessus|précédent|"
+        r"d['’]avant)|не\s+обращай(?:те)?\s+внимания\s+на\s+(?:(?:блок|вызов|запрос)\s+)?(?:выше|сверху|предыдущ\w*)|"
+        r"上面(?:那个|的|这个)?(?:不算|无效)|\bnie\s+bierz(?:cie)?\s+pod\s+uwagę\s+(?:bloku|wywołania|tego)\s+(?:wyżej|"
+        r"powyżej|poprzedniego)|\bscratch\s+(?:the\s+)?(?:(?:previous|last|first)\s+(?:block|call|one)|(?:block|call|one)\s+"
+        r"above)\b|"
         r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+|blok\s+|wywołanie\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
         r"забуд(?:ь|ьте)\s+(?:(?:блок|вызов|запрос)\s+выше|(?:верхн|предыдущ|перв)\w*)|"
         r"\blascia(?:te)?\s+(?:stare|perdere)\s+(?:quello|quella|il\s+blocco)\s+(?:sopra|di\s+sopra|precedente)\b|"
-        r"ऊपर\s+वाला\s+(?:छोड़िए|छोड़ दीजिए|छोड़ो|भूल\s+जाइए)|"
+        r"ऊपर\s+वाला\s+(?:छोड़िए|छोड़ दीजिए|छोड़ो|भूल\s+जाइए|रद्द)|"
         r"\bunohda\s+(?:yllä\s+oleva|ylläoleva|ylempi|ensimmäinen)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
@@ -1491,13 +1534,52 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             # an offer made for the rest, in a clause of its own after what the block does ("Only
             # the plot needs saving, the rest can go in the archive later if you want:")
             clause = sentence[: rest.start()] + ":"
+        if kind == "proposed" and clause == sentence and (later := _LATER_CLAUSE.search(sentence)) is not None:
+            # the same for an offer of a later step in a clause of its own ("Saving the new number
+            # now, and we can tidy the old notes later if you like:")
+            clause = sentence[: later.start()] + ":"
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
         # (unless that clause itself presents the block as sent: "... — the call you sent:")
         own = then.group("own")
         return Shown(kind, _WHY_BEFORE[kind], quote_words(sentence)) if _BEFORE_TABLE.first(own) == "quoted" else None
+    if kind == "example" and (turn := _after_last(_CONTRAST, sentence)) != sentence:
+        # An example's or a format's words in a clause that a contrast follows speak of something
+        # else ("Coisas como o formato da data confundem, mas percebi, guardei:"): only the clause
+        # after the last "but" can present the block as one.
+        kind = _BEFORE_TABLE.first(turn) if opens_onto_next(turn) else None
+        if kind is None:
+            return None
+    if kind == "example" and _made_so(last_clause(sentence)):
+        return None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+# The word for a block made, opening the clause that leads into it and followed only by how it
+# was made ("Guardado assim:", "Saved like this:", "Anotado así:")
+_MADE = regex.compile(
+    r"[\W_]{0,3}(?:saved|noted|stored|recorded|added|updated|logged|filed|guardado|anotado|apuntado|registrado|"
+    r"actualizado|enregistré|noté|ajouté|gespeichert|notiert|eingetragen|vermerkt|salvo|guardei|anotei|atualizado|"
+    r"salvato|annotato|registrato|aggiornato|сохранено|записано|сохранил|записал|opgeslagen|genoteerd|sparat|"
+    r"gemt|lagret|zapisane|zapisałem|zapisałam|kaydedildi|kaydettim|disimpan|dicatat|đã\s+lưu|已保存|已记录|已更新)"
+    # then only a pronoun for it and the word for how: "Saved entries look like this:" is an example
+    r"(?:\s+(?:it|that|this|them|lo|la|es|das|le|il))?[ \t,]*(?:as\s+follows|like\s+(?:this|so|that)|this\s+way|"
+    r"thus|así|de\s+esta\s+forma|assim|desta\s+forma|ainsi|comme\s+(?:ceci|ça|suit)|so|wie\s+folgt|"
+    r"folgendermaßen|così|come\s+segue|так|вот\s+так|als\s+volgt|zo|så|sådan|slik|tak|böyle|begini|như\s+sau|"
+    r"如下|这样)[ \t*_]*(?:[:：]|\.\.\.|…)?[ \t*_]*$",
+    regex.IGNORECASE,
+)
+
+
+def _made_so(clause: str) -> bool:
+    """Whether the clause that leads into a block tells the writer's own making of it ("I have
+    recorded the board's decision as follows:", "Guardado assim:"): its "as follows" or "assim"
+    says how the block was made, not that it is only an example. A condition, a wish or a
+    negation makes it no report, and an example's noun in it still presents one."""
+    if _EXAMPLE_NOUN.search(clause) is not None or _NO_REPORT.search(clause) is not None:
+        return False
+    return _MADE.match(clause) is not None or reports_done(clause)
 
 
 # A message the writer says is not sent, or held until the reader has seen it: the writer's
@@ -1514,6 +1596,10 @@ _HELD_ROWS = (
     r"\bwait(?:ing)?\s+for\s+your\s+(?:ok|okay|go-ahead|approval|confirmation)\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
     r"no\s+(?:lo|la|te\s+lo)\s+(?:envío|mando|envié|mandé|he\s+enviado|he\s+mandado)\b|"
     r"(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|mandado)\b|"
+    # "unsent" said as "without sending" ("sin enviar todavía", "sans l'envoyer", "senza inviarlo")
+    r"\bwithout\s+sending\s+it\b|\bsin\s+(?:enviar(?:lo|la)?|mandar(?:lo|la)?)\b(?!\s+(?:nada|a\s+nadie))|\bsans\s+l['’]envoyer\b|"
+    r"\bsenza\s+(?:inviarl[oa]|mandarl[oa])\b|\bsem\s+(?:o\s+|a\s+)?(?:enviar|mandar)\b(?!\s+(?:nada|a\s+ninguém))|"
+    r"\bohne\s+(?:es|sie|ihn)\s+(?:zu\s+senden|abzuschicken|zu\s+verschicken)\b|"
     r"hasta\s+que\s+(?:me\s+)?(?:digas|des|confirmes|lo\s+revises|lo\s+veas)\b|"
     r"(?:noch\s+)?nicht\s+(?:gesendet|verschickt|abgeschickt|versendet)\b|"
     r"\b(?:schicke|sende|verschicke)\b[^.!?\n]{0,20}?\berst\b[^.!?\n]{0,10}?\bwenn\s+du\b|"
@@ -1552,6 +1638,12 @@ _HELD_GATES = (
         "gesendet",
         "versendet",
         "warte",
+        "without sending",
+        "sans l",
+        "senza ",
+        "sem ",
+        "ohne ",
+        "sin ",
     ),
     *(
         "bis du",
@@ -1607,11 +1699,25 @@ _CONSEQUENCE = regex.compile(
     r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w))",
     regex.IGNORECASE,
 )
+# A comma and a word that opens a clause against the one before it ("..., but I've got it:");
+# not the words that are also an article or a preposition elsewhere (Italian "ma", Hungarian "de")
+_CONTRAST = regex.compile(
+    r"[,，;][ \t]*(?=(?:but|yet|though|however|pero|aunque|sin\s+embargo|mais|cependant|pourtant|aber|doch|jedoch|"
+    r"però|tuttavia|mas|porém|contudo|но|однако|maar|men|ale|jednak|ama|fakat|ancak|tapi|namun|nhưng|mutta|"
+    r"totuși|αλλά|لكن|اما|אבל|लेकिन|কিন্তু|แต่|lakini)(?!\w))|[,，]?[ \t]*(?=不过|但是|可是|でも|しかし|하지만)",
+    regex.IGNORECASE,
+)
 # A clause, after a comma, about the rest of what was said rather than what the block holds
 _THE_REST = regex.compile(
     r"[,，;][ \t]*(?:(?:but|and|while|mais|et|aber|und|pero|y|ma|e|но|а)\s+)?(?:the\s+rest|everything\s+else|"
     r"the\s+others|le\s+reste|tout\s+le\s+reste|der\s+rest|den\s+rest|alles\s+andere|el\s+resto|lo\s+demás|"
     r"il\s+resto|o\s+resto|остальное)(?!\w)",
+    regex.IGNORECASE,
+)
+# A clause, after a comma, that puts a step off until later and ends the line
+_LATER_CLAUSE = regex.compile(
+    r"[,，;][^,，;\n]*\b(?:later|another\s+time|más\s+tarde|luego|plus\s+tard|später|più\s+tardi|mais\s+tarde|"
+    r"depois|позже|потом)\b[^,，;\n]*$",
     regex.IGNORECASE,
 )
 # What someone sent, quoted in full on the line, then a clause of the writer's own that points
@@ -2901,6 +3007,7 @@ AFTER_GATES["proposed"] += (
 AFTER_GATES["proposed"] += (
     *[mark + yes for mark in _YES_OPEN for yes in _YES],
     *["« ", "«\u00a0", "before i", "confirm", "approve", "confírma", "dime que sí", "di que sí"],
+    *["antes de", "antes que eu", "prima di", "prima che", "avant de l", "avant que je", "bevor ich", "dass ich"],
     *["dis-moi oui", "dis oui", "conferma", "dimmi di sì", "bestätig", "via libera", "luz verde", "sinal verde"],
     *["feu vert", "green light", "grünes licht", "sag ja", "sag einfach ja", "diga sim", "diz que sim", "скажи"],
     *["en attente", "tant que", "erst wenn", "erst, wenn", "in sospeso", "finché non mi", "until you", "en espera"],
@@ -2914,8 +3021,21 @@ AFTER_GATES["retracted"] += (
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
     *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
+    *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto", "desconsider", "ignore"],
+    *["обращай", "不算", "无效", "pod uwagę", "scratch"],
 )
 AFTER_GATES["example"] += (
+    "見せるため",
+    "はしてい",
+    "もしてい",
+    "はしてま",
+    "もしてま",
+    "he desa",
+    "he executa",
+    "he envia",
+    "només perquè",
+    "para que ve",
+    "he enviado",
     "per mostrar",
     "memorizzato",
     "فقط",
@@ -3264,7 +3384,13 @@ def _my_step(line: str) -> bool:
     words = _if_clause(line)
     if words is None:
         return False
-    return _MINE.search(words) is not None and _BACK.search(words) is not None and _TOO.search(words) is None
+    mine = _MINE.search(words) is not None or _MINE_DROPPED.match(words) is not None
+    return mine and _BACK.search(words) is not None and _TOO.search(words) is None
+
+
+# Where the pronoun is dropped, the writer is the subject of a verb in the first person that a
+# pronoun for the block opens ("Va bene se lo faccio?", "¿Te parece bien si lo cambio?")
+_MINE_DROPPED = regex.compile(r"(?:lo|la|los|las|l['’])\s*[^\W\d_]{2,}o(?!\w)", regex.IGNORECASE)
 
 
 # "Too": a step besides the block ("... if I set a reminder for that too?")
@@ -3276,8 +3402,11 @@ _TOO = regex.compile(
 
 
 # A question tagged onto a statement of its own ("Mañana te pregunto cómo fue, ¿vale?",
-# "周五下午我提醒你一下，好吗？"): the tag asks about that statement.
-_TAG = regex.compile(r"[,，、][ \t]*(?P<tag>[^,，、\n]{1,24})$")
+# "周五下午我提醒你一下，好吗？"), or set after it as a sentence of its own ("Te aviso también
+# cuando se acerque la fecha. ¿Vale?"): the tag asks about that statement.
+_TAG = regex.compile(
+    r"[,，、][ \t]*(?P<tag>[^,，、\n]{1,24})$|(?<=\w)(?:[.!][ \t]+|[。！][ \t]*)(?P<tag>[^,，、.!。！\n]{1,24})$"
+)
 _STATEMENT_WORDS = 3
 _STATEMENT_CHARS = 6
 # What points back at a block in the scripts written without spaces
@@ -3396,9 +3525,8 @@ _YOU_ANYWHERE = regex.compile(r"(?<!\w)" + _YOU, regex.IGNORECASE)
 
 
 # A letter alone, or after a word of a script written without spaces ("案A"), labelling an alternative
-_LABEL_LETTER = regex.compile(
-    r"(?<![^\W\d_])(?:[A-Za-z]|[АБВабв]|[ΑΒΓαβγ])(?![^\W\d_])|(?<=\p{Han})[A-Za-z](?![^\W\d_])"
-)
+# (not after a digit: "Flat 4A:" / "Flat 4B:" name two flats, each its own step)
+_LABEL_LETTER = regex.compile(r"(?<![^\W_])(?:[A-Za-z]|[АБВабв]|[ΑΒΓαβγ])(?![^\W\d_])|(?<=\p{Han})[A-Za-z](?![^\W\d_])")
 
 
 def alternative_leads(first: str, second: str) -> bool:
@@ -3438,14 +3566,36 @@ _WHICH_WORDS = 4
 _WHICH_CHARS = 12
 
 
+# Told to choose, without a question mark ("Sag einfach, welche.", "Pilih satu ya.", "Pick one.")
+_CHOOSE = regex.compile(
+    r"(?<!\w)(?:pick\s+one|choose\s+one|say\s+which|tell\s+me\s+which|sag(?:\s+(?:einfach|mir|bescheid))*,?\s+welche\w*|"
+    r"such\s+(?:dir\s+)?eine?\s+aus|pilih\s+(?:satu|salah\s+satu)|elige\s+(?:una?|cuál)|dime\s+cuál|"
+    r"choisis(?:-en)?\s+(?:une?|laquelle|lequel)|dis-moi\s+(?:laquelle|lequel)|scegli(?:ne)?\s+(?:una?|quale)|"
+    r"dimmi\s+quale|escolh[ae]\s+(?:uma?|qual)|wybierz\s+(?:jedn\w*|któr\w*)|выбери(?:те)?\s+(?:один|одну|какой|какую)|"
+    r"kies\s+er\s+een|välj\s+en|vælg\s+en|velg\s+en|valitse\s+(?:yksi|kumpi)|válassz\s+(?:egyet|egyiket)|"
+    r"alege\s+(?:una|unul|care)|birini\s+seç|chọn\s+một|chagua\s+moja)(?!\w)|选一个|挑一个|"
+    r"どちらか選んで|골라\s*주세요",
+    regex.IGNORECASE,
+)
+
+
 def asks_which(after: str) -> bool:
     """Whether what follows the last block is only a question of a few words asking which is
-    wanted ("Quina vols?"); a longer one asks about something further ("Which of these should I
-    look into next?")."""
+    wanted ("Quina vols?"), or a line as short that tells the reader to choose ("Sag einfach,
+    welche."); a longer one asks about something further ("Which of these should I look into
+    next?")."""
     text = after.strip()
-    if not text or "\n" in text or not _short_question(text) or _WHICH.search(text) is None:
+    if not text or "\n" in text:
+        return False
+    if _short_question(text):
+        if _WHICH.search(text) is None:
+            return False
+    elif len(text) > _CHOOSE_CHARS or _CHOOSE.search(text) is None:
         return False
     return len(text) <= _WHICH_CHARS if _UNSPACED.search(text) else len(text.split()) <= _WHICH_WORDS
+
+
+_CHOOSE_CHARS = 40
 
 
 # A line between two blocks to the same tool that ends by saying the next one corrects the
@@ -3558,7 +3708,7 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             or (i == 0 and _opens_next(lines))
             or _aside(line)
             or (not tight and (_another_step(line) or _own_tag(line)))
-            or (before is not None and short and reports_done(before))
+            or (before is not None and short and reports_done(before) and not _wants_me(line))
         ):
             kind = None
         if kind == "retracted":
@@ -3572,7 +3722,55 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             kind = _after_kind(_CONDITION.sub(" ", line, count=1))
         if kind is not None:
             return Shown(kind, _WHY_AFTER[kind], quote_words(line))
+    if ends and lines and not done and (closing := _closing_question(after)) is not None:
+        # The reply closes on a question past the block's paragraph, and only statements about
+        # the block stand between ("Your old address would be gone after this." / "Want me to go
+        # ahead and swap them?"): nothing reported it done, so leave asked there is asked for it.
+        shown = shown_after(closing, before=before, ends=True)
+        if shown is not None and shown.kind == "proposed":
+            return shown
     return None
+
+
+# A question whether the reader wants the writer to do something ("Want me to save it?", "Tu veux
+# que je l'enregistre ?", "Quer que eu salve isso?", "要我保存吗？")
+_WANT_ME = regex.compile(
+    r"(?<!\w)(?:(?:want|like)\s+me\s+to|(?:quieres|quiere|queréis|quieren|quer|queres|querem|veux|voulez|vuoi|vuole|"
+    r"volete|willst|möchtest|wollen\s+sie|möchten\s+sie|wil\s+je|wilt\s+u|vill\s+du|vil\s+du|chcesz|chcete|"
+    r"chceš)(?:\s+(?:du|tu|vous|je|u))?,?\s+(?:que|che|dass|że|at|att|dat|abych)|(?:хочешь|хотите|хочеш|хочете),?\s+(?:чтобы|щоб)\s+я)(?!\w)|要我|"
+    r"してほしい",
+    regex.IGNORECASE,
+)
+
+
+def _wants_me(line: str) -> bool:
+    """Whether a short question after a block asks if the reader wants the writer to make it, and
+    no other step besides: after a line that says it is done ("J'ai noté ton nouveau poste dans le
+    bloc ci-dessous." / "Tu veux que je l'enregistre ?") it asks leave all the same, and the
+    block waits, as a longer request does."""
+    return _WANT_ME.search(line) is not None and _TOO.search(line) is None
+
+
+_CLOSING_LINES = 4  # lines that may stand between a block and the question that closes the reply
+
+
+def _closing_question(after: str) -> str | None:
+    """The question that closes the reply, on a line of its own past a blank line, where every
+    line between it and the block is a statement that reports nothing done (no question, no
+    "Saved.", no "I've updated it"), and that names no later time; None otherwise. It is given
+    with the blank line before it."""
+    lines = [line.strip() for line in after.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    if len(lines) < 3 or lines[-2] or not lines[-1].endswith(_ASKS) or _LATER.search(lines[-1]) is not None:
+        return None  # (a question that names a later time asks about a later step)
+    between = [line for line in lines[:-2] if line]
+    if not between or len(between) > _CLOSING_LINES:
+        return None
+    for line in between:
+        if _ASK_MARK(line) is not None or DONE.match(line[:LINE_CHARS] + " ") is not None or reports_done(line):
+            return None
+    return "\n\n" + lines[-1]
 
 
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
@@ -3634,7 +3832,12 @@ ALTERNATIVES_INTRO = regex.compile(
     r"\b(?:two|three|four|several|a\s+few|\d)\s+(?:options|alternatives|choices|possibilities|variants)\b|"
     r"\bone\s+of\s+(?:these|the\s+following|two|three)\b|\b(?:choose|pick)\s+(?:one|between)\b|"
     # the choice left to the reader ("Depending on what you want:", "Je nachdem, was du willst:")
-    r"\bdepending\s+on\s+(?:what|which|whether|how)\b|\b(?:según|dependiendo\s+de)\s+(?:lo\s+que|qué|si)\b|"
+    r"\bdepending\s+on\s+(?:what|which|whether|how)\b|\bdepends\s+(?:on\s+)?(?:what|which|whether|how)\b|"
+    # versions of one thing offered ("two versions", "zwei Fassungen", "dua versi")
+    r"\b(?:two|three|both|several|\d)\s+versions\b|\b(?:zwei|drei|beide|mehrere)\s+(?:fassungen|versionen)\b|"
+    r"\b(?:dos|tres|varias)\s+versiones\b|\b(?:deux|trois|plusieurs)\s+versions\b|\b(?:due|tre)\s+versioni\b|"
+    r"\b(?:duas|três)\s+versões\b|\b(?:dua|tiga|beberapa)\s+versi\b|\b(?:twee|drie)\s+versies\b|"
+    r"(?:две|три)\s+верси\w*|\b(?:según|dependiendo\s+de)\s+(?:lo\s+que|qué|si)\b|"
     r"\bselon\s+ce\s+que\b|\bsuivant\s+ce\s+que\b|\bje\s+nachdem\b|\bdependendo\s+do\s+que\b|"
     r"\ba\s+seconda\s+di\s+(?:cosa|quello)\b|в\s+зависимости\s+от\s+того|залежно\s+від\s+того|"
     r"\bafhankelijk\s+van\s+wat\b|\bberoende\s+på\s+vad\b|\bafhængigt\s+af\s+hvad\b|\bavhengig\s+av\s+hva\b|"
@@ -3658,6 +3861,13 @@ ALTERNATIVES_INTRO = regex.compile(
     regex.IGNORECASE,
 )
 ALTERNATIVE = "it is one item of a list the line above introduces as alternatives"
+_SHORT_LABEL = regex.compile(r"[\W_]{0,3}[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$")
+
+
+def short_label(line: str) -> bool:
+    """Whether ``line`` is a label of a word to three on its own, ending in a colon or an arrow
+    ("Förmlich:", "Short version →")."""
+    return _SHORT_LABEL.match(line.strip()) is not None
 
 
 def list_intro(recent: str) -> str:

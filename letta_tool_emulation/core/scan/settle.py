@@ -470,11 +470,19 @@ def _alternatives(groups: list[Group], prose: str) -> dict[int, C.Shown]:
     of them is wanted, the last thing after the last block ("Który wolisz?", "どちらにしますか？").
     Lines that number or order their blocks ("Step 1:", "Then:") label steps, each performed."""
     found: dict[int, C.Shown] = {}
+    start = 0  # where the prose before the first of the pair begins
     for first, second in pairwise(groups):
         a, b = _line_above(first), _line_above(second)
-        if a is not None and b is not None and a.strip() and b.strip() and C.alternative_leads(a, b):
+        if (
+            a is not None
+            and b is not None
+            and a.strip()
+            and b.strip()
+            and (C.alternative_leads(a, b) or _labelled_versions(first, second, a, b, prose, start))
+        ):
             for group in (first, second):
                 found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(a))
+        start = first.after_at
     if len(groups) > 1:
         last = groups[-1]
         tail = prose[last.after_at : last.after_at + AFTER_SPAN]
@@ -482,6 +490,24 @@ def _alternatives(groups: list[Group], prose: str) -> dict[int, C.Shown]:
             for group in groups:
                 found.setdefault(id(group), C.Shown("proposed", OFFERED, C.quote_words(tail.strip())))
     return found
+
+
+def _labelled_versions(first: Group, second: Group, a: str, b: str, prose: str, start: int) -> bool:
+    """Whether two calls to one tool, each under a short label of its own ("Short version →",
+    "Förmlich:"), follow words that offer them as versions to choose from ("Depends what you
+    want.", "I have two versions for you"): the labels name the versions, not two steps.
+    ``prose[start:first.after_at]`` is what stands between the block before and the first."""
+    # (the second label first: a line of prose after a block is seldom a short label)
+    if not C.short_label(b) or not C.short_label(C.last_sentence(a)):
+        return False
+    one, two = _first_call(first.events), _first_call(second.events)
+    if one is None or two is None or one.name != two.name:
+        return False
+    # the introduction: the label line's own sentences before it, or the non-blank line above it
+    before = prose[max(start, first.after_at - 2 * C.LINE_CHARS) : first.after_at]
+    lines = [line for line in before.split("\n") if line.strip()]
+    intro = " ".join(lines[-2:])[-2 * C.LINE_CHARS :]
+    return C.ALTERNATIVES_INTRO.search(intro) is not None
 
 
 def _line_above(group: Group) -> str | None:
