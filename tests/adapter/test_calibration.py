@@ -271,13 +271,20 @@ def test_selection_uses_the_recorded_choice_unless_the_user_chose(
     assert not decide(config(model_endpoint=other)).emulate
 
 
+def emulated_on_llama_cpp(monkeypatch: pytest.MonkeyPatch, unset: str) -> str:
+    """Model "m" emulated, at a llama.cpp server the plugin knows, with the setting ``unset``
+    left out; returns the server's URL."""
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "openai-proxy/*")
+    monkeypatch.delenv(unset, raising=False)
+    url = "http://127.0.0.1:8080/v1"
+    endpoints.KNOWN.store(endpoints.ServerInfo("llama.cpp", url, {"m": endpoints.ModelLimits("m", 8192)}))
+    return url
+
+
 def test_selection_uses_the_recorded_grammar_unless_the_user_chose(
     recorded: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "openai-proxy/*")
-    monkeypatch.delenv("LETTA_TOOL_EMULATION_GRAMMAR", raising=False)
-    url = "http://127.0.0.1:8080/v1"
-    endpoints.KNOWN.store(endpoints.ServerInfo("llama.cpp", url, {"m": endpoints.ModelLimits("m", 8192)}))
+    url = emulated_on_llama_cpp(monkeypatch, "LETTA_TOOL_EMULATION_GRAMMAR")
     assert decide(config(model_wrapper="free-text")).grammar_kind == "llama.cpp"  # uncalibrated: the grammar
     calibration.record(url, "m", calibration.Choice("free", None, grammar=False), {})
     assert calibration.lookup(url, "m") == calibration.Choice("free", None, False)
@@ -317,10 +324,7 @@ def test_one_call_per_reply_is_a_candidate_that_wins_only_by_doing_better() -> N
 def test_selection_holds_replies_to_one_call_where_calibration_found_it_better(
     recorded: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("LETTA_TOOL_EMULATION_MODELS", "openai-proxy/*")
-    monkeypatch.delenv("LETTA_TOOL_EMULATION_MAX_CALLS", raising=False)
-    url = "http://127.0.0.1:8080/v1"
-    endpoints.KNOWN.store(endpoints.ServerInfo("llama.cpp", url, {"m": endpoints.ModelLimits("m", 8192)}))
+    url = emulated_on_llama_cpp(monkeypatch, "LETTA_TOOL_EMULATION_MAX_CALLS")
     assert not decide(config()).one_call  # uncalibrated: as many calls as the settings allow
     calibration.record(url, "m", calibration.Choice("constrained", "llama.cpp", one_call=True), {})
     assert calibration.lookup(url, "m") == calibration.Choice("constrained", "llama.cpp", None, True)

@@ -49,6 +49,17 @@ def free_text_answers() -> list[str]:
     return replies
 
 
+def remember_figs(client: OpenAI, mode: str | None) -> None:
+    """One request through the proxy, in the mode a request header chooses (None: the proxy's)."""
+    r = client.chat.completions.create(
+        model=EMULATED_MODEL,
+        messages=[{"role": "user", "content": "Remember that I like figs"}],
+        tools=MEMORY_TOOLS,  # type: ignore[arg-type]
+        extra_headers={"X-Tool-Emulation-Mode": mode} if mode else None,
+    )
+    assert [c.function.name for c in r.choices[0].message.tool_calls or []] == ["memory_insert"]
+
+
 def test_calibrate_records_the_better_mode_and_selection_uses_it(
     local: StandIn, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -94,13 +105,7 @@ def test_calibrate_records_the_better_mode_and_selection_uses_it(
         client = OpenAI(base_url=proxy.url, api_key="none", max_retries=0, timeout=60)
 
         def ask(mode: str | None) -> None:
-            r = client.chat.completions.create(
-                model=EMULATED_MODEL,
-                messages=[{"role": "user", "content": "Remember that I like figs"}],
-                tools=MEMORY_TOOLS,  # type: ignore[arg-type]
-                extra_headers={"X-Tool-Emulation-Mode": mode} if mode else None,
-            )
-            assert [c.function.name for c in r.choices[0].message.tool_calls or []] == ["memory_insert"]
+            remember_figs(client, mode)
 
         for mode in (None, "constrained", "free"):
             ask(mode)
@@ -268,13 +273,7 @@ def test_one_call_per_reply_is_recorded_where_it_wins_and_selection_then_holds_r
         client = OpenAI(base_url=proxy.url, api_key="none", max_retries=0, timeout=60)
 
         def ask(mode: str | None) -> None:
-            r = client.chat.completions.create(
-                model=EMULATED_MODEL,
-                messages=[{"role": "user", "content": "Remember that I like figs"}],
-                tools=MEMORY_TOOLS,  # type: ignore[arg-type]
-                extra_headers={"X-Tool-Emulation-Mode": mode} if mode else None,
-            )
-            assert [c.function.name for c in r.choices[0].message.tool_calls or []] == ["memory_insert"]
+            remember_figs(client, mode)
 
         ask(None)
         ask("constrained")
