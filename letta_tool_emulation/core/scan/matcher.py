@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 64
 _WINDOW = 16_384  # characters of a string matched at once
+_COUNTED = 1_024  # JSON shorter than this has its brackets counted before its depth is walked
 # Runs of one kind of character: the standard library's engine matches them faster.
 _QUOTE_RUNS = {'"': re.compile(r'"+'), "'": re.compile(r"'+")}
 _OPEN_RUN = re.compile(r"[{\[]+")
@@ -116,9 +117,11 @@ class Matcher:
             except Exception:  # noqa: BLE001 - not decodable as it stands: the loop below reads it
                 self.tax += pos
             else:
-                if buf.count("{", pos, end) + buf.count("[", pos, end) < MAX_DEPTH or not too_deep_value(
-                    value, MAX_DEPTH - 1
-                ):
+                # Fewer brackets than the limit cannot nest past it; a long text is not counted,
+                # as walking the decoded value is quicker than counting its characters.
+                if (
+                    end - pos < _COUNTED and buf.count("{", pos, end) + buf.count("[", pos, end) < MAX_DEPTH
+                ) or not too_deep_value(value, MAX_DEPTH - 1):
                     b.pos = end
                     self._done(complete=True, value=value)
                     return True
