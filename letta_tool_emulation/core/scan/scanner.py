@@ -100,7 +100,7 @@ class Scanner:
             return []
         b = self.buf
         state = self.state
-        if state == TEXT:
+        if state is TEXT:  # states are the enum's members: identity is the cheapest test
             settle = self.settle
             if not settle.items:
                 lines = self.lines
@@ -119,13 +119,13 @@ class Scanner:
                     if len(head) < HEAD:
                         lines.head = head + chunk[: HEAD - len(head)]
                     last = chunk[-1]
-                    if last != " " and last != "\t" and last != "\r":
+                    if last not in _TRAILING_BLANKS:
                         lines.last = last
                     else:
-                        stripped = chunk.rstrip(" \t\r")
+                        stripped = chunk.rstrip(_TRAILING_BLANKS)
                         if stripped:
                             lines.last = stripped[-1]
-                    self.out.texts.append(chunk)
+                    lines.texts.append(chunk)  # the prose Output keeps (one list, shared)
                     event = _new_event(StreamEvent)
                     _set_text(event, chunk)
                     _set_call(event, None)
@@ -162,10 +162,10 @@ class Scanner:
                 self._run(eof=False)
                 return self.out.take()
         elif not b.text:  # nothing undecided is waiting: try the fast paths
-            if state == FLOOD and not self.settle.items:
+            if state is FLOOD and not self.settle.items:
                 # Past the block limit everything is prose, released as it comes (text.flood).
                 return self._prose(chunk)
-            elif state == REGION:
+            elif state is REGION:
                 m = self.matcher
                 quote = m.quote
                 if (
@@ -237,6 +237,7 @@ _handlers_of: Callable[[Scanner], tuple[Callable[[bool], bool], ...]] = operator
 )
 
 _PLAIN = M.PLAIN.fullmatch
+_TRAILING_BLANKS = " \t\r"  # what a line's last character is looked for behind
 _NOT_BLANK = M.NOT_BLANK.search
 
 # Transitions seen while record() runs; None otherwise.
