@@ -26,7 +26,7 @@ from contextlib import contextmanager
 
 from .. import markers as M
 from ..region import Interpret
-from ..results import StreamEvent, _new_event, _set_call, _set_problem, _set_reasoning, _set_text, text_event
+from ..results import StreamEvent, _new_event, _set_call, _set_problem, _set_reasoning, _set_text
 from . import states
 from .buffer import Buffer
 from .code import Code
@@ -187,9 +187,17 @@ class Scanner:
         settle = self.settle
         if settle.unterminated is not None:
             settle.watch_end(chunk)
-        self.lines.track(chunk)
-        self.out.texts.append(chunk)
-        return [text_event(chunk)]
+        lines = self.lines
+        lines.track(chunk)
+        lines.texts.append(chunk)
+        # text_event, written out in place as in feed: most streamed chunks that hold a line's
+        # end come here.
+        event = _new_event(StreamEvent)
+        _set_text(event, chunk)
+        _set_call(event, None)
+        _set_reasoning(event, "")
+        _set_problem(event, None)
+        return [event]
 
     def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
         if self.closed:
