@@ -93,7 +93,9 @@ _LINE_PREFIXES = (
 LOOK_CLOSER = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
 
 
-def _plain_pattern() -> str:
+def _plain_pattern(lines: bool = False) -> str:
+    """``lines``: a newline is let through where the next line's first character is already
+    there and can begin no line-anchored construct (nor a blank that may precede one)."""
     firsts = dict.fromkeys(p[0] for p in _INLINE_PREFIXES)
     run = "[^" + "".join(map(_in_set, firsts)) + r"\n]*"
     ruled_out = []
@@ -102,6 +104,9 @@ def _plain_pattern() -> str:
         if all(len(p) > 1 for p in prefixes):
             seconds = dict.fromkeys(p[1] for p in prefixes)
             ruled_out.append(re.escape(first) + "(?=[^" + "".join(map(_in_set, seconds)) + r"\n])")
+    if lines:
+        line_firsts = dict.fromkeys(p[0] for p in _LINE_PREFIXES)
+        ruled_out.append(r"\n(?=[^ \t\r" + "".join(map(_in_set, line_firsts)) + "])")
     # Unrolled (a run, then any number of ruled-out characters each followed by a run): the
     # engine goes through the runs in one step. It also matches "", which no chunk is.
     return run + "(?:(?:" + "|".join(ruled_out) + ")" + run + ")*"
@@ -112,6 +117,11 @@ def _plain_pattern() -> str:
 # such a character may be cut inside a trigger. (stdlib re: it is tried on every streamed
 # chunk, and is several times quicker on short ones.)
 PLAIN = re.compile(_plain_pattern())
+# The same through line ends that begin no line-anchored construct ("...today.\n\nWe could"):
+# prose in which the text state would find no candidate, and none cut by the end of the text.
+# (Asked of a streamed chunk that holds a newline before the candidate search, which costs
+# several times as much.)
+PLAIN_LINES = re.compile(_plain_pattern(lines=True))
 # The first character that is not a blank (space, tab, line end). (stdlib re: asked of streamed
 # chunks at a line start.)
 NOT_BLANK = re.compile(r"[^ \t\r\n]")

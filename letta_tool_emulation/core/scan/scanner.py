@@ -147,6 +147,13 @@ class Scanner:
                     # whole; where the end of the text cuts the first one (a line's end, "T"),
                     # the prose before it, keeping the rest to read with the next chunk. This
                     # does the same without entering the state machine.
+                    if len(text) - at <= M.CANDIDATE_SPAN and _PLAIN_LINES(text, at) is not None:
+                        # Most streamed chunks that hold a line's end: no candidate, and none
+                        # that the end may cut, is told by one match, without the searches. (Not
+                        # asked of a long text, where both searches together cost less than a
+                        # match that fails only at its end.)
+                        b.text = ""
+                        return self._prose(text)
                     found = M.find_candidate(text, at, False, self.reasoning.settled)
                     if found is None:
                         b.text = ""
@@ -245,6 +252,7 @@ _handlers_of: Callable[[Scanner], tuple[Callable[[bool], bool], ...]] = operator
 )
 
 _PLAIN = M.PLAIN.fullmatch
+_PLAIN_LINES = M.PLAIN_LINES.fullmatch
 _TRAILING_BLANKS = " \t\r"  # what a line's last character is looked for behind
 _NOT_BLANK = M.NOT_BLANK.search
 
