@@ -16,7 +16,7 @@ import regex
 from . import markers as M
 from .accept import DEFAULT_THRESHOLD, FREE_TEXT, Acceptor, Read
 from .context import Shown
-from .decoding import Decoded, clean_surrogates, decode, decode_exact, may_hold_surrogates
+from .decoding import Decoded, clean_surrogates, decode, decode_exact, holds_surrogates, may_hold_surrogates
 from .formats import BASE_CONFIDENCE, CALL_FENCE_INFOS
 from .region import NOT_DECODED, Reading, Region, cut_why, excerpt, is_cut
 from .results import Format, Problem, ProblemKind, StreamEvent
@@ -151,9 +151,6 @@ class Interpreter:
         return None
 
     def _decode(self, region: Region) -> Decoded | Problem:
-        text = region.text.strip()
-        notes: list[str] = []
-        penalties: list[str] = []
         if region.too_deep:
             return _problem(
                 "invalid_json",
@@ -161,6 +158,14 @@ class Interpreter:
                 region,
                 rejected=True,
             )
+        if region.value is not NOT_DECODED and region.complete:
+            # JSON the scanner already decoded: its value is looked at for lone surrogates, more
+            # quickly than its text, which is not even copied to strip it (it may run to many KB).
+            value = region.value
+            return Decoded(clean_surrogates(value) if holds_surrogates(value) else value)
+        text = region.text.strip()
+        notes: list[str] = []
+        penalties: list[str] = []
         if not region.complete:
             if is_cut(region.finish_reason) or not text or (region.in_string and not region.end_marker):
                 return _truncated(region)
@@ -192,10 +197,7 @@ class Interpreter:
                     text += "".join("}" if b == "{" else "]" for b in reversed(region.open_brackets))
                     notes.append(f"closed {len(region.open_brackets)} bracket(s) left open at the end")
                     penalties.append("closed_brackets")
-        if region.value is not NOT_DECODED and region.complete:
-            result: Decoded | str = Decoded(region.value)
-        else:
-            result = decode(text, self.accept.budget)
+        result = decode(text, self.accept.budget)
         if isinstance(result, str):
             return _problem("invalid_json", result, region, rejected=True)
         result.notes[:0] = notes

@@ -225,16 +225,40 @@ _UNREPAIRABLE = (
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # Text that can decode to a lone surrogate: an escape for one, or one written raw.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(_SURROGATE_ESCAPE.pattern.encode())
 
 
 def may_hold_surrogates(text: str) -> bool:
     """Whether decoding ``text`` can give a lone surrogate (cheap; false positives are fine)."""
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
-        return True
+    if text.isascii():  # known without reading it (the string records it): no raw surrogate
+        return "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
     try:
-        text.encode("utf-8")  # fails on a lone surrogate written raw, faster than searching for one
+        raw = text.encode("utf-8")  # fails on a lone surrogate written raw, faster than searching for one
     except UnicodeEncodeError:
         return True
+    # The escape is ASCII, which UTF-8 keeps as it is, and its bytes are searched far faster than
+    # a string that holds characters beyond the first 65,536 (stored four bytes each).
+    return b"\\u" in raw and _SURROGATE_ESCAPE_BYTES.search(raw) is not None
+
+
+def holds_surrogates(value: Any) -> bool:
+    """Whether a decoded value holds a lone surrogate in any string, key or value: exact, and
+    quicker than :func:`may_hold_surrogates` on the text, whose escapes are searched two
+    characters at a time."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")  # fails on a lone surrogate, faster than searching for one
+                except UnicodeEncodeError:
+                    return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
     return False
 
 

@@ -93,7 +93,9 @@ _LINE_PREFIXES = (
 LOOK_CLOSER = regex.compile(_one_of(_INLINE_PREFIXES) + r"|\n(?=[ \t\r]{0,40}(?:" + _one_of(_LINE_PREFIXES) + "))")
 
 
-def _plain_pattern() -> str:
+def _plain_pattern(lines: bool = False) -> str:
+    """``lines``: a newline is let through where the next line's first character is already
+    there and can begin no line-anchored construct (nor a blank that may precede one)."""
     firsts = dict.fromkeys(p[0] for p in _INLINE_PREFIXES)
     run = "[^" + "".join(map(_in_set, firsts)) + r"\n]*"
     ruled_out = []
@@ -102,6 +104,9 @@ def _plain_pattern() -> str:
         if all(len(p) > 1 for p in prefixes):
             seconds = dict.fromkeys(p[1] for p in prefixes)
             ruled_out.append(re.escape(first) + "(?=[^" + "".join(map(_in_set, seconds)) + r"\n])")
+    if lines:
+        line_firsts = dict.fromkeys(p[0] for p in _LINE_PREFIXES)
+        ruled_out.append(r"\n(?=[^ \t\r" + "".join(map(_in_set, line_firsts)) + "])")
     # Unrolled (a run, then any number of ruled-out characters each followed by a run): the
     # engine goes through the runs in one step. It also matches "", which no chunk is.
     return run + "(?:(?:" + "|".join(ruled_out) + ")" + run + ")*"
@@ -112,6 +117,11 @@ def _plain_pattern() -> str:
 # such a character may be cut inside a trigger. (stdlib re: it is tried on every streamed
 # chunk, and is several times quicker on short ones.)
 PLAIN = re.compile(_plain_pattern())
+# The same through line ends that begin no line-anchored construct ("...today.\n\nWe could"):
+# prose in which the text state would find no candidate, and none cut by the end of the text.
+# (Asked of a streamed chunk that holds a newline before the candidate search, which costs
+# several times as much.)
+PLAIN_LINES = re.compile(_plain_pattern(lines=True))
 # The first character that is not a blank (space, tab, line end). (stdlib re: asked of streamed
 # chunks at a line start.)
 NOT_BLANK = re.compile(r"[^ \t\r\n]")
@@ -198,6 +208,7 @@ _CANDIDATE_WHOLE = re.compile(_candidate_pattern(plain=True))
 # where such a tag begins or inside it, so the next candidate found is the one the text state
 # would reach by passing over each tag.
 _CANDIDATE_WHOLE_SETTLED = re.compile(_candidate_pattern(plain=True, skip="unthink"))
+_WHOLE, _WHOLE_SETTLED = _CANDIDATE_WHOLE.search, _CANDIDATE_WHOLE_SETTLED.search
 CANDIDATE_SPAN = 512
 
 
@@ -205,13 +216,17 @@ def find_candidate(text: str, pos: int, eof: bool, settled: bool = False) -> tup
     """Where the next candidate begins at or after ``pos``, and whether the end of the text
     cut it (it may still turn out to be one); None if there is none. ``settled``: reasoning
     is settled, and a closing reasoning tag need not be looked at."""
-    m = (_CANDIDATE_WHOLE_SETTLED if settled else _CANDIDATE_WHOLE).search(text, pos)
+    # Asked of nearly every streamed chunk that holds a newline: the searches are bound once,
+    # and nothing is called that a comparison does.
+    m = (_WHOLE_SETTLED if settled else _WHOLE)(text, pos)
     if eof:
         return None if m is None else (m.start(), False)
-    tail = max(pos, len(text) - CANDIDATE_SPAN)
+    tail = len(text) - CANDIDATE_SPAN
+    if tail < pos:
+        tail = pos
     if m is not None and m.start() < tail:
         return m.start(), False
-    may = _MAY_BE_CUT.search(text, tail)
+    may = _MAY_BE_CUT_SEARCH(text, tail)
     if may is None:  # nothing near the end can begin a candidate: no need to ask (costly)
         return None if m is None else (m.start(), False)
     start = min(may.start(), m.start()) if m is not None else may.start()
@@ -243,6 +258,7 @@ _CUTS: dict[str, tuple[int, bool] | None] = {}
 # with "<", "[" or "TOOL_"), or a newline whose next line so far is blank or begins like a
 # line-anchored construct.
 _MAY_BE_CUT = re.compile(r"<[^\n]{0,15}\Z|\[[^\n]{0,12}\Z|T[A-Z_]{0,14}\Z|\n[ \t\r]{0,40}(?:[`~<TOA{\[][\s\S]*)?\Z")
+_MAY_BE_CUT_SEARCH = _MAY_BE_CUT.search
 THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
 # The same opener at the very start of a reply that began inside reasoning (a model may write
 # the tag its chat template already wrote); bounded, so waiting for it holds back little.

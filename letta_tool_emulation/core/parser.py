@@ -15,8 +15,9 @@ from .validate import DEFAULT_IGNORED_PARAMS
 
 # The standard library's engine: it runs over the whole reply, and is faster at so plain a pattern.
 # Possessive, as nothing follows the run: a greedy group would keep every line's backtracking
-# state, which costs more per line the longer the run of blank lines.
-_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)++")
+# state, which costs more per line the longer the run of blank lines. The blanks are possessive
+# too (giving one back never lets a newline match), which a reply's every newline is tried with.
+_BLANK_LINES = re.compile(r"\n[ \t]*+\n(?:[ \t]*+\n)++")
 
 
 class StreamingToolCallParser:

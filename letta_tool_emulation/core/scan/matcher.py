@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 64
 _WINDOW = 16_384  # characters of a string matched at once
+_COUNTED = 1_024  # JSON shorter than this has its brackets counted before its depth is walked
 # Runs of one kind of character: the standard library's engine matches them faster.
 _QUOTE_RUNS = {'"': re.compile(r'"+'), "'": re.compile(r"'+")}
 _OPEN_RUN = re.compile(r"[{\[]+")
@@ -111,17 +112,26 @@ class Matcher:
             # JSON, quotes, brackets and markers outside strings mean the same to both. A
             # failed attempt costs time in proportion to the position (the error message
             # counts lines), so attempts stop once that cost would exceed the text read.
-            try:
-                value, end = _DECODER.raw_decode(buf, pos)
-            except Exception:  # noqa: BLE001 - not decodable as it stands: the loop below reads it
+            first = buf[pos : pos + 1]
+            closer = "}" if first == "{" else "]" if first == "[" else ""
+            if closer and buf.find(closer, pos + 1) < 0:
+                # No container is whole before its closing bracket has come (a streamed call's
+                # first chunks): not tried, as a failed attempt raises, which costs far more.
                 self.tax += pos
             else:
-                if buf.count("{", pos, end) + buf.count("[", pos, end) < MAX_DEPTH or not too_deep_value(
-                    value, MAX_DEPTH - 1
-                ):
-                    b.pos = end
-                    self._done(complete=True, value=value)
-                    return True
+                try:
+                    value, end = _DECODER.raw_decode(buf, pos)
+                except Exception:  # noqa: BLE001 - not decodable as it stands: the loop below reads it
+                    self.tax += pos
+                else:
+                    # Fewer brackets than the limit cannot nest past it; a long text is not
+                    # counted, as walking the decoded value is quicker than counting its characters.
+                    if (
+                        end - pos < _COUNTED and buf.count("{", pos, end) + buf.count("[", pos, end) < MAX_DEPTH
+                    ) or not too_deep_value(value, MAX_DEPTH - 1):
+                        b.pos = end
+                        self._done(complete=True, value=value)
+                        return True
         bodies = self.bodies
         own_line = patterns.own_line
         bracket_marker = patterns.opener_first  # an interrupting marker that begins with "["

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 
 from .. import markers as M
 from ..region import Interpret
-from ..results import StreamEvent, _new_event, _set_call, _set_problem, _set_reasoning, _set_text, text_event
+from ..results import StreamEvent, _new_event, _set_call, _set_problem, _set_reasoning, _set_text
 from . import states
 from .buffer import Buffer
 from .code import Code
@@ -100,7 +100,7 @@ class Scanner:
             return []
         b = self.buf
         state = self.state
-        if state == TEXT:
+        if state is TEXT:  # states are the enum's members: identity is the cheapest test
             settle = self.settle
             if not settle.items:
                 lines = self.lines
@@ -119,13 +119,13 @@ class Scanner:
                     if len(head) < HEAD:
                         lines.head = head + chunk[: HEAD - len(head)]
                     last = chunk[-1]
-                    if last != " " and last != "\t" and last != "\r":
+                    if last not in _TRAILING_BLANKS:
                         lines.last = last
                     else:
-                        stripped = chunk.rstrip(" \t\r")
+                        stripped = chunk.rstrip(_TRAILING_BLANKS)
                         if stripped:
                             lines.last = stripped[-1]
-                    self.out.texts.append(chunk)
+                    lines.texts.append(chunk)  # the prose Output keeps (one list, shared)
                     event = _new_event(StreamEvent)
                     _set_text(event, chunk)
                     _set_call(event, None)
@@ -147,6 +147,13 @@ class Scanner:
                     # whole; where the end of the text cuts the first one (a line's end, "T"),
                     # the prose before it, keeping the rest to read with the next chunk. This
                     # does the same without entering the state machine.
+                    if len(text) - at <= M.CANDIDATE_SPAN and _PLAIN_LINES(text, at) is not None:
+                        # Most streamed chunks that hold a line's end: no candidate, and none
+                        # that the end may cut, is told by one match, without the searches. (Not
+                        # asked of a long text, where both searches together cost less than a
+                        # match that fails only at its end.)
+                        b.text = ""
+                        return self._prose(text)
                     found = M.find_candidate(text, at, False, self.reasoning.settled)
                     if found is None:
                         b.text = ""
@@ -162,10 +169,10 @@ class Scanner:
                 self._run(eof=False)
                 return self.out.take()
         elif not b.text:  # nothing undecided is waiting: try the fast paths
-            if state == FLOOD and not self.settle.items:
+            if state is FLOOD and not self.settle.items:
                 # Past the block limit everything is prose, released as it comes (text.flood).
                 return self._prose(chunk)
-            elif state == REGION:
+            elif state is REGION:
                 m = self.matcher
                 quote = m.quote
                 if (
@@ -187,9 +194,17 @@ class Scanner:
         settle = self.settle
         if settle.unterminated is not None:
             settle.watch_end(chunk)
-        self.lines.track(chunk)
-        self.out.texts.append(chunk)
-        return [text_event(chunk)]
+        lines = self.lines
+        lines.track(chunk)
+        lines.texts.append(chunk)
+        # text_event, written out in place as in feed: most streamed chunks that hold a line's
+        # end come here.
+        event = _new_event(StreamEvent)
+        _set_text(event, chunk)
+        _set_call(event, None)
+        _set_reasoning(event, "")
+        _set_problem(event, None)
+        return [event]
 
     def close(self, finish_reason: str | None = None) -> list[StreamEvent]:
         if self.closed:
@@ -237,6 +252,8 @@ _handlers_of: Callable[[Scanner], tuple[Callable[[bool], bool], ...]] = operator
 )
 
 _PLAIN = M.PLAIN.fullmatch
+_PLAIN_LINES = M.PLAIN_LINES.fullmatch
+_TRAILING_BLANKS = " \t\r"  # what a line's last character is looked for behind
 _NOT_BLANK = M.NOT_BLANK.search
 
 # Transitions seen while record() runs; None otherwise.
