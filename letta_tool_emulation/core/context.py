@@ -3870,6 +3870,33 @@ def short_label(line: str) -> bool:
     return _SHORT_LABEL.match(line.strip()) is not None
 
 
+def own_labels(first: str, second: str) -> bool:
+    """Whether two lines, each directly above a block of its own, are two different short
+    labels and nothing more ("Formal:" / "Casual:", "Lyhyt versio:" / "Pitkä versio:"), neither
+    setting its block after the other ("Then:") nor numbering it ("Flat 4A:", "Step 2:")."""
+    a, b = first.strip(), second.strip()
+    return (
+        a.lower() != b.lower()
+        and short_label(a)
+        and short_label(b)
+        and CONTINUATION.match(a) is None
+        and CONTINUATION.match(b) is None
+        and _DIGIT.search(a) is None
+        and _DIGIT.search(b) is None
+    )
+
+
+_DIGIT = regex.compile(r"\d")
+# How a sentence ends, in any script that marks it (a message, not a search's few words)
+_SENTENCE_CLOSE = regex.compile(r"(?:[.!?。！？…।؟]|\p{So})[\"'”’»)\]]*\s*$")
+
+
+def reads_as_sentence(text: str) -> bool:
+    """Whether ``text`` ends as a sentence does (with a full stop, an exclamation or a question
+    mark, or an emoji)."""
+    return _SENTENCE_CLOSE.search(text[-LINE_CHARS:]) is not None
+
+
 def list_intro(recent: str) -> str:
     """From the prose just before a block whose line before is a list item: the non-blank line
     above the list's items (its introduction), "" if there is none."""

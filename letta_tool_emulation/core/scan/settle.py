@@ -478,7 +478,11 @@ def _alternatives(groups: list[Group], prose: str) -> dict[int, C.Shown]:
             and b is not None
             and a.strip()
             and b.strip()
-            and (C.alternative_leads(a, b) or _labelled_versions(first, second, a, b, prose, start))
+            and (
+                C.alternative_leads(a, b)
+                or _labelled_versions(first, second, a, b, prose, start)
+                or _labelled_wordings(first, second, a, b)
+            )
         ):
             for group in (first, second):
                 found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(a))
@@ -508,6 +512,24 @@ def _labelled_versions(first: Group, second: Group, a: str, b: str, prose: str, 
     lines = [line for line in before.split("\n") if line.strip()]
     intro = " ".join(lines[-2:])[-2 * C.LINE_CHARS :]
     return C.ALTERNATIVES_INTRO.search(intro) is not None
+
+
+def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
+    """Whether two calls are two wordings of one text, each under a short label of its own
+    ("Formal:" / "Casual:"): calls to one tool that hold nothing but that text, a sentence in
+    each. Such a call has nothing else to set it apart (no block, no tags, no target), so its
+    label can only name a version of the text, and only one of them was meant; calls with
+    more to them ("Home:" / "Work:", each saved to the same block) are each performed, and so
+    are a search's few words."""
+    if not C.own_labels(a, b):
+        return False
+    one, two = _first_call(first.events), _first_call(second.events)
+    if one is None or two is None or one.name != two.name:
+        return False
+    if len(one.arguments) != 1 or one.arguments.keys() != two.arguments.keys():
+        return False
+    x, y = next(iter(one.arguments.values())), next(iter(two.arguments.values()))
+    return isinstance(x, str) and isinstance(y, str) and x != y and C.reads_as_sentence(x) and C.reads_as_sentence(y)
 
 
 def _line_above(group: Group) -> str | None:
