@@ -3247,7 +3247,7 @@ def _bare_shape(line: str, most: int = _BARE_WORDS) -> bool:
         most += 1
     elif _VIETNAMESE.search(text) and _LATER.search(text) is None:
         most *= 2  # Vietnamese writes each syllable apart: "Lưu vậy được chứ?" is two words
-    if not words or len(words) > most or _UNSPACED.search(text):
+    if not words or len(words) > most or UNSPACED.search(text):
         return False
     return (
         _FOR_MORE.search(text) is None
@@ -3263,7 +3263,7 @@ _OBJECT_BACK = regex.compile(
     r"begini|begitu|vậy|thế)(?!\w)",
     regex.IGNORECASE,
 )
-_UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
+UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
 _YOU = (
     r"(?:you|u|ya|tu|tú|du|vous|usted|ustedes|você|vocês|voi|ty|ты|вы|ти|ви|jij|jullie|ni|dere|sen|siz|kamu|anda|"
     r"kau|bạn|εσύ|εσείς|أنت|أنتم|تو|شما|אתה|את|אתם|तुम|आप|te|ön|tu)(?!\w)"
@@ -3478,7 +3478,7 @@ def _own_tag(line: str) -> bool:
     if tagged is None:
         return False
     statement = tagged[0]
-    if _UNSPACED.search(statement):
+    if UNSPACED.search(statement):
         return len(statement) >= _STATEMENT_CHARS and _BACK_CJK.search(statement) is None
     if len(statement.split()) < _STATEMENT_WORDS:
         return False
@@ -3592,7 +3592,7 @@ def asks_which(after: str) -> bool:
             return False
     elif len(text) > _CHOOSE_CHARS or _CHOOSE.search(text) is None:
         return False
-    return len(text) <= _WHICH_CHARS if _UNSPACED.search(text) else len(text.split()) <= _WHICH_WORDS
+    return len(text) <= _WHICH_CHARS if UNSPACED.search(text) else len(text.split()) <= _WHICH_WORDS
 
 
 _CHOOSE_CHARS = 40
@@ -3631,6 +3631,43 @@ def corrects_above(line: str) -> bool:
     """Whether ``line``, standing alone between two blocks to the same tool, ends by saying the
     second corrects the first."""
     return _CORRECTING.search(line[:LINE_CHARS]) is not None
+
+
+# Any mark that may end a sentence, a space after it: a line split at these may be split too
+# often ("den 4. Mai"), never too seldom ("era il 20. Annullo ...")
+_ANY_END = regex.compile(r"[.!?]+[ \t]+|[。！？][ \t]*")
+
+
+def sentences(line: str) -> list[str]:
+    """The sentences of ``line`` in order, split wherever one may end."""
+    found, start = [], 0
+    for m in _ANY_END.finditer(line):
+        if m.end() < len(line):
+            found.append(line[start : m.end()])
+            start = m.end()
+    found.append(line[start:])
+    return found
+
+
+def names_before_lead(line: str, value: str) -> bool:
+    """Whether ``line``, of two or more sentences, names ``value`` (a word, or its stem) in a
+    sentence before its last one, one that says nothing else was done besides ("Oeps, het was
+    Bram. Die hierboven telt niet.", "Non, pardon, tu as dit Peugeot. Je remplace par :"): the
+    value a block below corrects to, said before the lead into that block. A sibling's line names
+    what it adds in its lead ("Thanks. Now the evening one:"), and a report names what was done
+    ("Saved Miso. Adding Luna:")."""
+    parts = sentences(line[:LINE_CHARS])
+    if len(parts) < 2 or not value:
+        return False
+    if UNSPACED.search(value):
+        found = regex.compile(regex.escape(value)).search
+    else:
+        # a stem: the word may be inflected in the sentence ("Ostrava" for "v Ostravě")
+        stem = value[: max(len(value) - 2, min(len(value), 4))]
+        found = regex.compile(r"(?<![^\W_])" + regex.escape(stem), regex.IGNORECASE).search
+    return any(
+        found(part) is not None and _TOO.search(part) is None and not reports_done(part + " ") for part in parts[:-1]
+    )
 
 
 def reports_done(before: str) -> bool:

@@ -364,6 +364,8 @@ class Settle:
                 shown = C.Shown("retracted", REDONE)
             if shown is None and not last and _corrected(group, groups[i + 1], after, upto - group.after_at):
                 shown = C.Shown("retracted", CORRECTED, C.quote_words(after.strip()))
+            if shown is None and not last and _taken_back(group, groups[i + 1], after, upto - group.after_at):
+                shown = C.Shown("retracted", TAKEN_BACK, C.quote_words(after.strip()))
             before = _line_above(group)
             if shown is None and before is not None and C.runs_through(before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
@@ -438,6 +440,69 @@ def _corrected(group: Group, following: Group, after: str, span: int) -> bool:
     if first.arguments.get("label") != second.arguments.get("label"):
         return False
     return C.corrects_above(between)
+
+
+TAKEN_BACK = (
+    "the next block, a line after it, writes the same text with one value changed, and that line names the new value"
+)
+
+
+def _taken_back(group: Group, following: Group, after: str, span: int) -> bool:
+    """Whether ``following`` writes ``group`` anew with one value changed ("Compleanno: 2
+    febbraio." / "Compleanno: 20 febbraio."), and the one line between them names the new value
+    before it leads on ("No, aspetta, era il 20. Annullo quello sopra."): the first was taken
+    back. Two entries that differ in one value with a line that only leads into the second
+    ("And the evening one:", "Another one:") are each performed."""
+    if span > C.LINE_CHARS + 16:
+        return False
+    between = after.strip()
+    if not between or "\n" in between:
+        return False
+    first, second = _first_call(group.events), _first_call(following.events)
+    if first is None or second is None or first.name != second.name:
+        return False
+    one, two = first.arguments, second.arguments
+    if one.keys() != two.keys():
+        return False
+    changed = [k for k in one if one[k] != two[k]]
+    if len(changed) != 1:
+        return False
+    old, new = one[changed[0]], two[changed[0]]
+    if not isinstance(old, str) or not isinstance(new, str):
+        return False
+    value = _changed_value(old, new)
+    return value is not None and C.names_before_lead(between, value)
+
+
+_WORD_CHAR = regex.compile(r"[\w'’-]")
+# The longest a changed value may be, in characters: a name, a date, a number, a place
+_VALUE_CHARS = 24
+
+
+def _changed_value(old: str, new: str) -> str | None:
+    """The value ``new`` puts in place of one in ``old``, where the two texts are the same but
+    for one short span (the word around it in ``new``; in a script written without spaces, the
+    span itself); None where they differ in more than that."""
+    most = min(len(old), len(new))
+    head = 0
+    while head < most and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    if 2 * (head + tail) < max(len(old), len(new)):
+        return None
+    start, end = head, len(new) - tail
+    if C.UNSPACED.search(new[start:end] or new[max(0, start - 1) : start + 1]):
+        value = new[start:end]
+    else:
+        while start > 0 and _WORD_CHAR.match(new, start - 1):
+            start -= 1
+        while end < len(new) and _WORD_CHAR.match(new, end):
+            end += 1
+        value = new[start:end]
+    value = value.strip(" \t.,;:!?'’-")
+    return value if 0 < len(value) <= _VALUE_CHARS else None
 
 
 def _listing(groups: list[Group]) -> dict[int, C.Shown]:
