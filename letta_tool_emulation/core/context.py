@@ -3650,24 +3650,31 @@ def sentences(line: str) -> list[str]:
 
 
 def names_before_lead(line: str, value: str) -> bool:
-    """Whether ``line``, of two or more sentences, names ``value`` (a word, or its stem) in a
-    sentence before its last one, one that says nothing else was done besides ("Oeps, het was
-    Bram. Die hierboven telt niet.", "Non, pardon, tu as dit Peugeot. Je remplace par :"): the
-    value a block below corrects to, said before the lead into that block. A sibling's line names
-    what it adds in its lead ("Thanks. Now the evening one:"), and a report names what was done
-    ("Saved Miso. Adding Luna:")."""
+    """Whether ``line``, of two or more sentences, names ``value`` (a word, or its stem) before
+    its last sentence, in one that says nothing else was done besides ("Oeps, het was Bram. Die
+    hierboven telt niet.", "Non, pardon, tu as dit Peugeot. Je remplace par :"): the value a block
+    below corrects to, said before the lead into that block. A sibling's line names what it adds
+    in its lead ("Thanks. Now the evening one:"), and a report names what was done ("Saved Miso.
+    Adding Luna:")."""
     parts = sentences(line[:LINE_CHARS])
     if len(parts) < 2 or not value:
         return False
     if UNSPACED.search(value):
-        found = regex.compile(regex.escape(value)).search
+        found = regex.compile(regex.escape(value))
     else:
         # a stem: the word may be inflected in the sentence ("Ostrava" for "v Ostravě")
         stem = value[: max(len(value) - 2, min(len(value), 4))]
-        found = regex.compile(r"(?<![^\W_])" + regex.escape(stem), regex.IGNORECASE).search
-    return any(
-        found(part) is not None and _TOO.search(part) is None and not reports_done(part + " ") for part in parts[:-1]
-    )
+        found = regex.compile(r"(?<![^\W_])" + regex.escape(stem), regex.IGNORECASE)
+    ends, at = [], 0  # where each sentence before the last ends
+    for part in parts[:-1]:
+        at += len(part)
+        ends.append(at)
+    # (the value is looked for across the sentences: a split made too often may cut it, "7. März")
+    for m in found.finditer(line, 0, at):
+        i = next(i for i, end in enumerate(ends) if m.start() < end)
+        if _TOO.search(parts[i]) is None and not reports_done(parts[i] + " "):
+            return True
+    return False
 
 
 def reports_done(before: str) -> bool:

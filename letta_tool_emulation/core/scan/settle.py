@@ -159,6 +159,8 @@ class Settle:
             reading = Reading(events=[_unreadable(region, exc)])
         try:
             shown = self.shown_before(region) or reading.shown
+            if shown is not None and shown.words and self._writes_anew(region, reading):
+                shown = None
         except Exception as exc:  # noqa: BLE001 - never let one region poison the rest
             reading, shown = Reading(events=[_unreadable(region, exc)]), None
         if not reading.call_attempt:
@@ -255,6 +257,19 @@ class Settle:
             self.release(region.raw)
         self.last_shown = shown
         self.shown_end = self.lines.emitted
+
+    def _writes_anew(self, region: Region, reading: Reading) -> bool:
+        """Whether ``region`` writes the call just before it anew with one value changed, the
+        one line between them naming the new value ("Nej vent, du skrev 18. august. Se bort fra
+        den ovenfor:"): that line takes the call above back and brings this one in as its
+        correction, whatever its last words would say of a block alone ("Also so:")."""
+        prior, ctx = self.prior_group, region.context
+        if prior is None or ctx is None or ctx.gap or not ctx.before or prior not in self.groups:
+            return False
+        since = self.lines.emitted - prior.after_at
+        if since > C.LINE_CHARS + 16 or self.lines.recent_tail(since).strip() != ctx.before.strip():
+            return False
+        return _rewrites(_first_call(prior.events), _first_call(reading.events), ctx.before.strip())
 
     def _follows_shown(self, ctx: C.Context) -> bool:
         """Whether a block comes right after a shown one, with nothing between but blanks or a
@@ -458,7 +473,12 @@ def _taken_back(group: Group, following: Group, after: str, span: int) -> bool:
     between = after.strip()
     if not between or "\n" in between:
         return False
-    first, second = _first_call(group.events), _first_call(following.events)
+    return _rewrites(_first_call(group.events), _first_call(following.events), between)
+
+
+def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> bool:
+    """Whether ``second`` writes ``first`` anew with one value changed, and ``between``, the
+    line between them, names the new value before it leads on (see :func:`_taken_back`)."""
     if first is None or second is None or first.name != second.name:
         return False
     one, two = first.arguments, second.arguments
