@@ -3692,13 +3692,16 @@ def reports_done(before: str) -> bool:
     return found and _NO_REPORT.search(line) is None
 
 
-def shown_after(after: str, *, others_ran: bool = False, before: str | None = None, ends: bool = False) -> Shown | None:
+def shown_after(
+    after: str, *, others_ran: bool = False, before: str | None = None, ends: bool = False, leads_on: bool = False
+) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
     ``others_ran``: an earlier block of the reply ran, and none comes after this one.
     ``before``: the line directly before the block, where one stands right above it (asked
     whether it reports the block made, :func:`reports_done`, only when a short question follows).
-    ``ends``: ``after`` is all the reply has left."""
+    ``ends``: ``after`` is all the reply has left. ``leads_on``: another block follows ``after``
+    directly (the next block's line is the one after its last)."""
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
@@ -3749,7 +3752,7 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             done
             # a line that goes on to another block ("And I drafted a note, not sent, just ready:")
             # holds back or asks leave for that block, not this one
-            or (i == 0 and _opens_next(lines))
+            or (i == 0 and (_opens_next(lines) or (leads_on and len(lines) == 1 and _ends_in_colon(line))))
             or _aside(line)
             or (not tight and (_another_step(line) or _own_tag(line)))
             or (before is not None and short and reports_done(before) and not _wants_me(line))
@@ -3835,11 +3838,11 @@ def _question_then(line: str) -> tuple[str, str] | None:
 
 def _opens_next(lines: list[str]) -> bool:
     """Whether the first line after a block ends with a colon and a block's marker opens the next."""
-    return (
-        len(lines) > 1
-        and lines[0][:LINE_CHARS].rstrip(" \t*_").endswith((":", "："))
-        and CANDIDATE.match(lines[1].lstrip()) is not None
-    )
+    return len(lines) > 1 and _ends_in_colon(lines[0][:LINE_CHARS]) and CANDIDATE.match(lines[1].lstrip()) is not None
+
+
+def _ends_in_colon(line: str) -> bool:
+    return line.rstrip(" \t*_").endswith((":", "："))
 
 
 def _after_lines(after: str) -> list[str]:
