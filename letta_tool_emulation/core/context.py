@@ -706,8 +706,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
 
 def _bare(words: str, *, mark: bool = True) -> str:
     """Each alternative of ``words`` as a whole line: the words alone, then a question mark
-    (optional where the language asks with a particle, ``mark=False``)."""
-    end = r"[ \t]*[?？؟][ \t]*$" if mark else r"[ \t]*[?？]?[ \t]*$"
+    (Greek's semicolon among them; optional where the language asks with a particle,
+    ``mark=False``)."""
+    end = r"[ \t]*[?？؟;;][ \t]*$" if mark else r"[ \t]*[?？]?[ \t]*$"
     return "|".join(rf"^\W{{0,3}}(?:{alt}){end}" for alt in alternatives(words))
 
 
@@ -719,7 +720,7 @@ BARE_QUESTIONS = (
         r"(?:so\s+)?(?:shall|should|can|may)\s+I(?:\s+(?:go\s+ahead|proceed|continue|do\s+(?:it|this|that)|"
         r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
         r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
-        r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay)\s+to\s+(?:save|send|apply|run|proceed|go\s+ahead)|"
+        r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay|alright|fine)\s+to\s+[a-z]+(?:\s+(?:it|this|that|them))?|"
         r"do\s+I\s+(?:go\s+ahead|proceed)|(?:(?:does|do)\s+(?:that|this|it|these)\s+)?(?:look|sound)s?\s+(?:right|good|ok|"
         r"okay|fine|correct)(?:\s+to\s+you)?|(?:is\s+(?:that|this|it)\s+)?(?:ok|okay|fine|alright|good)\s+(?:with|by|for)\s+you|"
         # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
@@ -748,7 +749,7 @@ BARE_QUESTIONS = (
         # fr
         r"je\s+(?:le|la|les|l['’])\s*(?:fais|lance|applique|enregistre|envoie|valide|garde|note|ajoute)|"
         r"je\s+(?:continue|procède|valide|lance|m['’]en\s+occupe)|on\s+(?:y\s+va|valide|lance)|"
-        r"je\s+peux\s+(?:y\s+aller|continuer|procéder|valider|lancer)|(?:tu|vous)\s+(?:valides|validez)|"
+        r"je\s+peux(?:\s+(?:y\s+aller|continuer|procéder|valider|lancer))?|puis-je|(?:tu|vous)\s+(?:valides|validez)|"
         # de
         r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
         r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
@@ -787,6 +788,8 @@ BARE_QUESTIONS = (
         r"(?:mehet|mehetünk|folytassam|csináljam|elmentsem|mentsem|küldjem|alkalmazzam|futtassam)(?:\s+(?:így|most))?|"
         r"(?:să\s+)?(?:o\s+|îl\s+|le\s+)?(?:salvez|trimit|aplic|continui|execut|rulez|adaug|actualizez|modific|schimb)(?:\s+(?:așa|acum))?|"
         r"(?:να\s+)?(?:το\s+)?(?:αποθηκεύσω|στείλω|εφαρμόσω|προχωρήσω|συνεχίσω|εκτελέσω)(?:\s+(?:τώρα|έτσι))?|"
+        # (any verb the writer would do, the block its object: "Να το κάνω;", "Να τα περάσω;")
+        r"να\s+(?:το|τα)\s+\p{Greek}+[ωώ](?:\s+(?:τώρα|έτσι))?|"
         r"(?:bunu\s+)?(?:kaydedeyim|göndereyim|uygulayayım|devam\s+edeyim|yapayım|çalıştırayım)(?:\s+mi)?|"
         # ar, fa, he
         r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظ|أحفظه|أحفظها|أرسل|أرسله|أرسلها|أطبق|أطبقه|أطبقها|نتابع)"
