@@ -111,13 +111,16 @@ HEADING_EXAMPLE = regex.compile(
     regex.IGNORECASE,
 )
 # A speaker's name in a recited transcript ("**Me:**", "assistant:"), maybe after the turn's
-# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:"); a log may point with an
-# arrow instead of a colon ("[Mon 09:14] assistant →").
+# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:") or before when it was
+# ("Assistant (yesterday):"); a log may point with an arrow instead of a colon ("[Mon 09:14]
+# assistant →").
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
-    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
+    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)"
+    # and when the turn was, in brackets after the name ("Assistant (yesterday):")
+    r"(?:[ \t]*[\[(][^\])\n]{1,24}[\])])?(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
     # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
     r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
 )
@@ -129,7 +132,8 @@ _TURN = regex.compile(
     r"nutzer|benutzer|du|werkzeug|usuario|usuaria|tú|herramienta|utilisateur|utilisatrice|toi|vous|outil|utente|tu|"
     r"strumento|usuário|usuária|você|ferramenta|пользователь|ты|вы|инструмент|gebruiker|jij|gereedschap|"
     r"użytkownik|narzędzie|kullanıcı|araç|用户|你|工具|ユーザー|あなた|ツール|사용자|도구|यूज़र|उपयोगकर्ता|टूल|"
-    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש)[*_]{0,2}[ \t]*[:：])",
+    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|"
+    r"користувач|uživatel|bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้)[*_]{0,2}[ \t]*[:：])",
     regex.IGNORECASE,
 )
 
@@ -143,6 +147,14 @@ def recited_turn(before: str, after: str) -> bool:
         return False
     first = after.lstrip(" \t\r\n").split("\n", 1)[0]
     return bool(first) and _TURN.match(first) is not None
+
+
+def recited_exchange(above: str, before: str) -> bool:
+    """Whether a block ends a recited exchange: the line before it opens with the writer's name
+    as a speaker ("Assistente: Fatto!"), and the line above that with another speaker's label
+    ("Utente: ricordati che sono celiaca"). A reply writes no labelled turns before what it does
+    now."""
+    return SPEAKER_FIRST.match(before) is not None and _TURN.match(above) is not None
 
 
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)

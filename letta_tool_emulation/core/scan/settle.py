@@ -386,6 +386,10 @@ class Settle:
                 shown = C.Shown("in_sentence", "a sentence runs through it")
             if shown is None and before is not None and C.recited_turn(before, after):
                 shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
+            if shown is None and before and (":" in before or "：" in before):
+                above = _line_above_that(prose, group.after_at)
+                if above and C.recited_exchange(above, before):
+                    shown = C.Shown("quoted", "it ends a recited exchange, under the writer's turn")
             if shown is None and after.strip():
                 # (the next block directly after: a line that leads into it speaks of it)
                 leads_on = not last and cut == upto and "\n" not in after.strip()
@@ -619,6 +623,13 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
         return False
     x, y = next(iter(one.arguments.values())), next(iter(two.arguments.values()))
     return isinstance(x, str) and isinstance(y, str) and x != y and C.reads_as_sentence(x) and C.reads_as_sentence(y)
+
+
+def _line_above_that(prose: str, at: int) -> str:
+    """The line directly above the line directly above a block that stands at ``at`` in
+    ``prose`` (the block's own text is not in it): "" where a blank line stands between."""
+    lines = prose[max(0, at - 2 * C.LINE_CHARS) : at].rstrip(" \t\r\n").split("\n")
+    return lines[-2][-C.LINE_CHARS :] if len(lines) > 1 and lines[-2].strip() else ""
 
 
 def _line_above(group: Group) -> str | None:
