@@ -731,8 +731,8 @@ BARE_QUESTIONS = (
     _bare(
         r"(?:so\s+)?(?:shall|should|can|may)\s+I(?:\s+(?:go\s+ahead|proceed|continue|do\s+(?:it|this|that)|"
         r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
-        r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
-        r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay|alright|fine)\s+to\s+[a-z]+(?:\s+(?:it|this|that|them))?|"
+        r"(?:want|would\s+you\s+like)\s+me\s+to(?:\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
+        r"(?:it|this|that)))?|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay|alright|fine)\s+to\s+[a-z]+(?:\s+(?:it|this|that|them))?|"
         r"do\s+I\s+(?:go\s+ahead|proceed)|(?:(?:does|do)\s+(?:that|this|it|these)\s+)?(?:look|sound)s?\s+(?:right|good|ok|"
         r"okay|fine|correct)(?:\s+to\s+you)?|(?:is\s+(?:that|this|it)\s+)?(?:ok|okay|fine|alright|good)\s+(?:with|by|for)\s+you|"
         # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
@@ -819,8 +819,8 @@ BARE_QUESTIONS = (
         r"jalankan|teruskan|lanjutkan|tambah|tambahkan|catat|catatkan)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
         r"(?:niendelee|niihifadhi|niitume|niitekeleze|nitekeleze|niifanye|tuendelee)(?:\s+sasa)?|"
         # ja, ko, zh
-        r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
-        r"(?:よろしい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
+        r"(?:これで|このまま|この内容で|こちらも|これも)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
+        r"(?:よろしい|よい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
         r"(?:이렇게\s*)?(?:바꿀까요|고칠까요|저장할까요)|(?:この(?:まま|内容)で)?(?:保存|送信|実行|更新|登録|変更)しても(?:いい)?|"
         r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
         r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下)(?:吗|吧)|"
@@ -3751,6 +3751,8 @@ def shown_after(
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
+        if kind is None and i == 0 and _would_be(line):
+            kind = "example"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
         if kind is None and i == 0 and (q := _question_then(line)) and waits_on_answer(*q):
@@ -3803,6 +3805,33 @@ _WANT_ME = regex.compile(
     r"してほしい",
     regex.IGNORECASE,
 )
+
+
+# A sentence after a block that points back at it as what would be made, not what was ("This
+# is the change I'd make.", "Questa sarebbe la nota.", "Essa seria a alteração."): a
+# demonstrative, then a verb in the conditional.
+_WOULD_BE = regex.compile(
+    # the block named as what would be made ("This would be the note.", "Questa sarebbe la nota."),
+    # not any sentence in the conditional ("That would be all!")
+    r"[\W_]{0,3}(?:(?:(?:this|that)(?:\s+one)?\s+would\s+be|(?:questa|questo)\s+sarebbe|"
+    r"(?:essa|esta|este|esse|isso|isto)\s+seria|(?:esta|este|eso|esto)\s+sería|(?:ce|cela|ça)\s+serait|"
+    r"(?:das|dies)\s+wäre|(?:dit|dat)\s+zou\s+(?:zijn|worden)|(?:det|detta|dette)\s+(?:skulle|ville)\s+(?:vara|være|være))"
+    r"\s+(?:the|my|a|an|la|il|lo|l['’]|una?|o|uma|el|le|une|der|die|das|mein|meine|de|het|mijn|den|det|min|mitt)(?!\w)|"
+    # or as what the writer would make ("This is the change I'd make.", "Voici ce que je noterais.")
+    r"(?:this|that|here)\s+is\s+(?:what|how|the\s+\w+(?:\s+\w+)?)\s+I['’]d(?!\w)|"
+    r"(?:questa|questo|ecco)\s+è\s+(?:quello\s+)?che\s+\w+rei(?!\w)|"
+    r"(?:voici|voilà|c['’]est)\s+ce\s+que\s+(?:je\s+|j['’])\w+rais(?!\w))",
+    regex.IGNORECASE,
+)
+_WOULD_BE_WORDS = 10
+
+
+def _would_be(line: str) -> bool:
+    """Whether ``line`` opens with a short sentence that points back at the block as what would
+    be made."""
+    if _WOULD_BE.match(line) is None:
+        return False
+    return len(sentences(line)[0].split()) <= _WOULD_BE_WORDS
 
 
 def _wants_me(line: str) -> bool:
