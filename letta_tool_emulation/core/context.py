@@ -3769,11 +3769,15 @@ def shown_after(
             done
             # a line that goes on to another block ("And I drafted a note, not sent, just ready:")
             # holds back or asks leave for that block, not this one
-            or (i == 0 and (_opens_next(lines) or (leads_on and len(lines) == 1 and _ends_in_colon(line))))
+            or (i == 0 and _into_next(lines, leads_on))
             or _aside(line)
             or (not tight and (_another_step(line) or _own_tag(line)))
             or (before is not None and short and reports_done(before) and not _wants_me(line))
         ):
+            kind = None
+        if kind == "example" and i == 0 and _into_next(lines, leads_on):
+            # the same for a draft's words ("Und hier noch ein Entwurf, den ich noch nicht
+            # abgeschickt habe:"): they speak of the block they lead into
             kind = None
         if kind == "retracted":
             bare = _CONDITION.sub(" ", line)
@@ -3880,9 +3884,18 @@ def _question_then(line: str) -> tuple[str, str] | None:
     return line[: m.start() + 1], line[m.end() :]
 
 
+def _into_next(lines: list[str], leads_on: bool) -> bool:
+    """Whether the first line after a block leads into the next block (see :func:`shown_after`)."""
+    return _opens_next(lines) or (leads_on and len(lines) == 1 and _ends_in_colon(lines[0][:LINE_CHARS]))
+
+
 def _opens_next(lines: list[str]) -> bool:
-    """Whether the first line after a block ends with a colon and a block's marker opens the next."""
-    return len(lines) > 1 and _ends_in_colon(lines[0][:LINE_CHARS]) and CANDIDATE.match(lines[1].lstrip()) is not None
+    """Whether the first line after a block ends with a colon and a block's marker opens the next,
+    or the fence of one given back as code (set aside by its own words)."""
+    if len(lines) < 2 or not _ends_in_colon(lines[0][:LINE_CHARS]):
+        return False
+    nxt = lines[1].lstrip()
+    return CANDIDATE.match(nxt) is not None or nxt.startswith("```")
 
 
 def _ends_in_colon(line: str) -> bool:
