@@ -639,7 +639,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "cs-pl": r"\b(?:navrhuji|návrh\w*|koncept|zatím\s+(?:\w+\s+)?neodesílám|neodeslal|neuložil|dokud\s+(?:to\s+)?"
         r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+(?:\w+\s+)?nie\s+(?:wysłał|zapisał|"
         r"wykonał|uruchomił)\w*|ještě\s+(?:\w+\s+)?(?:jsem\s+)?(?:neodeslal|neuložil|nespustil)\w*|"
-        r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym)\b|"
+        r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym|bych(?:\s+\w+){0,2}\s+(?:udělal|uložil|přidal|"
+        r"změnil|zapsal|spustil|odeslal|nahradil)\w*|podle\s+výsledku)\b|"
         r"^\W{0,4}(?:pokud|jestli|jestliže|kdyby|v\s+případě|jeśli|jeżeli|gdyby|w\s+razie)\b"
         + _ENDS
         + r"|\b(?:dva|dvě|tři|několik|dwa|dwie|trzy|kilka)\s+(?:způsoby|možnosti|varianty|sposoby|opcje|warianty)\b"
@@ -1792,12 +1793,26 @@ def names_tool(line: str, tool: str) -> bool:
     return m is not None and m.group(1) == tool and _AFTER_NAME.match(line, m.end()) is not None
 
 
+# The writer's verb in the conditional, the last words of a line ("I'd add", "je l'ajouterais",
+# "lo guardaría", "la salverei", "würde ich ergänzen")
+_RUNS_ON = regex.compile(
+    r"(?<!\w)(?:(?:I|we)(?:['’]d|\s+would)\s+\w+(?:\s+(?:it|this|that|them))?|(?:je\s+|j['’])(?:l['’]|les\s+)?\w+rais|"
+    r"(?:lo|la|los|las|o|a|os|as)\s+\w+(?:aría|ería|iría|aria|eria|iria)|(?:lo|la|li|le)\s+\w+(?:arei|erei|irei)|"
+    r"würde\s+ich(?:\s+\w+){1,3}|zou\s+ik(?:\s+\w+){1,3})$",
+    regex.IGNORECASE,
+)
+
+
 def opens_onto_next(line: str) -> bool:
     """Whether ``line`` opens onto what follows it: it ends in a colon or an ellipsis, or in a
     word that needs a complement ("like", "as", "with", "así", "ainsi", ...). Only such a line
     can introduce the block after it."""
     end = line.rstrip(" \t*_")
     if end.endswith((":", "：", "...", "…")):
+        return True
+    if end[-1:].isalpha() and _RUNS_ON.search(end) is not None:
+        # a sentence that runs on into the block, the writer's verb in the conditional its
+        # last word ("if there's no date stored, I'd add"): the block is what it would make
         return True
     m = _LAST_WORD.search(end)
     return m is not None and m.group().lower() in OPEN_ENDINGS
