@@ -1802,6 +1802,14 @@ _RUNS_ON = regex.compile(
     regex.IGNORECASE,
 )
 
+_RUNS_ON_CHARS = 48
+_RUNS_ON_GATES = ("'d ", "’d ", " would ", "rais", "ría", "ria", "rei", "würde ich", "zou ik")
+
+
+def _runs_on(tail: str) -> bool:
+    low = tail.lower()
+    return any(gate in low for gate in _RUNS_ON_GATES) and _RUNS_ON.search(tail) is not None
+
 
 def opens_onto_next(line: str) -> bool:
     """Whether ``line`` opens onto what follows it: it ends in a colon or an ellipsis, or in a
@@ -1810,7 +1818,7 @@ def opens_onto_next(line: str) -> bool:
     end = line.rstrip(" \t*_")
     if end.endswith((":", "：", "...", "…")):
         return True
-    if end[-1:].isalpha() and _RUNS_ON.search(end) is not None:
+    if end[-1:].isalpha() and _runs_on(end[-_RUNS_ON_CHARS:]):
         # a sentence that runs on into the block, the writer's verb in the conditional its
         # last word ("if there's no date stored, I'd add"): the block is what it would make
         return True
