@@ -157,6 +157,41 @@ def recited_exchange(above: str, before: str) -> bool:
     return SPEAKER_FIRST.match(before) is not None and _TURN.match(above) is not None
 
 
+# A time before this turn, named on the line before a block ("last week", "in our chat on Tuesday",
+# "上次"), and the reader's answer then, told on the line after it ("You then said", "Y tú me
+# dijiste", "Danach hast du gesagt", "后来你说"): the block is recited from that earlier exchange.
+_EARLIER = regex.compile(
+    r"(?<!\w)(?:yesterday|last\s+(?:week|time|month|night|chat|conversation)|earlier\s+today|our\s+(?:last|previous)\s+"
+    r"(?:chat|conversation|exchange)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ayer|"
+    r"la\s+semana\s+pasada|la\s+última\s+vez|(?:del|el)\s+(?:lunes|martes|miércoles|jueves|viernes|sábado|domingo)|"
+    r"hier|la\s+semaine\s+dernière|la\s+dernière\s+fois|gestern|letzte[nr]?\s+(?:woche|mal)|vom\s+(?:montag|"
+    r"dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)|ieri|la\s+settimana\s+scorsa|l['’]ultima\s+volta|ontem|"
+    r"semana\s+passada|da\s+última\s+vez|вчера|на\s+прошлой\s+неделе|в\s+прошлый\s+раз|gisteren|vorige\s+week)"
+    r"(?!\w)|上次|昨天|上周|上回|前回|昨日|先週",
+    regex.IGNORECASE,
+)
+# (told as what came next: "Y tú me dijiste", "You then said"; "You said Bath, so it's saved" is
+# about this turn)
+_YOU_ANSWERED = regex.compile(
+    r"^\W{0,3}(?:(?:(?:and|then|later|afterwards|after\s+that),?\s+you|you\s+(?:then|later))\s+(?:said|told\s+me|"
+    r"replied|answered|asked)|(?:y|luego|después)\s+(?:tú\s+)?me\s+(?:dijiste|contestaste|respondiste|pediste)|"
+    r"(?:et|puis|ensuite)\s+(?:tu\s+)?m['’]as\s+(?:dit|répondu|demandé)|(?:danach|dann|und\s+dann|später)\s+hast\s+du|"
+    r"(?:e|poi|dopo)\s+mi\s+hai\s+(?:detto|risposto|chiesto)|(?:e|depois)\s+(?:você\s+)?me\s+(?:disse|respondeu|"
+    r"pediu)|(?:а\s+)?(?:потом|затем)\s+ты\s+(?:сказал|ответил|написал)а?|(?:daarna|toen)\s+zei\s+je)(?!\w)|"
+    r"^\W{0,3}(?:后来|然后)你(?:说|回复|告诉我)|^\W{0,3}その後",
+    regex.IGNORECASE,
+)
+
+
+def recited_earlier(before: str, after: str) -> bool:
+    """Whether the line before a block names a time before this turn and the first line after
+    it tells what the reader answered then: the block is recited from an earlier exchange."""
+    if _EARLIER.search(before[-LINE_CHARS:]) is None:
+        return False
+    first = after.lstrip(" \t\r\n").split("\n", 1)[0][:LINE_CHARS]
+    return _YOU_ANSWERED.search(first) is not None
+
+
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
 QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after

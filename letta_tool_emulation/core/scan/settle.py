@@ -386,6 +386,8 @@ class Settle:
                 shown = C.Shown("in_sentence", "a sentence runs through it")
             if shown is None and before is not None and C.recited_turn(before, after):
                 shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
+            if shown is None and before and after.strip() and C.recited_earlier(before, after):
+                shown = C.Shown("quoted", "it is recited from an earlier exchange, named around it")
             if shown is None and before and (":" in before or "：" in before):
                 above = _line_above_that(prose, group.after_at)
                 if above and C.recited_exchange(above, before):
