@@ -3351,7 +3351,9 @@ DONE = regex.compile(
     r"tamamdır|kaydedildi|kaydettim|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
     r"valmis|gata|salvat|έγινε|αποθηκεύτηκε|xong|xong\s+rồi|đã\s+lưu|تم|تم\s+الحفظ|انجام\s+شد|בוצע|נשמר|हो\s+गया|"
     r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료)"
-    r"[ \t]*[.!。！][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]",
+    r"[ \t]*[.!。！][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]|"
+    # Thai ends a sentence with a space, not a mark ("บันทึกแล้วครับ ถูกต้องไหมครับ?")
+    r"^\W{0,3}(?:(?:บันทึก|อัปเดต|เพิ่ม|ส่ง|จด)(?:ไว้|ให้)?แล้ว|เรียบร้อย(?:แล้ว)?)(?:นะ)?(?:ครับ|ค่ะ|คะ)?[ \t]",
     regex.IGNORECASE,
 )
 
@@ -3624,13 +3626,13 @@ def alternative_leads(first: str, second: str) -> bool:
 _WHICH = regex.compile(
     r"(?<!\w)(?:which|cuál(?:es)?|quel(?:le)?s?|lequel|laquelle|welche[snrm]?|qual(?:e|i)?|quale|который|которую|"
     r"какой|какую|який|яку|welke|vilken|vilket|hvilken|hvilket|kumpi|kumman|melyik|care|hangisi|hangisini|mana|"
-    r"ποιο|ποια|ποιον|أي|أيهما|کدام|איזה|איזו|कौन\s+सा|कौन\s+सी|কোনটা|কোনটি|อันไหน|quina|quin|który|która|które|"
+    r"ποιο|ποια|ποιον|أي|أيهما|کدام|איזה|איזו|कौन\s+सा|कौन\s+सी|কোনটা|কোনটি|quina|quin|który|która|które|"
     r"którą|který|která|které|kterou|nào|"
     # or a preference asked for ("Was ist dir lieber?", "Pick one?", "¿Cuál prefieres?")
     r"prefer|prefers|rather|pick\s+one|choose|lieber|prefieres|prefiere|préfères|préférez|preferisci|preferisce|"
     r"preferes|prefere|wolisz|wolicie|предпочитаешь|предпочитаете|liever|föredrar|foretrækker|foretrekker|"
     r"mieluummin|inkább|preferi|tercih|lebih\s+suka|thích\s+cái|προτιμάς)(?!\w)|哪个|哪一个|哪種|哪种|どちら|どっち|どれ|"
-    r"어느|어떤\s*(?:걸|것)|更喜欢|喜欢哪",
+    r"어느|어떤\s*(?:걸|것)|更喜欢|喜欢哪|อันไหน|แบบไหน",
     regex.IGNORECASE,
 )
 
@@ -3665,7 +3667,15 @@ def asks_which(after: str) -> bool:
             return False
     elif len(text) > _CHOOSE_CHARS or _CHOOSE.search(text) is None:
         return False
-    return len(text) <= _WHICH_CHARS if UNSPACED.search(text) else len(text.split()) <= _WHICH_WORDS
+    if UNSPACED.search(text):
+        # (a vowel or tone mark written over or under a letter is no character of its own: "ส่ง";
+        # nor is a polite particle a word of the question: "เอาแบบไหนดีคะ?")
+        return len(_MARKS.sub("", _POLITE.sub("", text))) <= _WHICH_CHARS
+    return len(text.split()) <= _WHICH_WORDS
+
+
+_MARKS = regex.compile(r"\p{M}+")
+_POLITE = regex.compile(r"(?:นะ)?(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)(?=[ \t]*[?？]?[ \t]*$)")
 
 
 _CHOOSE_CHARS = 40
