@@ -969,8 +969,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|"
         r"los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así\s*\?|¿\s*(?:procedo|"
         r"sigo|confirmas|te\s+vale|vale|de\s+acuerdo)\s*\?|¿\s*(?:procedo|sigo)\s+con\s+(?:esto|este|esta|"
-        r"estos|estas)\b|\b(?:solo|sólo)\s+(?:es\s+)?un\s+borrador|\b(?:lo|la)\s+(?:envío|guardo|aplico|"
-        r"mando)\s+(?:cuando|en\s+cuanto|apenas)\s+(?:me\s+)?(?:confirmes|lo\s+apruebes|digas)|"
+        r"estos|estas)\b|\b(?:solo|sólo)\s+(?:es\s+)?un\s+borrador|\b(?:lo|la|los|las)\s+\w+[oí]o?\s+(?:cuando|"
+        r"en\s+cuanto|apenas)\s+(?:me\s+)?(?:lo\s+)?(?:confirmes|apruebes|digas)|"
         r"\bespero\s+tu\s+(?:confirmación|visto\s+bueno|ok)|(?:¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|"
         r"aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
         r"sigo\s+adelante|quieres\s+que\s+(?:lo|la))|hasta\s+que\s+(?:me\s+)?confirmes|(?<!(?:avísame|avisame|dime|dímelo|dimelo|escríbeme|avisa)\s+)solo\s+si\b)",
