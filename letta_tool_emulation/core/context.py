@@ -3848,7 +3848,9 @@ def shown_after(
             # abgeschickt habe:"): they speak of the block they lead into
             kind = None
         if kind == "retracted":
-            bare = _CONDITION.sub(" ", line)
+            # (a retraction's verb with an object of its own takes back that, not the block:
+            # "Disregard the typo in your message", "Scratch that worry")
+            bare = _OTHER_OBJECT.sub(" ", _CONDITION.sub(" ", line))
             if bare != line:
                 kind = _after_kind(bare)
         elif kind == "example" and _CONDITION.match(line.lstrip(_LEAD)):
@@ -3904,6 +3906,14 @@ def _would_be(line: str) -> bool:
     if _WOULD_BE.match(line) is None:
         return False
     return len(sentences(line)[0].split()) <= _WOULD_BE_WORDS
+
+
+_OTHER_OBJECT = regex.compile(
+    r"\b(?:disregard|scratch|never\s+mind|ignore|forget(?:\s+about)?)\s+(?:the|that|this|my|your|any)\s+"
+    r"(?!(?:block|call|one|entry|update|change|command|request|line|note|save|insert|search|edit|version|above|"
+    r"previous|last|first|earlier|it)\b)[a-z]+\b",
+    regex.IGNORECASE,
+)
 
 
 def _wants_me(line: str) -> bool:
