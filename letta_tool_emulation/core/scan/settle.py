@@ -521,7 +521,7 @@ def _changed_value(old: str, new: str) -> str | None:
     while tail < most - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
     if 2 * (head + tail) < max(len(old), len(new)):
-        return None
+        return _swapped_word(old, new)
     start, end = head, len(new) - tail
     if C.UNSPACED.search(new[start:end] or new[max(0, start - 1) : start + 1]):
         value = new[start:end]
@@ -533,6 +533,20 @@ def _changed_value(old: str, new: str) -> str | None:
         value = new[start:end]
     value = value.strip(" \t.,;:!?'’-")
     return value if 0 < len(value) <= _VALUE_CHARS else None
+
+
+def _swapped_word(old: str, new: str) -> str | None:
+    """The one word ``new`` has in place of one of ``old``'s, where the rest of their words are
+    the same but for their order ("Любит зелёный чай." / "Любит чай улун."); None otherwise."""
+    was, now = _WORD.findall(old.lower()), _WORD.findall(new.lower())
+    added = [w for w in now if w not in was]
+    removed = [w for w in was if w not in now]
+    if len(added) != 1 or len(removed) > 1 or 2 * (len(now) - 1) < max(len(was), len(now)):
+        return None
+    return added[0] if len(added[0]) <= _VALUE_CHARS else None
+
+
+_WORD = regex.compile(r"\w+")
 
 
 def _listing(groups: list[Group]) -> dict[int, C.Shown]:
