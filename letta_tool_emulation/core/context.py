@@ -172,24 +172,23 @@ _EARLIER = regex.compile(
 )
 # (told as what came next: "Y tú me dijiste", "You then said"; "You said Bath, so it's saved" is
 # about this turn)
-_YOU_ANSWERED = regex.compile(
+_YOU_ANSWERED = re.compile(
     r"^\W{0,3}(?:(?:(?:and|then|later|afterwards|after\s+that),?\s+you|you\s+(?:then|later))\s+(?:said|told\s+me|"
     r"replied|answered|asked)|(?:y|luego|después)\s+(?:tú\s+)?me\s+(?:dijiste|contestaste|respondiste|pediste)|"
     r"(?:et|puis|ensuite)\s+(?:tu\s+)?m['’]as\s+(?:dit|répondu|demandé)|(?:danach|dann|und\s+dann|später)\s+hast\s+du|"
     r"(?:e|poi|dopo)\s+mi\s+hai\s+(?:detto|risposto|chiesto)|(?:e|depois)\s+(?:você\s+)?me\s+(?:disse|respondeu|"
     r"pediu)|(?:а\s+)?(?:потом|затем)\s+ты\s+(?:сказал|ответил|написал)а?|(?:daarna|toen)\s+zei\s+je)(?!\w)|"
     r"^\W{0,3}(?:后来|然后)你(?:说|回复|告诉我)|^\W{0,3}その後",
-    regex.IGNORECASE,
+    re.IGNORECASE,
 )
 
 
 def recited_earlier(before: str, after: str) -> bool:
     """Whether the line before a block names a time before this turn and the first line after
     it tells what the reader answered then: the block is recited from an earlier exchange."""
-    if _EARLIER.search(before[-LINE_CHARS:]) is None:
-        return False
-    first = after.lstrip(" \t\r\n").split("\n", 1)[0][:LINE_CHARS]
-    return _YOU_ANSWERED.search(first) is not None
+    # (the line after first: its pattern is anchored, tried once)
+    first = after.lstrip(" \t\r\n")[:LINE_CHARS].split("\n", 1)[0]
+    return _YOU_ANSWERED.match(first) is not None and _EARLIER.search(before[-LINE_CHARS:]) is not None
 
 
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)

@@ -388,7 +388,7 @@ class Settle:
                 shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
             if shown is None and before and after.strip() and C.recited_earlier(before, after):
                 shown = C.Shown("quoted", "it is recited from an earlier exchange, named around it")
-            if shown is None and before and (":" in before or "：" in before):
+            if shown is None and before and C.SPEAKER_FIRST.match(before) is not None:
                 above = _line_above_that(prose, group.after_at)
                 if above and C.recited_exchange(above, before):
                     shown = C.Shown("quoted", "it ends a recited exchange, under the writer's turn")
@@ -630,12 +630,10 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
     label can only name a version of the text, and only one of them was meant; calls with
     more to them ("Home:" / "Work:", each saved to the same block) are each performed, and so
     are a search's few words."""
-    if not C.own_labels(a, b):
-        return False
     one, two = _first_call(first.events), _first_call(second.events)
     if one is None or two is None or one.name != two.name:
         return False
-    if len(one.arguments) != 1 or one.arguments.keys() != two.arguments.keys():
+    if len(one.arguments) != 1 or one.arguments.keys() != two.arguments.keys() or not C.own_labels(a, b):
         return False
     x, y = next(iter(one.arguments.values())), next(iter(two.arguments.values()))
     return isinstance(x, str) and isinstance(y, str) and x != y and C.reads_as_sentence(x) and C.reads_as_sentence(y)
