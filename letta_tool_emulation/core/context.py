@@ -186,9 +186,49 @@ _YOU_ANSWERED = re.compile(
 def recited_earlier(before: str, after: str) -> bool:
     """Whether the line before a block names a time before this turn and the first line after
     it tells what the reader answered then: the block is recited from an earlier exchange."""
-    # (the line after first: its pattern is anchored, tried once)
+    # (the line after first, by its first word: most lines after a block open with none of these)
     first = after.lstrip(" \t\r\n")[:LINE_CHARS].split("\n", 1)[0]
+    if _first_word(first) not in _ANSWER_OPENS and not first.lstrip(_LEAD).startswith(("后来", "然后", "その後")):
+        return False
     return _YOU_ANSWERED.match(first) is not None and _EARLIER.search(before[-LINE_CHARS:]) is not None
+
+
+# The first words of the lines :data:`_YOU_ANSWERED` reads
+_ANSWER_OPENS = frozenset(
+    [
+        "and",
+        "then",
+        "later",
+        "afterwards",
+        "after",
+        "you",
+        "y",
+        "luego",
+        "después",
+        "et",
+        "puis",
+        "ensuite",
+        "danach",
+        "dann",
+        "und",
+        "später",
+        "e",
+        "poi",
+        "dopo",
+        "depois",
+        "а",
+        "потом",
+        "затем",
+        "daarna",
+        "toen",
+    ]
+)
+
+
+def _first_word(line: str) -> str:
+    """The first word of ``line`` in lower case, without the punctuation around it."""
+    words = line.lstrip(_LEAD).split(None, 1)
+    return words[0].rstrip(",.:;!?").lower() if words else ""
 
 
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
@@ -3897,12 +3937,44 @@ _WOULD_BE = regex.compile(
     regex.IGNORECASE,
 )
 _WOULD_BE_WORDS = 10
+# The words :data:`_WOULD_BE` opens with
+_POINTERS = frozenset(
+    [
+        "this",
+        "that",
+        "here",
+        "questa",
+        "questo",
+        "ecco",
+        "essa",
+        "esta",
+        "este",
+        "esse",
+        "isso",
+        "isto",
+        "eso",
+        "esto",
+        "ce",
+        "cela",
+        "ça",
+        "voici",
+        "voilà",
+        "das",
+        "dies",
+        "dit",
+        "dat",
+        "det",
+        "detta",
+        "dette",
+    ]
+)
 
 
 def _would_be(line: str) -> bool:
     """Whether ``line`` opens with a short sentence that points back at the block as what would
     be made."""
-    if _WOULD_BE.match(line) is None:
+    word = _first_word(line)
+    if (word not in _POINTERS and not word.startswith(("c'", "c’"))) or _WOULD_BE.match(line) is None:
         return False
     return len(sentences(line)[0].split()) <= _WOULD_BE_WORDS
 
