@@ -628,15 +628,24 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
     ("Formal:" / "Casual:"): calls to one tool that hold nothing but that text, a sentence in
     each. Such a call has nothing else to set it apart (no block, no tags, no target), so its
     label can only name a version of the text, and only one of them was meant; calls with
-    more to them ("Home:" / "Work:", each saved to the same block) are each performed, and so
-    are a search's few words."""
+    more to them ("Home:" / "Work:", each saved to the same block) are each performed, unless
+    one's text is the other's start, the same entry short and long; and so are a search's few
+    words."""
     one, two = _first_call(first.events), _first_call(second.events)
-    if one is None or two is None or one.name != two.name:
+    if one is None or two is None or one.name != two.name or one.arguments.keys() != two.arguments.keys():
         return False
-    if len(one.arguments) != 1 or one.arguments.keys() != two.arguments.keys() or not C.own_labels(a, b):
+    changed = [k for k in one.arguments if one.arguments[k] != two.arguments[k]]
+    if len(changed) != 1 or not C.own_labels(a, b):
         return False
-    x, y = next(iter(one.arguments.values())), next(iter(two.arguments.values()))
-    return isinstance(x, str) and isinstance(y, str) and x != y and C.reads_as_sentence(x) and C.reads_as_sentence(y)
+    x, y = one.arguments[changed[0]], two.arguments[changed[0]]
+    if not isinstance(x, str) or not isinstance(y, str):
+        return False
+    if len(one.arguments) == 1:
+        return C.reads_as_sentence(x) and C.reads_as_sentence(y)
+    # with more to the calls, the same in both, the texts must be one the other's start, written
+    # short and long ("Kurz:" "Läuft dienstags." / "Ausführlich:" "Läuft dienstags um 19 Uhr.")
+    short, full = sorted((x.rstrip(" .!。！"), y.rstrip(" .!。！")), key=len)
+    return len(short.split()) > 1 and full.startswith(short) and full[len(short) : len(short) + 1] in " ,;:，、"
 
 
 def _line_above_that(prose: str, at: int) -> str:
