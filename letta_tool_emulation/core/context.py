@@ -807,7 +807,7 @@ BARE_QUESTIONS = (
         r"(?:so\s+)?(?:shall|should|can|may)\s+I(?:\s+(?:go\s+ahead|proceed|continue|do\s+(?:it|this|that)|"
         r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
         r"(?:want|would\s+you\s+like)\s+me\s+to(?:\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
-        r"(?:it|this|that)))?|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay|alright|fine)\s+to\s+[a-z]+(?:\s+(?:it|this|that|them))?|"
+        r"(?:it|this|that)))?|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay|alright|all\s+right|fine|good|safe)\s+to\s+[a-z]+(?:\s+(?:it|this|that|them))?|"
         r"do\s+I\s+(?:go\s+ahead|proceed)|(?:(?:does|do)\s+(?:that|this|it|these)\s+)?(?:look|sound)s?\s+(?:right|good|ok|"
         r"okay|fine|correct)(?:\s+to\s+you)?|(?:is\s+(?:that|this|it)\s+)?(?:ok|okay|fine|alright|good)\s+(?:with|by|for)\s+you|"
         # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
@@ -898,7 +898,7 @@ BARE_QUESTIONS = (
         r"(?:よろしい|よい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
         r"(?:이렇게\s*)?(?:바꿀까요|고칠까요|저장할까요)|(?:この(?:まま|内容)で)?(?:保存|送信|実行|更新|登録|変更)しても(?:いい)?|"
         r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
-        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下)(?:吗|吧)|"
+        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:이렇게\s*)?해도\s*(?:될까요|되나요|돼요|괜찮을까요)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下)(?:吗|吧)|"
         r"(?:要不要|是否)(?:执行|保存|发送|继续)"
     )
     # Thai asks with a particle, no question mark
