@@ -3781,12 +3781,7 @@ def names_before_lead(line: str, value: str) -> bool:
     parts = sentences(line[:LINE_CHARS])
     if len(parts) < 2 or not value:
         return False
-    if UNSPACED.search(value):
-        found = regex.compile(regex.escape(value))
-    else:
-        # a stem: the word may be inflected in the sentence ("Ostrava" for "v Ostravě")
-        stem = value[: max(len(value) - 2, min(len(value), 4))]
-        found = regex.compile(r"(?<![^\W_])" + regex.escape(stem), regex.IGNORECASE)
+    found = _value_pattern(value)
     ends, at = [], 0  # where each sentence before the last ends
     for part in parts[:-1]:
         at += len(part)
@@ -3797,6 +3792,29 @@ def names_before_lead(line: str, value: str) -> bool:
         if _TOO.search(parts[i]) is None and not reports_done(parts[i] + " "):
             return True
     return False
+
+
+def _value_pattern(value: str) -> regex.Pattern[str]:
+    if UNSPACED.search(value):
+        return regex.compile(regex.escape(value))
+    # a stem: the word may be inflected in the sentence ("Ostrava" for "v Ostravě")
+    stem = value[: max(len(value) - 2, min(len(value), 4))]
+    return regex.compile(r"(?<![^\W_])" + regex.escape(stem), regex.IGNORECASE)
+
+
+def names_both(line: str, value: str, was: str) -> bool:
+    """Whether ``line``, a sentence that does not lead on (no colon at its end), names both the
+    new value and the one it replaces ("Wait, York, not Leeds."), and that nothing else was done
+    or is added besides."""
+    line = line[:LINE_CHARS]
+    if not value or not was or line.rstrip(" \t*_").endswith((":", "：")) or len(sentences(line)) > 1:
+        return False
+    return (
+        _value_pattern(value).search(line) is not None
+        and _value_pattern(was).search(line) is not None
+        and _TOO.search(line) is None
+        and not reports_done(line + " ")
+    )
 
 
 def reports_done(before: str) -> bool:

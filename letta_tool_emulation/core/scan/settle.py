@@ -488,7 +488,8 @@ def _taken_back(group: Group, following: Group, after: str, span: int) -> bool:
 
 def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> bool:
     """Whether ``second`` writes ``first`` anew with one value changed, and ``between``, the
-    line between them, names the new value before it leads on (see :func:`_taken_back`)."""
+    line between them, names the new value before it leads on, or names it and the old one in a
+    sentence that leads nowhere (see :func:`_taken_back`)."""
     if first is None or second is None or first.name != second.name:
         return False
     one, two = first.arguments, second.arguments
@@ -501,7 +502,12 @@ def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> 
     if not isinstance(old, str) or not isinstance(new, str):
         return False
     value = _changed_value(old, new)
-    return value is not None and C.names_before_lead(between, value)
+    if value is None:
+        return False
+    if C.names_before_lead(between, value):
+        return True
+    was = _changed_value(new, old)  # the value it replaces
+    return was is not None and C.names_both(between, value, was)
 
 
 _WORD_CHAR = regex.compile(r"[\w'’-]")
