@@ -593,14 +593,10 @@ def _alternatives(groups: list[Group], prose: str) -> dict[int, C.Shown]:
             and b is not None
             and a.strip()
             and b.strip()
-            and (
-                C.alternative_leads(a, b)
-                or _labelled_versions(first, second, a, b, prose, start)
-                or _labelled_wordings(first, second, a, b)
-            )
-        ):
+            and (C.alternative_leads(a, b) or _labelled_versions(first, second, a, b, prose, start))
+        ) or _labelled_wordings(first, second, _label_above(first), _label_above(second)):
             for group in (first, second):
-                found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(a))
+                found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(_label_above(first)))
         start = first.after_at
     if len(groups) > 1:
         last = groups[-1]
@@ -641,7 +637,7 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
     if one is None or two is None or one.name != two.name or one.arguments.keys() != two.arguments.keys():
         return False
     changed = [k for k in one.arguments if one.arguments[k] != two.arguments[k]]
-    if len(changed) != 1 or not C.own_labels(a, b):
+    if len(changed) != 1 or not a or not b or not C.own_labels(a, b):
         return False
     x, y = one.arguments[changed[0]], two.arguments[changed[0]]
     if not isinstance(x, str) or not isinstance(y, str):
@@ -659,6 +655,12 @@ def _line_above_that(prose: str, at: int) -> str:
     ``prose`` (the block's own text is not in it): "" where a blank line stands between."""
     lines = prose[max(0, at - 2 * C.LINE_CHARS) : at].rstrip(" \t\r\n").split("\n")
     return lines[-2][-C.LINE_CHARS :] if len(lines) > 1 and lines[-2].strip() else ""
+
+
+def _label_above(group: Group) -> str:
+    """The non-blank line above a block, also past blank lines: a label may stand apart."""
+    ctx = group.region.context
+    return ctx.before if ctx is not None else ""
 
 
 def _line_above(group: Group) -> str | None:
