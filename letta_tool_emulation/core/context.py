@@ -138,6 +138,15 @@ _TURN = regex.compile(
 )
 
 
+# The marks a speaker's name ends with or stands in, one of which the line must hold
+_SPEAKER_MARKS = (":", "：", "→", "->", "=>", "[", "(")
+
+
+def speaks_first(line: str) -> bool:
+    """Whether ``line`` opens with the writer's name as a speaker (:data:`SPEAKER_FIRST`)."""
+    return any(mark in line for mark in _SPEAKER_MARKS) and SPEAKER_FIRST.match(line) is not None
+
+
 def recited_turn(before: str, after: str) -> bool:
     """Whether a block stands between two turns of a transcript: the line before it opens with
     the writer's name as a speaker and goes on ("Me: I'll save your train time."), and the line
@@ -4147,7 +4156,9 @@ def own_labels(first: str, second: str) -> bool:
     setting its block after the other ("Then:") nor numbering it ("Flat 4A:", "Step 2:")."""
     a, b = first.strip(), second.strip()
     return (
-        a.lower() != b.lower()
+        a.rstrip(" \t*_").endswith(_LABEL_ENDS)
+        and b.rstrip(" \t*_").endswith(_LABEL_ENDS)
+        and a.lower() != b.lower()
         and short_label(a)
         and short_label(b)
         and CONTINUATION.match(a) is None
@@ -4158,6 +4169,7 @@ def own_labels(first: str, second: str) -> bool:
 
 
 _DIGIT = regex.compile(r"\d")
+_LABEL_ENDS = (":", "：", "→", "->", "=>")
 # How a sentence ends, in any script that marks it (a message, not a search's few words)
 _SENTENCE_CLOSE = regex.compile(r"(?:[.!?。！？…।؟]|\p{So})[\"'”’»)\]]*\s*$")
 

@@ -384,11 +384,13 @@ class Settle:
             before = _line_above(group)
             if shown is None and before is not None and C.runs_through(before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
-            if shown is None and before is not None and C.recited_turn(before, after):
+            # (whether the line above opens with the writer's name as a speaker, asked once)
+            speaks = shown is None and before is not None and C.speaks_first(before)
+            if speaks and before is not None and C.recited_turn(before, after):
                 shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
             if shown is None and before and after.strip() and C.recited_earlier(before, after):
                 shown = C.Shown("quoted", "it is recited from an earlier exchange, named around it")
-            if shown is None and before and C.SPEAKER_FIRST.match(before) is not None:
+            if shown is None and speaks and before is not None:
                 above = _line_above_that(prose, group.after_at)
                 if above and C.recited_exchange(above, before):
                     shown = C.Shown("quoted", "it ends a recited exchange, under the writer's turn")
