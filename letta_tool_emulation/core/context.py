@@ -4154,11 +4154,12 @@ def own_labels(first: str, second: str) -> bool:
     """Whether two lines, each directly above a block of its own, are two different short
     labels and nothing more ("Formal:" / "Casual:", "Lyhyt versio:" / "Pitkä versio:"), neither
     setting its block after the other ("Then:") nor numbering it ("Flat 4A:", "Step 2:")."""
-    a, b = first.strip(), second.strip()
+    a, b = first.rstrip(" \t*_"), second.rstrip(" \t*_")
+    if not a.endswith(_LABEL_ENDS) or not b.endswith(_LABEL_ENDS):
+        return False
+    a, b = a.strip(), b.strip()
     return (
-        a.rstrip(" \t*_").endswith(_LABEL_ENDS)
-        and b.rstrip(" \t*_").endswith(_LABEL_ENDS)
-        and a.lower() != b.lower()
+        a.lower() != b.lower()
         and short_label(a)
         and short_label(b)
         and CONTINUATION.match(a) is None

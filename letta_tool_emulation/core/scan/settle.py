@@ -388,7 +388,7 @@ class Settle:
             speaks = shown is None and before is not None and C.speaks_first(before)
             if speaks and before is not None and C.recited_turn(before, after):
                 shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
-            if shown is None and before and after.strip() and C.recited_earlier(before, after):
+            if shown is None and before and C.recited_earlier(before, after):
                 shown = C.Shown("quoted", "it is recited from an earlier exchange, named around it")
             if shown is None and speaks and before is not None:
                 above = _line_above_that(prose, group.after_at)
@@ -635,11 +635,13 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
     more to them ("Home:" / "Work:", each saved to the same block) are each performed, unless
     one's text is the other's start, the same entry short and long; and so are a search's few
     words."""
+    if not C.own_labels(a, b):
+        return False
     one, two = _first_call(first.events), _first_call(second.events)
     if one is None or two is None or one.name != two.name or one.arguments.keys() != two.arguments.keys():
         return False
     changed = [k for k in one.arguments if one.arguments[k] != two.arguments[k]]
-    if len(changed) != 1 or not a or not b or not C.own_labels(a, b):
+    if len(changed) != 1:
         return False
     x, y = one.arguments[changed[0]], two.arguments[changed[0]]
     if not isinstance(x, str) or not isinstance(y, str):
