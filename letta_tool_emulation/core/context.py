@@ -111,13 +111,16 @@ HEADING_EXAMPLE = regex.compile(
     regex.IGNORECASE,
 )
 # A speaker's name in a recited transcript ("**Me:**", "assistant:"), maybe after the turn's
-# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:"); a log may point with an
-# arrow instead of a colon ("[Mon 09:14] assistant →").
+# number or time in brackets ("[turn 4] assistant:", "[10:32] Bot:") or before when it was
+# ("Assistant (yesterday):"); a log may point with an arrow instead of a colon ("[Mon 09:14]
+# assistant →").
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
-    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
+    r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)"
+    # and when the turn was, in brackets after the name ("Assistant (yesterday):")
+    r"(?:[ \t]*[\[(][^\])\n]{1,24}[\])])?(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
     # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
     r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
 )
@@ -129,9 +132,19 @@ _TURN = regex.compile(
     r"nutzer|benutzer|du|werkzeug|usuario|usuaria|tú|herramienta|utilisateur|utilisatrice|toi|vous|outil|utente|tu|"
     r"strumento|usuário|usuária|você|ferramenta|пользователь|ты|вы|инструмент|gebruiker|jij|gereedschap|"
     r"użytkownik|narzędzie|kullanıcı|araç|用户|你|工具|ユーザー|あなた|ツール|사용자|도구|यूज़र|उपयोगकर्ता|टूल|"
-    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש)[*_]{0,2}[ \t]*[:：])",
+    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|"
+    r"користувач|uživatel|bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้)[*_]{0,2}[ \t]*[:：])",
     regex.IGNORECASE,
 )
+
+
+# The marks a speaker's name ends with or stands in, one of which the line must hold
+_SPEAKER_MARKS = (":", "：", "→", "->", "=>", "[", "(")
+
+
+def speaks_first(line: str) -> bool:
+    """Whether ``line`` opens with the writer's name as a speaker (:data:`SPEAKER_FIRST`)."""
+    return any(mark in line for mark in _SPEAKER_MARKS) and SPEAKER_FIRST.match(line) is not None
 
 
 def recited_turn(before: str, after: str) -> bool:
@@ -143,6 +156,88 @@ def recited_turn(before: str, after: str) -> bool:
         return False
     first = after.lstrip(" \t\r\n").split("\n", 1)[0]
     return bool(first) and _TURN.match(first) is not None
+
+
+def recited_exchange(above: str, before: str) -> bool:
+    """Whether a block ends a recited exchange: the line before it opens with the writer's name
+    as a speaker ("Assistente: Fatto!"), and the line above that with another speaker's label
+    ("Utente: ricordati che sono celiaca"). A reply writes no labelled turns before what it does
+    now."""
+    return SPEAKER_FIRST.match(before) is not None and _TURN.match(above) is not None
+
+
+# A time before this turn, named on the line before a block ("last week", "in our chat on Tuesday",
+# "上次"), and the reader's answer then, told on the line after it ("You then said", "Y tú me
+# dijiste", "Danach hast du gesagt", "后来你说"): the block is recited from that earlier exchange.
+_EARLIER = regex.compile(
+    r"(?<!\w)(?:yesterday|last\s+(?:week|time|month|night|chat|conversation)|earlier\s+today|our\s+(?:last|previous)\s+"
+    r"(?:chat|conversation|exchange)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ayer|"
+    r"la\s+semana\s+pasada|la\s+última\s+vez|(?:del|el)\s+(?:lunes|martes|miércoles|jueves|viernes|sábado|domingo)|"
+    r"hier|la\s+semaine\s+dernière|la\s+dernière\s+fois|gestern|letzte[nr]?\s+(?:woche|mal)|vom\s+(?:montag|"
+    r"dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)|ieri|la\s+settimana\s+scorsa|l['’]ultima\s+volta|ontem|"
+    r"semana\s+passada|da\s+última\s+vez|вчера|на\s+прошлой\s+неделе|в\s+прошлый\s+раз|gisteren|vorige\s+week)"
+    r"(?!\w)|上次|昨天|上周|上回|前回|昨日|先週",
+    regex.IGNORECASE,
+)
+# (told as what came next: "Y tú me dijiste", "You then said"; "You said Bath, so it's saved" is
+# about this turn)
+_YOU_ANSWERED = re.compile(
+    r"^\W{0,3}(?:(?:(?:and|then|later|afterwards|after\s+that),?\s+you|you\s+(?:then|later))\s+(?:said|told\s+me|"
+    r"replied|answered|asked)|(?:y|luego|después)\s+(?:tú\s+)?me\s+(?:dijiste|contestaste|respondiste|pediste)|"
+    r"(?:et|puis|ensuite)\s+(?:tu\s+)?m['’]as\s+(?:dit|répondu|demandé)|(?:danach|dann|und\s+dann|später)\s+hast\s+du|"
+    r"(?:e|poi|dopo)\s+mi\s+hai\s+(?:detto|risposto|chiesto)|(?:e|depois)\s+(?:você\s+)?me\s+(?:disse|respondeu|"
+    r"pediu)|(?:а\s+)?(?:потом|затем)\s+ты\s+(?:сказал|ответил|написал)а?|(?:daarna|toen)\s+zei\s+je)(?!\w)|"
+    r"^\W{0,3}(?:后来|然后)你(?:说|回复|告诉我)|^\W{0,3}その後",
+    re.IGNORECASE,
+)
+
+
+def recited_earlier(before: str, after: str) -> bool:
+    """Whether the line before a block names a time before this turn and the first line after
+    it tells what the reader answered then: the block is recited from an earlier exchange."""
+    # (the line after first, by its first word: most lines after a block open with none of these)
+    first = after.lstrip(" \t\r\n")[:LINE_CHARS].split("\n", 1)[0]
+    if _first_word(first) not in _ANSWER_OPENS and not first.lstrip(_LEAD).startswith(("后来", "然后", "その後")):
+        return False
+    return _YOU_ANSWERED.match(first) is not None and _EARLIER.search(before[-LINE_CHARS:]) is not None
+
+
+# The first words of the lines :data:`_YOU_ANSWERED` reads
+_ANSWER_OPENS = frozenset(
+    [
+        "and",
+        "then",
+        "later",
+        "afterwards",
+        "after",
+        "you",
+        "y",
+        "luego",
+        "después",
+        "et",
+        "puis",
+        "ensuite",
+        "danach",
+        "dann",
+        "und",
+        "später",
+        "e",
+        "poi",
+        "dopo",
+        "depois",
+        "а",
+        "потом",
+        "затем",
+        "daarna",
+        "toen",
+    ]
+)
+
+
+def _first_word(line: str) -> str:
+    """The first word of ``line`` in lower case, without the punctuation around it."""
+    words = line.lstrip(_LEAD).split(None, 1)
+    return words[0].rstrip(",.:;!?").lower() if words else ""
 
 
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
@@ -627,7 +722,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "cs-pl": r"\b(?:navrhuji|návrh\w*|koncept|zatím\s+(?:\w+\s+)?neodesílám|neodeslal|neuložil|dokud\s+(?:to\s+)?"
         r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+(?:\w+\s+)?nie\s+(?:wysłał|zapisał|"
         r"wykonał|uruchomił)\w*|ještě\s+(?:\w+\s+)?(?:jsem\s+)?(?:neodeslal|neuložil|nespustil)\w*|"
-        r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym)\b|"
+        r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym|bych(?:\s+\w+){0,2}\s+(?:udělal|uložil|přidal|"
+        r"změnil|zapsal|spustil|odeslal|nahradil)\w*|podle\s+výsledku)\b|"
         r"^\W{0,4}(?:pokud|jestli|jestliže|kdyby|v\s+případě|jeśli|jeżeli|gdyby|w\s+razie)\b"
         + _ENDS
         + r"|\b(?:dva|dvě|tři|několik|dwa|dwie|trzy|kilka)\s+(?:způsoby|možnosti|varianty|sposoby|opcje|warianty)\b"
@@ -706,8 +802,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
 
 def _bare(words: str, *, mark: bool = True) -> str:
     """Each alternative of ``words`` as a whole line: the words alone, then a question mark
-    (optional where the language asks with a particle, ``mark=False``)."""
-    end = r"[ \t]*[?？؟][ \t]*$" if mark else r"[ \t]*[?？]?[ \t]*$"
+    (Greek's semicolon among them; optional where the language asks with a particle,
+    ``mark=False``)."""
+    end = r"[ \t]*[?？؟;;][ \t]*$" if mark else r"[ \t]*[?？]?[ \t]*$"
     return "|".join(rf"^\W{{0,3}}(?:{alt}){end}" for alt in alternatives(words))
 
 
@@ -718,8 +815,8 @@ BARE_QUESTIONS = (
     _bare(
         r"(?:so\s+)?(?:shall|should|can|may)\s+I(?:\s+(?:go\s+ahead|proceed|continue|do\s+(?:it|this|that)|"
         r"(?:save|send|apply|run|submit|store|make)\s+(?:it|this|that|them)))?(?:\s+now)?|"
-        r"(?:want|would\s+you\s+like)\s+me\s+to\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
-        r"(?:it|this|that))|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay)\s+to\s+(?:save|send|apply|run|proceed|go\s+ahead)|"
+        r"(?:want|would\s+you\s+like)\s+me\s+to(?:\s+(?:go\s+ahead|proceed|do\s+(?:it|this|that)|(?:save|send|apply|run)\s+"
+        r"(?:it|this|that)))?|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay|alright|all\s+right|fine|good|safe)\s+to\s+[a-z]+(?:\s+(?:it|this|that|them))?|"
         r"do\s+I\s+(?:go\s+ahead|proceed)|(?:(?:does|do)\s+(?:that|this|it|these)\s+)?(?:look|sound)s?\s+(?:right|good|ok|"
         r"okay|fine|correct)(?:\s+to\s+you)?|(?:is\s+(?:that|this|it)\s+)?(?:ok|okay|fine|alright|good)\s+(?:with|by|for)\s+you|"
         # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
@@ -748,7 +845,7 @@ BARE_QUESTIONS = (
         # fr
         r"je\s+(?:le|la|les|l['’])\s*(?:fais|lance|applique|enregistre|envoie|valide|garde|note|ajoute)|"
         r"je\s+(?:continue|procède|valide|lance|m['’]en\s+occupe)|on\s+(?:y\s+va|valide|lance)|"
-        r"je\s+peux\s+(?:y\s+aller|continuer|procéder|valider|lancer)|(?:tu|vous)\s+(?:valides|validez)|"
+        r"je\s+peux(?:\s+(?:y\s+aller|continuer|procéder|valider|lancer))?|puis-je|(?:tu|vous)\s+(?:valides|validez)|"
         # de
         r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
         r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
@@ -787,6 +884,8 @@ BARE_QUESTIONS = (
         r"(?:mehet|mehetünk|folytassam|csináljam|elmentsem|mentsem|küldjem|alkalmazzam|futtassam)(?:\s+(?:így|most))?|"
         r"(?:să\s+)?(?:o\s+|îl\s+|le\s+)?(?:salvez|trimit|aplic|continui|execut|rulez|adaug|actualizez|modific|schimb)(?:\s+(?:așa|acum))?|"
         r"(?:να\s+)?(?:το\s+)?(?:αποθηκεύσω|στείλω|εφαρμόσω|προχωρήσω|συνεχίσω|εκτελέσω)(?:\s+(?:τώρα|έτσι))?|"
+        # (any verb the writer would do, the block its object: "Να το κάνω;", "Να τα περάσω;")
+        r"να\s+(?:το|τα)\s+\p{Greek}+[ωώ](?:\s+(?:τώρα|έτσι))?|"
         r"(?:bunu\s+)?(?:kaydedeyim|göndereyim|uygulayayım|devam\s+edeyim|yapayım|çalıştırayım)(?:\s+mi)?|"
         # ar, fa, he
         r"(?:هل\s+)?(?:أتابع|أستمر|أكمل|أمضي|أنفذ|أنفذه|أنفذها|أحفظ|أحفظه|أحفظها|أرسل|أرسله|أرسلها|أطبق|أطبقه|أطبقها|نتابع)"
@@ -804,11 +903,11 @@ BARE_QUESTIONS = (
         r"jalankan|teruskan|lanjutkan|tambah|tambahkan|catat|catatkan)(?:\s+(?:ini|itu|sekarang))?|(?:lanjut|lanjutkan)(?:\s+(?:ya|sekarang))?|"
         r"(?:niendelee|niihifadhi|niitume|niitekeleze|nitekeleze|niifanye|tuendelee)(?:\s+sasa)?|"
         # ja, ko, zh
-        r"(?:これで|このまま|この内容で)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
-        r"(?:よろしい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
+        r"(?:これで|このまま|この内容で|こちらも|これも)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
+        r"(?:よろしい|よい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
         r"(?:이렇게\s*)?(?:바꿀까요|고칠까요|저장할까요)|(?:この(?:まま|内容)で)?(?:保存|送信|実行|更新|登録|変更)しても(?:いい)?|"
         r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
-        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下)(?:吗|吧)|"
+        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:이렇게\s*)?해도\s*(?:될까요|되나요|돼요|괜찮을까요)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下)(?:吗|吧)|"
         r"(?:要不要|是否)(?:执行|保存|发送|继续)"
     )
     # Thai asks with a particle, no question mark
@@ -918,8 +1017,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "es": r"¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así|\b(?:lo|la|"
         r"los|las)\s+(?:guardo|envío|aplico|mando|actualizo|busco|registro)\s+así\s*\?|¿\s*(?:procedo|"
         r"sigo|confirmas|te\s+vale|vale|de\s+acuerdo)\s*\?|¿\s*(?:procedo|sigo)\s+con\s+(?:esto|este|esta|"
-        r"estos|estas)\b|\b(?:solo|sólo)\s+(?:es\s+)?un\s+borrador|\b(?:lo|la)\s+(?:envío|guardo|aplico|"
-        r"mando)\s+(?:cuando|en\s+cuanto|apenas)\s+(?:me\s+)?(?:confirmes|lo\s+apruebes|digas)|"
+        r"estos|estas)\b|\b(?:solo|sólo)\s+(?:es\s+)?un\s+borrador|\b(?:lo|la|los|las)\s+\w+[oí]o?\s+(?:cuando|"
+        r"en\s+cuanto|apenas)\s+(?:me\s+)?(?:lo\s+)?(?:confirmes|apruebes|digas)|"
         r"\bespero\s+tu\s+(?:confirmación|visto\s+bueno|ok)|(?:¿\s*(?:lo|la|los|las)\s+(?:guardo|envío|"
         r"aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
         r"sigo\s+adelante|quieres\s+que\s+(?:lo|la))|hasta\s+que\s+(?:me\s+)?confirmes|(?<!(?:avísame|avisame|dime|dímelo|dimelo|escríbeme|avisa)\s+)solo\s+si\b)",
@@ -1777,12 +1876,34 @@ def names_tool(line: str, tool: str) -> bool:
     return m is not None and m.group(1) == tool and _AFTER_NAME.match(line, m.end()) is not None
 
 
+# The writer's verb in the conditional, the last words of a line ("I'd add", "je l'ajouterais",
+# "lo guardaría", "la salverei", "würde ich ergänzen")
+_RUNS_ON = regex.compile(
+    r"(?<!\w)(?:(?:I|we)(?:['’]d|\s+would)\s+\w+(?:\s+(?:it|this|that|them))?|(?:je\s+|j['’])(?:l['’]|les\s+)?\w+rais|"
+    r"(?:lo|la|los|las|o|a|os|as)\s+\w+(?:aría|ería|iría|aria|eria|iria)|(?:lo|la|li|le)\s+\w+(?:arei|erei|irei)|"
+    r"würde\s+ich(?:\s+\w+){1,3}|zou\s+ik(?:\s+\w+){1,3})$",
+    regex.IGNORECASE,
+)
+
+_RUNS_ON_CHARS = 48
+_RUNS_ON_GATES = ("'d ", "’d ", " would ", "rais", "ría", "ria", "rei", "würde ich", "zou ik")
+
+
+def _runs_on(tail: str) -> bool:
+    low = tail.lower()
+    return any(gate in low for gate in _RUNS_ON_GATES) and _RUNS_ON.search(tail) is not None
+
+
 def opens_onto_next(line: str) -> bool:
     """Whether ``line`` opens onto what follows it: it ends in a colon or an ellipsis, or in a
     word that needs a complement ("like", "as", "with", "así", "ainsi", ...). Only such a line
     can introduce the block after it."""
     end = line.rstrip(" \t*_")
     if end.endswith((":", "：", "...", "…")):
+        return True
+    if end[-1:].isalpha() and _runs_on(end[-_RUNS_ON_CHARS:]):
+        # a sentence that runs on into the block, the writer's verb in the conditional its
+        # last word ("if there's no date stored, I'd add"): the block is what it would make
         return True
     m = _LAST_WORD.search(end)
     return m is not None and m.group().lower() in OPEN_ENDINGS
@@ -3247,7 +3368,7 @@ def _bare_shape(line: str, most: int = _BARE_WORDS) -> bool:
         most += 1
     elif _VIETNAMESE.search(text) and _LATER.search(text) is None:
         most *= 2  # Vietnamese writes each syllable apart: "Lưu vậy được chứ?" is two words
-    if not words or len(words) > most or _UNSPACED.search(text):
+    if not words or len(words) > most or UNSPACED.search(text):
         return False
     return (
         _FOR_MORE.search(text) is None
@@ -3263,7 +3384,7 @@ _OBJECT_BACK = regex.compile(
     r"begini|begitu|vậy|thế)(?!\w)",
     regex.IGNORECASE,
 )
-_UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
+UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
 _YOU = (
     r"(?:you|u|ya|tu|tú|du|vous|usted|ustedes|você|vocês|voi|ty|ты|вы|ти|ви|jij|jullie|ni|dere|sen|siz|kamu|anda|"
     r"kau|bạn|εσύ|εσείς|أنت|أنتم|تو|شما|אתה|את|אתם|तुम|आप|te|ön|tu)(?!\w)"
@@ -3278,7 +3399,9 @@ DONE = regex.compile(
     r"tamamdır|kaydedildi|kaydettim|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
     r"valmis|gata|salvat|έγινε|αποθηκεύτηκε|xong|xong\s+rồi|đã\s+lưu|تم|تم\s+الحفظ|انجام\s+شد|בוצע|נשמר|हो\s+गया|"
     r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료)"
-    r"[ \t]*[.!。！][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]",
+    r"[ \t]*[.!。！][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]|"
+    # Thai ends a sentence with a space, not a mark ("บันทึกแล้วครับ ถูกต้องไหมครับ?")
+    r"^\W{0,3}(?:(?:บันทึก|อัปเดต|เพิ่ม|ส่ง|จด)(?:ไว้|ให้)?แล้ว|เรียบร้อย(?:แล้ว)?)(?:นะ)?(?:ครับ|ค่ะ|คะ)?[ \t]",
     regex.IGNORECASE,
 )
 
@@ -3478,7 +3601,7 @@ def _own_tag(line: str) -> bool:
     if tagged is None:
         return False
     statement = tagged[0]
-    if _UNSPACED.search(statement):
+    if UNSPACED.search(statement):
         return len(statement) >= _STATEMENT_CHARS and _BACK_CJK.search(statement) is None
     if len(statement.split()) < _STATEMENT_WORDS:
         return False
@@ -3551,13 +3674,13 @@ def alternative_leads(first: str, second: str) -> bool:
 _WHICH = regex.compile(
     r"(?<!\w)(?:which|cuál(?:es)?|quel(?:le)?s?|lequel|laquelle|welche[snrm]?|qual(?:e|i)?|quale|который|которую|"
     r"какой|какую|який|яку|welke|vilken|vilket|hvilken|hvilket|kumpi|kumman|melyik|care|hangisi|hangisini|mana|"
-    r"ποιο|ποια|ποιον|أي|أيهما|کدام|איזה|איזו|कौन\s+सा|कौन\s+सी|কোনটা|কোনটি|อันไหน|quina|quin|który|która|które|"
+    r"ποιο|ποια|ποιον|أي|أيهما|کدام|איזה|איזו|कौन\s+सा|कौन\s+सी|কোনটা|কোনটি|quina|quin|który|która|które|"
     r"którą|který|která|které|kterou|nào|"
     # or a preference asked for ("Was ist dir lieber?", "Pick one?", "¿Cuál prefieres?")
     r"prefer|prefers|rather|pick\s+one|choose|lieber|prefieres|prefiere|préfères|préférez|preferisci|preferisce|"
     r"preferes|prefere|wolisz|wolicie|предпочитаешь|предпочитаете|liever|föredrar|foretrækker|foretrekker|"
     r"mieluummin|inkább|preferi|tercih|lebih\s+suka|thích\s+cái|προτιμάς)(?!\w)|哪个|哪一个|哪種|哪种|どちら|どっち|どれ|"
-    r"어느|어떤\s*(?:걸|것)|更喜欢|喜欢哪",
+    r"어느|어떤\s*(?:걸|것)|更喜欢|喜欢哪|อันไหน|แบบไหน",
     regex.IGNORECASE,
 )
 
@@ -3592,7 +3715,15 @@ def asks_which(after: str) -> bool:
             return False
     elif len(text) > _CHOOSE_CHARS or _CHOOSE.search(text) is None:
         return False
-    return len(text) <= _WHICH_CHARS if _UNSPACED.search(text) else len(text.split()) <= _WHICH_WORDS
+    if UNSPACED.search(text):
+        # (a vowel or tone mark written over or under a letter is no character of its own: "ส่ง";
+        # nor is a polite particle a word of the question: "เอาแบบไหนดีคะ?")
+        return len(_MARKS.sub("", _POLITE.sub("", text))) <= _WHICH_CHARS
+    return len(text.split()) <= _WHICH_WORDS
+
+
+_MARKS = regex.compile(r"\p{M}+")
+_POLITE = regex.compile(r"(?:นะ)?(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)(?=[ \t]*[?？]?[ \t]*$)")
 
 
 _CHOOSE_CHARS = 40
@@ -3633,6 +3764,68 @@ def corrects_above(line: str) -> bool:
     return _CORRECTING.search(line[:LINE_CHARS]) is not None
 
 
+# Any mark that may end a sentence, a space after it: a line split at these may be split too
+# often ("den 4. Mai"), never too seldom ("era il 20. Annullo ...")
+_ANY_END = regex.compile(r"[.!?]+[ \t]+|[。！？][ \t]*")
+
+
+def sentences(line: str) -> list[str]:
+    """The sentences of ``line`` in order, split wherever one may end."""
+    found, start = [], 0
+    for m in _ANY_END.finditer(line):
+        if m.end() < len(line):
+            found.append(line[start : m.end()])
+            start = m.end()
+    found.append(line[start:])
+    return found
+
+
+def names_before_lead(line: str, value: str) -> bool:
+    """Whether ``line``, of two or more sentences, names ``value`` (a word, or its stem) before
+    its last sentence, in one that says nothing else was done besides ("Oeps, het was Bram. Die
+    hierboven telt niet.", "Non, pardon, tu as dit Peugeot. Je remplace par :"): the value a block
+    below corrects to, said before the lead into that block. A sibling's line names what it adds
+    in its lead ("Thanks. Now the evening one:"), and a report names what was done ("Saved Miso.
+    Adding Luna:")."""
+    parts = sentences(line[:LINE_CHARS])
+    if len(parts) < 2 or not value:
+        return False
+    found = _value_pattern(value)
+    ends, at = [], 0  # where each sentence before the last ends
+    for part in parts[:-1]:
+        at += len(part)
+        ends.append(at)
+    # (the value is looked for across the sentences: a split made too often may cut it, "7. März")
+    for m in found.finditer(line, 0, at):
+        i = next(i for i, end in enumerate(ends) if m.start() < end)
+        if _TOO.search(parts[i]) is None and not reports_done(parts[i] + " "):
+            return True
+    return False
+
+
+def _value_pattern(value: str) -> regex.Pattern[str]:
+    if UNSPACED.search(value):
+        return regex.compile(regex.escape(value))
+    # a stem: the word may be inflected in the sentence ("Ostrava" for "v Ostravě")
+    stem = value[: max(len(value) - 2, min(len(value), 4))]
+    return regex.compile(r"(?<![^\W_])" + regex.escape(stem), regex.IGNORECASE)
+
+
+def names_both(line: str, value: str, was: str) -> bool:
+    """Whether ``line``, a sentence that does not lead on (no colon at its end), names both the
+    new value and the one it replaces ("Wait, York, not Leeds."), and that nothing else was done
+    or is added besides."""
+    line = line[:LINE_CHARS]
+    if not value or not was or line.rstrip(" \t*_").endswith((":", "：")) or len(sentences(line)) > 1:
+        return False
+    return (
+        _value_pattern(value).search(line) is not None
+        and _value_pattern(was).search(line) is not None
+        and _TOO.search(line) is None
+        and not reports_done(line + " ")
+    )
+
+
 def reports_done(before: str) -> bool:
     """Whether the line directly before a block reports the block made or being made now."""
     line = before[:LINE_CHARS].rstrip()
@@ -3648,13 +3841,16 @@ def reports_done(before: str) -> bool:
     return found and _NO_REPORT.search(line) is None
 
 
-def shown_after(after: str, *, others_ran: bool = False, before: str | None = None, ends: bool = False) -> Shown | None:
+def shown_after(
+    after: str, *, others_ran: bool = False, before: str | None = None, ends: bool = False, leads_on: bool = False
+) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
     ``others_ran``: an earlier block of the reply ran, and none comes after this one.
     ``before``: the line directly before the block, where one stands right above it (asked
     whether it reports the block made, :func:`reports_done`, only when a short question follows).
-    ``ends``: ``after`` is all the reply has left."""
+    ``ends``: ``after`` is all the reply has left. ``leads_on``: another block follows ``after``
+    directly (the next block's line is the one after its last)."""
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
@@ -3689,6 +3885,8 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
+        if kind is None and i == 0 and _would_be(line):
+            kind = "example"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
         if kind is None and i == 0 and (q := _question_then(line)) and waits_on_answer(*q):
@@ -3705,14 +3903,20 @@ def shown_after(after: str, *, others_ran: bool = False, before: str | None = No
             done
             # a line that goes on to another block ("And I drafted a note, not sent, just ready:")
             # holds back or asks leave for that block, not this one
-            or (i == 0 and _opens_next(lines))
+            or (i == 0 and _into_next(lines, leads_on))
             or _aside(line)
             or (not tight and (_another_step(line) or _own_tag(line)))
             or (before is not None and short and reports_done(before) and not _wants_me(line))
         ):
             kind = None
+        if kind == "example" and i == 0 and _into_next(lines, leads_on):
+            # the same for a draft's words ("Und hier noch ein Entwurf, den ich noch nicht
+            # abgeschickt habe:"): they speak of the block they lead into
+            kind = None
         if kind == "retracted":
-            bare = _CONDITION.sub(" ", line)
+            # (a retraction's verb with an object of its own takes back that, not the block:
+            # "Disregard the typo in your message", "Scratch that worry")
+            bare = _OTHER_OBJECT.sub(" ", _CONDITION.sub(" ", line))
             if bare != line:
                 kind = _after_kind(bare)
         elif kind == "example" and _CONDITION.match(line.lstrip(_LEAD)):
@@ -3739,6 +3943,73 @@ _WANT_ME = regex.compile(
     r"volete|willst|möchtest|wollen\s+sie|möchten\s+sie|wil\s+je|wilt\s+u|vill\s+du|vil\s+du|chcesz|chcete|"
     r"chceš)(?:\s+(?:du|tu|vous|je|u))?,?\s+(?:que|che|dass|że|at|att|dat|abych)|(?:хочешь|хотите|хочеш|хочете),?\s+(?:чтобы|щоб)\s+я)(?!\w)|要我|"
     r"してほしい",
+    regex.IGNORECASE,
+)
+
+
+# A sentence after a block that points back at it as what would be made, not what was ("This
+# is the change I'd make.", "Questa sarebbe la nota.", "Essa seria a alteração."): a
+# demonstrative, then a verb in the conditional.
+_WOULD_BE = regex.compile(
+    # the block named as what would be made ("This would be the note.", "Questa sarebbe la nota."),
+    # not any sentence in the conditional ("That would be all!")
+    r"[\W_]{0,3}(?:(?:(?:this|that)(?:\s+one)?\s+would\s+be|(?:questa|questo)\s+sarebbe|"
+    r"(?:essa|esta|este|esse|isso|isto)\s+seria|(?:esta|este|eso|esto)\s+sería|(?:ce|cela|ça)\s+serait|"
+    r"(?:das|dies)\s+wäre|(?:dit|dat)\s+zou\s+(?:zijn|worden)|(?:det|detta|dette)\s+(?:skulle|ville)\s+(?:vara|være|være))"
+    r"\s+(?:the|my|a|an|la|il|lo|l['’]|una?|o|uma|el|le|une|der|die|das|mein|meine|de|het|mijn|den|det|min|mitt)(?!\w)|"
+    # or as what the writer would make ("This is the change I'd make.", "Voici ce que je noterais.")
+    r"(?:this|that|here)\s+is\s+(?:what|how|the\s+\w+(?:\s+\w+)?)\s+I['’]d(?!\w)|"
+    r"(?:questa|questo|ecco)\s+è\s+(?:quello\s+)?che\s+\w+rei(?!\w)|"
+    r"(?:voici|voilà|c['’]est)\s+ce\s+que\s+(?:je\s+|j['’])\w+rais(?!\w))",
+    regex.IGNORECASE,
+)
+_WOULD_BE_WORDS = 10
+# The words :data:`_WOULD_BE` opens with
+_POINTERS = frozenset(
+    [
+        "this",
+        "that",
+        "here",
+        "questa",
+        "questo",
+        "ecco",
+        "essa",
+        "esta",
+        "este",
+        "esse",
+        "isso",
+        "isto",
+        "eso",
+        "esto",
+        "ce",
+        "cela",
+        "ça",
+        "voici",
+        "voilà",
+        "das",
+        "dies",
+        "dit",
+        "dat",
+        "det",
+        "detta",
+        "dette",
+    ]
+)
+
+
+def _would_be(line: str) -> bool:
+    """Whether ``line`` opens with a short sentence that points back at the block as what would
+    be made."""
+    word = _first_word(line)
+    if (word not in _POINTERS and not word.startswith(("c'", "c’"))) or _WOULD_BE.match(line) is None:
+        return False
+    return len(sentences(line)[0].split()) <= _WOULD_BE_WORDS
+
+
+_OTHER_OBJECT = regex.compile(
+    r"\b(?:disregard|scratch|never\s+mind|ignore|forget(?:\s+about)?)\s+(?:the|that|this|my|your|any)\s+"
+    r"(?!(?:block|call|one|entry|update|change|command|request|line|note|save|insert|search|edit|version|above|"
+    r"previous|last|first|earlier|it)\b)[a-z]+\b",
     regex.IGNORECASE,
 )
 
@@ -3789,13 +4060,22 @@ def _question_then(line: str) -> tuple[str, str] | None:
     return line[: m.start() + 1], line[m.end() :]
 
 
+def _into_next(lines: list[str], leads_on: bool) -> bool:
+    """Whether the first line after a block leads into the next block (see :func:`shown_after`)."""
+    return _opens_next(lines) or (leads_on and len(lines) == 1 and _ends_in_colon(lines[0][:LINE_CHARS]))
+
+
 def _opens_next(lines: list[str]) -> bool:
-    """Whether the first line after a block ends with a colon and a block's marker opens the next."""
-    return (
-        len(lines) > 1
-        and lines[0][:LINE_CHARS].rstrip(" \t*_").endswith((":", "："))
-        and CANDIDATE.match(lines[1].lstrip()) is not None
-    )
+    """Whether the first line after a block ends with a colon and a block's marker opens the next,
+    or the fence of one given back as code (set aside by its own words)."""
+    if len(lines) < 2 or not _ends_in_colon(lines[0][:LINE_CHARS]):
+        return False
+    nxt = lines[1].lstrip()
+    return CANDIDATE.match(nxt) is not None or nxt.startswith("```")
+
+
+def _ends_in_colon(line: str) -> bool:
+    return line.rstrip(" \t*_").endswith((":", "："))
 
 
 def _after_lines(after: str) -> list[str]:
@@ -3868,6 +4148,37 @@ def short_label(line: str) -> bool:
     """Whether ``line`` is a label of a word to three on its own, ending in a colon or an arrow
     ("Förmlich:", "Short version →")."""
     return _SHORT_LABEL.match(line.strip()) is not None
+
+
+def own_labels(first: str, second: str) -> bool:
+    """Whether two lines, each directly above a block of its own, are two different short
+    labels and nothing more ("Formal:" / "Casual:", "Lyhyt versio:" / "Pitkä versio:"), neither
+    setting its block after the other ("Then:") nor numbering it ("Flat 4A:", "Step 2:")."""
+    a, b = first.rstrip(" \t*_"), second.rstrip(" \t*_")
+    if not a.endswith(_LABEL_ENDS) or not b.endswith(_LABEL_ENDS):
+        return False
+    a, b = a.strip(), b.strip()
+    return (
+        a.lower() != b.lower()
+        and short_label(a)
+        and short_label(b)
+        and CONTINUATION.match(a) is None
+        and CONTINUATION.match(b) is None
+        and _DIGIT.search(a) is None
+        and _DIGIT.search(b) is None
+    )
+
+
+_DIGIT = regex.compile(r"\d")
+_LABEL_ENDS = (":", "：", "→", "->", "=>")
+# How a sentence ends, in any script that marks it (a message, not a search's few words)
+_SENTENCE_CLOSE = regex.compile(r"(?:[.!?。！？…।؟]|\p{So})[\"'”’»)\]]*\s*$")
+
+
+def reads_as_sentence(text: str) -> bool:
+    """Whether ``text`` ends as a sentence does (with a full stop, an exclamation or a question
+    mark, or an emoji)."""
+    return _SENTENCE_CLOSE.search(text[-LINE_CHARS:]) is not None
 
 
 def list_intro(recent: str) -> str:

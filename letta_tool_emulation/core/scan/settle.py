@@ -159,6 +159,8 @@ class Settle:
             reading = Reading(events=[_unreadable(region, exc)])
         try:
             shown = self.shown_before(region) or reading.shown
+            if shown is not None and shown.words and self._writes_anew(region, reading):
+                shown = None
         except Exception as exc:  # noqa: BLE001 - never let one region poison the rest
             reading, shown = Reading(events=[_unreadable(region, exc)]), None
         if not reading.call_attempt:
@@ -256,6 +258,19 @@ class Settle:
         self.last_shown = shown
         self.shown_end = self.lines.emitted
 
+    def _writes_anew(self, region: Region, reading: Reading) -> bool:
+        """Whether ``region`` writes the call just before it anew with one value changed, the
+        one line between them naming the new value ("Nej vent, du skrev 18. august. Se bort fra
+        den ovenfor:"): that line takes the call above back and brings this one in as its
+        correction, whatever its last words would say of a block alone ("Also so:")."""
+        prior, ctx = self.prior_group, region.context
+        if prior is None or ctx is None or ctx.gap or not ctx.before or prior not in self.groups:
+            return False
+        since = self.lines.emitted - prior.after_at
+        if since > C.LINE_CHARS + 16 or self.lines.recent_tail(since).strip() != ctx.before.strip():
+            return False
+        return _rewrites(_first_call(prior.events), _first_call(reading.events), ctx.before.strip())
+
     def _follows_shown(self, ctx: C.Context) -> bool:
         """Whether a block comes right after a shown one, with nothing between but blanks or a
         line that only goes on from it ("and then:"): it is shown for the same reason."""
@@ -351,7 +366,7 @@ class Settle:
         ran = False
         # context.shown_after depends on nothing but its arguments: calls written again and
         # again with the same line after each are judged once.
-        judged: dict[tuple[str, bool, str | None, bool], C.Shown | None] = {}
+        judged: dict[tuple[str, bool, str | None, bool, bool], C.Shown | None] = {}
         offered = _alternatives(groups, prose)
         for i, group in enumerate(groups):
             last = i + 1 == len(groups)
@@ -364,16 +379,30 @@ class Settle:
                 shown = C.Shown("retracted", REDONE)
             if shown is None and not last and _corrected(group, groups[i + 1], after, upto - group.after_at):
                 shown = C.Shown("retracted", CORRECTED, C.quote_words(after.strip()))
+            if shown is None and not last and _taken_back(group, groups[i + 1], after, upto - group.after_at):
+                shown = C.Shown("retracted", TAKEN_BACK, C.quote_words(after.strip()))
             before = _line_above(group)
             if shown is None and before is not None and C.runs_through(before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
-            if shown is None and before is not None and C.recited_turn(before, after):
+            # (whether the line above opens with the writer's name as a speaker, asked once)
+            speaks = shown is None and before is not None and C.speaks_first(before)
+            if speaks and before is not None and C.recited_turn(before, after):
                 shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
+            if shown is None and before and C.recited_earlier(before, after):
+                shown = C.Shown("quoted", "it is recited from an earlier exchange, named around it")
+            if shown is None and speaks and before is not None:
+                above = _line_above_that(prose, group.after_at)
+                if above and C.recited_exchange(above, before):
+                    shown = C.Shown("quoted", "it ends a recited exchange, under the writer's turn")
             if shown is None and after.strip():
-                key = (after, ran and last, before, ends)
+                # (the next block directly after: a line that leads into it speaks of it)
+                leads_on = not last and cut == upto and "\n" not in after.strip()
+                key = (after, ran and last, before, ends, leads_on)
                 shown = judged.get(key, _UNJUDGED)
                 if shown is _UNJUDGED:
-                    shown = judged[key] = C.shown_after(after, others_ran=ran and last, before=before, ends=ends)
+                    shown = judged[key] = C.shown_after(
+                        after, others_ran=ran and last, before=before, ends=ends, leads_on=leads_on
+                    )
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
             else:
@@ -440,6 +469,94 @@ def _corrected(group: Group, following: Group, after: str, span: int) -> bool:
     return C.corrects_above(between)
 
 
+TAKEN_BACK = (
+    "the next block, a line after it, writes the same text with one value changed, and that line names the new value"
+)
+
+
+def _taken_back(group: Group, following: Group, after: str, span: int) -> bool:
+    """Whether ``following`` writes ``group`` anew with one value changed ("Compleanno: 2
+    febbraio." / "Compleanno: 20 febbraio."), and the one line between them names the new value
+    before it leads on ("No, aspetta, era il 20. Annullo quello sopra."): the first was taken
+    back. Two entries that differ in one value with a line that only leads into the second
+    ("And the evening one:", "Another one:") are each performed."""
+    if span > C.LINE_CHARS + 16:
+        return False
+    between = after.strip()
+    if not between or "\n" in between:
+        return False
+    return _rewrites(_first_call(group.events), _first_call(following.events), between)
+
+
+def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> bool:
+    """Whether ``second`` writes ``first`` anew with one value changed, and ``between``, the
+    line between them, names the new value before it leads on, or names it and the old one in a
+    sentence that leads nowhere (see :func:`_taken_back`)."""
+    if first is None or second is None or first.name != second.name:
+        return False
+    one, two = first.arguments, second.arguments
+    if one.keys() != two.keys():
+        return False
+    changed = [k for k in one if one[k] != two[k]]
+    if len(changed) != 1:
+        return False
+    old, new = one[changed[0]], two[changed[0]]
+    if not isinstance(old, str) or not isinstance(new, str):
+        return False
+    value = _changed_value(old, new)
+    if value is None:
+        return False
+    if C.names_before_lead(between, value):
+        return True
+    was = _changed_value(new, old)  # the value it replaces
+    return was is not None and C.names_both(between, value, was)
+
+
+_WORD_CHAR = regex.compile(r"[\w'’-]")
+# The longest a changed value may be, in characters: a name, a date, a number, a place
+_VALUE_CHARS = 24
+
+
+def _changed_value(old: str, new: str) -> str | None:
+    """The value ``new`` puts in place of one in ``old``, where the two texts are the same but
+    for one short span (the word around it in ``new``; in a script written without spaces, the
+    span itself); None where they differ in more than that."""
+    most = min(len(old), len(new))
+    head = 0
+    while head < most and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    if 2 * (head + tail) < max(len(old), len(new)):
+        return _swapped_word(old, new)
+    start, end = head, len(new) - tail
+    if C.UNSPACED.search(new[start:end] or new[max(0, start - 1) : start + 1]):
+        value = new[start:end]
+    else:
+        while start > 0 and _WORD_CHAR.match(new, start - 1):
+            start -= 1
+        while end < len(new) and _WORD_CHAR.match(new, end):
+            end += 1
+        value = new[start:end]
+    value = value.strip(" \t.,;:!?'’-")
+    return value if 0 < len(value) <= _VALUE_CHARS else None
+
+
+def _swapped_word(old: str, new: str) -> str | None:
+    """The one word ``new`` has in place of one of ``old``'s, where the rest of their words are
+    the same but for their order ("Любит зелёный чай." / "Любит чай улун."); None otherwise."""
+    was, now = _WORD.findall(old.lower()), _WORD.findall(new.lower())
+    added = [w for w in now if w not in was]
+    removed = [w for w in was if w not in now]
+    if len(added) != 1 or len(removed) > 1 or 2 * (len(now) - 1) < max(len(was), len(now)):
+        return None
+    return added[0] if len(added[0]) <= _VALUE_CHARS else None
+
+
+_WORD = regex.compile(r"\w+")
+
+
 def _listing(groups: list[Group]) -> dict[int, C.Shown]:
     """The calls that are entries of a listing of tools, by ``id`` of their group: each under a
     line that names its own tool, two or more such, to two or more tools. A reply that performs
@@ -479,9 +596,9 @@ def _alternatives(groups: list[Group], prose: str) -> dict[int, C.Shown]:
             and a.strip()
             and b.strip()
             and (C.alternative_leads(a, b) or _labelled_versions(first, second, a, b, prose, start))
-        ):
+        ) or _labelled_wordings(first, second, _label_above(first), _label_above(second)):
             for group in (first, second):
-                found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(a))
+                found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(_label_above(first)))
         start = first.after_at
     if len(groups) > 1:
         last = groups[-1]
@@ -508,6 +625,46 @@ def _labelled_versions(first: Group, second: Group, a: str, b: str, prose: str, 
     lines = [line for line in before.split("\n") if line.strip()]
     intro = " ".join(lines[-2:])[-2 * C.LINE_CHARS :]
     return C.ALTERNATIVES_INTRO.search(intro) is not None
+
+
+def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
+    """Whether two calls are two wordings of one text, each under a short label of its own
+    ("Formal:" / "Casual:"): calls to one tool that hold nothing but that text, a sentence in
+    each. Such a call has nothing else to set it apart (no block, no tags, no target), so its
+    label can only name a version of the text, and only one of them was meant; calls with
+    more to them ("Home:" / "Work:", each saved to the same block) are each performed, unless
+    one's text is the other's start, the same entry short and long; and so are a search's few
+    words."""
+    if not C.own_labels(a, b):
+        return False
+    one, two = _first_call(first.events), _first_call(second.events)
+    if one is None or two is None or one.name != two.name or one.arguments.keys() != two.arguments.keys():
+        return False
+    changed = [k for k in one.arguments if one.arguments[k] != two.arguments[k]]
+    if len(changed) != 1:
+        return False
+    x, y = one.arguments[changed[0]], two.arguments[changed[0]]
+    if not isinstance(x, str) or not isinstance(y, str):
+        return False
+    if len(one.arguments) == 1:
+        return C.reads_as_sentence(x) and C.reads_as_sentence(y)
+    # with more to the calls, the same in both, the texts must be one the other's start, written
+    # short and long ("Kurz:" "Läuft dienstags." / "Ausführlich:" "Läuft dienstags um 19 Uhr.")
+    short, full = sorted((x.rstrip(" .!。！"), y.rstrip(" .!。！")), key=len)
+    return len(short.split()) > 1 and full.startswith(short) and full[len(short) : len(short) + 1] in " ,;:，、"
+
+
+def _line_above_that(prose: str, at: int) -> str:
+    """The line directly above the line directly above a block that stands at ``at`` in
+    ``prose`` (the block's own text is not in it): "" where a blank line stands between."""
+    lines = prose[max(0, at - 2 * C.LINE_CHARS) : at].rstrip(" \t\r\n").split("\n")
+    return lines[-2][-C.LINE_CHARS :] if len(lines) > 1 and lines[-2].strip() else ""
+
+
+def _label_above(group: Group) -> str:
+    """The non-blank line above a block, also past blank lines: a label may stand apart."""
+    ctx = group.region.context
+    return ctx.before if ctx is not None else ""
 
 
 def _line_above(group: Group) -> str | None:
