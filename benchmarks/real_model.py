@@ -23,9 +23,9 @@ runs everything once with the replace tools offered the blocks' lines and once w
 (``LETTA_TOOL_EMULATION_OFFER_LINES``; with it, a constrained insert's line number is held to
 the block's length), on one model server, a Letta server each. ``AS_EDITED=on,off`` does the
 same for the memory section shown as the turn's edits left it
-(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), and ``DESCRIBE=on,off`` for the tool section saying
-what each memory block holds (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``); each run also lists the
-blocks the executed memory calls named. Each run counts the successful inserts that repeated
+(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), and ``DESCRIBE=on,off`` for the blocks'
+descriptions given just before the tools (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``, off unless
+set); each run also lists the blocks the executed memory calls named. Each run counts the successful inserts that repeated
 one the same turn had already made (the same text into the same block).
 ``MAX_STEPS=N`` ends a turn after N model steps (4 unless set, as the real-model tests do;
 ``MAX_STEPS=0``: Letta's own limit, 50, which a small model that calls a memory tool at every
@@ -70,7 +70,7 @@ TEMPERATURE = os.environ.get("TEMPERATURE")
 N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
 AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
-DESCRIBE = [o.strip() for o in os.environ.get("DESCRIBE", "on").split(",") if o.strip()]
+DESCRIBE = [o.strip() for o in os.environ.get("DESCRIBE", "off").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
 MEMORY = ("memory_insert", "memory_replace")
@@ -237,7 +237,7 @@ def main() -> None:
             recorder.server.should_exit = True
 
 
-def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "on") -> None:
+def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "off") -> None:
     handle = f"openai-proxy/{alias}"
     server = ServerProcess(
         scratch_dir("bench-real-"),

@@ -309,17 +309,18 @@ def _rendered(
 ) -> list[dict[str, Any]]:
     """The messages for the model: the transcript as text, and what the tools are and how to
     call them, as call blocks in free text or as the reply envelope when replies are constrained.
-    ``guide`` (what each memory block holds) follows the tools."""
+    ``guide`` (what each memory block holds) comes just before that: after it, the prompt still
+    ends on the tools (a 135M model that read the guide last answered without a call in most
+    turns)."""
+    first = history[0] if history else {}
+    if guide and specs and first.get("role") == "system" and isinstance(first.get("content"), str):
+        history = [{**first, "content": first["content"].rstrip() + "\n\n" + guide}, *history[1:]]
     if not constrained:
         rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=prompt_example(specs))
-        if guide and rendered and rendered[0]["role"] == "system" and specs:
-            rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + guide}
     else:
         rendered = render_messages(history, ())
         example = prompt_example(specs, values=True)
         section = envelope_instruction(specs.values(), tool_choice=tool_choice, example=example)
-        if section and guide:
-            section += "\n\n" + guide
         if rendered and rendered[0]["role"] == "system":
             rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + section}
         else:

@@ -25,8 +25,10 @@ Small models name blocks that do not exist ("Mochi", "Clara, your sister is ..."
 fails the call. The ``label`` parameter of the tools that edit a block in place is given the
 writable labels as an ``enum``: the reply schema of a constrained request allows only those, the
 tool prompt lists them, and the validator refuses any other label with the list in its
-feedback. A block's value is skipped as a whole (the reader moves from one block's end to the
-next block's start), so text inside memory cannot add a label.
+feedback. :func:`block_guide` can say, just before the tools, what each block holds (Letta's
+description of it, which it writes beside the block's value, far above). A block's value is
+skipped as a whole (the reader moves from one block's end to the next block's start), so text
+inside memory cannot add a label.
 
 The replace tools fail unless their old text appears verbatim in the block, which small models
 rarely manage. :func:`offer_lines` offers the writable blocks' existing lines for it: as an

@@ -9,10 +9,10 @@ import jsonschema
 import pytest
 
 from letta_tool_emulation.core.blocks import (
+    GUIDE_CHARS,
     MAX_BOUND_LINES,
     MAX_OFFERED_CHARS,
     MAX_OFFERED_LINES,
-    GUIDE_CHARS,
     Block,
     as_edited,
     block_guide,

@@ -657,8 +657,8 @@ def test_the_offer_setting_is_read_from_the_environment(monkeypatch: pytest.Monk
 @pytest.mark.parametrize("describe", [True, False])
 def test_the_tool_section_says_what_each_block_holds(describe: bool) -> None:
     """Letta states each block's purpose beside its value, far above the tools; a small model
-    picks a block by its label alone. Both prompts list the writable blocks' descriptions after
-    the tools; a read-only block, which no memory tool can edit, is left out."""
+    picks a block by its label alone. Both prompts list the writable blocks' descriptions right
+    before the tools; a read-only block, which no memory tool can edit, is left out."""
     read_only = MEMORY_SYSTEM.replace(
         "\n\n</memory_blocks>",
         "\n\n<rules>\n<description>\nHouse rules.\n</description>\n<metadata>\n- read_only=true\n"
@@ -670,17 +670,19 @@ def test_the_tool_section_says_what_each_block_holds(describe: bool) -> None:
     settings = Settings(describe_blocks=describe)
     for decision in (EMULATE, CONSTRAINED):
         system = engine.prepare(data, decision=decision, settings=settings, log=LOG)["messages"][0]["content"]
-        assert system.endswith(guide) is describe
+        heading = "# Reply format" if decision is CONSTRAINED else "# Tools"
+        assert (f"</memory_blocks>\n\n{guide}\n\n{heading}\n" in system) is describe
         assert "House rules" not in system.split("</memory_blocks>")[-1]
     # Tools that edit no block get no guide.
     other = {**data, "tools": [{"type": "function", "function": {"name": "send_note", "parameters": {}}}]}
-    assert "Memory blocks (label" not in engine.prepare(other, decision=CONSTRAINED, log=LOG)["messages"][0]["content"]
+    shown = engine.prepare(other, decision=CONSTRAINED, settings=Settings(describe_blocks=True), log=LOG)
+    assert "Memory blocks (label" not in shown["messages"][0]["content"]
 
 
 def test_the_describe_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert Settings.from_env().describe_blocks
-    monkeypatch.setenv("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "off")
     assert not Settings.from_env().describe_blocks
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "on")
+    assert Settings.from_env().describe_blocks
 
 
 def after_edit(said: str, name: str, args: dict[str, Any], value: str) -> list[dict[str, Any]]:
