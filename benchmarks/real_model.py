@@ -23,7 +23,9 @@ runs everything once with the replace tools offered the blocks' lines and once w
 (``LETTA_TOOL_EMULATION_OFFER_LINES``; with it, a constrained insert's line number is held to
 the block's length), on one model server, a Letta server each. ``AS_EDITED=on,off`` does the
 same for the memory section shown as the turn's edits left it
-(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``). Each run counts the successful inserts that repeated
+(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), and ``DESCRIBE=on,off`` for the blocks'
+descriptions given just before the tools (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``, off unless
+set); each run also lists the blocks the executed memory calls named. Each run counts the successful inserts that repeated
 one the same turn had already made (the same text into the same block).
 ``MAX_STEPS=N`` ends a turn after N model steps (4 unless set, as the real-model tests do;
 ``MAX_STEPS=0``: Letta's own limit, 50, which a small model that calls a memory tool at every
@@ -68,6 +70,7 @@ TEMPERATURE = os.environ.get("TEMPERATURE")
 N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
 AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
+DESCRIBE = [o.strip() for o in os.environ.get("DESCRIBE", "off").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
 MEMORY = ("memory_insert", "memory_replace")
@@ -79,6 +82,10 @@ FACTS = {
     "my favourite colour is green": "green", "I work as a nurse": "nurse", "I have two cats": "cat",
     "my birthday is on May 3": "may 3", "I am allergic to peanuts": "peanut", "I play the violin": "violin",
     "I drive a red car": "red car", "I was born in Canada": "canada", "my dog is named Rex": "rex",
+    "I speak Portuguese": "portuguese", "my brother is called Tom": "tom", "I hate coffee": "coffee",
+    "I am vegetarian": "vegetarian", "I study physics": "physics", "my son is five years old": "five",
+    "I go running every morning": "running", "I moved to Oslo last year": "oslo", "I collect stamps": "stamp",
+    "my wife works at a bank": "bank", "I am afraid of spiders": "spider", "I grew up on a farm": "farm",
 }  # fmt: skip
 FACT_LIST = list(FACTS)
 REASK = FEEDBACK_OPENINGS  # how every message the engine adds when it asks again begins
@@ -170,6 +177,24 @@ def repeated_inserts(messages: list[Any]) -> int:
     return repeats
 
 
+def labels_named(messages: list[Any]) -> list[str]:
+    """The block each memory call that Letta ran named, in order."""
+    returned = {m.tool_call_id for m in messages if m.message_type == "tool_return_message"}
+    labels = []
+    for m in messages:
+        if m.message_type != "tool_call_message" or m.tool_call.name not in MEMORY:
+            continue
+        if m.tool_call.tool_call_id not in returned:
+            continue
+        try:
+            arguments = json.loads(m.tool_call.arguments)
+        except ValueError:
+            continue
+        if isinstance(arguments, dict):
+            labels.append(str(arguments.get("label")))
+    return labels
+
+
 def blocks_of(client: Any, agent_id: str) -> dict[str, str]:
     return {label: client.agents.blocks.retrieve(label, agent_id=agent_id).value for label in ("human", "persona")}
 
@@ -200,15 +225,19 @@ def main() -> None:
             f"steps per turn {MAX_STEPS or 'as Letta limits them'}"
         )
         try:
-            for offer in OFFERS:
-                for as_edited in AS_EDITED:
-                    print(f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}")
-                    measure(recorder, llama.alias, offer, as_edited)
+            for describe in DESCRIBE:
+                for offer in OFFERS:
+                    for as_edited in AS_EDITED:
+                        print(
+                            f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}; "
+                            f"blocks described beside the tools: {describe}"
+                        )
+                        measure(recorder, llama.alias, offer, as_edited, describe)
         finally:
             recorder.server.should_exit = True
 
 
-def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
+def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "off") -> None:
     handle = f"openai-proxy/{alias}"
     server = ServerProcess(
         scratch_dir("bench-real-"),
@@ -219,6 +248,7 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
         LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS=MAX_OUTPUT,
         LETTA_TOOL_EMULATION_OFFER_LINES=offer,
         LETTA_TOOL_EMULATION_MEMORY_AS_EDITED=as_edited,
+        LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS=describe,
         LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
     ).start()
     try:
@@ -227,6 +257,7 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
             executed = invalid = reasked = errors = envelopes = cut = replies = changed = noted = 0
             replaced = replace_failed = inserted = insert_failed = repeated = 0
             seconds: list[float] = []
+            named: dict[str, int] = {}  # block label -> executed memory calls that named it
             for i in range(TURNS):
                 agent = client.agents.create(
                     model=handle,
@@ -268,6 +299,8 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
                 inserted += ran
                 insert_failed += failed
                 repeated += repeated_inserts(list(r.messages))
+                for label in labels_named(list(r.messages)):
+                    named[label] = named.get(label, 0) + 1
                 changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
                 after_blocks = blocks_of(client, agent.id)
                 key = FACTS[FACT_LIST[i % len(FACTS)]]
@@ -278,7 +311,7 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
                 if TRANSCRIPT:
                     with open(TRANSCRIPT, "a", encoding="utf-8") as out:
                         turn = {
-                            "offer": offer, "as_edited": as_edited, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
+                            "offer": offer, "as_edited": as_edited, "describe": describe, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
                             "blocks_before": before_blocks, "blocks_after": after_blocks,
                             "messages": [m.model_dump(mode="json") for m in r.messages],
                             "exchanges": [{"request": req, "reply": reply} for req, reply in exchanges],
@@ -302,7 +335,9 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str) -> None:
                 f"replace calls {replaced - replace_failed} succeeded, {replace_failed} failed; "
                 f"insert calls {inserted - insert_failed} succeeded ({repeated} repeating one of the turn), "
                 f"{insert_failed} failed; "
-                f"median turn {statistics.median(seconds) if seconds else 0:.1f} s; errors {errors}"
+                f"median turn {statistics.median(seconds) if seconds else 0:.1f} s; errors {errors}; "
+                f"blocks named by the memory calls run: "
+                + (", ".join(f"{label} {count}" for label, count in sorted(named.items())) or "none")
             )
             if mode == "constrained":
                 line += f"; replies: {envelopes}/{replies} the envelope, {cut} cut by the output limit"

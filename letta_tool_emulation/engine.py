@@ -74,6 +74,7 @@ from .core.blocks import (
     NEW_TEXT,
     REPLACED_TEXT,
     as_edited,
+    block_guide,
     bound_inserts,
     edits_made,
     hold_labels,
@@ -205,6 +206,8 @@ def prepare(
     first = messages[0] if messages and isinstance(messages[0], Mapping) else {}
     blocks = memory_blocks(first.get("content") if first.get("role") == "system" else None)
     specs = hold_labels(specs, [b.label for b in blocks if not b.read_only])
+    # Beside the tools, what each block is for: Letta states it only above, beside each value.
+    guide = block_guide(blocks, specs) if settings.describe_blocks else ""
     # The replace tools are offered the blocks' lines for their old text: what the model is
     # shown (and a constrained reply's schema holds it to), never what the validator requires.
     # Lines as this turn's own edits left them: the system message shows the turn's start. A
@@ -235,7 +238,9 @@ def prepare(
     one_call = (single_call and not parallel) or settings.max_calls_per_reply == 1 or decision.one_call
     history = _history(data.get("messages") or [], prose or {}, thoughts, beats)
     feedback = _take_feedback(pending) if pending is not None and specs else ""
-    rendered = _rendered(history, offer_lines(specs, lines, enum=False), tool_choice, feedback, constrained=False)
+    rendered = _rendered(
+        history, offer_lines(specs, lines, enum=False), tool_choice, feedback, constrained=False, guide=guide
+    )
     if feedback and rendered[-1]["role"] != "user" and pending is not None:
         pending.feedback = feedback  # kept until a request that can carry it
     body = clean_request({**data, "messages": _sanitize(rendered)})
@@ -270,7 +275,7 @@ def prepare(
             example_fact = EXAMPLE_FACT
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=one_call)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
-        body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True))
+        body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True, guide=guide))
         body.update(schema_request_fields(shape, schema))
     step = Step(
         decision=decision,
@@ -294,10 +299,22 @@ def prepare(
 
 
 def _rendered(
-    history: list[dict[str, Any]], specs: Mapping[str, ToolSpec], tool_choice: Any, feedback: str, *, constrained: bool
+    history: list[dict[str, Any]],
+    specs: Mapping[str, ToolSpec],
+    tool_choice: Any,
+    feedback: str,
+    *,
+    constrained: bool,
+    guide: str = "",
 ) -> list[dict[str, Any]]:
     """The messages for the model: the transcript as text, and what the tools are and how to
-    call them, as call blocks in free text or as the reply envelope when replies are constrained."""
+    call them, as call blocks in free text or as the reply envelope when replies are constrained.
+    ``guide`` (what each memory block holds) comes just before that: after it, the prompt still
+    ends on the tools (a 135M model that read the guide last answered without a call in most
+    turns)."""
+    first = history[0] if history else {}
+    if guide and specs and first.get("role") == "system" and isinstance(first.get("content"), str):
+        history = [{**first, "content": first["content"].rstrip() + "\n\n" + guide}, *history[1:]]
     if not constrained:
         rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=prompt_example(specs))
     else:

@@ -122,6 +122,10 @@ class Settings:
     # The memory section of the system message is shown as this turn's edits left it, and an
     # edit the turn already made is not made again.
     memory_as_edited: bool = True
+    # What each memory block holds, from the blocks' own descriptions, just before the tools.
+    # Off: on SmolLM2-135M it moved memory calls towards the right block but cut the turns with
+    # a call, and the block a fact belongs to changed no more often (see the README).
+    describe_blocks: bool = False
 
     @classmethod
     def from_env(cls, log: Log = SILENT) -> Settings:
@@ -134,6 +138,7 @@ class Settings:
             max_output_tokens=max(16, _env_number(log, "LETTA_TOOL_EMULATION_MAX_OUTPUT_TOKENS", 2048)),
             offer_lines=env_switch("LETTA_TOOL_EMULATION_OFFER_LINES"),
             memory_as_edited=env_switch("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED"),
+            describe_blocks=env_switch("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "off"),
         )
 
 

@@ -25,8 +25,10 @@ Small models name blocks that do not exist ("Mochi", "Clara, your sister is ..."
 fails the call. The ``label`` parameter of the tools that edit a block in place is given the
 writable labels as an ``enum``: the reply schema of a constrained request allows only those, the
 tool prompt lists them, and the validator refuses any other label with the list in its
-feedback. A block's value is skipped as a whole (the reader moves from one block's end to the
-next block's start), so text inside memory cannot add a label.
+feedback. :func:`block_guide` can say, just before the tools, what each block holds (Letta's
+description of it, which it writes beside the block's value, far above). A block's value is
+skipped as a whole (the reader moves from one block's end to the next block's start), so text
+inside memory cannot add a label.
 
 The replace tools fail unless their old text appears verbatim in the block, which small models
 rarely manage. :func:`offer_lines` offers the writable blocks' existing lines for it: as an
@@ -55,6 +57,7 @@ from typing import Any
 
 import regex
 
+from .prompt import summarize
 from .tools import ToolSpec
 
 __all__ = [
@@ -63,6 +66,7 @@ __all__ = [
     "REPLACED_TEXT",
     "Block",
     "as_edited",
+    "block_guide",
     "bound_inserts",
     "edits_made",
     "hold_labels",
@@ -110,6 +114,7 @@ class Block:
     read_only: bool
     value: str  # as the model sees it, line numbers taken out
     known: bool = True  # False: edited this turn, to a value that cannot be read
+    description: str = ""  # what the block is for, as Letta writes it beside the block
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +141,8 @@ def _found(text: str) -> list[_Found]:
         if close < 0:
             break  # cut off: what follows cannot be told apart from a block's value
         metadata_end = text.find("</metadata>", opening.end(), close)
+        described = text.find("\n</description>", opening.end() - 1, close)
+        description = text[opening.end() : described].strip() if described >= opening.end() else ""
         metadata = text[opening.end() : metadata_end if metadata_end >= 0 else close]
         opened = text.find(_VALUE, max(metadata_end, opening.end()), close + 1)
         value = text[opened + len(_VALUE) : close] if opened >= 0 else ""
@@ -144,7 +151,7 @@ def _found(text: str) -> list[_Found]:
             value = "\n".join(_LINE_NUMBER.sub("", line, count=1) for line in value.split("\n"))
         found.append(
             _Found(
-                Block(label, _READ_ONLY in metadata + "\n", value),
+                Block(label, _READ_ONLY in metadata + "\n", value, description=description),
                 numbered,
                 (opening.end(), metadata_end),
                 (opened, close + len("\n</value>")),
@@ -267,6 +274,28 @@ def memory_block_labels(system: Any) -> tuple[list[str], list[str]]:
     in their order; ([], []) when it has none."""
     blocks = memory_blocks(system)
     return [b.label for b in blocks if not b.read_only], [b.label for b in blocks if b.read_only]
+
+
+# A block's description in the guide: its first sentences, within this many characters.
+GUIDE_CHARS = 160
+
+
+def block_guide(blocks: list[Block], specs: Mapping[str, ToolSpec]) -> str:
+    """What each writable block holds, by label, from the descriptions Letta writes beside the
+    blocks, for the tool section: a small model picks the block a fact belongs to from the
+    label alone (a fact about the user into the agent's own block) when the descriptions stand
+    far above the tools, past the blocks' values. "" where no tool of ``specs`` names a block,
+    or no writable block has a description."""
+    if not any(name in LABELLED_TOOLS and "label" in spec.properties for name, spec in specs.items()):
+        return ""
+    lines = []
+    for b in blocks:
+        # Letta's own descriptions open by naming the block ("The human block: ..."), said by the label already.
+        about = regex.sub(rf"^(?:the\s+)?{regex.escape(b.label)}\s+block\s*:\s*", "", b.description, flags=regex.I)
+        about = summarize(about, GUIDE_CHARS)
+        if about and not b.read_only:
+            lines.append(f"- {b.label}: {about}")
+    return "\n".join(["Memory blocks (label: what it holds):", *lines]) if lines else ""
 
 
 def offered_lines(blocks: list[Block]) -> dict[str, list[str]]:

@@ -9,11 +9,13 @@ import jsonschema
 import pytest
 
 from letta_tool_emulation.core.blocks import (
+    GUIDE_CHARS,
     MAX_BOUND_LINES,
     MAX_OFFERED_CHARS,
     MAX_OFFERED_LINES,
     Block,
     as_edited,
+    block_guide,
     bound_inserts,
     hold_labels,
     memory_block_labels,
@@ -102,12 +104,39 @@ def test_block_values_are_read_without_line_numbers() -> None:
         letta_block("policies", "Be kind.", read_only=True),
     )
     assert memory_blocks(text) == [
-        Block("human", False, "Name: Ana\nLikes tea."),
-        Block("persona", False, "I am Sam.\n2→ kept as written"),  # not numbered: the value as it is
-        Block("todo", False, ""),
-        Block("policies", True, "Be kind."),
+        Block("human", False, "Name: Ana\nLikes tea.", description="About human."),
+        # not numbered: the value as it is
+        Block("persona", False, "I am Sam.\n2→ kept as written", description="About persona."),
+        Block("todo", False, "", description="About todo."),
+        Block("policies", True, "Be kind.", description="About policies."),
     ]
     assert memory_block_labels(text) == (["human", "persona", "todo"], ["policies"])
+
+
+def test_the_guide_says_what_each_writable_block_holds() -> None:
+    letta = "The human block: Stores key details about the person you are conversing with."
+    long = "Notes the agent keeps. " + "More words here. " * 20
+    text = system(
+        letta_block("human", "Name: Ana").replace("About human.", letta),
+        letta_block("persona", "I am Sam.").replace("About persona.", ""),
+        letta_block("todo list", "").replace("About todo list.", long),
+        letta_block("policies", "Be kind.", read_only=True),
+    )
+    memory = normalize_tools([{"name": "memory_insert", "parameters": {"properties": {"label": {"type": "string"}}}}])
+    guide = block_guide(memory_blocks(text), memory)
+    lines = guide.split("\n")
+    # Letta's opening that names the block again is left out; a block without a description,
+    # and a read-only one, are not listed; a long description is cut at a sentence's end.
+    assert lines[:2] == [
+        "Memory blocks (label: what it holds):",
+        "- human: Stores key details about the person you are conversing with.",
+    ]
+    assert lines[2].startswith("- todo list: Notes the agent keeps.") and lines[2].endswith(".")
+    assert len(lines) == 3 and len(lines[2]) <= len("- todo list: ") + GUIDE_CHARS
+    # Nothing where no tool names a block, or no block is described.
+    other = normalize_tools([{"name": "send_note", "parameters": {"properties": {"label": {"type": "string"}}}}])
+    assert block_guide(memory_blocks(text), other) == ""
+    assert block_guide([Block("human", False, "Name: Ana")], memory) == ""
 
 
 def test_lines_offered_are_those_a_replacement_can_name() -> None:

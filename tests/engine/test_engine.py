@@ -654,6 +654,37 @@ def test_the_offer_setting_is_read_from_the_environment(monkeypatch: pytest.Monk
     assert not Settings.from_env().offer_lines
 
 
+@pytest.mark.parametrize("describe", [True, False])
+def test_the_tool_section_says_what_each_block_holds(describe: bool) -> None:
+    """Letta states each block's purpose beside its value, far above the tools; a small model
+    picks a block by its label alone. Both prompts list the writable blocks' descriptions right
+    before the tools; a read-only block, which no memory tool can edit, is left out."""
+    read_only = MEMORY_SYSTEM.replace(
+        "\n\n</memory_blocks>",
+        "\n\n<rules>\n<description>\nHouse rules.\n</description>\n<metadata>\n- read_only=true\n"
+        "- chars_current=8\n- chars_limit=5000\n</metadata>\n<value>\nBe kind.\n</value>\n</rules>\n\n</memory_blocks>",
+    )
+    messages = [{"role": "system", "content": read_only}, {"role": "user", "content": "Remember I have a cat."}]
+    data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+    guide = "Memory blocks (label: what it holds):\n- persona: Who you are.\n- human: The user."
+    settings = Settings(describe_blocks=describe)
+    for decision in (EMULATE, CONSTRAINED):
+        system = engine.prepare(data, decision=decision, settings=settings, log=LOG)["messages"][0]["content"]
+        heading = "# Reply format" if decision is CONSTRAINED else "# Tools"
+        assert (f"</memory_blocks>\n\n{guide}\n\n{heading}\n" in system) is describe
+        assert "House rules" not in system.split("</memory_blocks>")[-1]
+    # Tools that edit no block get no guide.
+    other = {**data, "tools": [{"type": "function", "function": {"name": "send_note", "parameters": {}}}]}
+    shown = engine.prepare(other, decision=CONSTRAINED, settings=Settings(describe_blocks=True), log=LOG)
+    assert "Memory blocks (label" not in shown["messages"][0]["content"]
+
+
+def test_the_describe_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not Settings.from_env().describe_blocks
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "on")
+    assert Settings.from_env().describe_blocks
+
+
 def after_edit(said: str, name: str, args: dict[str, Any], value: str) -> list[dict[str, Any]]:
     """A turn so far: the user's message, and one memory edit that left the block at ``value``."""
     call = {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
