@@ -243,8 +243,8 @@ def _first_word(line: str) -> str:
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
 QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
-# a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), or at the
-# full-width marks; after a lower-case word of two letters only where a capital follows ("only
+# a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), at the
+# full-width marks, or at the danda of Hindi and Bengali ("... गलत लिख दी थी। ठीक कर रहा हूँ:"); after a lower-case word of two letters only where a capital follows ("only
 # said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one;
 # and inside a closing quotation mark where a capital follows (`You wrote: "... January." Great,
 # noting it:`): the quotation ended a sentence, and what the writer says next is a new one;
@@ -252,7 +252,7 @@ QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \
 # ("... và chọn Hội An. Mình ghi lại nhé:"), unless it is a title or a short form ("Mr.", "Dr.").
 # A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(
-    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|"
+    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|[।॥][ \t]*|"
     r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
     r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
     r"[.!?]+[ \t]+(?=\p{Lu})"
