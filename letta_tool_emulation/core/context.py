@@ -1640,6 +1640,11 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             # the same for an offer of a later step in a clause of its own ("Saving the new number
             # now, and we can tidy the old notes later if you like:")
             clause = sentence[: later.start()] + ":"
+        if kind == "proposed" and clause == sentence and (turn := _after_last(_CONTRAST, sentence)) != sentence:
+            # an offer turned down by a clause of the writer's own after a contrast ("I could also
+            # set up a checklist if you like, but for now I'll just keep the date:"): that clause
+            # presents the block
+            clause = turn
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
