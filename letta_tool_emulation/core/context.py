@@ -443,7 +443,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + "|"
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
-        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式|例)"
+        # (nor, in Chinese and Japanese, the format that a quotation spelled out just before it:
+        # "「日付・金額・店」の形式を使っている")
+        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|(?<![」』”\"](?:の|的)?)(?:格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式)|例)"
         r"[^\n]{0,30}[:：][ \t]*$",
         # "For example" and the noun: at the start of the sentence or just before its colon, never
         # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
