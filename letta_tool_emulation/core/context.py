@@ -851,6 +851,11 @@ BARE_QUESTIONS = (
         r"je\s+(?:le|la|les|l['’])\s*(?:fais|lance|applique|enregistre|envoie|valide|garde|note|ajoute)|"
         r"je\s+(?:continue|procède|valide|lance|m['’]en\s+occupe)|on\s+(?:y\s+va|valide|lance)|"
         r"je\s+peux(?:\s+(?:y\s+aller|continuer|procéder|valider|lancer))?|puis-je|(?:tu|vous)\s+(?:valides|validez)|"
+        # consent asked for the writer's own step on the block, the other answer perhaps offered
+        # ("D'accord pour que je garde ça ?", "Va bene se lo salvo, o preferisci di no?")
+        r"(?:d['’]accord|ok|okay|ça\s+(?:te|vous)\s+va)\s+(?:pour\s+que\s+je|si\s+je)\s+(?:le\s+|la\s+|les\s+|l['’]\s*)?"
+        r"\w+(?:\s+(?:ça|cela|ceci))?(?:,?\s+ou\s+(?:pas|non))?|"
+        r"(?:va\s+bene|ti\s+va|vi\s+va|ok)\s+se\s+(?:lo|la|li|le|l['’])\s*\w+(?:,?\s+o\s+(?:preferisci\s+di\s+)?no)?|"
         # de
         r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
         r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
