@@ -834,7 +834,7 @@ BARE_QUESTIONS = (
         r"(?:これで)?(?:いい|よろしい)(?:ですか|でしょうか)|괜찮을까요|될까요|"
         r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così|ja|blz|beleza|fechou|combinado|"
         r"¿?\s*te\s+parece(?:\s+bien)?|fica\s+(?:ok|bom|bem)(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|"
-        r"(?:tá|está)\s+ok(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|låter\s+(?:det\s+)?bra|ser\s+det\s+bra\s+ut|"
+        r"(?:tá|está)\s+ok(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|låter\s+(?:det\s+)?bra|ser\s+det\s+bra\s+ut|går\s+det\s+(?:bra|för\s+sig)|"
         r"lyder\s+det\s+godt|ser\s+det\s+godt\s+ud|høres\s+det\s+bra\s+ut|"
         # ("大丈夫？" alone asks after the reader: only "これで大丈夫？" asks about the block)
         r"(?:これで)?いい(?:ですか|でしょうか|かな)?|これで大丈夫(?:ですか|でしょうか|かな)?|"
