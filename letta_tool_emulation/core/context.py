@@ -876,7 +876,7 @@ BARE_QUESTIONS = (
         r"(?:czy\s+)?chcesz,?\s+(?:żebym|bym|abym)\s+(?:to|go|ją)\s+(?:zapisał|zapisała|wysłał|wysłała|dodał|dodała)|"
         r"chceš,?\s+(?:abych|ať)\s+(?:to|ho|ji)\s+(?:uložil|uložila|poslal|poslala|přidal|přidala|uložím)|"
         r"(?:czy\s+)?(?:(?:mam|mogę|moge)\s+)?(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
-        r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:(?:mám|můžu|mohu)\s+)?(?:to\s+)?(?:uložit|odeslat|poslat|"
+        r"kontynuować|dodać|dopisać|zmienić)(?:\s+(?:to|teraz))?(?:\s+do\s+\w+)?|(?:(?:mám|můžu|mohu)\s+)?(?:to\s+)?(?:uložit|odeslat|poslat|"
         r"provést|pokračovat|použít|změnit|udělat)(?:\s+to)?|"
         # nl, sv, da, nb
         r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat|hem|ze|deze))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
