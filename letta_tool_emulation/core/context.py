@@ -119,8 +119,9 @@ _SPEAKER = (
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
     r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)"
-    # and when the turn was, in brackets after the name ("Assistant (yesterday):")
-    r"(?:[ \t]*[\[(][^\])\n]{1,24}[\])])?(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
+    # and when the turn was, in brackets after the name ("Assistant (yesterday):"), full-width
+    # ones too ("助手（上次）：")
+    r"(?:[ \t]*[\[(（][^\])）\n]{1,24}[\])）])?(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
     # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
     r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
 )
