@@ -1727,7 +1727,9 @@ _HELD_ROWS = (
     r"não\s+(?:o\s+|a\s+)?(?:enviei|mandei|envio|mando)\b|até\s+(?:você|tu)\s+(?:aprovar|confirmar|ver|dizer|ler)\b|"
     r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
     r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
-    r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません"
+    r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません|"
+    # the verbal noun first, as the topic ("送信はまだしていません")
+    r"送信は(?:まだ)?して(?:い)?ません"
 )
 # Each row searched only where its words occur (a line of everyday prose holds "sent" or
 # "command" often enough that one pattern of all the rows, tried at each position, would cost)
