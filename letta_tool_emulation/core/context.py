@@ -825,6 +825,8 @@ BARE_QUESTIONS = (
         r"(?:it|this|that)))?|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay|alright|all\s+right|fine|good|safe)\s+to\s+[a-z]+(?:\s+(?:it|this|that|them))?|"
         r"do\s+I\s+(?:go\s+ahead|proceed)|(?:(?:does|do)\s+(?:that|this|it|these)\s+)?(?:look|sound)s?\s+(?:right|good|ok|"
         r"okay|fine|correct)(?:\s+to\s+you)?|(?:is\s+(?:that|this|it)\s+)?(?:ok|okay|fine|alright|good)\s+(?:with|by|for)\s+you|"
+        # the reader's verdict on the block ("Happy with that wording?")
+        r"(?:are\s+you\s+)?happy\s+with\s+(?:that|this|it)(?:\s+(?:wording|version|text|note|message|draft|one))?|"
         # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
         # block waits on it. A question about something else ("Anything else?") is no consent word.
         r"(?:ok|okay|okey|oke|okej|ок|окей|yes|alright|all\s+right|agreed|¿?\s*(?:vale|sí|de\s+acuerdo)|"
