@@ -3909,6 +3909,8 @@ def shown_after(
             kind = "example"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
+        if kind is None and i == 0 and before is not None and _asked_after_offer(before, line):
+            kind = "proposed"
         if kind is None and i == 0 and (q := _question_then(line)) and waits_on_answer(*q):
             # the same on one line ("C'est bien ça ? Si oui, je lance la mise à jour.")
             kind = "proposed"
@@ -3954,6 +3956,34 @@ def shown_after(
         if shown is not None and shown.kind == "proposed":
             return shown
     return None
+
+
+# The writer's step offered in the conditional on the line above a block ("And one more I could
+# add:", "Ich könnte außerdem die Termine festhalten:"), and a question after it that points back
+# at it ("Want that one too?") or asks whether the writer should ("Sag Bescheid, ob ich das auch
+# eintragen soll."): the block is the offer, and "too" sets it beside the calls made before it.
+_OFFERED = regex.compile(
+    r"(?<!\w)(?:I\s+could|I\s+might|ich\s+könnte|je\s+pourrais|podría|potrei|poderia|eu\s+poderia|"
+    r"ik\s+zou|jag\s+skulle\s+kunna|я\s+мог(?:у|ла|\s+бы)?)(?!\w)",
+    regex.IGNORECASE,
+)
+_WHETHER_I = regex.compile(
+    r"(?<!\w)(?:ob\s+ich|whether\s+I|if\s+I\s+should|si\s+je\s+dois|se\s+devo|si\s+debo)(?!\w)", regex.IGNORECASE
+)
+_OFFER_GATES = ("could", "might", "könnte", "pourrais", "podría", "potrei", "poderia", "zou", "skulle", "мог")
+
+
+def _asked_after_offer(before: str, line: str) -> bool:
+    """Whether ``line``, the first after a block, asks about the step that ``before`` offered."""
+    asks = line.rstrip().endswith(_ASKS)
+    if not asks and "ob ich" not in line and "whether I" not in line and "if I should" not in line:
+        return False
+    low = before.lower()
+    if not any(gate in low for gate in _OFFER_GATES) or _OFFERED.search(last_sentence(before)) is None:
+        return False
+    if asks:
+        return CHECK_QUESTION.match(line) is None and _BACK.search(line) is not None
+    return _WHETHER_I.search(line) is not None
 
 
 # A question whether the reader wants the writer to do something ("Want me to save it?", "Tu veux
