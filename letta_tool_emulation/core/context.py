@@ -3473,7 +3473,12 @@ _REPORTED_CJK = regex.compile(
 _NO_REPORT = regex.compile(
     r"(?<!\w)(?:not|never|nothing|yet|if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
     r"si|jamais|encore|non|nunca|nada|todavía|aún|não|ainda|se|ancora|mai|не|ни|ещё|еще|если|бы|ще|якщо|nie|jeszcze|"
-    r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika)(?!\w)|n['’]t\b|"
+    r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika|"
+    # the change named as only planned ("voici la mise à jour prévue.", "here's the planned change.")
+    r"(?:planned|proposed)\s+(?:change|update|edit)|(?:mise\s+à\s+jour|modification|changement)\s+(?:prévue?|proposée?)|"
+    r"(?:geplante|vorgesehene|vorgeschlagene)\s+(?:änderung|aktualisierung)|(?:cambio|actualización|modificación)\s+"
+    r"(?:previst[oa]|propuest[oa])|(?:modifica|aggiornamento)\s+(?:previst[oa]|propost[oa])|"
+    r"(?:alteração|atualização|mudança)\s+(?:previst[oa]|propost[oa]))(?!\w)|n['’]t\b|"
     r"没|未|不|如果|还没|ない|ません|もし|前に|안\s|않|못",
     regex.IGNORECASE,
 )
