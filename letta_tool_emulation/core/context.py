@@ -119,8 +119,9 @@ _SPEAKER = (
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
     r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)"
-    # and when the turn was, in brackets after the name ("Assistant (yesterday):")
-    r"(?:[ \t]*[\[(][^\])\n]{1,24}[\])])?(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
+    # and when the turn was, in brackets after the name ("Assistant (yesterday):"), full-width
+    # ones too ("助手（上次）：")
+    r"(?:[ \t]*[\[(（][^\])）\n]{1,24}[\])）])?(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
     # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
     r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
 )
@@ -243,8 +244,8 @@ def _first_word(line: str) -> str:
 # (a line of three or more backticks closes a code block, maybe one set aside just above: no quote)
 QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \t]*$")
 # A sentence ends at . ! ? after a word of three letters or more (not "e.g." or "z. B."), after
-# a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), or at the
-# full-width marks; after a lower-case word of two letters only where a capital follows ("only
+# a closing bracket or quotation mark of any script ("« souviens-toi ». Voilà :"), at the
+# full-width marks, or at the danda of Hindi and Bengali ("... गलत लिख दी थी। ठीक कर रहा हूँ:"); after a lower-case word of two letters only where a capital follows ("only
 # said so. It's updated now:"), as an abbreviation of two ("ca.", "vs.") seldom precedes one;
 # and inside a closing quotation mark where a capital follows (`You wrote: "... January." Great,
 # noting it:`): the quotation ended a sentence, and what the writer says next is a new one;
@@ -252,7 +253,7 @@ QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \
 # ("... và chọn Hội An. Mình ghi lại nhé:"), unless it is a title or a short form ("Mr.", "Dr.").
 # A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(
-    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|"
+    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|[।॥][ \t]*|"
     r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
     r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
     r"[.!?]+[ \t]+(?=\p{Lu})"
@@ -443,7 +444,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + "|"
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
-        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式|例)"
+        # (nor, in Chinese and Japanese, the format that a quotation spelled out just before it:
+        # "「日付・金額・店」の形式を使っている")
+        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|(?<![」』”\"](?:の|的)?)(?:格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式)|例)"
         r"[^\n]{0,30}[:：][ \t]*$",
         # "For example" and the noun: at the start of the sentence or just before its colon, never
         # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
@@ -610,7 +613,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|"
         r"তুমি\s+পাঠিয়েছ|(?:তুমি|আপনি)\s+আমাকে\s+[^\n]{0,30}পাঠিয়েছিলে(?:ন)?[ \t]*:|"
         r"আগে\s+আমি)",
-        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)[ \t]*:|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
+        # Thai ends a clause with a space: "earlier I ..." that another Thai clause follows on the
+        # line told what went wrong before, and that clause is what the writer does now
+        # ("ก่อนหน้านี้ผมจดวันเกิดผิด แก้ให้แล้วครับ:")
+        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)[ \t]*:|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)(?![^\n]{0,200}[ก-๛][ \t]+[ก-๛])|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출)|(?:앞서|이전에|아까|전에)\s+제가\s+(?:실행|호출|했))",
         "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b",
         # What was done earlier, told with the time word after "what I" ("Hier ist, was ich vorhin
@@ -819,6 +825,8 @@ BARE_QUESTIONS = (
         r"(?:it|this|that)))?|go\s+ahead|proceed|good\s+to\s+go|(?:ok|okay|alright|all\s+right|fine|good|safe)\s+to\s+[a-z]+(?:\s+(?:it|this|that|them))?|"
         r"do\s+I\s+(?:go\s+ahead|proceed)|(?:(?:does|do)\s+(?:that|this|it|these)\s+)?(?:look|sound)s?\s+(?:right|good|ok|"
         r"okay|fine|correct)(?:\s+to\s+you)?|(?:is\s+(?:that|this|it)\s+)?(?:ok|okay|fine|alright|good)\s+(?:with|by|for)\s+you|"
+        # the reader's verdict on the block ("Happy with that wording?")
+        r"(?:are\s+you\s+)?happy\s+with\s+(?:that|this|it)(?:\s+(?:wording|version|text|note|message|draft|one))?|"
         # Consent alone, asked right after the block ("Okay?", "Posso?", "Boleh?", "行吗？"): the
         # block waits on it. A question about something else ("Anything else?") is no consent word.
         r"(?:ok|okay|okey|oke|okej|ок|окей|yes|alright|all\s+right|agreed|¿?\s*(?:vale|sí|de\s+acuerdo)|"
@@ -829,7 +837,7 @@ BARE_QUESTIONS = (
         r"(?:これで)?(?:いい|よろしい)(?:ですか|でしょうか)|괜찮을까요|될까요|"
         r"موافق|تمام|ठीक\s+है|चलेगा|ঠিক\s+আছে|oké|rendben|ok\s+così|ja|blz|beleza|fechou|combinado|"
         r"¿?\s*te\s+parece(?:\s+bien)?|fica\s+(?:ok|bom|bem)(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|"
-        r"(?:tá|está)\s+ok(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|låter\s+(?:det\s+)?bra|ser\s+det\s+bra\s+ut|"
+        r"(?:tá|está)\s+ok(?:\s+(?:pra|para)\s+(?:você|vc|ti))?|låter\s+(?:det\s+)?bra|ser\s+det\s+bra\s+ut|går\s+det\s+(?:bra|för\s+sig)|"
         r"lyder\s+det\s+godt|ser\s+det\s+godt\s+ud|høres\s+det\s+bra\s+ut|"
         # ("大丈夫？" alone asks after the reader: only "これで大丈夫？" asks about the block)
         r"(?:これで)?いい(?:ですか|でしょうか|かな)?|これで大丈夫(?:ですか|でしょうか|かな)?|"
@@ -846,6 +854,11 @@ BARE_QUESTIONS = (
         r"je\s+(?:le|la|les|l['’])\s*(?:fais|lance|applique|enregistre|envoie|valide|garde|note|ajoute)|"
         r"je\s+(?:continue|procède|valide|lance|m['’]en\s+occupe)|on\s+(?:y\s+va|valide|lance)|"
         r"je\s+peux(?:\s+(?:y\s+aller|continuer|procéder|valider|lancer))?|puis-je|(?:tu|vous)\s+(?:valides|validez)|"
+        # consent asked for the writer's own step on the block, the other answer perhaps offered
+        # ("D'accord pour que je garde ça ?", "Va bene se lo salvo, o preferisci di no?")
+        r"(?:d['’]accord|ok|okay|ça\s+(?:te|vous)\s+va)\s+(?:pour\s+que\s+je|si\s+je)\s+(?:le\s+|la\s+|les\s+|l['’]\s*)?"
+        r"\w+(?:\s+(?:ça|cela|ceci))?(?:,?\s+ou\s+(?:pas|non))?|"
+        r"(?:va\s+bene|ti\s+va|vi\s+va|ok)\s+se\s+(?:lo|la|li|le|l['’])\s*\w+(?:,?\s+o\s+(?:preferisci\s+di\s+)?no)?|"
         # de
         r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
         r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
@@ -866,7 +879,7 @@ BARE_QUESTIONS = (
         r"(?:czy\s+)?chcesz,?\s+(?:żebym|bym|abym)\s+(?:to|go|ją)\s+(?:zapisał|zapisała|wysłał|wysłała|dodał|dodała)|"
         r"chceš,?\s+(?:abych|ať)\s+(?:to|ho|ji)\s+(?:uložil|uložila|poslal|poslala|přidal|přidala|uložím)|"
         r"(?:czy\s+)?(?:(?:mam|mogę|moge)\s+)?(?:to\s+|je\s+|go\s+|ją\s+)?(?:zapisać|wysłać|zastosować|wykonać|zrobić|"
-        r"kontynuować|dodać|zmienić)(?:\s+(?:to|teraz))?|(?:(?:mám|můžu|mohu)\s+)?(?:to\s+)?(?:uložit|odeslat|poslat|"
+        r"kontynuować|dodać|dopisać|zmienić)(?:\s+(?:to|teraz))?(?:\s+do\s+\w+)?|(?:(?:mám|můžu|mohu)\s+)?(?:to\s+)?(?:uložit|odeslat|poslat|"
         r"provést|pokračovat|použít|změnit|udělat)(?:\s+to)?|"
         # nl, sv, da, nb
         r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat|hem|ze|deze))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
@@ -907,8 +920,8 @@ BARE_QUESTIONS = (
         r"(?:よろしい|よい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
         r"(?:이렇게\s*)?(?:바꿀까요|고칠까요|저장할까요)|(?:この(?:まま|内容)で)?(?:保存|送信|実行|更新|登録|変更)しても(?:いい)?|"
         r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
-        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:이렇게\s*)?해도\s*(?:될까요|되나요|돼요|괜찮을까요)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下)(?:吗|吧)|"
-        r"(?:要不要|是否)(?:执行|保存|发送|继续)"
+        r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:이렇게\s*)?해도\s*(?:될까요|되나요|돼요|괜찮을까요)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下来|记下)(?:吗|吧)|"
+        r"(?:要不要|是否)也?(?:执行|保存|发送|继续|记下来|记下)"
     )
     # Thai asks with a particle, no question mark
     + "|"
@@ -1637,6 +1650,11 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             # the same for an offer of a later step in a clause of its own ("Saving the new number
             # now, and we can tidy the old notes later if you like:")
             clause = sentence[: later.start()] + ":"
+        if kind == "proposed" and clause == sentence and (turn := _after_last(_CONTRAST, sentence)) != sentence:
+            # an offer turned down by a clause of the writer's own after a contrast ("I could also
+            # set up a checklist if you like, but for now I'll just keep the date:"): that clause
+            # presents the block
+            clause = turn
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
@@ -1711,7 +1729,9 @@ _HELD_ROWS = (
     r"não\s+(?:o\s+|a\s+)?(?:enviei|mandei|envio|mando)\b|até\s+(?:você|tu)\s+(?:aprovar|confirmar|ver|dizer|ler)\b|"
     r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
     r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
-    r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません"
+    r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません|"
+    # the verbal noun first, as the topic ("送信はまだしていません")
+    r"送信は(?:まだ)?して(?:い)?ません"
 )
 # Each row searched only where its words occur (a line of everyday prose holds "sent" or
 # "command" often enough that one pattern of all the rows, tried at each position, would cost)
@@ -3453,7 +3473,12 @@ _REPORTED_CJK = regex.compile(
 _NO_REPORT = regex.compile(
     r"(?<!\w)(?:not|never|nothing|yet|if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
     r"si|jamais|encore|non|nunca|nada|todavía|aún|não|ainda|se|ancora|mai|не|ни|ещё|еще|если|бы|ще|якщо|nie|jeszcze|"
-    r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika)(?!\w)|n['’]t\b|"
+    r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika|"
+    # the change named as only planned ("voici la mise à jour prévue.", "here's the planned change.")
+    r"(?:planned|proposed)\s+(?:change|update|edit)|(?:mise\s+à\s+jour|modification|changement)\s+(?:prévue?|proposée?)|"
+    r"(?:geplante|vorgesehene|vorgeschlagene)\s+(?:änderung|aktualisierung)|(?:cambio|actualización|modificación)\s+"
+    r"(?:previst[oa]|propuest[oa])|(?:modifica|aggiornamento)\s+(?:previst[oa]|propost[oa])|"
+    r"(?:alteração|atualização|mudança)\s+(?:previst[oa]|propost[oa]))(?!\w)|n['’]t\b|"
     r"没|未|不|如果|还没|ない|ません|もし|前に|안\s|않|못",
     regex.IGNORECASE,
 )
@@ -3889,6 +3914,8 @@ def shown_after(
             kind = "example"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
+        if kind is None and i == 0 and before is not None and _asked_after_offer(before, line):
+            kind = "proposed"
         if kind is None and i == 0 and (q := _question_then(line)) and waits_on_answer(*q):
             # the same on one line ("C'est bien ça ? Si oui, je lance la mise à jour.")
             kind = "proposed"
@@ -3934,6 +3961,34 @@ def shown_after(
         if shown is not None and shown.kind == "proposed":
             return shown
     return None
+
+
+# The writer's step offered in the conditional on the line above a block ("And one more I could
+# add:", "Ich könnte außerdem die Termine festhalten:"), and a question after it that points back
+# at it ("Want that one too?") or asks whether the writer should ("Sag Bescheid, ob ich das auch
+# eintragen soll."): the block is the offer, and "too" sets it beside the calls made before it.
+_OFFERED = regex.compile(
+    r"(?<!\w)(?:I\s+could|I\s+might|ich\s+könnte|je\s+pourrais|podría|potrei|poderia|eu\s+poderia|"
+    r"ik\s+zou|jag\s+skulle\s+kunna|я\s+мог(?:у|ла|\s+бы)?)(?!\w)",
+    regex.IGNORECASE,
+)
+_WHETHER_I = regex.compile(
+    r"(?<!\w)(?:ob\s+ich|whether\s+I|if\s+I\s+should|si\s+je\s+dois|se\s+devo|si\s+debo)(?!\w)", regex.IGNORECASE
+)
+_OFFER_GATES = ("could", "might", "könnte", "pourrais", "podría", "potrei", "poderia", "zou", "skulle", "мог")
+
+
+def _asked_after_offer(before: str, line: str) -> bool:
+    """Whether ``line``, the first after a block, asks about the step that ``before`` offered."""
+    asks = line.rstrip().endswith(_ASKS)
+    if not asks and "ob ich" not in line and "whether I" not in line and "if I should" not in line:
+        return False
+    low = before.lower()
+    if not any(gate in low for gate in _OFFER_GATES) or _OFFERED.search(last_sentence(before)) is None:
+        return False
+    if asks:
+        return CHECK_QUESTION.match(line) is None and _BACK.search(line) is not None
+    return _WHETHER_I.search(line) is not None
 
 
 # A question whether the reader wants the writer to do something ("Want me to save it?", "Tu veux

@@ -650,8 +650,38 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
         return C.reads_as_sentence(x) and C.reads_as_sentence(y)
     # with more to the calls, the same in both, the texts must be one the other's start, written
     # short and long ("Kurz:" "Läuft dienstags." / "Ausführlich:" "Läuft dienstags um 19 Uhr.")
-    short, full = sorted((x.rstrip(" .!。！"), y.rstrip(" .!。！")), key=len)
-    return len(short.split()) > 1 and full.startswith(short) and full[len(short) : len(short) + 1] in " ,;:，、"
+    short, full = sorted((x.rstrip(" .!。！।"), y.rstrip(" .!。！।")), key=len)
+    if len(short.split()) > 1 and full.startswith(short) and full[len(short) : len(short) + 1] in " ,;:，、":
+        return True
+    # or the long one at least twice the short one and opening on the same word, its ending
+    # aside ("Vegetarian." / "Vegetarian since 2018; ...", "ঢাকায় থাকেন।" / "ঢাকার মিরপুরে থাকেন, ..."):
+    # one entry told briefly and at length, where two entries would each say something new
+    return len(full) >= _AT_LENGTH * len(short) and _same_opening(short, full)
+
+
+_AT_LENGTH = 2
+_STEM = 3  # characters two forms of one word share at least
+
+
+def _same_opening(short: str, full: str) -> bool:
+    """Whether ``short`` and ``full`` open on one word, or on its two forms: the first word of
+    each sharing all of the shorter one but its last character, and at least ``_STEM``. Where
+    the short text has no space (a script written without them) it is the long one's start."""
+    if not short:
+        return False
+    unspaced = " " not in short and C.UNSPACED.match(short) is not None
+    if full.startswith(short) and (unspaced or not full[len(short)].isalnum()):
+        return True
+    if unspaced:
+        return False
+    one, two = short.split(maxsplit=1)[0], full.split(maxsplit=1)[0]
+    if one.endswith((":", "：")):
+        return False  # a field's name ("Birthday: 3 May"): what follows it is the entry
+    one, two = one.rstrip(",;."), two.rstrip(",;:.")
+    stem = min(len(one), len(two))
+    if one == two:
+        return True
+    return stem > _STEM and one[: stem - 1] == two[: stem - 1]
 
 
 def _line_above_that(prose: str, at: int) -> str:
