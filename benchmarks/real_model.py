@@ -71,6 +71,7 @@ N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
 AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
 DESCRIBE = [o.strip() for o in os.environ.get("DESCRIBE", "off").split(",") if o.strip()]
+EXAMPLE = [o.strip() for o in os.environ.get("EXAMPLE", "fact").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
 MEMORY = ("memory_insert", "memory_replace")
@@ -225,19 +226,22 @@ def main() -> None:
             f"steps per turn {MAX_STEPS or 'as Letta limits them'}"
         )
         try:
-            for describe in DESCRIBE:
-                for offer in OFFERS:
-                    for as_edited in AS_EDITED:
-                        print(
-                            f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}; "
-                            f"blocks described beside the tools: {describe}"
-                        )
-                        measure(recorder, llama.alias, offer, as_edited, describe)
+            for example in EXAMPLE:
+                for describe in DESCRIBE:
+                    for offer in OFFERS:
+                        for as_edited in AS_EDITED:
+                            print(
+                                f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}; "
+                                f"blocks described beside the tools: {describe}; constrained example: {example}"
+                            )
+                            measure(recorder, llama.alias, offer, as_edited, describe, example)
         finally:
             recorder.server.should_exit = True
 
 
-def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "off") -> None:
+def measure(
+    recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "off", example: str = "fact"
+) -> None:
     handle = f"openai-proxy/{alias}"
     server = ServerProcess(
         scratch_dir("bench-real-"),
@@ -249,6 +253,7 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe
         LETTA_TOOL_EMULATION_OFFER_LINES=offer,
         LETTA_TOOL_EMULATION_MEMORY_AS_EDITED=as_edited,
         LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS=describe,
+        LETTA_TOOL_EMULATION_EXAMPLE=example,
         LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
     ).start()
     try:
@@ -311,7 +316,7 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe
                 if TRANSCRIPT:
                     with open(TRANSCRIPT, "a", encoding="utf-8") as out:
                         turn = {
-                            "offer": offer, "as_edited": as_edited, "describe": describe, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
+                            "offer": offer, "as_edited": as_edited, "describe": describe, "example": example, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
                             "blocks_before": before_blocks, "blocks_after": after_blocks,
                             "messages": [m.model_dump(mode="json") for m in r.messages],
                             "exchanges": [{"request": req, "reply": reply} for req, reply in exchanges],
