@@ -8,7 +8,8 @@ switch ``free-text``; constrained: the default, since the server kind is known).
 - % of turns in which Letta executed a memory call (memory_insert / memory_replace) whose
   arguments pass the tool's JSON schema, and the number of executed memory calls that did not;
 - % of turns in which the human block changed, and turns in which the fact itself (its key
-  words) was written into a block: a model copying the prompt's example changes the block too;
+  words) was written into a block, and into the human block: a model copying the prompt's
+  example changes the block too;
 - % of turns in which a reply had a problem and the model was asked again;
 - replace calls (memory_replace, core_memory_replace) that Letta ran, and those it failed (the
   old text not found in the block);
@@ -23,9 +24,11 @@ runs everything once with the replace tools offered the blocks' lines and once w
 (``LETTA_TOOL_EMULATION_OFFER_LINES``; with it, a constrained insert's line number is held to
 the block's length), on one model server, a Letta server each. ``AS_EDITED=on,off`` does the
 same for the memory section shown as the turn's edits left it
-(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), and ``DESCRIBE=on,off`` for the blocks'
+(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), ``DESCRIBE=on,off`` for the blocks'
 descriptions given just before the tools (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``, off unless
-set); each run also lists the blocks the executed memory calls named. Each run counts the successful inserts that repeated
+set), and ``EXAMPLE=fact,placeholder`` for what the constrained prompt's example memory edit
+writes (``LETTA_TOOL_EMULATION_EXAMPLE``); each run also lists the blocks the executed memory
+calls named. Each run counts the successful inserts that repeated
 one the same turn had already made (the same text into the same block).
 ``MAX_STEPS=N`` ends a turn after N model steps (4 unless set, as the real-model tests do;
 ``MAX_STEPS=0``: Letta's own limit, 50, which a small model that calls a memory tool at every
@@ -259,7 +262,7 @@ def measure(
     try:
         client = server.client(timeout=900)
         for mode in MODES:
-            executed = invalid = reasked = errors = envelopes = cut = replies = changed = noted = 0
+            executed = invalid = reasked = errors = envelopes = cut = replies = changed = noted = in_human = 0
             replaced = replace_failed = inserted = insert_failed = repeated = 0
             seconds: list[float] = []
             named: dict[str, int] = {}  # block label -> executed memory calls that named it
@@ -312,6 +315,9 @@ def measure(
                 noted += any(
                     key in after_blocks[b].lower() and key not in before_blocks[b].lower() for b in after_blocks
                 )
+                # The issue's measure: the block the fact belongs to changed by the fact, not by a
+                # copy of the example or the persona's line.
+                in_human += key in after_blocks.get("human", "").lower() and key not in human.lower()
                 exchanges = recorder.since(before)
                 if TRANSCRIPT:
                     with open(TRANSCRIPT, "a", encoding="utf-8") as out:
@@ -336,7 +342,7 @@ def measure(
             n = max(1, TURNS - errors)
             line = (
                 f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
-                f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; the fact written into a block in {noted}/{n}; re-asked in {100 * reasked / n:.0f} % of turns; "
+                f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; the fact written into a block in {noted}/{n}, into the human block in {in_human}/{n}; re-asked in {100 * reasked / n:.0f} % of turns; "
                 f"replace calls {replaced - replace_failed} succeeded, {replace_failed} failed; "
                 f"insert calls {inserted - insert_failed} succeeded ({repeated} repeating one of the turn), "
                 f"{insert_failed} failed; "
