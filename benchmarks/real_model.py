@@ -8,7 +8,8 @@ switch ``free-text``; constrained: the default, since the server kind is known).
 - % of turns in which Letta executed a memory call (memory_insert / memory_replace) whose
   arguments pass the tool's JSON schema, and the number of executed memory calls that did not;
 - % of turns in which the human block changed, and turns in which the fact itself (its key
-  words) was written into a block: a model copying the prompt's example changes the block too;
+  words) was written into a block, and into the human block: a model copying the prompt's
+  example changes the block too;
 - % of turns in which a reply had a problem and the model was asked again;
 - replace calls (memory_replace, core_memory_replace) that Letta ran, and those it failed (the
   old text not found in the block);
@@ -23,9 +24,11 @@ runs everything once with the replace tools offered the blocks' lines and once w
 (``LETTA_TOOL_EMULATION_OFFER_LINES``; with it, a constrained insert's line number is held to
 the block's length), on one model server, a Letta server each. ``AS_EDITED=on,off`` does the
 same for the memory section shown as the turn's edits left it
-(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), and ``DESCRIBE=on,off`` for the blocks'
+(``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), ``DESCRIBE=on,off`` for the blocks'
 descriptions given just before the tools (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``, off unless
-set); each run also lists the blocks the executed memory calls named. Each run counts the successful inserts that repeated
+set), and ``EXAMPLE=fact,placeholder`` for what the constrained prompt's example memory edit
+writes (``LETTA_TOOL_EMULATION_EXAMPLE``); each run also lists the blocks the executed memory
+calls named. Each run counts the successful inserts that repeated
 one the same turn had already made (the same text into the same block).
 ``MAX_STEPS=N`` ends a turn after N model steps (4 unless set, as the real-model tests do;
 ``MAX_STEPS=0``: Letta's own limit, 50, which a small model that calls a memory tool at every
@@ -71,6 +74,7 @@ N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
 AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
 DESCRIBE = [o.strip() for o in os.environ.get("DESCRIBE", "off").split(",") if o.strip()]
+EXAMPLE = [o.strip() for o in os.environ.get("EXAMPLE", "fact").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
 MEMORY = ("memory_insert", "memory_replace")
@@ -225,19 +229,22 @@ def main() -> None:
             f"steps per turn {MAX_STEPS or 'as Letta limits them'}"
         )
         try:
-            for describe in DESCRIBE:
-                for offer in OFFERS:
-                    for as_edited in AS_EDITED:
-                        print(
-                            f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}; "
-                            f"blocks described beside the tools: {describe}"
-                        )
-                        measure(recorder, llama.alias, offer, as_edited, describe)
+            for example in EXAMPLE:
+                for describe in DESCRIBE:
+                    for offer in OFFERS:
+                        for as_edited in AS_EDITED:
+                            print(
+                                f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}; "
+                                f"blocks described beside the tools: {describe}; constrained example: {example}"
+                            )
+                            measure(recorder, llama.alias, offer, as_edited, describe, example)
         finally:
             recorder.server.should_exit = True
 
 
-def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "off") -> None:
+def measure(
+    recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "off", example: str = "fact"
+) -> None:
     handle = f"openai-proxy/{alias}"
     server = ServerProcess(
         scratch_dir("bench-real-"),
@@ -249,12 +256,13 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe
         LETTA_TOOL_EMULATION_OFFER_LINES=offer,
         LETTA_TOOL_EMULATION_MEMORY_AS_EDITED=as_edited,
         LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS=describe,
+        LETTA_TOOL_EMULATION_EXAMPLE=example,
         LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
     ).start()
     try:
         client = server.client(timeout=900)
         for mode in MODES:
-            executed = invalid = reasked = errors = envelopes = cut = replies = changed = noted = 0
+            executed = invalid = reasked = errors = envelopes = cut = replies = changed = noted = in_human = 0
             replaced = replace_failed = inserted = insert_failed = repeated = 0
             seconds: list[float] = []
             named: dict[str, int] = {}  # block label -> executed memory calls that named it
@@ -307,11 +315,14 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe
                 noted += any(
                     key in after_blocks[b].lower() and key not in before_blocks[b].lower() for b in after_blocks
                 )
+                # The issue's measure: the block the fact belongs to changed by the fact, not by a
+                # copy of the example or the persona's line.
+                in_human += key in after_blocks.get("human", "").lower() and key not in human.lower()
                 exchanges = recorder.since(before)
                 if TRANSCRIPT:
                     with open(TRANSCRIPT, "a", encoding="utf-8") as out:
                         turn = {
-                            "offer": offer, "as_edited": as_edited, "describe": describe, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
+                            "offer": offer, "as_edited": as_edited, "describe": describe, "example": example, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
                             "blocks_before": before_blocks, "blocks_after": after_blocks,
                             "messages": [m.model_dump(mode="json") for m in r.messages],
                             "exchanges": [{"request": req, "reply": reply} for req, reply in exchanges],
@@ -331,7 +342,7 @@ def measure(recorder: Recorder, alias: str, offer: str, as_edited: str, describe
             n = max(1, TURNS - errors)
             line = (
                 f"  {mode}: executed schema-valid memory call in {100 * executed / n:.0f} % of turns; "
-                f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; the fact written into a block in {noted}/{n}; re-asked in {100 * reasked / n:.0f} % of turns; "
+                f"invalid executed memory calls {invalid}; human block changed in {changed}/{n} turns; the fact written into a block in {noted}/{n}, into the human block in {in_human}/{n}; re-asked in {100 * reasked / n:.0f} % of turns; "
                 f"replace calls {replaced - replace_failed} succeeded, {replace_failed} failed; "
                 f"insert calls {inserted - insert_failed} succeeded ({repeated} repeating one of the turn), "
                 f"{insert_failed} failed; "

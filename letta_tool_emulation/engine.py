@@ -267,15 +267,18 @@ def prepare(
             grammar_kind = None
     example_fact = None
     if shape:
-        example = prompt_example(held, values=True)
-        if example and example["function"] in LABELLED_TOOLS and not _spoken_of(messages, EXAMPLE_SUBJECT):
+        example = prompt_example(held, values=True, kind=settings.example)
+        fact, subject = EXAMPLES.get(settings.example, EXAMPLES["fact"])
+        if example and example["function"] in LABELLED_TOOLS and not (subject and _spoken_of(messages, subject)):
             # Small models copy the example's fact word for word ("The user likes pizza." for "I
             # work as a nurse", into any block, by any memory tool): a fact the user never gave.
             # Where the user, the memory or a tool result speaks of its subject, it may be theirs.
-            example_fact = EXAMPLE_FACT
+            example_fact = fact
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=one_call)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
-        body["messages"] = _sanitize(_rendered(history, held, tool_choice, feedback, constrained=True, guide=guide))
+        body["messages"] = _sanitize(
+            _rendered(history, held, tool_choice, feedback, constrained=True, guide=guide, example=settings.example)
+        )
         body.update(schema_request_fields(shape, schema))
     step = Step(
         decision=decision,
@@ -306,6 +309,7 @@ def _rendered(
     *,
     constrained: bool,
     guide: str = "",
+    example: str = "fact",
 ) -> list[dict[str, Any]]:
     """The messages for the model: the transcript as text, and what the tools are and how to
     call them, as call blocks in free text or as the reply envelope when replies are constrained.
@@ -319,8 +323,9 @@ def _rendered(
         rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=prompt_example(specs))
     else:
         rendered = render_messages(history, ())
-        example = prompt_example(specs, values=True)
-        section = envelope_instruction(specs.values(), tool_choice=tool_choice, example=example)
+        section = envelope_instruction(
+            specs.values(), tool_choice=tool_choice, example=prompt_example(specs, values=True, kind=example)
+        )
         if rendered and rendered[0]["role"] == "system":
             rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + section}
         else:
@@ -442,27 +447,33 @@ def strip_injected(
     return spec, has_thoughts, has_heartbeat
 
 
-# The fact of the constrained prompt's example edit, and the word that shows a user spoke of it.
-EXAMPLE_FACT = "The user likes pizza."
-EXAMPLE_SUBJECT = "pizza"
+# The texts of the constrained prompt's example memory edit, by ``Settings.example``, each with
+# the word that shows a user spoke of it (None: no user would say it). A small model copies the
+# example's fact word for word; a placeholder says what goes there instead of being one.
+EXAMPLES: dict[str, tuple[str, str | None]] = {
+    "fact": ("The user likes pizza.", "pizza"),
+    "placeholder": ("<what the user said, as a sentence about the user>", None),
+}
+EXAMPLE_FACT, EXAMPLE_SUBJECT = EXAMPLES["fact"]
 
 
-def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False) -> dict[str, Any] | None:
+def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False, kind: str = "fact") -> dict[str, Any] | None:
     """The call the prompt's example shows, when the agent has the usual memory tools.
 
     Free text gets the tool alone: the prompt fills in its own parameters as placeholders, so a
     model reciting its instructions runs nothing. ``values`` adds concrete arguments, under the
     agent's own parameter names (letta renamed them between versions): a constrained reply's
-    example, where small models copy the shape best from real values."""
-    for name, text in (("memory_insert", EXAMPLE_FACT), ("core_memory_append", EXAMPLE_FACT),
-                       (REPLY_TOOL, "Hi! How can I help?")):  # fmt: skip
+    example, where small models copy the shape best from real values; ``kind`` picks the text
+    of its memory edit (``Settings.example``)."""
+    text = EXAMPLES.get(kind, EXAMPLES["fact"])[0]
+    for name, value in (("memory_insert", text), ("core_memory_append", text), (REPLY_TOOL, "Hi! How can I help?")):
         spec = specs.get(name)
         if spec is None:
             continue
         if not values:
             return {"function": name}
         if spec.required:
-            return {"function": name, "params": {p: _label(spec) if p == "label" else text for p in spec.required}}
+            return {"function": name, "params": {p: _label(spec) if p == "label" else value for p in spec.required}}
     return None
 
 

@@ -105,6 +105,15 @@ def _env_number(log: Log, name: str, default: float, kind: type = int) -> Any:
         return kind(default)
 
 
+def _env_choice(log: Log, name: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (the first unless set); ``log`` hears about any other value."""
+    value = os.environ.get(name, choices[0]).strip().lower()
+    if value in choices:
+        return value
+    log.warning("letta_tool_emulation: %s is not one of %s; using %s", name, ", ".join(choices), choices[0])
+    return choices[0]
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """The user's settings for emulated steps. The engine never reads the environment: a caller
@@ -126,6 +135,11 @@ class Settings:
     # Off: on SmolLM2-135M it moved memory calls towards the right block but cut the turns with
     # a call, and the block a fact belongs to changed no more often (see the README).
     describe_blocks: bool = False
+    # What the constrained prompt's example memory edit writes (see engine.EXAMPLES): "fact", a
+    # made-up fact; "placeholder", a text that says what goes there. "fact": with the placeholder
+    # SmolLM2-135M changed the human block more often, but mostly with the persona's line, and
+    # the user's fact reached it less often (see the README).
+    example: str = "fact"
 
     @classmethod
     def from_env(cls, log: Log = SILENT) -> Settings:
@@ -139,6 +153,7 @@ class Settings:
             offer_lines=env_switch("LETTA_TOOL_EMULATION_OFFER_LINES"),
             memory_as_edited=env_switch("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED"),
             describe_blocks=env_switch("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "off"),
+            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder")),
         )
 
 

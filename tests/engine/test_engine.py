@@ -818,3 +818,44 @@ def test_a_word_for_word_copy_of_the_prompts_example_edit_is_not_the_users_fact(
     # Free text shows no values in its example: nothing is held back there.
     free = engine.prepare({"model": "m", "messages": messages, "tools": TOOLS}, decision=EMULATE, log=LOG)
     assert free.step.example_fact is None
+
+
+def test_the_example_setting_picks_what_the_constrained_example_writes() -> None:
+    """``placeholder`` shows a text that says what goes there instead of a made-up fact; a reply
+    that copies it is held back like a copied fact, even where the user's own words would
+    otherwise let the example's subject through, since no user says it."""
+    placeholder, subject = engine.EXAMPLES["placeholder"]
+    assert subject is None and "pizza" not in placeholder
+    said = "Remember that I love pizza."
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": said}]
+    data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+    shown = {}
+    for kind in ("fact", "placeholder"):
+        req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example=kind), log=LOG)
+        system = req["messages"][0]["content"]
+        shown[kind] = system
+        example = next(line for line in system.splitlines() if line.startswith("Example: "))
+        params = json.loads(example.removeprefix("Example: "))["calls"][0]["params"]
+        assert params == {"label": "human", "new_string": engine.EXAMPLES[kind][0]}
+        # The user spoke of pizza: the fact's example may be theirs; the placeholder never is.
+        assert req.step.example_fact == (None if kind == "fact" else placeholder)
+    # Only the example line differs between the two prompts.
+    assert shown["fact"].replace(engine.EXAMPLE_FACT, placeholder) == shown["placeholder"]
+    req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example="placeholder"), log=LOG)
+    copy = {"label": "human", "new_string": placeholder.upper()}
+    copied = json.dumps({"calls": [{"function": "memory_insert", "params": copy}], "reply": "Noted."})
+    pizza = {"label": "human", "new_string": "Loves pizza."}
+    fact = json.dumps({"calls": [{"function": "memory_insert", "params": pizza}], "reply": "Noted."})
+    outcome, attempts = drive(req, [copied, fact])
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [pizza] and len(attempts) == 2
+    assert "writes the fact of the example in the instructions" in attempts[1].messages[-1]["content"]
+
+
+def test_the_example_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[str] = []
+    assert Settings.from_env().example == "fact"
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", " Placeholder ")
+    assert Settings.from_env(Warnings(heard)).example == "placeholder" and heard == []
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", "recipe")
+    assert Settings.from_env(Warnings(heard)).example == "fact"
+    assert heard == ["letta_tool_emulation: LETTA_TOOL_EMULATION_EXAMPLE is not one of fact, placeholder; using fact"]
