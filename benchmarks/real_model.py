@@ -137,17 +137,22 @@ class Recorder:
             return list(self.exchanges[n:])
 
 
+def ran_memory_calls(messages: list[Any]) -> list[Any]:
+    """The memory calls Letta ran (those it returned a result for) in a turn's messages, in order."""
+    returned = {m.tool_call_id for m in messages if m.message_type == "tool_return_message"}
+    return [
+        m.tool_call
+        for m in messages
+        if m.message_type == "tool_call_message" and m.tool_call.name in MEMORY and m.tool_call.tool_call_id in returned
+    ]
+
+
 def memory_calls(messages: list[Any], schemas: dict[str, Any]) -> tuple[int, int]:
     """(schema-valid executed memory calls, invalid ones) in a turn's messages."""
-    returned = {m.tool_call_id for m in messages if m.message_type == "tool_return_message"}
     valid = invalid = 0
-    for m in messages:
-        if m.message_type != "tool_call_message" or m.tool_call.name not in MEMORY:
-            continue
-        if m.tool_call.tool_call_id not in returned:
-            continue
+    for call in ran_memory_calls(messages):
         try:
-            jsonschema.validate(json.loads(m.tool_call.arguments), schemas[m.tool_call.name])
+            jsonschema.validate(json.loads(call.arguments), schemas[call.name])
             valid += 1
         except (ValueError, jsonschema.ValidationError):
             invalid += 1
@@ -183,15 +188,10 @@ def repeated_inserts(messages: list[Any]) -> int:
 
 def labels_named(messages: list[Any]) -> list[str]:
     """The block each memory call that Letta ran named, in order."""
-    returned = {m.tool_call_id for m in messages if m.message_type == "tool_return_message"}
     labels = []
-    for m in messages:
-        if m.message_type != "tool_call_message" or m.tool_call.name not in MEMORY:
-            continue
-        if m.tool_call.tool_call_id not in returned:
-            continue
+    for call in ran_memory_calls(messages):
         try:
-            arguments = json.loads(m.tool_call.arguments)
+            arguments = json.loads(call.arguments)
         except ValueError:
             continue
         if isinstance(arguments, dict):
