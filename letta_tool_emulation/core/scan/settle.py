@@ -488,21 +488,29 @@ def _taken_back(group: Group, following: Group, after: str, span: int) -> bool:
     return _rewrites(_first_call(group.events), _first_call(following.events), between)
 
 
+def _one_text_changed(first: ToolCall | None, second: ToolCall | None) -> tuple[str, str] | None:
+    """The one value that differs between two calls to one tool with the same parameters, as
+    (``first``'s, ``second``'s), where both are strings; None otherwise."""
+    if first is None or second is None or first.name != second.name:
+        return None
+    one, two = first.arguments, second.arguments
+    if one.keys() != two.keys():
+        return None
+    changed = [k for k in one if one[k] != two[k]]
+    if len(changed) != 1:
+        return None
+    old, new = one[changed[0]], two[changed[0]]
+    return (old, new) if isinstance(old, str) and isinstance(new, str) else None
+
+
 def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> bool:
     """Whether ``second`` writes ``first`` anew with one value changed, and ``between``, the
     line between them, names the new value before it leads on, or names it and the old one in a
     sentence that leads nowhere (see :func:`_taken_back`)."""
-    if first is None or second is None or first.name != second.name:
+    texts = _one_text_changed(first, second)
+    if texts is None:
         return False
-    one, two = first.arguments, second.arguments
-    if one.keys() != two.keys():
-        return False
-    changed = [k for k in one if one[k] != two[k]]
-    if len(changed) != 1:
-        return False
-    old, new = one[changed[0]], two[changed[0]]
-    if not isinstance(old, str) or not isinstance(new, str):
-        return False
+    old, new = texts
     value = _changed_value(old, new)
     if value is None:
         return False
@@ -637,15 +645,11 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
     words."""
     if not C.own_labels(a, b):
         return False
-    one, two = _first_call(first.events), _first_call(second.events)
-    if one is None or two is None or one.name != two.name or one.arguments.keys() != two.arguments.keys():
+    one = _first_call(first.events)
+    texts = _one_text_changed(one, _first_call(second.events))
+    if one is None or texts is None:
         return False
-    changed = [k for k in one.arguments if one.arguments[k] != two.arguments[k]]
-    if len(changed) != 1:
-        return False
-    x, y = one.arguments[changed[0]], two.arguments[changed[0]]
-    if not isinstance(x, str) or not isinstance(y, str):
-        return False
+    x, y = texts
     if len(one.arguments) == 1:
         return C.reads_as_sentence(x) and C.reads_as_sentence(y)
     # with more to the calls, the same in both, the texts must be one the other's start, written
