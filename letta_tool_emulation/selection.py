@@ -79,6 +79,13 @@ def switches(config: Any) -> frozenset[str]:
     return frozenset(p.strip().lower() for p in raw.split(",") if p.strip()) if isinstance(raw, str) else frozenset()
 
 
+class _Unread:
+    """The calibration record not read yet (None means read, and none recorded)."""
+
+
+UNREAD = _Unread()
+
+
 def e2ee_globally_on() -> bool:
     return env_switch(E2EE_ENV)
 
@@ -100,19 +107,23 @@ def decide(config: Any) -> Decision:
         decision = replace(decision, in_reasoning=True)
     if decision.e2ee:
         return decision  # Venice accepts no response_format in E2EE mode
-    shape = schema_shape(config, decision)
+    # Read once for the whole decision: the shape, the number of calls and the grammar come
+    # from one record, even if the file changes between them.
+    choice = calibrated(config)
+    shape = schema_shape(config, decision, choice=choice)
     if shape:
-        return replace(decision, schema_shape=shape, one_call=one_call(config))
-    grammar = grammar_kind(config)
+        return replace(decision, schema_shape=shape, one_call=one_call(config, choice=choice))
+    grammar = grammar_kind(config, choice=choice)
     return replace(decision, grammar_kind=grammar) if grammar else decision
 
 
-def grammar_kind(config: Any) -> ServerKind | None:
+def grammar_kind(config: Any, *, choice: calibration.Choice | None | _Unread = UNREAD) -> ServerKind | None:
     """The server kind whose grammar fields a free-text request carries, or None: a server kind
     that holds only what follows the call marker to a grammar (``server_dialect.TRIGGER_KINDS``),
     unless ``LETTA_TOOL_EMULATION_GRAMMAR`` is off, or (where neither that variable nor the user
     chose the mode) ``letta-tool-emulation calibrate`` measured free text better without it, or
-    the model refused the grammar before."""
+    the model refused the grammar before. ``choice``: the calibration record, where the caller
+    has already read it."""
     url = getattr(config, "model_endpoint", None)
     server = endpoints.KNOWN.server(url)
     kind = server.kind if server is not None else None
@@ -122,7 +133,7 @@ def grammar_kind(config: Any) -> ServerKind | None:
         if not env_switch(GRAMMAR_ENV):
             return None
     elif not _mode_chosen(config):
-        choice = calibrated(config)
+        choice = calibrated(config) if isinstance(choice, _Unread) else choice
         if choice is not None and choice.grammar is False:
             return None
     if endpoints.KNOWN.refused_schema(url, getattr(config, "model", None) or "", GRAMMAR_SHAPE):
@@ -130,13 +141,13 @@ def grammar_kind(config: Any) -> ServerKind | None:
     return kind
 
 
-def one_call(config: Any) -> bool:
+def one_call(config: Any, *, choice: calibration.Choice | None | _Unread = UNREAD) -> bool:
     """Whether constrained replies are held to one call per reply because ``letta-tool-emulation
     calibrate`` measured the model better so; not where the user chose the mode or set
     ``LETTA_TOOL_EMULATION_MAX_CALLS``."""
     if os.environ.get(MAX_CALLS_ENV, "").strip() or _mode_chosen(config):
         return False
-    choice = calibrated(config)
+    choice = calibrated(config) if isinstance(choice, _Unread) else choice
     return choice is not None and choice.constrained and choice.one_call
 
 
@@ -204,7 +215,9 @@ def _emulation(config: Any) -> Decision:
     return Decision(False, "no rule asks for emulation", is_venice, info)
 
 
-def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
+def schema_shape(
+    config: Any, decision: Decision, *, choice: calibration.Choice | None | _Unread = UNREAD
+) -> ServerKind | None:
     """The request shape for constrained replies, or None for free text. The shape comes from,
     in this order: the agent's switches (``free-text``, ``constrained``, ``constrained=<kind>``);
     ``LETTA_TOOL_EMULATION_CONSTRAINED`` patterns (``handle`` or ``handle=<kind>``); the mode
@@ -225,18 +238,21 @@ def schema_shape(config: Any, decision: Decision) -> ServerKind | None:
             shape = _shape(forced) or kind or "openai"
             break
     else:
-        shape = _chosen_shape(config, kind, decision)
+        shape = _chosen_shape(config, kind, decision, choice)
     if shape is not None and endpoints.KNOWN.refused_schema(url, model, shape):
         return None
     return shape
 
 
-def _chosen_shape(config: Any, kind: ServerKind | None, decision: Decision) -> ServerKind | None:
+def _chosen_shape(
+    config: Any, kind: ServerKind | None, decision: Decision, choice: calibration.Choice | None | _Unread
+) -> ServerKind | None:
     """The shape when the agent's switches name none."""
     forced = _constrained_rule(config)
     if forced is not None:
         return _shape(forced) or kind or "openai"
-    choice = calibrated(config)  # read only where no pattern decided
+    if isinstance(choice, _Unread):
+        choice = calibrated(config)  # used only where no pattern decided
     if choice is not None:
         return (_shape(choice.shape or "") or kind or "openai") if choice.constrained else None
     if decision.venice_dialect and decision.model is not None and decision.model.supports_response_schema:

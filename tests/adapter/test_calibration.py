@@ -339,3 +339,21 @@ def test_selection_holds_replies_to_one_call_where_calibration_found_it_better(
     # Free text recorded: the flag means nothing there, and a hand-edited one is not read.
     recorded.write_text(json.dumps({"endpoints": {url: {"m": {"mode": "free", "one_call": True}}}}))
     assert calibration.lookup(url, "m") == calibration.Choice("free") and not decide(config()).one_call
+
+
+def test_one_decision_reads_the_calibration_record_once(recorded: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The shape and the number of calls come from one record: a file rewritten between two
+    # reads could otherwise give a constrained shape with a free-text record's call count.
+    url = emulated_on_llama_cpp(monkeypatch, "LETTA_TOOL_EMULATION_MAX_CALLS")
+    calibration.record(url, "m", calibration.Choice("constrained", "llama.cpp", one_call=True), {})
+    reads: list[str] = []
+    real = calibration.lookup
+
+    def counted(endpoint: str | None, model: str) -> calibration.Choice | None:
+        reads.append(model)
+        return real(endpoint, model)
+
+    monkeypatch.setattr(calibration, "lookup", counted)
+    chosen = decide(config())
+    assert chosen.schema_shape == "llama.cpp" and chosen.one_call
+    assert reads == ["m"]
