@@ -1623,7 +1623,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("quoted", "it stands inside a quotation opened on the line before")
     if OPTION_LABEL.match(before):
         return Shown("example", "it is an alternative labelled on the line before", quote_words(before))
-    sentence = last_sentence(before)
+    sentence = last_sentence(_unlinked(before) if "." in before else before)
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if _EXAMPLE_COMMA.match(sentence):
@@ -1657,6 +1657,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             clause = turn
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
+    elif kind == "quoted" and _KEEPING_WHAT_SENT.search(sentence) is not None:
+        return None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
         # (unless that clause itself presents the block as sent: "... — the call you sent:")
         own = then.group("own")
@@ -1671,6 +1673,39 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if kind == "example" and _made_so(last_clause(sentence)):
         return None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+# A web or mail address: its words are no one's ("example.org", "/for-example/"), so a lead line that
+# gives one ("Saving the link (https://example.org/recipes):") is judged without them.
+_LINK = regex.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)[^\s)\]>\"'”’»]*[^\s)\]>\"'”’».,:;!?]|"
+    r"(?<![\w@.-])(?:[\w-]+\.)+(?:com|org|net|edu|gov|io|dev|app|info|co|me|ai|uk|de|fr|es|it|nl|ru|jp|cn)"
+    r"(?![\w-])(?:/(?:[^\s)\]>\"'”’»]*[^\s)\]>\"'”’».,:;!?])?)?",
+    regex.IGNORECASE,
+)
+
+
+def _unlinked(line: str) -> str:
+    return _LINK.sub("link", line)
+
+
+# The writer's own keeping of something the reader sent, leading into the block that keeps it
+# ("Saving the link you sent:", "Guardo la dirección que me enviaste:"): the block is the
+# writer's step on what was sent, not the thing sent recited.
+_KEEPING_WHAT_SENT = regex.compile(
+    r"(?:^|(?<=[.!?][ \t]{0,3}))(?:[\W_]{0,3}(?:(?:I['’]ll|I\s+will|I['’]m|I\s+am|let\s+me|I['’]ve|I\s+have)\s+(?:just\s+|also\s+)?)?"
+    r"(?:saving|saved|save|noting|noted|note|storing|stored|store|adding|added|add|keeping|kept|keep|filing|filed|"
+    r"recording|recorded|logging|logged|jotting\s+down)\s+(?:down\s+)?(?:the|your|this|that|those|these)\s+"
+    r"[^\n:：]{0,80}?\byou\s+(?:just\s+)?(?:sent|shared|gave|pasted)(?:\s+me)?\b[^\n:：]{0,80}[:：][ \t*_]*$|"
+    r"[\W_]{0,3}(?:guardo|anoto|apunto|guardando|anotando|apuntando|registro)\s+(?:el|la|los|las|tu|tus)\s+"
+    r"[^\n:：]{0,80}?\bque\s+me\s+(?:enviaste|mandaste|pasaste|compartiste)\b[^\n:：]{0,80}[:：][ \t*_]*$|"
+    r"[\W_]{0,3}(?:j['’]enregistre|je\s+note|j['’]ajoute|je\s+garde)\s+(?:le|la|les|l['’]|ton|ta|tes|votre|vos)\s*"
+    r"[^\n:：]{0,80}?\bque\s+(?:tu\s+m['’]as|vous\s+m['’]avez)\s+(?:envoyée?s?|partagée?s?|transmise?s?)\b"
+    r"[^\n:：]{0,80}[:：][ \t*_]*$|"
+    r"[\W_]{0,3}(?:salvando|anotando|guardando|salvo|anoto|guardo)\s+(?:o|a|os|as|seu|sua|teu|tua)\s+"
+    r"[^\n:：]{0,80}?\bque\s+(?:você\s+)?me\s+(?:enviou|mandou|passou)\b[^\n:：]{0,80}[:：][ \t*_]*$)",
+    regex.IGNORECASE,
+)
 
 
 # The word for a block made, opening the clause that leads into it and followed only by how it
