@@ -3395,7 +3395,14 @@ def _bare_shape(line: str, most: int = _BARE_WORDS) -> bool:
         and _QUESTION_WORD.search(text) is None
         and _YOU_FIRST.match(text) is None
         and _SENTENCE_END.search(text) is None
+        and _ASKED_DONE.search(text) is None
     )
+
+
+# A verb in the past in a question of a word or two ("Menikö oikein?", "Onnistuiko?", "Did it?"):
+# it asks whether what was done came out right, not leave to do it. (Finnish asks with -ko/-kö
+# on the verb; its past ends in an -i that does not double a vowel, "sopiko" against "sopiiko".)
+_ASKED_DONE = regex.compile(r"(?<!\w)(?:did|went|worked|\w+[^\W\di]i(?:ko|kö)(?:han|hän)?)(?!\w)", regex.IGNORECASE)
 
 
 _VIETNAMESE = regex.compile(r"[đươĐƯƠ\u1ea0-\u1ef9]")
