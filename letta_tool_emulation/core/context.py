@@ -3967,6 +3967,11 @@ def shown_after(
         shown = shown_after(closing, before=before, ends=True)
         if shown is not None and shown.kind == "proposed":
             return shown
+        # and a question of two words asks it as it would in the block's own paragraph ("Això
+        # substituiria el telèfon antic." / "Ho guardo?"): the statements keep it on the block
+        question = closing.strip()
+        if _short_question(question) and _bare_shape(question, 2):
+            return Shown("proposed", _WHY_AFTER["proposed"], quote_words(question))
     return None
 
 
