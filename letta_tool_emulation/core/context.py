@@ -860,7 +860,7 @@ BARE_QUESTIONS = (
         r"\w+(?:\s+(?:ça|cela|ceci))?(?:,?\s+ou\s+(?:pas|non))?|"
         r"(?:va\s+bene|ti\s+va|vi\s+va|ok)\s+se\s+(?:lo|la|li|le|l['’])\s*\w+(?:,?\s+o\s+(?:preferisci\s+di\s+)?no)?|"
         # de
-        r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
+        r"(?:soll|darf|kann)\s+ich(?:['’]s|\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
         r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
         # pt
         r"(?:você\s+)?quer\s+que\s+eu\s+(?:(?:o|a|os|as)\s+)?(?:aplique|salve|envie|execute|registre|guarde|mande|"
@@ -3607,6 +3607,23 @@ def _tag_on_block(line: str, tight: bool = False) -> bool:
 
 
 _TAGGED_WORDS = 6
+_LAST_COMMA = regex.compile(r"(?r)[,，、]")
+
+
+def _checks_then_asks(line: str) -> bool:
+    """Whether a question checks the block, then asks leave to make it in a clause of its own
+    ("Passt das so, soll ich's speichern?", "Is that right, shall I save it?"): the leave is for
+    the writer's step still to come, whatever the check says of what is written."""
+    if "," not in line and "，" not in line and "、" not in line:
+        return False
+    text = _without_signs(line.strip())
+    comma = _LAST_COMMA.search(text)
+    if comma is None or not text.endswith(_ASKS):
+        return False
+    head, tail = text[: comma.start()].strip(), text[comma.end() :].strip()
+    return CHECK_QUESTION.match(head + "?") is not None and _BARE.search(_bare_text(tail))
+
+
 # A verb told as done ("I saved it like this, okay?"): no leave is asked for what was done
 _PAST = regex.compile(
     r"(?<!\w)(?:\w+ed|did|made|kept|sent|put|got|wrote|have|has|had|['’]ve|habe|hab|hat|ai|he|ha|hecho|"
@@ -3916,6 +3933,8 @@ def shown_after(
         if kind is None and i == 0 and not done and "held" in gated and _holds_it_back(line):
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
+            kind = "proposed"
+        if kind is None and tight and short and _checks_then_asks(line):
             kind = "proposed"
         if kind is None and i == 0 and _would_be(line):
             kind = "example"
