@@ -3624,6 +3624,12 @@ def _checks_then_asks(line: str) -> bool:
     return CHECK_QUESTION.match(head + "?") is not None and _BARE.search(_bare_text(tail))
 
 
+# Chinese, which parts no words with spaces, asks a question of a word or two as a verb of one or
+# two characters, with "要" (shall) or a particle ("要存吗？", "记吧？"); "了" or "过" after it
+# tells it done ("记对了吗？" asks whether it came out right)
+_ZH_BARE = regex.compile(
+    r"[\W_]{0,3}(?:要不要|要|需要|可以)?我?(?:[^\P{Han}了过别其还什哪谁怎]){1,2}(?:吗|吧|么)[ \t]*[?？][ \t]*$"
+)
 # A verb told as done ("I saved it like this, okay?"): no leave is asked for what was done
 _PAST = regex.compile(
     r"(?<!\w)(?:\w+ed|did|made|kept|sent|put|got|wrote|have|has|had|['’]ve|habe|hab|hat|ai|he|ha|hecho|"
@@ -3926,7 +3932,11 @@ def shown_after(
             and short
             and (
                 _BARE.search(_bare_text(line))
-                or (_bare_shape(line, 2) if tight else bool(last) and _bare_shape(line, 1) and not _LATER.search(line))
+                or (
+                    (_bare_shape(line, 2) or _ZH_BARE.match(line) is not None)
+                    if tight
+                    else bool(last) and _bare_shape(line, 1) and not _LATER.search(line)
+                )
             )
         ):
             kind = "proposed"
