@@ -3630,6 +3630,37 @@ def _checks_then_asks(line: str) -> bool:
 _ZH_BARE = regex.compile(
     r"[\W_]{0,3}(?:要不要|要|需要|可以)?我?(?:[^\P{Han}了过别其还什哪谁怎]){1,2}(?:吗|吧|么)[ \t]*[?？][ \t]*$"
 )
+# A question that names the writer's own step on the block as still to come, in a clause of
+# "before" ("Est-ce que j'ai bien noté l'heure, avant de le sauvegarder ?", "Did I get the name
+# right before I save it?"): whatever it checks, the step waits on the answer.
+_BEFORE_MY_STEP = regex.compile(
+    r"(?<!\w)(?:before\s+(?:I\s+)?\w+\s+(?:it|this|that|them)|avant\s+(?:de|que\s+je)\s+(?:le|la|les|l['’])\s*\w+|"
+    r"bevor\s+ich\s+(?:es|das|sie|['’]s)\s+\w+|antes\s+de\s+\w+(?:lo|la|los|las)|antes\s+de\s+(?:o|a|os|as)\s+\w+|"
+    r"prima\s+di\s+\w+(?:lo|la|li|le)|voordat\s+ik\s+(?:het|dit|dat)\s+\w+|innan\s+jag\s+\w+\s+(?:det|den)|"
+    r"før\s+(?:jeg|eg)\s+\w+\s+(?:det|den))(?!\w)",
+    regex.IGNORECASE,
+)
+_BEFORE_GATES = ("before", "avant", "bevor", "antes", "prima", "voordat", "innan", "før")
+
+
+def _before_my_step(line: str) -> bool:
+    """Whether a question after a block names the writer's step on it as still to come (see
+    :data:`_BEFORE_MY_STEP`), and asks for nothing more."""
+    if not line.rstrip().endswith(_ASKS):
+        return False
+    low = line.lower()
+    if not any(gate in low for gate in _BEFORE_GATES):
+        return False
+    # (in the question itself: "Prima di salvarlo ho tolto il vecchio orario. Tutto chiaro?" tells
+    # what was done before)
+    question = sentences(line)[-1]
+    return (
+        _BEFORE_MY_STEP.search(question) is not None
+        and _FOR_MORE.search(question) is None
+        and _TOO.search(question) is None
+    )
+
+
 # A verb told as done ("I saved it like this, okay?"): no leave is asked for what was done
 _PAST = regex.compile(
     r"(?<!\w)(?:\w+ed|did|made|kept|sent|put|got|wrote|have|has|had|['’]ve|habe|hab|hat|ai|he|ha|hecho|"
@@ -3945,6 +3976,8 @@ def shown_after(
         if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
         if kind is None and tight and short and _checks_then_asks(line):
+            kind = "proposed"
+        if kind is None and i == 0 and _before_my_step(line):
             kind = "proposed"
         if kind is None and i == 0 and _would_be(line):
             kind = "example"
