@@ -1731,7 +1731,15 @@ _HELD_ROWS = (
     r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
     r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません|"
     # the verbal noun first, as the topic ("送信はまだしていません")
-    r"送信は(?:まだ)?して(?:い)?ません"
+    r"送信は(?:まだ)?して(?:い)?ません|"
+    # the writer's step on the block denied until the reader speaks, in any verb ("Jag skickar
+    # det inte förrän du säger till:", "I'm not saving it until you say so:"); not a step of
+    # nobody's on nothing ("No need to do anything until you get the letter; ...")
+    r"(?:(?:it|det|den|het|es|das|ihn|lo|la|l['’]|o|a|его|её|это)\s+(?:\w+\s+)?(?:not|n['’]t|inte|ikke|nicht|"
+    r"pas|no|non|não|niet|nie|не)|(?:not|n['’]t|inte|ikke|nicht|pas|no|non|não|niet|nie|не)\s+(?:\w+\s+){0,2}?"
+    r"(?:it|this|that|them|det|den|het|dit|dat|es|das|lo|la|l['’]|o|a|его|её|это))\b[^.!?;\n]{0,30}?\b(?:until|"
+    r"till|förrän|indtil|inntil|før|bis|hasta\s+que|finché|até\s+que|totdat|dopóki|пока)\s+(?:att\s+)?(?:you|du|"
+    r"u|jij|tu|vous|usted|ty|ты|вы)\b"
 )
 # Each row searched only where its words occur (a line of everyday prose holds "sent" or
 # "command" often enough that one pattern of all the rows, tried at each position, would cost)
@@ -1781,6 +1789,7 @@ _HELD_GATES = (
         "发",
         "送",
     ),
+    *("until", "till", "förrän", "indtil", "inntil", "før", "bis", "totdat", "dopóki", "пока"),
 )
 
 
