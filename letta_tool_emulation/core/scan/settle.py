@@ -517,7 +517,18 @@ def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> 
     if C.names_before_lead(between, value):
         return True
     was = _changed_value(new, old)  # the value it replaces
-    return was is not None and C.names_both(between, value, was)
+    if was is not None and C.names_both(between, value, was):
+        return True
+    # a value of several words is named by its longest ("Viagem a Lisboa" / "Viagem ao Porto":
+    # "você disse Porto"), a word that runs into it aside
+    main = _main_word(value)
+    return main != value and C.names_before_lead(between, main)
+
+
+def _main_word(value: str) -> str:
+    """The longest word of ``value`` (``value`` itself where it is one word, or has no spaces)."""
+    words = value.split()
+    return max(words, key=len) if len(words) > 1 else value
 
 
 _WORD_CHAR = regex.compile(r"[\w'’-]")
