@@ -764,15 +764,16 @@ def _one_value_apart(x: str, y: str) -> bool:
         return C.UNSPACED.search(x + y) is None and _swapped_word(x, y) is not None
     for text in (x, y):
         start, end = head, len(text) - tail
+        if C.UNSPACED.search(text[start:end] or text[max(0, start - 1) : start + 1]):
+            # (no word to widen the span to where no spaces part the words)
+            if end - start > _VALUE_CHARS // 3:
+                return False
+            continue
         while start > 0 and _WORD_CHAR.match(text, start - 1):
             start -= 1
         while end < len(text) and _WORD_CHAR.match(text, end):
             end += 1
-        span = text[start:end]
-        if C.UNSPACED.search(span) is not None:
-            if len(span) > _VALUE_CHARS // 3:
-                return False
-        elif len(_WORD.findall(span)) > _VALUE_WORDS:
+        if len(_WORD.findall(text[start:end])) > _VALUE_WORDS:
             return False
     return True
 
