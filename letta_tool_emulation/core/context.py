@@ -1737,9 +1737,9 @@ _HELD_ROWS = (
     # nobody's on nothing ("No need to do anything until you get the letter; ...")
     r"(?:(?:it|det|den|het|es|das|ihn|lo|la|l['’]|o|a|его|её|это)\s+(?:\w+\s+)?(?:not|n['’]t|inte|ikke|nicht|"
     r"pas|no|non|não|niet|nie|не)|(?:not|n['’]t|inte|ikke|nicht|pas|no|non|não|niet|nie|не)\s+(?:\w+\s+){0,2}?"
-    r"(?:it|this|that|them|det|den|het|dit|dat|es|das|lo|la|l['’]|o|a|его|её|это))\b[^.!?;\n]{0,30}?\b(?:until|"
-    r"till|förrän|indtil|inntil|før|bis|hasta\s+que|finché|até\s+que|totdat|dopóki|пока)\s+(?:att\s+)?(?:you|du|"
-    r"u|jij|tu|vous|usted|ty|ты|вы)\b"
+    r"(?:it|this|that|them|det|den|het|dit|dat|es|das|lo|la|l['’]|o|a|его|её|это))\b[^.!?;\n]{0,30}?\b"
+    r"(?:(?:until|till)[ ]you|(?:förrän|tills)[ ]du|(?:indtil|inntil|før)[ ](?:du|dere)|bis[ ](?:du|sie)|"
+    r"totdat[ ](?:jij|je|u))\b"
 )
 # Each row searched only where its words occur (a line of everyday prose holds "sent" or
 # "command" often enough that one pattern of all the rows, tried at each position, would cost)
@@ -1789,7 +1789,8 @@ _HELD_GATES = (
         "发",
         "送",
     ),
-    *("until", "till", "förrän", "indtil", "inntil", "før", "bis", "totdat", "dopóki", "пока"),
+    *("until you", "till you", "förrän du", "tills du", "indtil du", "inntil du", "før du", "før dere", "bis sie"),
+    *("totdat jij", "totdat je", "totdat u"),
 )
 
 
