@@ -1291,7 +1291,11 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bje\s+ne\s+l['’]ai\s+pas\s+(?:encore\s+)?(?:enregistré|envoyé|exécuté|lancé)|"
         r"(?:juste\s+un\s+exemple|seulement\s+un\s+exemple|rien\s+n['’]a\s+été|je\s+n['’]ai\s+(?:rien|"
         r"pas)\s+"
-        r"(?:enregistré|exécuté|lancé|envoyé)|n['’]a\s+pas\s+été\s+(?:exécuté|enregistré))",
+        r"(?:enregistré|exécuté|lancé|envoyé)|n['’]a\s+pas\s+été\s+(?:exécuté|enregistré))|"
+        # none of what the block would change was changed ("aucune donnée n'a été modifiée"; not
+        # "aucune autre", which tells the block's change apart from the rest)
+        r"\baucune?\s+(?!autres?\b)(?:\w+\s+){0,2}?n['’](?:a|ont)\s+été\s+(?:modifié|enregistré|changé|"
+        r"sauvegardé|envoyé|exécuté|touché)",
         "de": r"\bnur\s+(?:zur\s+)?(?:veranschaulichung|illustration|demonstration|anschauung)|"
         r"\b(?:das\s+ist|das\s+war|ist)\s+nur\s+die\s+form\b|\bgespeichert\s+habe\s+ich\s+nichts\b|"
         r"\bnur\s+um\s+(?:dir\s+)?zu\s+zeigen|\bich\s+habe\s+(?:noch\s+)?nichts\s+(?:gespeichert|gesendet|"
@@ -1304,12 +1308,14 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"gravei|executei|enviei|busquei)\s+nada|\bainda\s+não\s+(?:salvei|enviei|executei|guardei)|"
         r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|"
         r"não\s+"
-        r"(?:salvei|executei))",
+        r"(?:salvei|executei))|\bnenhuma?\s+(?!outr)(?:\w+\s+){0,2}?foi\s+(?:alterad|salv|modificad|gravad|"
+        r"enviad)\w*",
         "it": r"\bsolo\s+per\s+(?:mostrare|illustrare|farti\s+vedere)|\bnon\s+(?:ho\s+)?(?:salvato|eseguito|"
         r"inviato|cercato)\s+nulla|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:salvato|eseguito|inviato|"
         r"registrato)|\bnon\s+ancora\s+(?:salvato|inviato|eseguito)|(?:solo\s+un\s+esempio|"
         r"non\s+è\s+stato\s+(?:salvato|eseguito|inviato)|non\s+ho\s+(?:salvato|eseguito)|"
-        r"nulla\s+è\s+stato)",
+        r"nulla\s+è\s+stato)|\bnessun[oa]?\s+(?!altr)(?:\w+\s+){0,2}?è\s+stat[oa]\s+(?:modificat|salvat|"
+        r"cambiat|inviat)\w*",
         "ru": r"(?:только|лишь|просто)\s+(?:для\s+)?(?:демонстрац|иллюстрац|наглядност)\w*|(?:ещё|"
         r"пока)\s+не\s+(?:сохранил|отправил|выполнил|записал|искал)|ничего\s+не\s+(?:искал|записал|"
         r"отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|"
@@ -3198,6 +3204,9 @@ AFTER_GATES["example"] += (
     "कुछ भी",
     "nur die form",
     "habe ich nichts",
+    "aucun",
+    "nenhum",
+    "nessun",
 )
 AFTER_GATES["retracted"] += (
     *["misread", "misheard", "got that wrong", "got it wrong", "correct one", "correct version", "right one"],
