@@ -860,7 +860,7 @@ BARE_QUESTIONS = (
         r"\w+(?:\s+(?:ça|cela|ceci))?(?:,?\s+ou\s+(?:pas|non))?|"
         r"(?:va\s+bene|ti\s+va|vi\s+va|ok)\s+se\s+(?:lo|la|li|le|l['’])\s*\w+(?:,?\s+o\s+(?:preferisci\s+di\s+)?no)?|"
         # de
-        r"(?:soll|darf|kann)\s+ich(?:\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
+        r"(?:soll|darf|kann)\s+ich(?:['’]s|\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
         r"abschicken|ausführen|übernehmen|eintragen|anwenden|loslegen|weitermachen))?|"
         # pt
         r"(?:você\s+)?quer\s+que\s+eu\s+(?:(?:o|a|os|as)\s+)?(?:aplique|salve|envie|execute|registre|guarde|mande|"
@@ -1291,7 +1291,11 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bje\s+ne\s+l['’]ai\s+pas\s+(?:encore\s+)?(?:enregistré|envoyé|exécuté|lancé)|"
         r"(?:juste\s+un\s+exemple|seulement\s+un\s+exemple|rien\s+n['’]a\s+été|je\s+n['’]ai\s+(?:rien|"
         r"pas)\s+"
-        r"(?:enregistré|exécuté|lancé|envoyé)|n['’]a\s+pas\s+été\s+(?:exécuté|enregistré))",
+        r"(?:enregistré|exécuté|lancé|envoyé)|n['’]a\s+pas\s+été\s+(?:exécuté|enregistré))|"
+        # none of what the block would change was changed ("aucune donnée n'a été modifiée"; not
+        # "aucune autre", which tells the block's change apart from the rest)
+        r"\baucune?\s+(?!autres?\b)(?:\w+\s+){0,2}?n['’](?:a|ont)\s+été\s+(?:modifié|enregistré|changé|"
+        r"sauvegardé|envoyé|exécuté|touché)",
         "de": r"\bnur\s+(?:zur\s+)?(?:veranschaulichung|illustration|demonstration|anschauung)|"
         r"\b(?:das\s+ist|das\s+war|ist)\s+nur\s+die\s+form\b|\bgespeichert\s+habe\s+ich\s+nichts\b|"
         r"\bnur\s+um\s+(?:dir\s+)?zu\s+zeigen|\bich\s+habe\s+(?:noch\s+)?nichts\s+(?:gespeichert|gesendet|"
@@ -1304,12 +1308,14 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"gravei|executei|enviei|busquei)\s+nada|\bainda\s+não\s+(?:salvei|enviei|executei|guardei)|"
         r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|"
         r"não\s+"
-        r"(?:salvei|executei))",
+        r"(?:salvei|executei))|\bnenhuma?\s+(?!outr)(?:\w+\s+){0,2}?foi\s+(?:alterad|salv|modificad|gravad|"
+        r"enviad)\w*",
         "it": r"\bsolo\s+per\s+(?:mostrare|illustrare|farti\s+vedere)|\bnon\s+(?:ho\s+)?(?:salvato|eseguito|"
         r"inviato|cercato)\s+nulla|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:salvato|eseguito|inviato|"
         r"registrato)|\bnon\s+ancora\s+(?:salvato|inviato|eseguito)|(?:solo\s+un\s+esempio|"
         r"non\s+è\s+stato\s+(?:salvato|eseguito|inviato)|non\s+ho\s+(?:salvato|eseguito)|"
-        r"nulla\s+è\s+stato)",
+        r"nulla\s+è\s+stato)|\bnessun[oa]?\s+(?!altr)(?:\w+\s+){0,2}?è\s+stat[oa]\s+(?:modificat|salvat|"
+        r"cambiat|inviat)\w*",
         "ru": r"(?:только|лишь|просто)\s+(?:для\s+)?(?:демонстрац|иллюстрац|наглядност)\w*|(?:ещё|"
         r"пока)\s+не\s+(?:сохранил|отправил|выполнил|записал|искал)|ничего\s+не\s+(?:искал|записал|"
         r"отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|"
@@ -1791,7 +1797,15 @@ _HELD_ROWS = (
     r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
     r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません|"
     # the verbal noun first, as the topic ("送信はまだしていません")
-    r"送信は(?:まだ)?して(?:い)?ません"
+    r"送信は(?:まだ)?して(?:い)?ません|"
+    # the writer's step on the block denied until the reader speaks, in any verb ("Jag skickar
+    # det inte förrän du säger till:", "I'm not saving it until you say so:"); not a step of
+    # nobody's on nothing ("No need to do anything until you get the letter; ...")
+    r"(?:(?:it|det|den|het|es|das|ihn|lo|la|l['’]|o|a|его|её|это)\s+(?:\w+\s+)?(?:not|n['’]t|inte|ikke|nicht|"
+    r"pas|no|non|não|niet|nie|не)|(?:not|n['’]t|inte|ikke|nicht|pas|no|non|não|niet|nie|не)\s+(?:\w+\s+){0,2}?"
+    r"(?:it|this|that|them|det|den|het|dit|dat|es|das|lo|la|l['’]|o|a|его|её|это))\b[^.!?;\n]{0,30}?\b"
+    r"(?:(?:until|till)[ ]you|(?:förrän|tills)[ ]du|(?:indtil|inntil|før)[ ](?:du|dere)|bis[ ](?:du|sie)|"
+    r"totdat[ ](?:jij|je|u))\b"
 )
 # Each row searched only where its words occur (a line of everyday prose holds "sent" or
 # "command" often enough that one pattern of all the rows, tried at each position, would cost)
@@ -1841,6 +1855,8 @@ _HELD_GATES = (
         "发",
         "送",
     ),
+    *("until you", "till you", "förrän du", "tills du", "indtil du", "inntil du", "før du", "før dere", "bis sie"),
+    *("totdat jij", "totdat je", "totdat u"),
 )
 
 
@@ -3248,6 +3264,9 @@ AFTER_GATES["example"] += (
     "कुछ भी",
     "nur die form",
     "habe ich nichts",
+    "aucun",
+    "nenhum",
+    "nessun",
 )
 AFTER_GATES["retracted"] += (
     *["misread", "misheard", "got that wrong", "got it wrong", "correct one", "correct version", "right one"],
@@ -3455,7 +3474,14 @@ def _bare_shape(line: str, most: int = _BARE_WORDS) -> bool:
         and _QUESTION_WORD.search(text) is None
         and _YOU_FIRST.match(text) is None
         and _SENTENCE_END.search(text) is None
+        and _ASKED_DONE.search(text) is None
     )
+
+
+# A verb in the past in a question of a word or two ("Menikö oikein?", "Onnistuiko?", "Did it?"):
+# it asks whether what was done came out right, not leave to do it. (Finnish asks with -ko/-kö
+# on the verb; its past ends in an -i that does not double a vowel, "sopiko" against "sopiiko".)
+_ASKED_DONE = regex.compile(r"(?<!\w)(?:did|went|worked|\w+[^\W\di]i(?:ko|kö)(?:han|hän)?)(?!\w)", regex.IGNORECASE)
 
 
 _VIETNAMESE = regex.compile(r"[đươĐƯƠ\u1ea0-\u1ef9]")
@@ -3660,6 +3686,60 @@ def _tag_on_block(line: str, tight: bool = False) -> bool:
 
 
 _TAGGED_WORDS = 6
+_LAST_COMMA = regex.compile(r"(?r)[,，、]")
+
+
+def _checks_then_asks(line: str) -> bool:
+    """Whether a question checks the block, then asks leave to make it in a clause of its own
+    ("Passt das so, soll ich's speichern?", "Is that right, shall I save it?"): the leave is for
+    the writer's step still to come, whatever the check says of what is written."""
+    if "," not in line and "，" not in line and "、" not in line:
+        return False
+    text = _without_signs(line.strip())
+    comma = _LAST_COMMA.search(text)
+    if comma is None or not text.endswith(_ASKS):
+        return False
+    head, tail = text[: comma.start()].strip(), text[comma.end() :].strip()
+    return CHECK_QUESTION.match(head + "?") is not None and _BARE.search(_bare_text(tail))
+
+
+# Chinese, which parts no words with spaces, asks a question of a word or two as a verb of one or
+# two characters, with "要" (shall) or a particle ("要存吗？", "记吧？"); "了" or "过" after it
+# tells it done ("记对了吗？" asks whether it came out right)
+_ZH_BARE = regex.compile(
+    r"[\W_]{0,3}(?:要不要|要|需要|可以)?我?(?:[^\P{Han}了过别其还什哪谁怎]){1,2}(?:吗|吧|么)[ \t]*[?？][ \t]*$"
+)
+# A question that names the writer's own step on the block as still to come, in a clause of
+# "before" ("Est-ce que j'ai bien noté l'heure, avant de le sauvegarder ?", "Did I get the name
+# right before I save it?"): whatever it checks, the step waits on the answer.
+_BEFORE_MY_STEP = regex.compile(
+    r"(?<!\w)(?:before\s+(?:I\s+)?\w+\s+(?:it|this|that|them)|avant\s+(?:de|que\s+je)\s+(?:le|la|les|l['’])\s*\w+|"
+    r"bevor\s+ich\s+(?:es|das|sie|['’]s)\s+\w+|antes\s+de\s+\w+(?:lo|la|los|las)|antes\s+de\s+(?:o|a|os|as)\s+\w+|"
+    r"prima\s+di\s+\w+(?:lo|la|li|le)|voordat\s+ik\s+(?:het|dit|dat)\s+\w+|innan\s+jag\s+\w+\s+(?:det|den)|"
+    r"før\s+(?:jeg|eg)\s+\w+\s+(?:det|den))(?!\w)",
+    regex.IGNORECASE,
+)
+_BEFORE_GATES = ("before", "avant", "bevor", "antes", "prima", "voordat", "innan", "før")
+
+
+def _before_my_step(line: str) -> bool:
+    """Whether a question after a block names the writer's step on it as still to come (see
+    :data:`_BEFORE_MY_STEP`), and asks for nothing more."""
+    if not line.rstrip().endswith(_ASKS):
+        return False
+    low = line.lower()
+    if not any(gate in low for gate in _BEFORE_GATES):
+        return False
+    # (in the question itself: "Prima di salvarlo ho tolto il vecchio orario. Tutto chiaro?" tells
+    # what was done before)
+    question = sentences(line)[-1]
+    return (
+        _BEFORE_MY_STEP.search(question) is not None
+        and _FOR_MORE.search(question) is None
+        and _TOO.search(question) is None
+    )
+
+
 # A verb told as done ("I saved it like this, okay?"): no leave is asked for what was done
 _PAST = regex.compile(
     r"(?<!\w)(?:\w+ed|did|made|kept|sent|put|got|wrote|have|has|had|['’]ve|habe|hab|hat|ai|he|ha|hecho|"
@@ -3962,13 +4042,21 @@ def shown_after(
             and short
             and (
                 _BARE.search(_bare_text(line))
-                or (_bare_shape(line, 2) if tight else bool(last) and _bare_shape(line, 1) and not _LATER.search(line))
+                or (
+                    (_bare_shape(line, 2) or _ZH_BARE.match(line) is not None)
+                    if tight
+                    else bool(last) and _bare_shape(line, 1) and not _LATER.search(line)
+                )
             )
         ):
             kind = "proposed"
         if kind is None and i == 0 and not done and "held" in gated and _holds_it_back(line):
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
+            kind = "proposed"
+        if kind is None and tight and short and _checks_then_asks(line):
+            kind = "proposed"
+        if kind is None and i == 0 and _before_my_step(line):
             kind = "proposed"
         if kind is None and i == 0 and _would_be(line):
             kind = "example"
@@ -4020,6 +4108,11 @@ def shown_after(
         shown = shown_after(closing, before=before, ends=True)
         if shown is not None and shown.kind == "proposed":
             return shown
+        # and a question of two words asks it as it would in the block's own paragraph ("Això
+        # substituiria el telèfon antic." / "Ho guardo?"): the statements keep it on the block
+        question = closing.strip()
+        if _short_question(question) and _bare_shape(question, 2):
+            return Shown("proposed", _WHY_AFTER["proposed"], quote_words(question))
     return None
 
 

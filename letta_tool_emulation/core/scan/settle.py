@@ -517,7 +517,18 @@ def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> 
     if C.names_before_lead(between, value):
         return True
     was = _changed_value(new, old)  # the value it replaces
-    return was is not None and C.names_both(between, value, was)
+    if was is not None and C.names_both(between, value, was):
+        return True
+    # a value of several words is named by its longest ("Viagem a Lisboa" / "Viagem ao Porto":
+    # "você disse Porto"), a word that runs into it aside
+    main = _main_word(value)
+    return main != value and C.names_before_lead(between, main)
+
+
+def _main_word(value: str) -> str:
+    """The longest word of ``value`` (``value`` itself where it is one word, or has no spaces)."""
+    words = value.split()
+    return max(words, key=len) if len(words) > 1 else value
 
 
 _WORD_CHAR = regex.compile(r"[\w'’-]")
@@ -645,13 +656,19 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
     words."""
     if not C.own_labels(a, b):
         return False
-    one = _first_call(first.events)
-    texts = _one_text_changed(one, _first_call(second.events))
+    one, two = _first_call(first.events), _first_call(second.events)
+    texts = _one_text_changed(one, two)
     if one is None or texts is None:
-        return False
+        # tagged apart ("work", "travel" / "travel"): the text decides alone
+        texts = _text_apart(one, two)
+        return texts is not None and _same_fact(*texts)
     x, y = texts
     if len(one.arguments) == 1:
-        return C.reads_as_sentence(x) and C.reads_as_sentence(y)
+        # a message's two wordings; a search's few words are no sentence, and share little
+        sentence = C.reads_as_sentence(x), C.reads_as_sentence(y)
+        return all(sentence) or (any(sentence) and _same_fact(x, y))
+    if _same_fact(x, y):
+        return True
     # with more to the calls, the same in both, the texts must be one the other's start, written
     # short and long ("Kurz:" "Läuft dienstags." / "Ausführlich:" "Läuft dienstags um 19 Uhr.")
     short, full = sorted((x.rstrip(" .!。！।"), y.rstrip(" .!。！।")), key=len)
@@ -665,6 +682,100 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
 
 _AT_LENGTH = 2
 _STEM = 3  # characters two forms of one word share at least
+
+
+def _text_apart(first: ToolCall | None, second: ToolCall | None) -> tuple[str, str] | None:
+    """The one text two calls to one tool hold differently, where all else they hold is the same
+    but for lists (their tags); None otherwise."""
+    if first is None or second is None or first.name != second.name:
+        return None
+    one, two = first.arguments, second.arguments
+    if one.keys() != two.keys():
+        return None
+    changed = [k for k in one if one[k] != two[k]]
+    texts = [k for k in changed if isinstance(one[k], str) and isinstance(two[k], str)]
+    if len(texts) != 1 or any(
+        not isinstance(one[k], list) or not isinstance(two[k], list) for k in changed if k not in texts
+    ):
+        return None
+    return one[texts[0]], two[texts[0]]
+
+
+# What a text tells, as units to compare: each number; each word of four letters or more, by its
+# first five (a word's forms share them: "fietsen" / "Fietst", "Réunion" / "réunion"); and in a
+# script written without spaces, each two characters that stand together
+_UNIT = regex.compile(r"\d+|[\p{L}\p{M}]+")
+_UNIT_WORD = 4
+_UNIT_STEM = 5
+
+
+def _units(text: str) -> tuple[set[str], set[str]]:
+    """The numbers and the other units of ``text`` (see :data:`_UNIT`)."""
+    numbers: set[str] = set()
+    words: set[str] = set()
+    for m in _UNIT.finditer(text.lower()):
+        unit = m.group()
+        if unit[0].isdigit():
+            numbers.add(unit.lstrip("0") or "0")
+        elif C.UNSPACED.search(unit):
+            words.update(unit[i : i + 2] for i in range(len(unit) - 1))
+        elif len(unit) >= _UNIT_WORD:
+            words.add(unit[:_UNIT_STEM])
+    return numbers, words
+
+
+def _same_fact(x: str, y: str) -> bool:
+    """Whether two texts tell one fact in two wordings ("Réunion trimestrielle ... le 18 avril." /
+    "Grosse réunion avec le CA le 18 avril, à préparer !", "本日はお時間をいただき、誠にありがとう
+    ございました。" / "今日はありがとう！またね〜"): they share two units at least, and at least
+    half the units of the one with fewer (:func:`_units`). Numbers that differ tell two facts
+    ("Dentist, 5 March, 10:00" / "Haircut, 5 March, 15:00"), and so do texts the same but for one
+    value put in place of another ("Loves sushi and ramen" / "Loves green tea and ramen"),
+    whatever they share besides: two facts put alike, as two entries of a profile are."""
+    (nx, ux), (ny, uy) = _units(x), _units(y)
+    if nx and ny and not (nx <= ny or ny <= nx):
+        return False  # a wording may leave a number out, not put another in its place
+    one, two = nx | ux, ny | uy
+    shared = len(one & two)
+    # (one unit shared is not enough, however short the text: "Bor i Uppsala." / "Pendlar från
+    # Uppsala till Stockholm ..." are two facts, though they share as much as the one fact of
+    # "Mag Jazz" / "Hört gern Jazz, vor allem ...")
+    if shared < _SHARED or 2 * shared < min(len(one), len(two)):
+        return False
+    return not _one_value_apart(x, y)
+
+
+_SHARED = 2
+_VALUE_WORDS = 2
+
+
+def _one_value_apart(x: str, y: str) -> bool:
+    """Whether two texts are the same but for one value, a word or two (or a few characters where
+    no spaces part the words) in each, in place of the other's."""
+    most = min(len(x), len(y))
+    head = 0
+    while head < most and x[head] == y[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and x[-1 - tail] == y[-1 - tail]:
+        tail += 1
+    if 2 * (head + tail) < max(len(x), len(y)):
+        # (words are counted only where spaces part them)
+        return C.UNSPACED.search(x + y) is None and _swapped_word(x, y) is not None
+    for text in (x, y):
+        start, end = head, len(text) - tail
+        if C.UNSPACED.search(text[start:end] or text[max(0, start - 1) : start + 1]):
+            # (no word to widen the span to where no spaces part the words)
+            if end - start > _VALUE_CHARS // 3:
+                return False
+            continue
+        while start > 0 and _WORD_CHAR.match(text, start - 1):
+            start -= 1
+        while end < len(text) and _WORD_CHAR.match(text, end):
+            end += 1
+        if len(_WORD.findall(text[start:end])) > _VALUE_WORDS:
+            return False
+    return True
 
 
 def _same_opening(short: str, full: str) -> bool:
