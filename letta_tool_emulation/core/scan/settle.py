@@ -661,8 +661,10 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
     if one is None or texts is None:
         # tagged apart ("work", "travel" / "travel"): the text decides alone
         texts = _text_apart(one, two)
-        return texts is not None and _same_fact(*texts)
+        return texts is not None and _same_fact(*texts) and not _named_apart(a, b, *texts)
     x, y = texts
+    if _named_apart(a, b, x, y):
+        return False
     if len(one.arguments) == 1:
         # a message's two wordings; a search's few words are no sentence, and share little
         sentence = C.reads_as_sentence(x), C.reads_as_sentence(y)
@@ -682,6 +684,36 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
 
 _AT_LENGTH = 2
 _STEM = 3  # characters two forms of one word share at least
+
+
+def _named_apart(a: str, b: str, x: str, y: str) -> bool:
+    """Whether a label names what its own text holds and the other's does not ("Mon:" "Monday
+    6pm: piano ..." / "Tue:" "Tuesday 6pm: swimming ...", "Работа:" "Рабочий e-mail: ..." /
+    "Дом:" "Личный e-mail: ..."): labels that name two subjects put two facts, however much
+    their texts share (the hour, the child's name). A wording's label names its manner, which
+    the text does not spell ("Formal:", "Kurz:", "丁寧版：")."""
+    return _names_own(a, x, y) or _names_own(b, y, x)
+
+
+_LABEL_STEM = 4  # letters of a label's word a form of it in the text begins with ("Mon" / "Monday")
+_LABEL_WORD = 3
+
+
+def _names_own(label: str, own: str, other: str) -> bool:
+    mine, theirs = own.lower(), other.lower()
+    for word in _WORD.findall(label.lower()):
+        if word.isdigit() or len(word) < (2 if C.UNSPACED.search(word) else _LABEL_WORD):
+            continue
+        if C.UNSPACED.search(word):
+            stem = word[:2]
+            if stem in mine and stem not in theirs:
+                return True
+            continue
+        stem = word[:_LABEL_STEM]
+        starts = regex.compile(r"(?<!\w)" + regex.escape(stem))
+        if starts.search(mine) is not None and starts.search(theirs) is None:
+            return True
+    return False
 
 
 def _text_apart(first: ToolCall | None, second: ToolCall | None) -> tuple[str, str] | None:
