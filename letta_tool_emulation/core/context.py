@@ -3997,8 +3997,10 @@ def reports_done(before: str) -> bool:
     if not line or line.endswith(_ASKS):
         return False
     found = (
-        # a line of a word or two that says it is done ("Sparat.", "Готово.") as after a block
+        # a line of a word or two that says it is done ("Sparat.", "Готово.") as after a block,
+        # or names the block below done ("Guardado:", "Saved:")
         DONE.match(line + " ") is not None
+        or (line.endswith((":", "：")) and DONE.match(line[:-1].rstrip() + ". ") is not None)
         or REPORTED.match(line) is not None
         or any(REPORTED.match(line, m.end()) is not None for m in _CLAUSE_STARTS.finditer(line))
         or _REPORTED_CJK.search(line) is not None
