@@ -4009,7 +4009,13 @@ def reports_done(before: str) -> bool:
 
 
 def shown_after(
-    after: str, *, others_ran: bool = False, before: str | None = None, ends: bool = False, leads_on: bool = False
+    after: str,
+    *,
+    others_ran: bool = False,
+    before: str | None = None,
+    ends: bool = False,
+    leads_on: bool = False,
+    above: str | None = None,
 ) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
@@ -4017,7 +4023,8 @@ def shown_after(
     ``before``: the line directly before the block, where one stands right above it (asked
     whether it reports the block made, :func:`reports_done`, only when a short question follows).
     ``ends``: ``after`` is all the reply has left. ``leads_on``: another block follows ``after``
-    directly (the next block's line is the one after its last)."""
+    directly (the next block's line is the one after its last). ``above``: the nearest line above
+    the block past blank lines, where a blank line stands between (see :func:`_keeps_it`)."""
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
@@ -4057,6 +4064,8 @@ def shown_after(
         if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
         if kind is None and tight and short and _checks_then_asks(line):
+            kind = "proposed"
+        if kind is None and last and not tight and short and not done and _keeps_it(line, before, above):
             kind = "proposed"
         if kind is None and i == 0 and _before_my_step(line):
             kind = "proposed"
@@ -4116,6 +4125,48 @@ def shown_after(
         if _short_question(question) and _bare_shape(question, 2):
             return Shown("proposed", _WHY_AFTER["proposed"], quote_words(question))
     return None
+
+
+# The writer's own step of keeping the block, asked as a question of its own: "do you want me to
+# note it", an infinitive ("Обновить профиль?") or a volitive ("記録しておきましょうか？"). Its
+# verb is one of keeping (note, save, record, update), the block its only object: a question
+# that offers another step ("Помочь с переездом?", "Vous voulez que je vous trouve un hôtel ?")
+# starts something new.
+_KEEPS_IT = regex.compile(
+    r"^[\W_]{0,3}(?:"
+    r"(?:do\s+you\s+)?(?:want|would\s+you\s+like)\s+me\s+to\s+(?:note|save|record|log|store|keep|update|jot)\s+"
+    r"(?:it|this|that)(?:\s+down)?|(?:shall|should)\s+I\s+(?:note|record|log|update|keep|jot)\s+(?:it|this|that)"
+    r"(?:\s+down)?|"
+    r"(?:est-ce\s+que\s+)?(?:(?:vous\s+)?voulez|(?:tu\s+)?veux|voulez-vous|veux-tu)\s+que\s+je\s+(?:le|la|les|l['’])"
+    r"\s*(?:note|enregistre|garde|retienne|sauvegarde|consigne|mette\s+à\s+jour)|"
+    r"¿?\s*(?:quieres|quiere|queréis)\s+que\s+(?:lo|la|los|las)\s+(?:guarde|anote|apunte|registre|actualice)|"
+    r"(?:vuoi|vuole|volete)\s+che\s+(?:lo|la|li|le|l['’])\s*(?:salvi|annoti|segni|registri|aggiorni|memorizzi)|"
+    r"(?:você\s+)?(?:quer|queres)\s+que\s+eu\s+(?:o\s+|a\s+)?(?:anote|salve|guarde|registre|atualize)|"
+    r"(?:willst|möchtest)\s+du,?\s+dass\s+ich\s+(?:es|das|ihn|sie)\s+(?:notiere|speichere|festhalte|vermerke|"
+    r"aktualisiere)|(?:soll|darf)\s+ich\s+(?:es|das|ihn|sie)\s+(?:notieren|festhalten|vermerken|aktualisieren)|"
+    r"(?:wil\s+je|wilt\s+u)\s+dat\s+ik\s+(?:het|dit|dat)\s+(?:noteer|bijwerk|onthoud)|"
+    # (an infinitive that asks "shall I", with one word for what is kept: "Обновить профиль?")
+    r"(?:мне\s+)?(?:сохранить|записать|обновить|запомнить|отметить|внести)(?:\s+[\w-]+)?|"
+    r"(?:зберегти|записати|оновити|запам['’]ятати|внести)(?:\s+[\w-]+)?|"
+    r"(?:czy\s+)?(?:mam\s+)?(?:to\s+)?(?:zanotować|zaktualizować|zapamiętać)(?:\s+to)?|"
+    r"(?:これを|これで|この内容で)?(?:記録|保存|更新|登録|メモ)(?:して(?:おき|お)|しておき|し)?(?:ましょうか|ますか)|"
+    r"(?:이렇게\s*)?(?:저장|기록|메모|업데이트)(?:해\s*(?:둘|놓을|드릴)까요|할까요)|"
+    r"(?:要不要|要)?我?(?:帮你)?(?:记下来|记下|记录一下|记录|保存一下|存一下|更新一下)(?:吗|吧)"
+    r")[ \t]*[?？][ \t]*$",
+    regex.IGNORECASE,
+)
+
+
+def _keeps_it(line: str, before: str | None, above: str | None) -> bool:
+    """Whether a question that closes the reply past a blank line after a block asks leave for
+    the writer's step of keeping it (see :data:`_KEEPS_IT`) where the reply reported it done
+    neither right above the block nor on the last line above it: past the block's paragraph the
+    question is otherwise read as starting something new ("Coffee tomorrow?")."""
+    if _KEEPS_IT.match(_without_signs(line.strip())) is None:
+        return False
+    if _TOO.search(line) is not None or _FOR_MORE.search(line) is not None or _LATER.search(line) is not None:
+        return False
+    return not any(told is not None and reports_done(told) for told in (before, above))
 
 
 # The writer's step offered in the conditional on the line above a block ("And one more I could

@@ -622,6 +622,35 @@ def test_a_short_question_for_more_about_the_user_with_a_question_word_or_past_a
         assert _ran(_block("pizza") + after) == ["pizza"], after
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Vous voulez que je le note ?",
+        "Обновить профиль?",
+        "記録しておきましょうか？",
+        "Möchtest du, dass ich es vermerke?",
+    ],
+)
+def test_the_replys_last_question_past_a_blank_line_asking_to_keep_the_block_holds_it(line: str) -> None:
+    assert _ran("You moved in March.\n\n" + _block("pizza") + "\n\n" + line) == [], line
+    # not where the reply reported it done above, nor with more of the reply after it
+    assert _ran("I've saved your move.\n\n" + _block("pizza") + "\n\nОбновить профиль?") == ["pizza"]
+    assert _ran(_block("pizza") + "\n\n" + line + "\n\nSee you!") == ["pizza"], line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Помочь с переездом?",
+        "Vous voulez que je vous trouve un hôtel ?",
+        "Обновить что-нибудь ещё?",
+        "Записать завтра?",
+    ],
+)
+def test_a_closing_question_past_a_blank_line_offering_another_step_holds_nothing(line: str) -> None:
+    assert _ran("You moved in March.\n\n" + _block("pizza") + "\n\n" + line) == ["pizza"], line
+
+
 def test_a_block_reported_done_first_asks_no_leave_after() -> None:
     assert _ran(_block("pizza") + "\nDone. If you'd rather I hadn't, say so and I'll undo it.") == ["pizza"]
     assert _ran(_block("pizza") + "\nSaved. If you want, I can also draft the email — shall I?") == ["pizza"]

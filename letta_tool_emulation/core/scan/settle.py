@@ -366,7 +366,7 @@ class Settle:
         ran = False
         # context.shown_after depends on nothing but its arguments: calls written again and
         # again with the same line after each are judged once.
-        judged: dict[tuple[str, bool, str | None, bool, bool], C.Shown | None] = {}
+        judged: dict[tuple[str, bool, str | None, bool, bool, str | None], C.Shown | None] = {}
         offered = _alternatives(groups, prose)
         for i, group in enumerate(groups):
             last = i + 1 == len(groups)
@@ -397,11 +397,13 @@ class Settle:
             if shown is None and after.strip():
                 # (the next block directly after: a line that leads into it speaks of it)
                 leads_on = not last and cut == upto and "\n" not in after.strip()
-                key = (after, ran and last, before, ends, leads_on)
+                # (past a blank line, the nearest line above tells whether the reply reported it done)
+                up = _label_above(group) if before is None and ends else None
+                key = (after, ran and last, before, ends, leads_on, up)
                 shown = judged.get(key, _UNJUDGED)
                 if shown is _UNJUDGED:
                     shown = judged[key] = C.shown_after(
-                        after, others_ran=ran and last, before=before, ends=ends, leads_on=leads_on
+                        after, others_ran=ran and last, before=before, ends=ends, leads_on=leads_on, above=up
                     )
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
