@@ -3806,10 +3806,14 @@ def waits_on_answer(question: str, line: str) -> bool:
         and _ON_ANSWER.match(line) is not None
         and _YOU_ANYWHERE.search(question) is None
         and _TOO.search(line) is None
+        and (not UNSPACED.search(line) or _CJK_YOU_TOO.search(question + "\n" + line) is None)
     )
 
 
 _YOU_ANYWHERE = regex.compile(r"(?<!\w)" + _YOU, regex.IGNORECASE)
+# "You" and "too" where no spaces part the words ("你是周五出发吗？", "住所も調べます"): a
+# question about the reader, or a step besides the block
+_CJK_YOU_TOO = regex.compile(r"你|您|あなた|당신|(?<=[\p{Han}\p{Katakana}])も|也|还")
 
 
 # A letter alone, or after a word of a script written without spaces ("案A"), labelling an alternative
@@ -4308,7 +4312,7 @@ def _closing_question(after: str) -> str | None:
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
 
 
-_FIRST_ASK = regex.compile(r"[?？][ \t]+")
+_FIRST_ASK = regex.compile(r"\?[ \t]+|？[ \t]*")
 
 
 def _question_then(line: str) -> tuple[str, str] | None:
