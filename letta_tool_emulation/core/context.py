@@ -885,6 +885,8 @@ BARE_QUESTIONS = (
         r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat|hem|ze|deze))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
         r"uitvoeren|doorvoeren|bewaren|verwerken))?|(?:ska|får|kan)\s+jag(?:\s+(?:göra|spara|skicka|köra|"
         r"genomföra|fortsätta))?(?:\s+(?:det|den|detta))?(?:\s+nu)?|"
+        # ("Ok å lagre?", "Okej att spara?": consent, then the verb of the step)
+        r"(?:ok|okay|okej|greit|fint)\s+(?:å|att|at)\s+[^\W\d_]+(?:\s+(?:det|den|dette|detta))?|"
         # "do you want me to save it", the block the object
         r"(?:wil\s+je|wilt\s+u)\s+dat\s+ik\s+(?:het|dit|hem|ze)\s+(?:opsla|verstuur|toepas|doorvoer|bewaar|uitvoer)|"
         r"vill\s+du\s+att\s+jag\s+(?:sparar|skickar|kör|gör|lägger\s+till|genomför)\s+(?:det|den|detta)|"
