@@ -921,7 +921,7 @@ BARE_QUESTIONS = (
         r"(?:これで|このまま|この内容で|こちらも|これも)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
         r"(?:よろしい|よい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
         r"(?:이렇게\s*)?(?:바꿀까요|고칠까요|저장할까요)|(?:この(?:まま|内容)で)?(?:保存|送信|実行|更新|登録|変更)しても(?:いい)?|"
-        r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
+        r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|해도\s*괜찮을까요|해도\s*괜찮나요|"
         r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:이렇게\s*)?해도\s*(?:될까요|되나요|돼요|괜찮을까요)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下来|记下)(?:吗|吧)|"
         r"(?:要不要|是否)也?(?:执行|保存|发送|继续|记下来|记下)"
     )
@@ -3705,6 +3705,38 @@ def _checks_then_asks(line: str) -> bool:
     return CHECK_QUESTION.match(head + "?") is not None and _BARE.search(_bare_text(tail))
 
 
+# "Or" opening a question's last clause, after a comma ("Shall I save it, or would you rather
+# change it?", "저장해도 괜찮을까요, 아니면 내용을 조금 고칠까요?")
+_OR_CLAUSE = regex.compile(
+    r"[,，、][ \t]*(?:or|oder|ou|o|of|eller|или|або|czy|albo|nebo|vagy|sau|yoksa|atau|hay|ή|أو|یا|או|या|নাকি|หรือ|"
+    r"아니면|还是|或者|それとも)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _asks_or_offers(line: str) -> bool:
+    """Whether the last sentence of a line after a block asks leave to make it in a bare question,
+    then offers the other answer after a comma and "or": the question is the block's, whatever
+    the other answer is."""
+    if "," not in line and "，" not in line and "、" not in line:
+        return False
+    text = _without_signs(sentences(line.strip())[-1].strip())
+    if not text.endswith(_ASKS):
+        return False
+    clause = _OR_CLAUSE.search(text)
+    if clause is None or not _BARE.search(_bare_text(text[: clause.start()].strip() + "?")):
+        return False
+    # (an other answer that asks for more, a later time or a step of "we" or "you" offers another
+    # step: "Okay, or shall we plan the trip now?", "Alright, or do you want another one?")
+    other = text[clause.end() :]
+    return not any(
+        words.search(other) is not None for words in (_FOR_MORE, _TOO, _LATER, _THEIR_STEP, _ANOTHER, _YOU_ANYWHERE)
+    )
+
+
+_ANOTHER = regex.compile(r"(?<!\w)(?:another|one\s+more)(?!\w)", regex.IGNORECASE)
+
+
 # Chinese, which parts no words with spaces, asks a question of a word or two as a verb of one or
 # two characters, with "要" (shall) or a particle ("要存吗？", "记吧？"); "了" or "过" after it
 # tells it done ("记对了吗？" asks whether it came out right)
@@ -4070,6 +4102,8 @@ def shown_after(
         if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
         if kind is None and tight and short and _checks_then_asks(line):
+            kind = "proposed"
+        if kind is None and tight and _asks_or_offers(line):
             kind = "proposed"
         if kind is None and last and not tight and short and not done and _keeps_it(line, before, above):
             kind = "proposed"

@@ -651,6 +651,22 @@ def test_a_closing_question_past_a_blank_line_offering_another_step_holds_nothin
     assert _ran("You moved in March.\n\n" + _block("pizza") + "\n\n" + line) == ["pizza"], line
 
 
+def test_a_bare_question_asking_leave_with_the_other_answer_after_or_holds_the_block() -> None:
+    for line in (
+        "이렇게 적어 두면 찾기 쉬워요. 반영해도 괜찮을까요, 아니면 날짜를 고칠까요?",
+        "Je l'enregistre, ou je corrige d'abord la date ?",
+        "Zapisać to, czy najpierw poprawić datę?",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == [], line
+    for line in (
+        "Okay, or shall we plan the trip now?",
+        "Alright, or do you want another one?",
+        "Dobrze, czy mam coś jeszcze zapisać?",
+        "Anything else, or should I stop here?",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
+
+
 def test_a_block_reported_done_first_asks_no_leave_after() -> None:
     assert _ran(_block("pizza") + "\nDone. If you'd rather I hadn't, say so and I'll undo it.") == ["pizza"]
     assert _ran(_block("pizza") + "\nSaved. If you want, I can also draft the email — shall I?") == ["pizza"]
