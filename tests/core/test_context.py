@@ -667,6 +667,20 @@ def test_a_bare_question_asking_leave_with_the_other_answer_after_or_holds_the_b
         assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
 
 
+def test_a_question_and_the_step_on_its_answer_share_a_line_without_a_space_after_the_mark() -> None:
+    assert _ran(_block("pizza") + "\n时间写对了吗？对的话我就存下来。") == []
+    assert _ran(_block("pizza") + "\n日付は合っていますか？よろしければ保存します。") == []
+    # a question about the reader, or a step besides the block, promises nothing of it
+    assert _ran(_block("pizza") + "\n你是周五一早出发吗？是的话我提醒你带身份证。") == ["pizza"]
+    assert _ran(_block("pizza") + "\n予約はもう済みましたか？よろしければ病院の住所も調べます。") == ["pizza"]
+
+
+@pytest.mark.parametrize("line", ["Ok å lagre?", "Okej att spara?", "Ok at gemme det?"])
+def test_consent_and_the_verb_of_the_step_ask_leave_for_the_block(line: str) -> None:
+    assert _ran(_block("pizza") + "\n" + line) == [], line
+    assert _ran(_block("pizza") + "\nSparat! Okej att jag skrev det så kort?") == ["pizza"]
+
+
 def test_a_block_reported_done_first_asks_no_leave_after() -> None:
     assert _ran(_block("pizza") + "\nDone. If you'd rather I hadn't, say so and I'll undo it.") == ["pizza"]
     assert _ran(_block("pizza") + "\nSaved. If you want, I can also draft the email — shall I?") == ["pizza"]
