@@ -680,8 +680,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
         + _ENDS,
+        # (the writer in the conditional, as "I'd" and "I would" above: "Das würde ich ihm schicken:",
+        # and the block named as what would be, "Das wäre:")
         "de": r"\b(?:bis\s+du\s+(?:es\s+)?bestätigst|wenn\s+du\s+einverstanden|entwurf|noch\s+nicht\s+(?:gespeichert|"
-        r"gesendet))\b|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls|entweder)\b"
+        r"gesendet)|ich\s+würde|würde\s+ich)\b|\b(?:das|dies)\s+wäre[ \t*_]*[:：][ \t*_]*$|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls|entweder)\b"
         + _ENDS
         + r"|\b(?:zwei|drei|mehrere)\s+(?:wege|möglichkeiten|optionen)\b"
         + _ENDS,
@@ -706,7 +708,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た))|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
-        "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
+        "nl": r"\b(?:ik\s+zou|zou\s+ik|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
         r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|"
         r"mocht|afhankelijk\s+van)\b"
