@@ -676,23 +676,23 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
         + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
-        r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
+        r"pas\s+encore\s+(?:envoyé|enregistré)|je\s+(?:vous|te)\s+propose)\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
         + _ENDS,
         # (the writer in the conditional, as "I'd" and "I would" above: "Das würde ich ihm schicken:",
-        # and the block named as what would be, "Das wäre:")
+        # and the block named as what would be, "Das wäre:"; and proposed, as "te propongo" is)
         "de": r"\b(?:bis\s+du\s+(?:es\s+)?bestätigst|wenn\s+du\s+einverstanden|entwurf|noch\s+nicht\s+(?:gespeichert|"
-        r"gesendet)|ich\s+würde|würde\s+ich)\b|\b(?:das|dies)\s+wäre[ \t*_]*[:：][ \t*_]*$|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls|entweder)\b"
+        r"gesendet)|ich\s+würde|würde\s+ich)\b|\bich\s+schlage\b[^\n.!?]{0,40}\bvor\b|\b(?:das|dies)\s+wäre[ \t*_]*[:：][ \t*_]*$|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls|entweder)\b"
         + _ENDS
         + r"|\b(?:zwei|drei|mehrere)\s+(?:wege|möglichkeiten|optionen)\b"
         + _ENDS,
-        "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo))\b|"
+        "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo)|(?:te\s+|lhe\s+|eu\s+)?proponho)\b|"
         r"^\W{0,4}(?:se|quando|assim\s+que|dependendo|ou|ou\s+então|alternativamente|senão)\b"
         + _ENDS
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
         + _ENDS,
-        "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato))\b|"
+        "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato)|(?:ti|vi|le)\s+propongo)\b|"
         r"\b(?:lo|la|li|le)\s+[^\W\d_]{2,}(?:erei|irei)\b|"
         r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
         + _ENDS
