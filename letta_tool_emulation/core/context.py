@@ -3720,7 +3720,7 @@ def _asks_or_offers(line: str) -> bool:
     """Whether the last sentence of a line after a block asks leave to make it in a bare question,
     then offers the other answer after a comma and "or": the question is the block's, whatever
     the other answer is."""
-    if "," not in line and "，" not in line and "、" not in line:
+    if _ASK_MARK(line) is None or ("," not in line and "，" not in line and "、" not in line):
         return False
     text = _without_signs(sentences(line.strip())[-1].strip())
     if not text.endswith(_ASKS):
