@@ -4444,12 +4444,24 @@ ALTERNATIVES_INTRO = regex.compile(
     regex.IGNORECASE,
 )
 ALTERNATIVE = "it is one item of a list the line above introduces as alternatives"
-_SHORT_LABEL = regex.compile(r"[\W_]{0,3}[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$")
+# (or a flag alone, naming a language or a country as a word would: "🇧🇷:" / "🇬🇧:")
+_SHORT_LABEL = regex.compile(
+    r"[\W_]{0,3}(?:[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}|[\U0001F1E6-\U0001F1FF]{2})[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$"
+)
+
+
+_FLAG_LABEL = regex.compile(r"[\W_]{0,3}[\U0001F1E6-\U0001F1FF]{2}[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$")
+
+
+def flag_label(line: str) -> bool:
+    """Whether ``line`` is a flag alone as a label ("🇧🇷:"): it names a language or a country,
+    but no word of it can be looked for in the text below it."""
+    return _FLAG_LABEL.match(line.strip()) is not None
 
 
 def short_label(line: str) -> bool:
-    """Whether ``line`` is a label of a word to three on its own, ending in a colon or an arrow
-    ("Förmlich:", "Short version →")."""
+    """Whether ``line`` is a label of a word to three on its own, or a flag, ending in a colon or
+    an arrow ("Förmlich:", "Short version →", "🇧🇷:")."""
     return _SHORT_LABEL.match(line.strip()) is not None
 
 

@@ -848,3 +848,14 @@ def test_a_block_after_a_marker_on_its_own_line_is_judged_by_it(head: str, kind:
     shown = C.shown_before(C.Context(line_head=head))
     assert shown is not None and shown.kind == kind
     assert C.shown_before(C.Context(line_head="")) is None
+
+
+def test_a_flag_alone_labels_one_message_in_two_languages() -> None:
+    assert C.flag_label("🇧🇷:") and C.short_label("🇧🇷:") and not C.flag_label("🇧🇷 Brasil:")
+    one = _block("Oi Sarah, a reunião é sexta às 10h.")
+    two = _block("Hi Sarah, the meeting is Friday at 10am.")
+    assert _ran("🇧🇷:\n" + one + "\n🇬🇧:\n" + two) == []
+    # two texts that share no name or number are two messages, each performed
+    three = _block("Oi Ana, chego às 18h.")
+    four = _block("Hi John, the report is attached.")
+    assert _ran("🇧🇷:\n" + three + "\n🇬🇧:\n" + four) == ["Oi Ana, chego às 18h.", "Hi John, the report is attached."]

@@ -660,6 +660,11 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
         return False
     one, two = _first_call(first.events), _first_call(second.events)
     texts = _one_text_changed(one, two)
+    if C.flag_label(a) or C.flag_label(b):
+        # A flag names nothing a text can be told apart by: two trips under "🇩🇪:" / "🇫🇷:" are
+        # two facts. Only a message's two wordings, nothing else to the calls, are one text, in
+        # two languages sharing the names and numbers and no more.
+        return one is not None and len(one.arguments) == 1 and texts is not None and _translated(*texts)
     if one is None or texts is None:
         # tagged apart ("work", "travel" / "travel"): the text decides alone
         texts = _text_apart(one, two)
@@ -756,6 +761,14 @@ def _units(text: str) -> tuple[set[str], set[str]]:
         elif len(unit) >= _UNIT_WORD:
             words.add(unit[:_UNIT_STEM])
     return numbers, words
+
+
+def _translated(x: str, y: str) -> bool:
+    """Whether two texts could be one message in two languages: they share a unit (a name, a
+    number) and no number of one is missing from the other ("Oi Sarah, ... às 10h." / "Hi Sarah,
+    ... at 10am."); "Oi Ana, chego às 18h." / "Hi John, the report is attached." are two."""
+    (nx, ux), (ny, uy) = _units(x), _units(y)
+    return nx == ny and bool((nx | ux) & (ny | uy)) and all(sentence for sentence in map(C.reads_as_sentence, (x, y)))
 
 
 def _same_fact(x: str, y: str) -> bool:
