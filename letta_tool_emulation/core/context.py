@@ -676,21 +676,23 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
         + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
-        r"pas\s+encore\s+(?:envoyé|enregistré))\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
+        r"pas\s+encore\s+(?:envoyé|enregistré)|je\s+(?:vous|te)\s+propose)\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
         + _ENDS,
+        # (the writer in the conditional, as "I'd" and "I would" above: "Das würde ich ihm schicken:",
+        # and the block named as what would be, "Das wäre:"; and proposed, as "te propongo" is)
         "de": r"\b(?:bis\s+du\s+(?:es\s+)?bestätigst|wenn\s+du\s+einverstanden|entwurf|noch\s+nicht\s+(?:gespeichert|"
-        r"gesendet))\b|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls|entweder)\b"
+        r"gesendet)|ich\s+würde|würde\s+ich)\b|\bich\s+schlage\b[^\n.!?]{0,40}\bvor\b|\b(?:das|dies)\s+wäre[ \t*_]*[:：][ \t*_]*$|^\W{0,4}(?:wenn|falls|sobald|je\s+nach|oder|alternativ|andernfalls|entweder)\b"
         + _ENDS
         + r"|\b(?:zwei|drei|mehrere)\s+(?:wege|möglichkeiten|optionen)\b"
         + _ENDS,
-        "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo))\b|"
+        "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo)|(?:te\s+|lhe\s+|eu\s+)?proponho)\b|"
         r"^\W{0,4}(?:se|quando|assim\s+que|dependendo|ou|ou\s+então|alternativamente|senão)\b"
         + _ENDS
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
         + _ENDS,
-        "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato))\b|"
+        "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato)|(?:ti|vi|le)\s+propongo)\b|"
         r"\b(?:lo|la|li|le)\s+[^\W\d_]{2,}(?:erei|irei)\b|"
         r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
         + _ENDS
@@ -706,7 +708,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た))|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
-        "nl": r"\b(?:ik\s+zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
+        "nl": r"\b(?:ik\s+zou|zou\s+ik|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
         r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|"
         r"mocht|afhankelijk\s+van)\b"
@@ -885,6 +887,8 @@ BARE_QUESTIONS = (
         r"(?:zal|moet|mag|kan)\s+ik(?:\s+(?:het|dit|dat|hem|ze|deze))?(?:\s+(?:zo|nu))?(?:\s+(?:doen|opslaan|versturen|toepassen|"
         r"uitvoeren|doorvoeren|bewaren|verwerken))?|(?:ska|får|kan)\s+jag(?:\s+(?:göra|spara|skicka|köra|"
         r"genomföra|fortsätta))?(?:\s+(?:det|den|detta))?(?:\s+nu)?|"
+        # ("Ok å lagre?", "Okej att spara?": consent, then the verb of the step)
+        r"(?:ok|okay|okej|greit|fint)\s+(?:å|att|at)\s+[^\W\d_]+(?:\s+(?:det|den|dette|detta))?|"
         # "do you want me to save it", the block the object
         r"(?:wil\s+je|wilt\s+u)\s+dat\s+ik\s+(?:het|dit|hem|ze)\s+(?:opsla|verstuur|toepas|doorvoer|bewaar|uitvoer)|"
         r"vill\s+du\s+att\s+jag\s+(?:sparar|skickar|kör|gör|lägger\s+till|genomför)\s+(?:det|den|detta)|"
@@ -919,7 +923,7 @@ BARE_QUESTIONS = (
         r"(?:これで|このまま|この内容で|こちらも|これも)?(?:保存|送信|実行|更新|登録|反映|適用|変更|進め)(?:して|て)(?:も)?"
         r"(?:よろしい|よい|いい|大丈夫)(?:でしょう)?(?:です)?か|(?:進め|実行し|保存し|送信し)ましょうか|"
         r"(?:이렇게\s*)?(?:바꿀까요|고칠까요|저장할까요)|(?:この(?:まま|内容)で)?(?:保存|送信|実行|更新|登録|変更)しても(?:いい)?|"
-        r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|"
+        r"(?:이대로\s*|그대로\s*)?(?:진행|저장|실행|적용|반영|전송|변경|처리)(?:할까요|해도\s*될까요|해도\s*되나요|해도\s*괜찮을까요|해도\s*괜찮나요|"
         r"해\s*드릴까요|하시겠어요|하시겠습니까)|(?:이렇게\s*)?해도\s*(?:될까요|되나요|돼요|괜찮을까요)|(?:要|需要)?我?(?:现在)?(?:这样|这么)?(?:执行|保存|发送|提交|继续|改|修改|更新|记下来|记下)(?:吗|吧)|"
         r"(?:要不要|是否)也?(?:执行|保存|发送|继续|记下来|记下)"
     )
@@ -3703,6 +3707,38 @@ def _checks_then_asks(line: str) -> bool:
     return CHECK_QUESTION.match(head + "?") is not None and _BARE.search(_bare_text(tail))
 
 
+# "Or" opening a question's last clause, after a comma ("Shall I save it, or would you rather
+# change it?", "저장해도 괜찮을까요, 아니면 내용을 조금 고칠까요?")
+_OR_CLAUSE = regex.compile(
+    r"[,，、][ \t]*(?:or|oder|ou|o|of|eller|или|або|czy|albo|nebo|vagy|sau|yoksa|atau|hay|ή|أو|یا|או|या|নাকি|หรือ|"
+    r"아니면|还是|或者|それとも)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _asks_or_offers(line: str) -> bool:
+    """Whether the last sentence of a line after a block asks leave to make it in a bare question,
+    then offers the other answer after a comma and "or": the question is the block's, whatever
+    the other answer is."""
+    if _ASK_MARK(line) is None or ("," not in line and "，" not in line and "、" not in line):
+        return False
+    text = _without_signs(sentences(line.strip())[-1].strip())
+    if not text.endswith(_ASKS):
+        return False
+    clause = _OR_CLAUSE.search(text)
+    if clause is None or not _BARE.search(_bare_text(text[: clause.start()].strip() + "?")):
+        return False
+    # (an other answer that asks for more, a later time or a step of "we" or "you" offers another
+    # step: "Okay, or shall we plan the trip now?", "Alright, or do you want another one?")
+    other = text[clause.end() :]
+    return not any(
+        words.search(other) is not None for words in (_FOR_MORE, _TOO, _LATER, _THEIR_STEP, _ANOTHER, _YOU_ANYWHERE)
+    )
+
+
+_ANOTHER = regex.compile(r"(?<!\w)(?:another|one\s+more)(?!\w)", regex.IGNORECASE)
+
+
 # Chinese, which parts no words with spaces, asks a question of a word or two as a verb of one or
 # two characters, with "要" (shall) or a particle ("要存吗？", "记吧？"); "了" or "过" after it
 # tells it done ("记对了吗？" asks whether it came out right)
@@ -3806,10 +3842,14 @@ def waits_on_answer(question: str, line: str) -> bool:
         and _ON_ANSWER.match(line) is not None
         and _YOU_ANYWHERE.search(question) is None
         and _TOO.search(line) is None
+        and (not UNSPACED.search(line) or _CJK_YOU_TOO.search(question + "\n" + line) is None)
     )
 
 
 _YOU_ANYWHERE = regex.compile(r"(?<!\w)" + _YOU, regex.IGNORECASE)
+# "You" and "too" where no spaces part the words ("你是周五出发吗？", "住所も調べます"): a
+# question about the reader, or a step besides the block
+_CJK_YOU_TOO = regex.compile(r"你|您|あなた|당신|(?<=[\p{Han}\p{Katakana}])も|也|还")
 
 
 # A letter alone, or after a word of a script written without spaces ("案A"), labelling an alternative
@@ -4009,7 +4049,13 @@ def reports_done(before: str) -> bool:
 
 
 def shown_after(
-    after: str, *, others_ran: bool = False, before: str | None = None, ends: bool = False, leads_on: bool = False
+    after: str,
+    *,
+    others_ran: bool = False,
+    before: str | None = None,
+    ends: bool = False,
+    leads_on: bool = False,
+    above: str | None = None,
 ) -> Shown | None:
     """Why the lines directly after a performed-looking block make it something shown (a
     permission request, a disclaimer, a retraction, a condition on an earlier result).
@@ -4017,7 +4063,8 @@ def shown_after(
     ``before``: the line directly before the block, where one stands right above it (asked
     whether it reports the block made, :func:`reports_done`, only when a short question follows).
     ``ends``: ``after`` is all the reply has left. ``leads_on``: another block follows ``after``
-    directly (the next block's line is the one after its last)."""
+    directly (the next block's line is the one after its last). ``above``: the nearest line above
+    the block past blank lines, where a blank line stands between (see :func:`_keeps_it`)."""
     lines = _after_lines(after)
     if lines and OR_NEXT.match(lines[0][:LINE_CHARS]):
         return Shown("proposed", OFFERED_WITH_NEXT, quote_words(lines[0][:LINE_CHARS]))
@@ -4057,6 +4104,10 @@ def shown_after(
         if kind is None and _tag_on_block(line, tight):
             kind = "proposed"
         if kind is None and tight and short and _checks_then_asks(line):
+            kind = "proposed"
+        if kind is None and tight and _asks_or_offers(line):
+            kind = "proposed"
+        if kind is None and last and not tight and short and not done and _keeps_it(line, before, above):
             kind = "proposed"
         if kind is None and i == 0 and _before_my_step(line):
             kind = "proposed"
@@ -4116,6 +4167,48 @@ def shown_after(
         if _short_question(question) and _bare_shape(question, 2):
             return Shown("proposed", _WHY_AFTER["proposed"], quote_words(question))
     return None
+
+
+# The writer's own step of keeping the block, asked as a question of its own: "do you want me to
+# note it", an infinitive ("Обновить профиль?") or a volitive ("記録しておきましょうか？"). Its
+# verb is one of keeping (note, save, record, update), the block its only object: a question
+# that offers another step ("Помочь с переездом?", "Vous voulez que je vous trouve un hôtel ?")
+# starts something new.
+_KEEPS_IT = regex.compile(
+    r"^[\W_]{0,3}(?:"
+    r"(?:do\s+you\s+)?(?:want|would\s+you\s+like)\s+me\s+to\s+(?:note|save|record|log|store|keep|update|jot)\s+"
+    r"(?:it|this|that)(?:\s+down)?|(?:shall|should)\s+I\s+(?:note|record|log|update|keep|jot)\s+(?:it|this|that)"
+    r"(?:\s+down)?|"
+    r"(?:est-ce\s+que\s+)?(?:(?:vous\s+)?voulez|(?:tu\s+)?veux|voulez-vous|veux-tu)\s+que\s+je\s+(?:le|la|les|l['’])"
+    r"\s*(?:note|enregistre|garde|retienne|sauvegarde|consigne|mette\s+à\s+jour)|"
+    r"¿?\s*(?:quieres|quiere|queréis)\s+que\s+(?:lo|la|los|las)\s+(?:guarde|anote|apunte|registre|actualice)|"
+    r"(?:vuoi|vuole|volete)\s+che\s+(?:lo|la|li|le|l['’])\s*(?:salvi|annoti|segni|registri|aggiorni|memorizzi)|"
+    r"(?:você\s+)?(?:quer|queres)\s+que\s+eu\s+(?:o\s+|a\s+)?(?:anote|salve|guarde|registre|atualize)|"
+    r"(?:willst|möchtest)\s+du,?\s+dass\s+ich\s+(?:es|das|ihn|sie)\s+(?:notiere|speichere|festhalte|vermerke|"
+    r"aktualisiere)|(?:soll|darf)\s+ich\s+(?:es|das|ihn|sie)\s+(?:notieren|festhalten|vermerken|aktualisieren)|"
+    r"(?:wil\s+je|wilt\s+u)\s+dat\s+ik\s+(?:het|dit|dat)\s+(?:noteer|bijwerk|onthoud)|"
+    # (an infinitive that asks "shall I", with one word for what is kept: "Обновить профиль?")
+    r"(?:мне\s+)?(?:сохранить|записать|обновить|запомнить|отметить|внести)(?:\s+[\w-]+)?|"
+    r"(?:зберегти|записати|оновити|запам['’]ятати|внести)(?:\s+[\w-]+)?|"
+    r"(?:czy\s+)?(?:mam\s+)?(?:to\s+)?(?:zanotować|zaktualizować|zapamiętać)(?:\s+to)?|"
+    r"(?:これを|これで|この内容で)?(?:記録|保存|更新|登録|メモ)(?:して(?:おき|お)|しておき|し)?(?:ましょうか|ますか)|"
+    r"(?:이렇게\s*)?(?:저장|기록|메모|업데이트)(?:해\s*(?:둘|놓을|드릴)까요|할까요)|"
+    r"(?:要不要|要)?我?(?:帮你)?(?:记下来|记下|记录一下|记录|保存一下|存一下|更新一下)(?:吗|吧)"
+    r")[ \t]*[?？][ \t]*$",
+    regex.IGNORECASE,
+)
+
+
+def _keeps_it(line: str, before: str | None, above: str | None) -> bool:
+    """Whether a question that closes the reply past a blank line after a block asks leave for
+    the writer's step of keeping it (see :data:`_KEEPS_IT`) where the reply reported it done
+    neither right above the block nor on the last line above it: past the block's paragraph the
+    question is otherwise read as starting something new ("Coffee tomorrow?")."""
+    if _KEEPS_IT.match(_without_signs(line.strip())) is None:
+        return False
+    if _TOO.search(line) is not None or _FOR_MORE.search(line) is not None or _LATER.search(line) is not None:
+        return False
+    return not any(told is not None and reports_done(told) for told in (before, above))
 
 
 # The writer's step offered in the conditional on the line above a block ("And one more I could
@@ -4257,7 +4350,7 @@ def _closing_question(after: str) -> str | None:
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
 
 
-_FIRST_ASK = regex.compile(r"[?？][ \t]+")
+_FIRST_ASK = regex.compile(r"\?[ \t]+|？[ \t]*")
 
 
 def _question_then(line: str) -> tuple[str, str] | None:
@@ -4351,12 +4444,24 @@ ALTERNATIVES_INTRO = regex.compile(
     regex.IGNORECASE,
 )
 ALTERNATIVE = "it is one item of a list the line above introduces as alternatives"
-_SHORT_LABEL = regex.compile(r"[\W_]{0,3}[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$")
+# (or a flag alone, naming a language or a country as a word would: "🇧🇷:" / "🇬🇧:")
+_SHORT_LABEL = regex.compile(
+    r"[\W_]{0,3}(?:[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}|[\U0001F1E6-\U0001F1FF]{2})[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$"
+)
+
+
+_FLAG_LABEL = regex.compile(r"[\W_]{0,3}[\U0001F1E6-\U0001F1FF]{2}[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$")
+
+
+def flag_label(line: str) -> bool:
+    """Whether ``line`` is a flag alone as a label ("🇧🇷:"): it names a language or a country,
+    but no word of it can be looked for in the text below it."""
+    return _FLAG_LABEL.match(line.strip()) is not None
 
 
 def short_label(line: str) -> bool:
-    """Whether ``line`` is a label of a word to three on its own, ending in a colon or an arrow
-    ("Förmlich:", "Short version →")."""
+    """Whether ``line`` is a label of a word to three on its own, or a flag, ending in a colon or
+    an arrow ("Förmlich:", "Short version →", "🇧🇷:")."""
     return _SHORT_LABEL.match(line.strip()) is not None
 
 

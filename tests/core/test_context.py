@@ -622,6 +622,65 @@ def test_a_short_question_for_more_about_the_user_with_a_question_word_or_past_a
         assert _ran(_block("pizza") + after) == ["pizza"], after
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Vous voulez que je le note ?",
+        "Обновить профиль?",
+        "記録しておきましょうか？",
+        "Möchtest du, dass ich es vermerke?",
+    ],
+)
+def test_the_replys_last_question_past_a_blank_line_asking_to_keep_the_block_holds_it(line: str) -> None:
+    assert _ran("You moved in March.\n\n" + _block("pizza") + "\n\n" + line) == [], line
+    # not where the reply reported it done above, nor with more of the reply after it
+    assert _ran("I've saved your move.\n\n" + _block("pizza") + "\n\nОбновить профиль?") == ["pizza"]
+    assert _ran(_block("pizza") + "\n\n" + line + "\n\nSee you!") == ["pizza"], line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Помочь с переездом?",
+        "Vous voulez que je vous trouve un hôtel ?",
+        "Обновить что-нибудь ещё?",
+        "Записать завтра?",
+    ],
+)
+def test_a_closing_question_past_a_blank_line_offering_another_step_holds_nothing(line: str) -> None:
+    assert _ran("You moved in March.\n\n" + _block("pizza") + "\n\n" + line) == ["pizza"], line
+
+
+def test_a_bare_question_asking_leave_with_the_other_answer_after_or_holds_the_block() -> None:
+    for line in (
+        "이렇게 적어 두면 찾기 쉬워요. 반영해도 괜찮을까요, 아니면 날짜를 고칠까요?",
+        "Je l'enregistre, ou je corrige d'abord la date ?",
+        "Zapisać to, czy najpierw poprawić datę?",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == [], line
+    for line in (
+        "Okay, or shall we plan the trip now?",
+        "Alright, or do you want another one?",
+        "Dobrze, czy mam coś jeszcze zapisać?",
+        "Anything else, or should I stop here?",
+    ):
+        assert _ran(_block("pizza") + "\n" + line) == ["pizza"], line
+
+
+def test_a_question_and_the_step_on_its_answer_share_a_line_without_a_space_after_the_mark() -> None:
+    assert _ran(_block("pizza") + "\n时间写对了吗？对的话我就存下来。") == []
+    assert _ran(_block("pizza") + "\n日付は合っていますか？よろしければ保存します。") == []
+    # a question about the reader, or a step besides the block, promises nothing of it
+    assert _ran(_block("pizza") + "\n你是周五一早出发吗？是的话我提醒你带身份证。") == ["pizza"]
+    assert _ran(_block("pizza") + "\n予約はもう済みましたか？よろしければ病院の住所も調べます。") == ["pizza"]
+
+
+@pytest.mark.parametrize("line", ["Ok å lagre?", "Okej att spara?", "Ok at gemme det?"])
+def test_consent_and_the_verb_of_the_step_ask_leave_for_the_block(line: str) -> None:
+    assert _ran(_block("pizza") + "\n" + line) == [], line
+    assert _ran(_block("pizza") + "\nSparat! Okej att jag skrev det så kort?") == ["pizza"]
+
+
 def test_a_block_reported_done_first_asks_no_leave_after() -> None:
     assert _ran(_block("pizza") + "\nDone. If you'd rather I hadn't, say so and I'll undo it.") == ["pizza"]
     assert _ran(_block("pizza") + "\nSaved. If you want, I can also draft the email — shall I?") == ["pizza"]
@@ -789,3 +848,14 @@ def test_a_block_after_a_marker_on_its_own_line_is_judged_by_it(head: str, kind:
     shown = C.shown_before(C.Context(line_head=head))
     assert shown is not None and shown.kind == kind
     assert C.shown_before(C.Context(line_head="")) is None
+
+
+def test_a_flag_alone_labels_one_message_in_two_languages() -> None:
+    assert C.flag_label("🇧🇷:") and C.short_label("🇧🇷:") and not C.flag_label("🇧🇷 Brasil:")
+    one = _block("Oi Sarah, a reunião é sexta às 10h.")
+    two = _block("Hi Sarah, the meeting is Friday at 10am.")
+    assert _ran("🇧🇷:\n" + one + "\n🇬🇧:\n" + two) == []
+    # two texts that share no name or number are two messages, each performed
+    three = _block("Oi Ana, chego às 18h.")
+    four = _block("Hi John, the report is attached.")
+    assert _ran("🇧🇷:\n" + three + "\n🇬🇧:\n" + four) == ["Oi Ana, chego às 18h.", "Hi John, the report is attached."]

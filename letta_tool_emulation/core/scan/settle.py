@@ -366,7 +366,7 @@ class Settle:
         ran = False
         # context.shown_after depends on nothing but its arguments: calls written again and
         # again with the same line after each are judged once.
-        judged: dict[tuple[str, bool, str | None, bool, bool], C.Shown | None] = {}
+        judged: dict[tuple[str, bool, str | None, bool, bool, str | None], C.Shown | None] = {}
         offered = _alternatives(groups, prose)
         for i, group in enumerate(groups):
             last = i + 1 == len(groups)
@@ -397,11 +397,13 @@ class Settle:
             if shown is None and after.strip():
                 # (the next block directly after: a line that leads into it speaks of it)
                 leads_on = not last and cut == upto and "\n" not in after.strip()
-                key = (after, ran and last, before, ends, leads_on)
+                # (past a blank line, the nearest line above tells whether the reply reported it done)
+                up = _label_above(group) if before is None and ends else None
+                key = (after, ran and last, before, ends, leads_on, up)
                 shown = judged.get(key, _UNJUDGED)
                 if shown is _UNJUDGED:
                     shown = judged[key] = C.shown_after(
-                        after, others_ran=ran and last, before=before, ends=ends, leads_on=leads_on
+                        after, others_ran=ran and last, before=before, ends=ends, leads_on=leads_on, above=up
                     )
             if shown is not None:
                 self.note_shown(group.region, shown, group.events)
@@ -658,6 +660,11 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
         return False
     one, two = _first_call(first.events), _first_call(second.events)
     texts = _one_text_changed(one, two)
+    if C.flag_label(a) or C.flag_label(b):
+        # A flag names nothing a text can be told apart by: two trips under "🇩🇪:" / "🇫🇷:" are
+        # two facts. Only a message's two wordings, nothing else to the calls, are one text, in
+        # two languages sharing the names and numbers and no more.
+        return one is not None and len(one.arguments) == 1 and texts is not None and _translated(*texts)
     if one is None or texts is None:
         # tagged apart ("work", "travel" / "travel"): the text decides alone
         texts = _text_apart(one, two)
@@ -754,6 +761,14 @@ def _units(text: str) -> tuple[set[str], set[str]]:
         elif len(unit) >= _UNIT_WORD:
             words.add(unit[:_UNIT_STEM])
     return numbers, words
+
+
+def _translated(x: str, y: str) -> bool:
+    """Whether two texts could be one message in two languages: they share a unit (a name, a
+    number) and no number of one is missing from the other ("Oi Sarah, ... às 10h." / "Hi Sarah,
+    ... at 10am."); "Oi Ana, chego às 18h." / "Hi John, the report is attached." are two."""
+    (nx, ux), (ny, uy) = _units(x), _units(y)
+    return nx == ny and bool((nx | ux) & (ny | uy)) and all(sentence for sentence in map(C.reads_as_sentence, (x, y)))
 
 
 def _same_fact(x: str, y: str) -> bool:
