@@ -89,6 +89,7 @@ from .core.envelope import (
     EnvelopeParser,
     envelope_instruction,
     envelope_schema,
+    example_label,
     render_envelope_feedback,
 )
 from .core.feedback import render_empty_reply, render_notes, render_required_call
@@ -473,14 +474,11 @@ def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False, kind:
         if not values:
             return {"function": name}
         if spec.required:
-            return {"function": name, "params": {p: _label(spec) if p == "label" else value for p in spec.required}}
+            return {
+                "function": name,
+                "params": {p: example_label(spec.properties.get(p)) if p == "label" else value for p in spec.required},
+            }
     return None
-
-
-def _label(spec: ToolSpec) -> str:
-    """The example's block: "human", or the first the tool allows when that is not one of them."""
-    allowed = spec.properties.get("label", {}).get("enum")
-    return "human" if not allowed or "human" in allowed else str(allowed[0])
 
 
 def _history(

@@ -150,10 +150,39 @@ def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
     writes the example's fact where the user never spoke of its subject)."""
     shape = worked_example(specs)
     spec = specs[shape["function"]]
-    return {"function": spec.name, "params": {n: _sample(n, spec.properties.get(n)) for n in shape["params"]}}
+    properties = spec.properties
+    if "label" in shape["params"]:
+        # Where the parameters branch by block (the replace tools' old text offered each block's
+        # lines), the other values come from the example block's branch: a line of that block.
+        label = example_label(properties.get("label"))
+        branches = spec.parameters.get("anyOf")
+        for branch in branches if isinstance(branches, list) else ():
+            inner = branch.get("properties") if isinstance(branch, Mapping) else None
+            named = inner.get("label") if isinstance(inner, Mapping) else None
+            if isinstance(inner, Mapping) and isinstance(named, Mapping) and named.get("enum") == [label]:
+                properties = {**properties, **inner}
+                break
+    return {"function": spec.name, "params": {n: _sample(n, properties.get(n)) for n in shape["params"]}}
+
+
+# The block an example's `label` names where the tool allows it: the user's. Small models write
+# where the example writes, and an example naming the persona (the first block of Letta's enum)
+# taught them to put the user's facts there.
+USER_BLOCK = "human"
+
+
+def example_label(schema: Any) -> str:
+    """The block an example's ``label`` names: the user's, or the first the tool allows when
+    that is not one of them."""
+    allowed = schema.get("enum") if isinstance(schema, Mapping) else None
+    if not isinstance(allowed, list) or not allowed or USER_BLOCK in allowed:
+        return USER_BLOCK
+    return str(allowed[0])
 
 
 def _sample(name: str, schema: Any) -> Any:
+    if name == "label":
+        return example_label(schema)
     if not isinstance(schema, Mapping):
         return name.replace("_", " ")
     for key in ("examples", "enum"):
