@@ -266,7 +266,7 @@ def prepare(
             body = {**body, **fields}
         else:
             grammar_kind = None
-    example_fact = None
+    example_fact = example_said = None
     if shape:
         example = prompt_example(held, values=True, kind=settings.example)
         fact, subject = EXAMPLES.get(settings.example, EXAMPLES["fact"])
@@ -274,7 +274,7 @@ def prepare(
             # Small models copy the example's fact word for word ("The user likes pizza." for "I
             # work as a nurse", into any block, by any memory tool): a fact the user never gave.
             # Where the user, the memory or a tool result speaks of its subject, it may be theirs.
-            example_fact = fact
+            example_fact, example_said = fact, EXAMPLE_SAID.get(settings.example)
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=one_call)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(
@@ -289,6 +289,7 @@ def prepare(
         tool_choice=tool_choice,
         edits_made=made,
         example_fact=example_fact,
+        example_said=example_said,
         parallel=parallel,
         concurrent=concurrent,
         sequential=sequential,
@@ -325,7 +326,10 @@ def _rendered(
     else:
         rendered = render_messages(history, ())
         section = envelope_instruction(
-            specs.values(), tool_choice=tool_choice, example=prompt_example(specs, values=True, kind=example)
+            specs.values(),
+            tool_choice=tool_choice,
+            example=prompt_example(specs, values=True, kind=example),
+            said=EXAMPLE_SAID.get(example),
         )
         if rendered and rendered[0]["role"] == "system":
             rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + section}
@@ -454,7 +458,13 @@ def strip_injected(
 EXAMPLES: dict[str, tuple[str, str | None]] = {
     "fact": ("The user likes pizza.", "pizza"),
     "placeholder": ("<what the user said, as a sentence about the user>", None),
+    "pair": ("The user loves jazz.", "jazz"),
 }
+# What the user says in the example, by ``Settings.example``, where the example is a worked
+# pair: the user's own first-person words, then the call that stores them in the third person
+# in the user's block (SmolLM2-135M otherwise wrote first-person text in the persona's style).
+# Writing these words down is a copy of the example too.
+EXAMPLE_SAID: dict[str, str] = {"pair": "I love jazz."}
 EXAMPLE_FACT, EXAMPLE_SUBJECT = EXAMPLES["fact"]
 
 
@@ -633,7 +643,8 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
                 rejected=True,
             )
         )
-    copies = [(n, a) for n, a in calls if step.example_fact is not None and _writes(n, a, step.example_fact)]
+    shown = [t for t in (step.example_fact, step.example_said) if t is not None]
+    copies = [(n, a) for n, a in calls if any(_writes(n, a, t) for t in shown)]
     if copies:
         calls = [(n, a) for n, a in calls if (n, a) not in copies]
         s.problems.append(

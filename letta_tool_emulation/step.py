@@ -136,7 +136,8 @@ class Settings:
     # a call, and the block a fact belongs to changed no more often (see the README).
     describe_blocks: bool = False
     # What the constrained prompt's example memory edit writes (see engine.EXAMPLES): "fact", a
-    # made-up fact; "placeholder", a text that says what goes there. "fact": with the placeholder
+    # made-up fact; "placeholder", a text that says what goes there; "pair", a made-up fact shown
+    # as the answer to the user's first-person words. "fact": with the placeholder
     # SmolLM2-135M changed the human block more often, but mostly with the persona's line, and
     # the user's fact reached it less often (see the README).
     example: str = "fact"
@@ -153,7 +154,7 @@ class Settings:
             offer_lines=env_switch("LETTA_TOOL_EMULATION_OFFER_LINES"),
             memory_as_edited=env_switch("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED"),
             describe_blocks=env_switch("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "off"),
-            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder")),
+            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder", "pair")),
         )
 
 
@@ -189,6 +190,7 @@ class Step:
     # The fact of the constrained prompt's example memory edit, where the user never spoke of its
     # subject: a memory edit that writes it is a copy of the example, not the user's fact.
     example_fact: str | None = None
+    example_said: str | None = None  # with it, the user's words of a worked-pair example (engine.EXAMPLE_SAID)
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
     schema_shape: ServerKind | None = None  # the request shape of the reply schema; None: free text

@@ -102,13 +102,16 @@ def envelope_instruction(
     *,
     tool_choice: ToolChoice = None,
     example: Mapping[str, Any] | None = None,
+    said: str | None = None,
 ) -> str:
     """The system-prompt section for a constrained reply: the envelope's two forms, the tools.
 
     Used instead of :func:`render_tool_prompt` when the request carries :func:`envelope_schema`:
     the server enforces the form, this tells the model what each part is for. ``example`` is a
     call ``{"function": ..., "params": {...}}`` to show (by default one built from the first tool
-    with parameters); realistic values help small models most.
+    with parameters); realistic values help small models most. ``said``: what the user said that
+    the example's call answers, shown before it as a worked pair (a small model that sees the
+    call alone copies the shape of the text beside it, such as a persona's first person).
 
     Kept short on purpose: the schema already carries every parameter's name and type, and on a
     135M-parameter model the parameter descriptions cut the share of turns that call a tool
@@ -124,7 +127,7 @@ def envelope_instruction(
         f'To call tools: {{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{<arguments>}}}}], '
         f'"{REPLY_KEY}": "<short text for the user>"}}',
         f'To answer without a tool: {{"{REPLY_KEY}": "<your answer>"}}',
-        "Example: " + json.dumps({CALLS_KEY: [shown], REPLY_KEY: "Noted."}, ensure_ascii=False),
+        *_example_lines(shown, said),
         "Calls run in the order written; their results come back in the next message.",
         "",
         "Tools (? marks an optional parameter):",
@@ -142,6 +145,13 @@ def envelope_instruction(
     elif tool_choice == "none":
         lines += ["", f'Do not call any tool in this reply; answer with "{REPLY_KEY}" only.']
     return "\n".join(lines)
+
+
+def _example_lines(shown: Mapping[str, Any], said: str | None) -> list[str]:
+    call = json.dumps({CALLS_KEY: [shown], REPLY_KEY: "Noted."}, ensure_ascii=False)
+    if not said:
+        return ["Example: " + call]
+    return ["Example:", f"User: {said}", f"Reply: {call}"]
 
 
 def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
