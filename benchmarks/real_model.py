@@ -26,9 +26,10 @@ the block's length), on one model server, a Letta server each. ``AS_EDITED=on,of
 same for the memory section shown as the turn's edits left it
 (``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), ``DESCRIBE=on,off`` for the blocks'
 descriptions given just before the tools (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``, off unless
-set), and ``EXAMPLE=fact,placeholder`` for what the constrained prompt's example memory edit
-writes (``LETTA_TOOL_EMULATION_EXAMPLE``); each run also lists the blocks the executed memory
-calls named. Each run counts the successful inserts that repeated
+set), and ``EXAMPLE=fact,placeholder,pair`` for what the constrained prompt's example memory
+edit writes and whether the user's words come before it (``LETTA_TOOL_EMULATION_EXAMPLE``);
+each run also lists the blocks the executed memory calls named, the constrained replies whose
+calls write the example's text, and the memory calls run in the first person. Each run counts the successful inserts that repeated
 one the same turn had already made (the same text into the same block).
 ``MAX_STEPS=N`` ends a turn after N model steps (4 unless set, as the real-model tests do;
 ``MAX_STEPS=0``: Letta's own limit, 50, which a small model that calls a memory tool at every
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -63,6 +65,7 @@ if str(ROOT) not in sys.path:
 
 from letta_tool_emulation.core.envelope import CALLS_KEY, REPLY_KEY  # noqa: E402
 from letta_tool_emulation.core.feedback import FEEDBACK_OPENINGS  # noqa: E402
+from letta_tool_emulation.engine import EXAMPLE_SAID, EXAMPLES  # noqa: E402
 from letta_tool_emulation.runtime.llama import LlamaServer, find_model  # noqa: E402
 from letta_tool_emulation.runtime.stack import ServerProcess, free_port, scratch_dir  # noqa: E402
 
@@ -186,6 +189,44 @@ def repeated_inserts(messages: list[Any]) -> int:
     return repeats
 
 
+# A first-person word in a memory text: the persona's voice ("I am Sam."), not a fact about the user.
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|me|my|mine|myself)\b")
+
+
+def first_person_writes(messages: list[Any]) -> int:
+    """Memory calls Letta ran whose text speaks in the first person."""
+    count = 0
+    for call in ran_memory_calls(messages):
+        try:
+            arguments = json.loads(call.arguments)
+        except ValueError:
+            continue
+        texts = (
+            [v for k, v in arguments.items() if k != "label" and isinstance(v, str)]
+            if isinstance(arguments, dict)
+            else []
+        )
+        count += any(FIRST_PERSON.search(t) for t in texts)
+    return count
+
+
+def example_copies(replies: list[str], example: str) -> int:
+    """Constrained replies whose calls write the text of the prompt's example (its fact, or the
+    user's words of a worked pair), whether the engine then ran them or not."""
+    shown = [EXAMPLES.get(example, EXAMPLES["fact"])[0], EXAMPLE_SAID.get(example, "")]
+    wanted = [" ".join(t.rstrip(".").casefold().split()) for t in shown if t]
+    count = 0
+    for content in replies:
+        try:
+            value = json.loads(content, strict=False)
+        except ValueError:
+            continue
+        calls = value.get(CALLS_KEY) if isinstance(value, dict) else None
+        text = " ".join(json.dumps(calls, ensure_ascii=False).casefold().split()) if calls else ""
+        count += any(w in text for w in wanted)
+    return count
+
+
 def labels_named(messages: list[Any]) -> list[str]:
     """The block each memory call that Letta ran named, in order."""
     labels = []
@@ -263,7 +304,7 @@ def measure(
         client = server.client(timeout=900)
         for mode in MODES:
             executed = invalid = reasked = errors = envelopes = cut = replies = changed = noted = in_human = 0
-            replaced = replace_failed = inserted = insert_failed = repeated = 0
+            replaced = replace_failed = inserted = insert_failed = repeated = first_person = copies = 0
             seconds: list[float] = []
             named: dict[str, int] = {}  # block label -> executed memory calls that named it
             for i in range(TURNS):
@@ -307,6 +348,7 @@ def measure(
                 inserted += ran
                 insert_failed += failed
                 repeated += repeated_inserts(list(r.messages))
+                first_person += first_person_writes(list(r.messages))
                 for label in labels_named(list(r.messages)):
                     named[label] = named.get(label, 0) + 1
                 changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
@@ -336,6 +378,7 @@ def measure(
                         replies += 1
                         is_envelope, was_cut, content = envelope_of(reply)
                         envelopes += is_envelope
+                        copies += example_copies([content], example)
                         cut += was_cut and not is_envelope
                         if not is_envelope and not was_cut:
                             print(f"  {mode} turn {i}: not the envelope: {json.dumps(content)[-160:]}")
@@ -351,7 +394,11 @@ def measure(
                 + (", ".join(f"{label} {count}" for label, count in sorted(named.items())) or "none")
             )
             if mode == "constrained":
-                line += f"; replies: {envelopes}/{replies} the envelope, {cut} cut by the output limit"
+                line += (
+                    f"; replies: {envelopes}/{replies} the envelope, {cut} cut by the output limit, "
+                    f"{copies} writing the example's text"
+                )
+            line += f"; memory calls run in the first person: {first_person}"
             print(line)
     finally:
         server.stop()
