@@ -290,6 +290,7 @@ def prepare(
         edits_made=made,
         example_fact=example_fact,
         example_said=example_said,
+        block_values={b.label: b.value for b in edited if b.known and not b.read_only},
         parallel=parallel,
         concurrent=concurrent,
         sequential=sequential,
@@ -628,7 +629,9 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
         # if it happens to contain call syntax.
         return _Settled(result.content, reasoning, [])
     s = _Settled(result.content, reasoning, list(result.problems))
-    calls, repeated = _without_repeated_edits([(c.name, dict(c.arguments)) for c in result.tool_calls])
+    calls, repeated = _without_repeated_edits(
+        [(c.name, dict(c.arguments)) for c in result.tool_calls], step.block_values
+    )
     made = [(n, a) for n, a in calls if n in LABELLED_TOOLS and _edit_key(n, a) in step.edits_made]
     if made:
         # A small model that sees its edit succeed writes it again at the next step, and again:
@@ -661,8 +664,8 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
             Problem(
                 "malformed_call",
                 f"{len(repeated)} call(s) of this reply repeated a memory edit written earlier in it (the same call "
-                "again, or old text an earlier call replaces) and were not run, as they would only add the same "
-                f"text twice or fail ({', '.join(n for n, _ in repeated[:5])}"
+                "again, or old text an earlier call replaces or writes a second time) and were not run, as they "
+                f"would only add the same text twice or fail ({', '.join(n for n, _ in repeated[:5])}"
                 f"{', ...' if len(repeated) > 5 else ''}); do not write them again.",
                 rejected=True,
             )
@@ -760,31 +763,56 @@ def _edit_key(name: str, args: Mapping[str, Any]) -> str:
     return json.dumps([name, {k: v for k, v in args.items() if k not in INJECTED_PARAMS}], sort_keys=True, default=str)
 
 
+# The tools that add text to a block, and their text parameter (each name letta has used for it).
+APPENDED_TEXT: Mapping[str, tuple[str, ...]] = {
+    "memory_insert": ("new_string", "new_str"),
+    "core_memory_append": ("content",),
+}
+
+
 def _without_repeated_edits(
-    calls: list[tuple[str, dict[str, Any]]],
+    calls: list[tuple[str, dict[str, Any]]], blocks: Mapping[str, str] | None = None
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
     """(the calls to run, the repeated memory edits left out). A small model repeats the calls of
     one reply over and over; each runs only after the one before, so an insert adds the same
     line again, and a replace names old text that the same reply's first replace already took
     out (written before any edit, it was offered the block's lines as they were) and fails.
-    Only the memory tools are held to this: another tool may be meant to run twice."""
+    Likewise a replace whose old text, found once in the block, an earlier edit of the reply
+    wrote there again: Letta refuses old text that occurs twice. ``blocks``: the blocks' values
+    before the reply, by label, where known. Only the memory tools are held to this: another
+    tool may be meant to run twice."""
     kept: list[tuple[str, dict[str, Any]]] = []
     repeated: list[tuple[str, dict[str, Any]]] = []
     seen: set[str] = set()
     replaced: set[tuple[Any, str]] = set()  # (label, old text) that an earlier replace of the reply takes out
+    before = blocks or {}
+    values = dict(before)  # the known blocks as the reply's kept edits leave them, near enough to count text
     for name, args in calls:
         if name not in LABELLED_TOOLS:
             kept.append((name, args))
             continue
         key = _edit_key(name, args)
+        label = args.get("label")
         old = next((args[p] for p in REPLACED_TEXT.get(name, ()) if isinstance(args.get(p), str)), None)
-        if key in seen or (old is not None and (args.get("label"), old) in replaced):
+        at = label if isinstance(label, str) and label in values else None  # a block whose value is known
+        doubled = (
+            old is not None and old != "" and at is not None and before[at].count(old) <= 1 < values[at].count(old)
+        )
+        if key in seen or (old is not None and (label, old) in replaced) or doubled:
             repeated.append((name, args))
             continue
         seen.add(key)
         new = next((args[p] for p in NEW_TEXT if isinstance(args.get(p), str)), "")
         if old and old not in new:
-            replaced.add((args.get("label"), old))
+            replaced.add((label, old))
+        if at is not None and name in REPLACED_TEXT:
+            if old and values[at].count(old) == 1:
+                values[at] = values[at].replace(old, new)
+        elif at is not None and name in APPENDED_TEXT:
+            added = next((args[p] for p in APPENDED_TEXT[name] if isinstance(args.get(p), str)), "")
+            values[at] = f"{values[at]}\n{added}" if values[at] else added
+        elif at is not None:
+            del values[at]  # rewritten whole (memory_rethink): no longer known
         kept.append((name, args))
     return kept, repeated
 

@@ -190,6 +190,8 @@ class Step:
     # The fact of the constrained prompt's example memory edit, where the user never spoke of its
     # subject: a memory edit that writes it is a copy of the example, not the user's fact.
     example_fact: str | None = None
+    # The writable blocks' values as the request shows them (this turn's edits made), by label.
+    block_values: Mapping[str, str] = field(default_factory=dict)
     example_said: str | None = None  # with it, the user's words of a worked-pair example (engine.EXAMPLE_SAID)
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
