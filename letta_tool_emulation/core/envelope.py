@@ -149,9 +149,9 @@ def envelope_instruction(
 
 def _example_lines(shown: Mapping[str, Any], said: str | None) -> list[str]:
     call = json.dumps({CALLS_KEY: [shown], REPLY_KEY: "Noted."}, ensure_ascii=False)
-    if not said:
-        return ["Example: " + call]
-    return ["Example:", f"User: {said}", f"Reply: {call}"]
+    # One line, like the call alone: SmolLM2-135M shown the pair as "User: ..." and "Reply: ..."
+    # lines answered {"reply": "Noted."} in every turn.
+    return [f"Example, for {json.dumps(said, ensure_ascii=False)}: {call}" if said else f"Example: {call}"]
 
 
 def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:

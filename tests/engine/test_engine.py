@@ -861,16 +861,16 @@ def test_the_pair_example_shows_the_users_words_and_the_call_that_stores_them() 
     messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I work as a nurse."}]
     data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
     req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example="pair"), log=LOG)
-    lines = req["messages"][0]["content"].splitlines()
-    start = lines.index("Example:")
-    assert lines[start + 1] == f"User: {said}"
-    shown = json.loads(lines[start + 2].removeprefix("Reply: "))
+    opening = f'Example, for "{said}": '
+    line = next(line for line in req["messages"][0]["content"].splitlines() if line.startswith("Example"))
+    assert line.startswith(opening)
+    shown = json.loads(line.removeprefix(opening))
     assert shown["calls"] == [{"function": "memory_insert", "params": {"label": "human", "new_string": fact}}]
     assert (req.step.example_fact, req.step.example_said) == (fact, said)
     # The other examples show the call alone.
     for kind in ("fact", "placeholder"):
         other = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example=kind), log=LOG)
-        assert "Example:" not in other["messages"][0]["content"].splitlines() and other.step.example_said is None
+        assert "Example, for" not in other["messages"][0]["content"] and other.step.example_said is None
     nurse = {"label": "human", "new_string": "The user works as a nurse."}
     right = json.dumps({"calls": [{"function": "memory_insert", "params": nurse}], "reply": "Noted."})
     for text in (said, fact.upper(), f"I am Sam.\n{said.rstrip('.')}"):
@@ -887,6 +887,19 @@ def test_the_pair_example_shows_the_users_words_and_the_call_that_stores_them() 
     jazz = {"label": "human", "new_string": fact}
     outcome, attempts = drive(req, [json.dumps({"calls": [{"function": "memory_insert", "params": jazz}]})])
     assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [jazz] and len(attempts) == 1
+
+
+def test_the_user_block_first_setting_orders_the_labels_the_model_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I work as a nurse."}]
+    data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+    for first, labels in ((False, ["persona", "human"]), (True, ["human", "persona"])):
+        req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(user_block_first=first), log=LOG)
+        assert req.step.tools["memory_insert"].properties["label"]["enum"] == labels
+        shown = " | ".join(f'"{label}"' for label in labels)
+        assert f"memory_insert(label: {shown}, new_string: string)" in req["messages"][0]["content"]
+    assert Settings.from_env().user_block_first is False
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_USER_BLOCK_FIRST", "on")
+    assert Settings.from_env().user_block_first is True
 
 
 def test_the_example_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
