@@ -28,9 +28,11 @@ same for the memory section shown as the turn's edits left it
 descriptions given just before the tools (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``, off unless
 set), and ``EXAMPLE=fact,placeholder,pair`` for what the constrained prompt's example memory
 edit writes and whether the user's words come before it (``LETTA_TOOL_EMULATION_EXAMPLE``);
-each run also lists the blocks the executed memory calls named, the constrained replies whose
-calls write the example's text, and the memory calls run in the first person. Each run counts the successful inserts that repeated
-one the same turn had already made (the same text into the same block).
+``USER_FIRST=off,on`` for the user's block put first among the memory tools' labels
+(``LETTA_TOOL_EMULATION_USER_BLOCK_FIRST``). Each run also lists the blocks the executed
+memory calls named, the constrained replies whose calls write the example's text, and the
+memory calls run in the first person; it counts the successful inserts that repeated one the
+same turn had already made (the same text into the same block).
 ``MAX_STEPS=N`` ends a turn after N model steps (4 unless set, as the real-model tests do;
 ``MAX_STEPS=0``: Letta's own limit, 50, which a small model that calls a memory tool at every
 step runs all the way, for minutes a turn). ``TRANSCRIPT=PATH`` appends each turn to PATH as a JSON line: the blocks before and after, the
@@ -78,6 +80,7 @@ OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip
 AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
 DESCRIBE = [o.strip() for o in os.environ.get("DESCRIBE", "off").split(",") if o.strip()]
 EXAMPLE = [o.strip() for o in os.environ.get("EXAMPLE", "fact").split(",") if o.strip()]
+USER_FIRST = [o.strip() for o in os.environ.get("USER_FIRST", "off").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
 MEMORY = ("memory_insert", "memory_replace")
@@ -270,21 +273,28 @@ def main() -> None:
             f"steps per turn {MAX_STEPS or 'as Letta limits them'}"
         )
         try:
-            for example in EXAMPLE:
+            for example, user_first in [(e, u) for e in EXAMPLE for u in USER_FIRST]:
                 for describe in DESCRIBE:
                     for offer in OFFERS:
                         for as_edited in AS_EDITED:
                             print(
                                 f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}; "
-                                f"blocks described beside the tools: {describe}; constrained example: {example}"
+                                f"blocks described beside the tools: {describe}; constrained example: {example}; "
+                                f"the user's block first among the labels: {user_first}"
                             )
-                            measure(recorder, llama.alias, offer, as_edited, describe, example)
+                            measure(recorder, llama.alias, offer, as_edited, describe, example, user_first)
         finally:
             recorder.server.should_exit = True
 
 
 def measure(
-    recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "off", example: str = "fact"
+    recorder: Recorder,
+    alias: str,
+    offer: str,
+    as_edited: str,
+    describe: str = "off",
+    example: str = "fact",
+    user_first: str = "off",
 ) -> None:
     handle = f"openai-proxy/{alias}"
     server = ServerProcess(
@@ -298,6 +308,7 @@ def measure(
         LETTA_TOOL_EMULATION_MEMORY_AS_EDITED=as_edited,
         LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS=describe,
         LETTA_TOOL_EMULATION_EXAMPLE=example,
+        LETTA_TOOL_EMULATION_USER_BLOCK_FIRST=user_first,
         LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
     ).start()
     try:
@@ -364,7 +375,7 @@ def measure(
                 if TRANSCRIPT:
                     with open(TRANSCRIPT, "a", encoding="utf-8") as out:
                         turn = {
-                            "offer": offer, "as_edited": as_edited, "describe": describe, "example": example, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
+                            "offer": offer, "as_edited": as_edited, "describe": describe, "example": example, "user_first": user_first, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
                             "blocks_before": before_blocks, "blocks_after": after_blocks,
                             "messages": [m.model_dump(mode="json") for m in r.messages],
                             "exchanges": [{"request": req, "reply": reply} for req, reply in exchanges],

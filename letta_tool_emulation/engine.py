@@ -86,6 +86,7 @@ from .core.blocks import (
 from .core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
+    USER_BLOCK,
     EnvelopeParser,
     envelope_instruction,
     envelope_schema,
@@ -206,7 +207,10 @@ def prepare(
     messages = data.get("messages") or []
     first = messages[0] if messages and isinstance(messages[0], Mapping) else {}
     blocks = memory_blocks(first.get("content") if first.get("role") == "system" else None)
-    specs = hold_labels(specs, [b.label for b in blocks if not b.read_only])
+    labels = [b.label for b in blocks if not b.read_only]
+    if settings.user_block_first:
+        labels.sort(key=lambda label: label != USER_BLOCK)  # stable: the others keep their order
+    specs = hold_labels(specs, labels)
     # Beside the tools, what each block is for: Letta states it only above, beside each value.
     guide = block_guide(blocks, specs) if settings.describe_blocks else ""
     # The replace tools are offered the blocks' lines for their old text: what the model is

@@ -141,6 +141,9 @@ class Settings:
     # SmolLM2-135M changed the human block more often, but mostly with the persona's line, and
     # the user's fact reached it less often (see the README).
     example: str = "fact"
+    # The user's block first in the memory tools' label list (the prompt's and the reply schema's
+    # enum), not the system message's order, which puts the persona first.
+    user_block_first: bool = False
 
     @classmethod
     def from_env(cls, log: Log = SILENT) -> Settings:
@@ -155,6 +158,7 @@ class Settings:
             memory_as_edited=env_switch("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED"),
             describe_blocks=env_switch("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "off"),
             example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder", "pair")),
+            user_block_first=env_switch("LETTA_TOOL_EMULATION_USER_BLOCK_FIRST", "off"),
         )
 
 
