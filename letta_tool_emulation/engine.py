@@ -464,12 +464,15 @@ EXAMPLES: dict[str, tuple[str, str | None]] = {
     "fact": ("The user likes pizza.", "pizza"),
     "placeholder": ("<what the user said, as a sentence about the user>", None),
     "pair": ("The user loves jazz.", "jazz"),
+    "quote": ("The user said: I love jazz.", "jazz"),
 }
 # What the user says in the example, by ``Settings.example``, where the example is a worked
 # pair: the user's own first-person words, then the call that stores them in the third person
 # in the user's block (SmolLM2-135M otherwise wrote first-person text in the persona's style).
 # Writing these words down is a copy of the example too.
-EXAMPLE_SAID: dict[str, str] = {"pair": "I love jazz."}
+# "quote" stores the user's words as said: the model carried the pair's verb into other facts
+# ("The user loves coffee." for "I hate coffee").
+EXAMPLE_SAID: dict[str, str] = {"pair": "I love jazz.", "quote": "I love jazz."}
 EXAMPLE_FACT, EXAMPLE_SUBJECT = EXAMPLES["fact"]
 
 

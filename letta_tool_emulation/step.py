@@ -137,7 +137,8 @@ class Settings:
     describe_blocks: bool = False
     # What the constrained prompt's example memory edit writes (see engine.EXAMPLES): "fact", a
     # made-up fact; "placeholder", a text that says what goes there; "pair", a made-up fact shown
-    # as the answer to the user's first-person words. "fact": with the placeholder
+    # as the answer to the user's first-person words; "quote", those words kept as the user's.
+    # "fact": with the placeholder
     # SmolLM2-135M changed the human block more often, but mostly with the persona's line, and
     # the user's fact reached it less often; with the pair it called a memory tool more often,
     # but the fact reached the human block not clearly more often, often bent to the example's
@@ -160,7 +161,7 @@ class Settings:
             offer_lines=env_switch("LETTA_TOOL_EMULATION_OFFER_LINES"),
             memory_as_edited=env_switch("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED"),
             describe_blocks=env_switch("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "off"),
-            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder", "pair")),
+            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder", "pair", "quote")),
             user_block_first=env_switch("LETTA_TOOL_EMULATION_USER_BLOCK_FIRST", "off"),
         )
 
