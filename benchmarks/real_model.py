@@ -26,10 +26,13 @@ the block's length), on one model server, a Letta server each. ``AS_EDITED=on,of
 same for the memory section shown as the turn's edits left it
 (``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), ``DESCRIBE=on,off`` for the blocks'
 descriptions given just before the tools (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``, off unless
-set), and ``EXAMPLE=fact,placeholder`` for what the constrained prompt's example memory edit
-writes (``LETTA_TOOL_EMULATION_EXAMPLE``); each run also lists the blocks the executed memory
-calls named. Each run counts the successful inserts that repeated
-one the same turn had already made (the same text into the same block).
+set), and ``EXAMPLE=fact,placeholder,pair`` for what the constrained prompt's example memory
+edit writes and whether the user's words come before it (``LETTA_TOOL_EMULATION_EXAMPLE``);
+``USER_FIRST=off,on`` for the user's block put first among the memory tools' labels
+(``LETTA_TOOL_EMULATION_USER_BLOCK_FIRST``). Each run also lists the blocks the executed
+memory calls named, the constrained replies whose calls write the example's text, and the
+memory calls run in the first person; it counts the successful inserts that repeated one the
+same turn had already made (the same text into the same block).
 ``MAX_STEPS=N`` ends a turn after N model steps (4 unless set, as the real-model tests do;
 ``MAX_STEPS=0``: Letta's own limit, 50, which a small model that calls a memory tool at every
 step runs all the way, for minutes a turn). ``TRANSCRIPT=PATH`` appends each turn to PATH as a JSON line: the blocks before and after, the
@@ -41,6 +44,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -63,6 +67,7 @@ if str(ROOT) not in sys.path:
 
 from letta_tool_emulation.core.envelope import CALLS_KEY, REPLY_KEY  # noqa: E402
 from letta_tool_emulation.core.feedback import FEEDBACK_OPENINGS  # noqa: E402
+from letta_tool_emulation.engine import EXAMPLE_SAID, EXAMPLES  # noqa: E402
 from letta_tool_emulation.runtime.llama import LlamaServer, find_model  # noqa: E402
 from letta_tool_emulation.runtime.stack import ServerProcess, free_port, scratch_dir  # noqa: E402
 
@@ -75,6 +80,7 @@ OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip
 AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
 DESCRIBE = [o.strip() for o in os.environ.get("DESCRIBE", "off").split(",") if o.strip()]
 EXAMPLE = [o.strip() for o in os.environ.get("EXAMPLE", "fact").split(",") if o.strip()]
+USER_FIRST = [o.strip() for o in os.environ.get("USER_FIRST", "off").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
 MEMORY = ("memory_insert", "memory_replace")
@@ -186,6 +192,44 @@ def repeated_inserts(messages: list[Any]) -> int:
     return repeats
 
 
+# A first-person word in a memory text: the persona's voice ("I am Sam."), not a fact about the user.
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|me|my|mine|myself)\b")
+
+
+def first_person_writes(messages: list[Any]) -> int:
+    """Memory calls Letta ran whose text speaks in the first person."""
+    count = 0
+    for call in ran_memory_calls(messages):
+        try:
+            arguments = json.loads(call.arguments)
+        except ValueError:
+            continue
+        texts = (
+            [v for k, v in arguments.items() if k != "label" and isinstance(v, str)]
+            if isinstance(arguments, dict)
+            else []
+        )
+        count += any(FIRST_PERSON.search(t) for t in texts)
+    return count
+
+
+def example_copies(replies: list[str], example: str) -> int:
+    """Constrained replies whose calls write the text of the prompt's example (its fact, or the
+    user's words of a worked pair), whether the engine then ran them or not."""
+    shown = [EXAMPLES.get(example, EXAMPLES["fact"])[0], EXAMPLE_SAID.get(example, "")]
+    wanted = [" ".join(t.rstrip(".").casefold().split()) for t in shown if t]
+    count = 0
+    for content in replies:
+        try:
+            value = json.loads(content, strict=False)
+        except ValueError:
+            continue
+        calls = value.get(CALLS_KEY) if isinstance(value, dict) else None
+        text = " ".join(json.dumps(calls, ensure_ascii=False).casefold().split()) if calls else ""
+        count += any(w in text for w in wanted)
+    return count
+
+
 def labels_named(messages: list[Any]) -> list[str]:
     """The block each memory call that Letta ran named, in order."""
     labels = []
@@ -229,21 +273,28 @@ def main() -> None:
             f"steps per turn {MAX_STEPS or 'as Letta limits them'}"
         )
         try:
-            for example in EXAMPLE:
+            for example, user_first in [(e, u) for e in EXAMPLE for u in USER_FIRST]:
                 for describe in DESCRIBE:
                     for offer in OFFERS:
                         for as_edited in AS_EDITED:
                             print(
                                 f"old text offered the blocks' lines: {offer}; memory shown as edited: {as_edited}; "
-                                f"blocks described beside the tools: {describe}; constrained example: {example}"
+                                f"blocks described beside the tools: {describe}; constrained example: {example}; "
+                                f"the user's block first among the labels: {user_first}"
                             )
-                            measure(recorder, llama.alias, offer, as_edited, describe, example)
+                            measure(recorder, llama.alias, offer, as_edited, describe, example, user_first)
         finally:
             recorder.server.should_exit = True
 
 
 def measure(
-    recorder: Recorder, alias: str, offer: str, as_edited: str, describe: str = "off", example: str = "fact"
+    recorder: Recorder,
+    alias: str,
+    offer: str,
+    as_edited: str,
+    describe: str = "off",
+    example: str = "fact",
+    user_first: str = "off",
 ) -> None:
     handle = f"openai-proxy/{alias}"
     server = ServerProcess(
@@ -257,13 +308,14 @@ def measure(
         LETTA_TOOL_EMULATION_MEMORY_AS_EDITED=as_edited,
         LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS=describe,
         LETTA_TOOL_EMULATION_EXAMPLE=example,
+        LETTA_TOOL_EMULATION_USER_BLOCK_FIRST=user_first,
         LETTA_LLM_REQUEST_TIMEOUT_SECONDS="300",
     ).start()
     try:
         client = server.client(timeout=900)
         for mode in MODES:
             executed = invalid = reasked = errors = envelopes = cut = replies = changed = noted = in_human = 0
-            replaced = replace_failed = inserted = insert_failed = repeated = 0
+            replaced = replace_failed = inserted = insert_failed = repeated = first_person = copies = 0
             seconds: list[float] = []
             named: dict[str, int] = {}  # block label -> executed memory calls that named it
             for i in range(TURNS):
@@ -307,6 +359,7 @@ def measure(
                 inserted += ran
                 insert_failed += failed
                 repeated += repeated_inserts(list(r.messages))
+                first_person += first_person_writes(list(r.messages))
                 for label in labels_named(list(r.messages)):
                     named[label] = named.get(label, 0) + 1
                 changed += client.agents.blocks.retrieve("human", agent_id=agent.id).value != human
@@ -322,7 +375,7 @@ def measure(
                 if TRANSCRIPT:
                     with open(TRANSCRIPT, "a", encoding="utf-8") as out:
                         turn = {
-                            "offer": offer, "as_edited": as_edited, "describe": describe, "example": example, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
+                            "offer": offer, "as_edited": as_edited, "describe": describe, "example": example, "user_first": user_first, "mode": mode, "turn": i, "fact": FACT_LIST[i % len(FACTS)],
                             "blocks_before": before_blocks, "blocks_after": after_blocks,
                             "messages": [m.model_dump(mode="json") for m in r.messages],
                             "exchanges": [{"request": req, "reply": reply} for req, reply in exchanges],
@@ -336,6 +389,7 @@ def measure(
                         replies += 1
                         is_envelope, was_cut, content = envelope_of(reply)
                         envelopes += is_envelope
+                        copies += example_copies([content], example)
                         cut += was_cut and not is_envelope
                         if not is_envelope and not was_cut:
                             print(f"  {mode} turn {i}: not the envelope: {json.dumps(content)[-160:]}")
@@ -351,7 +405,11 @@ def measure(
                 + (", ".join(f"{label} {count}" for label, count in sorted(named.items())) or "none")
             )
             if mode == "constrained":
-                line += f"; replies: {envelopes}/{replies} the envelope, {cut} cut by the output limit"
+                line += (
+                    f"; replies: {envelopes}/{replies} the envelope, {cut} cut by the output limit, "
+                    f"{copies} writing the example's text"
+                )
+            line += f"; memory calls run in the first person: {first_person}"
             print(line)
     finally:
         server.stop()

@@ -86,9 +86,11 @@ from .core.blocks import (
 from .core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
+    USER_BLOCK,
     EnvelopeParser,
     envelope_instruction,
     envelope_schema,
+    example_label,
     render_envelope_feedback,
 )
 from .core.feedback import render_empty_reply, render_notes, render_required_call
@@ -205,7 +207,10 @@ def prepare(
     messages = data.get("messages") or []
     first = messages[0] if messages and isinstance(messages[0], Mapping) else {}
     blocks = memory_blocks(first.get("content") if first.get("role") == "system" else None)
-    specs = hold_labels(specs, [b.label for b in blocks if not b.read_only])
+    labels = [b.label for b in blocks if not b.read_only]
+    if settings.user_block_first:
+        labels.sort(key=lambda label: label != USER_BLOCK)  # stable: the others keep their order
+    specs = hold_labels(specs, labels)
     # Beside the tools, what each block is for: Letta states it only above, beside each value.
     guide = block_guide(blocks, specs) if settings.describe_blocks else ""
     # The replace tools are offered the blocks' lines for their old text: what the model is
@@ -265,7 +270,7 @@ def prepare(
             body = {**body, **fields}
         else:
             grammar_kind = None
-    example_fact = None
+    example_fact = example_said = None
     if shape:
         example = prompt_example(held, values=True, kind=settings.example)
         fact, subject = EXAMPLES.get(settings.example, EXAMPLES["fact"])
@@ -273,7 +278,7 @@ def prepare(
             # Small models copy the example's fact word for word ("The user likes pizza." for "I
             # work as a nurse", into any block, by any memory tool): a fact the user never gave.
             # Where the user, the memory or a tool result speaks of its subject, it may be theirs.
-            example_fact = fact
+            example_fact, example_said = fact, EXAMPLE_SAID.get(settings.example)
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=one_call)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(
@@ -288,6 +293,8 @@ def prepare(
         tool_choice=tool_choice,
         edits_made=made,
         example_fact=example_fact,
+        example_said=example_said,
+        block_values={b.label: b.value for b in edited if b.known and not b.read_only},
         parallel=parallel,
         concurrent=concurrent,
         sequential=sequential,
@@ -324,7 +331,10 @@ def _rendered(
     else:
         rendered = render_messages(history, ())
         section = envelope_instruction(
-            specs.values(), tool_choice=tool_choice, example=prompt_example(specs, values=True, kind=example)
+            specs.values(),
+            tool_choice=tool_choice,
+            example=prompt_example(specs, values=True, kind=example),
+            said=EXAMPLE_SAID.get(example),
         )
         if rendered and rendered[0]["role"] == "system":
             rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + section}
@@ -453,7 +463,16 @@ def strip_injected(
 EXAMPLES: dict[str, tuple[str, str | None]] = {
     "fact": ("The user likes pizza.", "pizza"),
     "placeholder": ("<what the user said, as a sentence about the user>", None),
+    "pair": ("The user loves jazz.", "jazz"),
+    "quote": ("The user said: I love jazz.", "jazz"),
 }
+# What the user says in the example, by ``Settings.example``, where the example is a worked
+# pair: the user's own first-person words, then the call that stores them in the third person
+# in the user's block (SmolLM2-135M otherwise wrote first-person text in the persona's style).
+# Writing these words down is a copy of the example too.
+# "quote" stores the user's words as said: the model carried the pair's verb into other facts
+# ("The user loves coffee." for "I hate coffee").
+EXAMPLE_SAID: dict[str, str] = {"pair": "I love jazz.", "quote": "I love jazz."}
 EXAMPLE_FACT, EXAMPLE_SUBJECT = EXAMPLES["fact"]
 
 
@@ -473,14 +492,11 @@ def prompt_example(specs: Mapping[str, ToolSpec], *, values: bool = False, kind:
         if not values:
             return {"function": name}
         if spec.required:
-            return {"function": name, "params": {p: _label(spec) if p == "label" else value for p in spec.required}}
+            return {
+                "function": name,
+                "params": {p: example_label(spec.properties.get(p)) if p == "label" else value for p in spec.required},
+            }
     return None
-
-
-def _label(spec: ToolSpec) -> str:
-    """The example's block: "human", or the first the tool allows when that is not one of them."""
-    allowed = spec.properties.get("label", {}).get("enum")
-    return "human" if not allowed or "human" in allowed else str(allowed[0])
 
 
 def _history(
@@ -620,7 +636,9 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
         # if it happens to contain call syntax.
         return _Settled(result.content, reasoning, [])
     s = _Settled(result.content, reasoning, list(result.problems))
-    calls, repeated = _without_repeated_edits([(c.name, dict(c.arguments)) for c in result.tool_calls])
+    calls, repeated = _without_repeated_edits(
+        [(c.name, dict(c.arguments)) for c in result.tool_calls], step.block_values
+    )
     made = [(n, a) for n, a in calls if n in LABELLED_TOOLS and _edit_key(n, a) in step.edits_made]
     if made:
         # A small model that sees its edit succeed writes it again at the next step, and again:
@@ -635,7 +653,8 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
                 rejected=True,
             )
         )
-    copies = [(n, a) for n, a in calls if step.example_fact is not None and _writes(n, a, step.example_fact)]
+    shown = [t for t in (step.example_fact, step.example_said) if t is not None]
+    copies = [(n, a) for n, a in calls if any(_writes(n, a, t) for t in shown)]
     if copies:
         calls = [(n, a) for n, a in calls if (n, a) not in copies]
         s.problems.append(
@@ -652,8 +671,8 @@ def _settle(step: Step, result: ParseResult, upstream_reasoning: str, *, constra
             Problem(
                 "malformed_call",
                 f"{len(repeated)} call(s) of this reply repeated a memory edit written earlier in it (the same call "
-                "again, or old text an earlier call replaces) and were not run, as they would only add the same "
-                f"text twice or fail ({', '.join(n for n, _ in repeated[:5])}"
+                "again, or old text an earlier call replaces or writes a second time) and were not run, as they "
+                f"would only add the same text twice or fail ({', '.join(n for n, _ in repeated[:5])}"
                 f"{', ...' if len(repeated) > 5 else ''}); do not write them again.",
                 rejected=True,
             )
@@ -751,31 +770,56 @@ def _edit_key(name: str, args: Mapping[str, Any]) -> str:
     return json.dumps([name, {k: v for k, v in args.items() if k not in INJECTED_PARAMS}], sort_keys=True, default=str)
 
 
+# The tools that add text to a block, and their text parameter (each name letta has used for it).
+APPENDED_TEXT: Mapping[str, tuple[str, ...]] = {
+    "memory_insert": ("new_string", "new_str"),
+    "core_memory_append": ("content",),
+}
+
+
 def _without_repeated_edits(
-    calls: list[tuple[str, dict[str, Any]]],
+    calls: list[tuple[str, dict[str, Any]]], blocks: Mapping[str, str] | None = None
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
     """(the calls to run, the repeated memory edits left out). A small model repeats the calls of
     one reply over and over; each runs only after the one before, so an insert adds the same
     line again, and a replace names old text that the same reply's first replace already took
     out (written before any edit, it was offered the block's lines as they were) and fails.
-    Only the memory tools are held to this: another tool may be meant to run twice."""
+    Likewise a replace whose old text, found once in the block, an earlier edit of the reply
+    wrote there again: Letta refuses old text that occurs twice. ``blocks``: the blocks' values
+    before the reply, by label, where known. Only the memory tools are held to this: another
+    tool may be meant to run twice."""
     kept: list[tuple[str, dict[str, Any]]] = []
     repeated: list[tuple[str, dict[str, Any]]] = []
     seen: set[str] = set()
     replaced: set[tuple[Any, str]] = set()  # (label, old text) that an earlier replace of the reply takes out
+    before = blocks or {}
+    values = dict(before)  # the known blocks as the reply's kept edits leave them, near enough to count text
     for name, args in calls:
         if name not in LABELLED_TOOLS:
             kept.append((name, args))
             continue
         key = _edit_key(name, args)
+        label = args.get("label")
         old = next((args[p] for p in REPLACED_TEXT.get(name, ()) if isinstance(args.get(p), str)), None)
-        if key in seen or (old is not None and (args.get("label"), old) in replaced):
+        at = label if isinstance(label, str) and label in values else None  # a block whose value is known
+        doubled = (
+            old is not None and old != "" and at is not None and before[at].count(old) <= 1 < values[at].count(old)
+        )
+        if key in seen or (old is not None and (label, old) in replaced) or doubled:
             repeated.append((name, args))
             continue
         seen.add(key)
         new = next((args[p] for p in NEW_TEXT if isinstance(args.get(p), str)), "")
         if old and old not in new:
-            replaced.add((args.get("label"), old))
+            replaced.add((label, old))
+        if at is not None and name in REPLACED_TEXT:
+            if old and values[at].count(old) == 1:
+                values[at] = values[at].replace(old, new)
+        elif at is not None and name in APPENDED_TEXT:
+            added = next((args[p] for p in APPENDED_TEXT[name] if isinstance(args.get(p), str)), "")
+            values[at] = f"{values[at]}\n{added}" if values[at] else added
+        elif at is not None:
+            del values[at]  # rewritten whole (memory_rethink): no longer known
         kept.append((name, args))
     return kept, repeated
 

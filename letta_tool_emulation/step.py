@@ -136,10 +136,18 @@ class Settings:
     # a call, and the block a fact belongs to changed no more often (see the README).
     describe_blocks: bool = False
     # What the constrained prompt's example memory edit writes (see engine.EXAMPLES): "fact", a
-    # made-up fact; "placeholder", a text that says what goes there. "fact": with the placeholder
+    # made-up fact; "placeholder", a text that says what goes there; "pair", a made-up fact shown
+    # as the answer to the user's first-person words; "quote", those words kept as the user's.
+    # "fact": with the placeholder
     # SmolLM2-135M changed the human block more often, but mostly with the persona's line, and
-    # the user's fact reached it less often (see the README).
+    # the user's fact reached it less often; with the pair it called a memory tool more often,
+    # but the fact reached the human block not clearly more often, often bent to the example's
+    # verb ("The user loves coffee." for "I hate coffee"; see the README).
     example: str = "fact"
+    # The user's block first in the memory tools' label list (the prompt's and the reply schema's
+    # enum), not the system message's order, which puts the persona first. Off: on SmolLM2-135M
+    # the order changed nothing measurable (see the README).
+    user_block_first: bool = False
 
     @classmethod
     def from_env(cls, log: Log = SILENT) -> Settings:
@@ -153,7 +161,8 @@ class Settings:
             offer_lines=env_switch("LETTA_TOOL_EMULATION_OFFER_LINES"),
             memory_as_edited=env_switch("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED"),
             describe_blocks=env_switch("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "off"),
-            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder")),
+            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder", "pair", "quote")),
+            user_block_first=env_switch("LETTA_TOOL_EMULATION_USER_BLOCK_FIRST", "off"),
         )
 
 
@@ -189,6 +198,9 @@ class Step:
     # The fact of the constrained prompt's example memory edit, where the user never spoke of its
     # subject: a memory edit that writes it is a copy of the example, not the user's fact.
     example_fact: str | None = None
+    # The writable blocks' values as the request shows them (this turn's edits made), by label.
+    block_values: Mapping[str, str] = field(default_factory=dict)
+    example_said: str | None = None  # with it, the user's words of a worked-pair example (engine.EXAMPLE_SAID)
     settings: Settings = field(default_factory=Settings)
     output_limit: int | None = None  # max_completion_tokens of the request
     schema_shape: ServerKind | None = None  # the request shape of the reply schema; None: free text

@@ -102,13 +102,16 @@ def envelope_instruction(
     *,
     tool_choice: ToolChoice = None,
     example: Mapping[str, Any] | None = None,
+    said: str | None = None,
 ) -> str:
     """The system-prompt section for a constrained reply: the envelope's two forms, the tools.
 
     Used instead of :func:`render_tool_prompt` when the request carries :func:`envelope_schema`:
     the server enforces the form, this tells the model what each part is for. ``example`` is a
     call ``{"function": ..., "params": {...}}`` to show (by default one built from the first tool
-    with parameters); realistic values help small models most.
+    with parameters); realistic values help small models most. ``said``: what the user said that
+    the example's call answers, shown before it as a worked pair (a small model that sees the
+    call alone copies the shape of the text beside it, such as a persona's first person).
 
     Kept short on purpose: the schema already carries every parameter's name and type, and on a
     135M-parameter model the parameter descriptions cut the share of turns that call a tool
@@ -124,7 +127,7 @@ def envelope_instruction(
         f'To call tools: {{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{<arguments>}}}}], '
         f'"{REPLY_KEY}": "<short text for the user>"}}',
         f'To answer without a tool: {{"{REPLY_KEY}": "<your answer>"}}',
-        "Example: " + json.dumps({CALLS_KEY: [shown], REPLY_KEY: "Noted."}, ensure_ascii=False),
+        *_example_lines(shown, said),
         "Calls run in the order written; their results come back in the next message.",
         "",
         "Tools (? marks an optional parameter):",
@@ -144,16 +147,52 @@ def envelope_instruction(
     return "\n".join(lines)
 
 
+def _example_lines(shown: Mapping[str, Any], said: str | None) -> list[str]:
+    call = json.dumps({CALLS_KEY: [shown], REPLY_KEY: "Noted."}, ensure_ascii=False)
+    # One line, like the call alone: SmolLM2-135M shown the pair as "User: ..." and "Reply: ..."
+    # lines answered {"reply": "Noted."} in every turn.
+    return [f"Example, for {json.dumps(said, ensure_ascii=False)}: {call}" if said else f"Example: {call}"]
+
+
 def concrete_example(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
     """A call with values, not placeholders: a grammar makes the model write JSON in any case,
     and small models follow a concrete shape best (the engine does not run a memory edit that
     writes the example's fact where the user never spoke of its subject)."""
     shape = worked_example(specs)
     spec = specs[shape["function"]]
-    return {"function": spec.name, "params": {n: _sample(n, spec.properties.get(n)) for n in shape["params"]}}
+    properties = spec.properties
+    if "label" in shape["params"]:
+        # Where the parameters branch by block (the replace tools' old text offered each block's
+        # lines), the other values come from the example block's branch: a line of that block.
+        label = example_label(properties.get("label"))
+        branches = spec.parameters.get("anyOf")
+        for branch in branches if isinstance(branches, list) else ():
+            inner = branch.get("properties") if isinstance(branch, Mapping) else None
+            named = inner.get("label") if isinstance(inner, Mapping) else None
+            if isinstance(inner, Mapping) and isinstance(named, Mapping) and named.get("enum") == [label]:
+                properties = {**properties, **inner}
+                break
+    return {"function": spec.name, "params": {n: _sample(n, properties.get(n)) for n in shape["params"]}}
+
+
+# The block an example's `label` names where the tool allows it: the user's. Small models write
+# where the example writes, and an example naming the persona (the first block of Letta's enum)
+# taught them to put the user's facts there.
+USER_BLOCK = "human"
+
+
+def example_label(schema: Any) -> str:
+    """The block an example's ``label`` names: the user's, or the first the tool allows when
+    that is not one of them."""
+    allowed = schema.get("enum") if isinstance(schema, Mapping) else None
+    if not isinstance(allowed, list) or not allowed or USER_BLOCK in allowed:
+        return USER_BLOCK
+    return str(allowed[0])
 
 
 def _sample(name: str, schema: Any) -> Any:
+    if name == "label":
+        return example_label(schema)
     if not isinstance(schema, Mapping):
         return name.replace("_", " ")
     for key in ("examples", "enum"):

@@ -12,16 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from letta_tool_emulation.core import parse_tool_calls
+from letta_tool_emulation.core.blocks import offer_lines
 from letta_tool_emulation.core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
     EnvelopeParser,
     envelope_instruction,
     envelope_schema,
+    example_label,
     render_envelope_feedback,
 )
 from letta_tool_emulation.core.markers import CALL_END, CALL_START
 from letta_tool_emulation.core.parser import StreamingToolCallParser, tidy
+from letta_tool_emulation.core.tools import normalize_tools
 
 from .corpus import load_corpus, load_tools
 
@@ -162,6 +165,42 @@ def test_instruction_names_both_forms_and_the_forced_tool() -> None:
     assert f'Example: {{"calls": [{json.dumps(chosen)}], "reply": "Noted."}}' in envelope_instruction(
         TOOLS, example=chosen
     )
+
+
+def labelled_replace(blocks: list[str]) -> dict[str, Any]:
+    text = {"type": "string"}
+    properties = {"label": {"type": "string", "enum": blocks}, "old_string": text, "new_string": text}
+    parameters = {"type": "object", "properties": properties, "required": ["label", "old_string", "new_string"]}
+    return {
+        "type": "function",
+        "function": {"name": "memory_replace", "description": "Edit.", "parameters": parameters},
+    }
+
+
+def shown_params(tools: Any) -> dict[str, Any]:
+    text = envelope_instruction(tools)
+    example = json.loads(text.split("Example: ", 1)[1].split("\n", 1)[0])
+    assert jsonschema.Draft202012Validator(envelope_schema(tools, required=True)).is_valid(example)
+    params: dict[str, Any] = example["calls"][0]["params"]
+    return params
+
+
+def test_an_example_that_fills_a_label_names_the_users_block() -> None:
+    """Without memory_insert, core_memory_append or the reply tool, the example is built from the
+    first tool with parameters: it named the first block of Letta's enum, the persona, and small
+    models write where the example writes."""
+    assert shown_params([labelled_replace(["persona", "human"])])["label"] == "human"
+    # The replace tool's old text offered each block's lines: the example's is a line of the
+    # block it names.
+    offered = offer_lines(
+        normalize_tools([labelled_replace(["persona", "human"])]),
+        {"persona": ["I am Sam."], "human": ["Name: Ana", "Lives in Lyon."]},
+        enum=True,
+    )
+    assert shown_params(offered.values()) == {"label": "human", "old_string": "Name: Ana", "new_string": "new string"}
+    # Where the tool does not offer the user's block, the first block it allows.
+    assert shown_params([labelled_replace(["persona", "notes"])])["label"] == "persona"
+    assert example_label(None) == "human" and example_label({"type": "string"}) == "human"
 
 
 # -- the parser: envelopes ------------------------------------------------------------------------

@@ -851,6 +851,58 @@ def test_the_example_setting_picks_what_the_constrained_example_writes() -> None
     assert "writes the fact of the example in the instructions" in attempts[1].messages[-1]["content"]
 
 
+@pytest.mark.parametrize("kind", ["pair", "quote"])
+def test_a_worked_pair_shows_the_users_words_and_the_call_that_stores_them(kind: str) -> None:
+    """``pair`` and ``quote``: the user's first-person sentence, then the call that stores it in
+    the user's block (as a fact about the user, or as the user's words). A reply that writes either text down is a copy of the example, held back
+    like a copied fact, unless the user spoke of its subject."""
+    fact, subject = engine.EXAMPLES[kind]
+    said = engine.EXAMPLE_SAID[kind]
+    assert subject is not None and subject in said.casefold() and subject in fact.casefold()
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I work as a nurse."}]
+    data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+    req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example=kind), log=LOG)
+    opening = f'Example, for "{said}": '
+    line = next(line for line in req["messages"][0]["content"].splitlines() if line.startswith("Example"))
+    assert line.startswith(opening)
+    shown = json.loads(line.removeprefix(opening))
+    assert shown["calls"] == [{"function": "memory_insert", "params": {"label": "human", "new_string": fact}}]
+    assert (req.step.example_fact, req.step.example_said) == (fact, said)
+    # The other examples show the call alone.
+    for alone in ("fact", "placeholder"):
+        other = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example=alone), log=LOG)
+        assert "Example, for" not in other["messages"][0]["content"] and other.step.example_said is None
+    nurse = {"label": "human", "new_string": "The user works as a nurse."}
+    right = json.dumps({"calls": [{"function": "memory_insert", "params": nurse}], "reply": "Noted."})
+    for text in (said, fact.upper(), f"I am Sam.\n{said.rstrip('.')}"):
+        copy = {"label": "persona", "new_string": text}
+        copied = json.dumps({"calls": [{"function": "memory_insert", "params": copy}], "reply": "Noted."})
+        outcome, attempts = drive(req, [copied, right])
+        assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [nurse] and len(attempts) == 2
+        assert "writes the fact of the example in the instructions" in attempts[1].messages[-1]["content"]
+    # The user spoke of jazz: the same words are theirs, and run.
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "Remember: I love jazz."}]
+    data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+    req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example=kind), log=LOG)
+    assert (req.step.example_fact, req.step.example_said) == (None, None)
+    jazz = {"label": "human", "new_string": fact}
+    outcome, attempts = drive(req, [json.dumps({"calls": [{"function": "memory_insert", "params": jazz}]})])
+    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [jazz] and len(attempts) == 1
+
+
+def test_the_user_block_first_setting_orders_the_labels_the_model_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I work as a nurse."}]
+    data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+    for first, labels in ((False, ["persona", "human"]), (True, ["human", "persona"])):
+        req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(user_block_first=first), log=LOG)
+        assert req.step.tools["memory_insert"].properties["label"]["enum"] == labels
+        shown = " | ".join(f'"{label}"' for label in labels)
+        assert f"memory_insert(label: {shown}, new_string: string)" in req["messages"][0]["content"]
+    assert Settings.from_env().user_block_first is False
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_USER_BLOCK_FIRST", "on")
+    assert Settings.from_env().user_block_first is True
+
+
 def test_the_example_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     heard: list[str] = []
     assert Settings.from_env().example == "fact"
@@ -858,4 +910,8 @@ def test_the_example_setting_is_read_from_the_environment(monkeypatch: pytest.Mo
     assert Settings.from_env(Warnings(heard)).example == "placeholder" and heard == []
     monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", "recipe")
     assert Settings.from_env(Warnings(heard)).example == "fact"
-    assert heard == ["letta_tool_emulation: LETTA_TOOL_EMULATION_EXAMPLE is not one of fact, placeholder; using fact"]
+    assert heard == [
+        "letta_tool_emulation: LETTA_TOOL_EMULATION_EXAMPLE is not one of fact, placeholder, pair, quote; using fact"
+    ]
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", "pair")
+    assert Settings.from_env().example == "pair"

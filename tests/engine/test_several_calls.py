@@ -262,3 +262,36 @@ def test_a_constrained_reply_repeating_the_turns_edit_delivers_its_answer() -> N
     outcome, attempts = drive(req, [envelope])
     assert (len(attempts), outcome.calls, outcome.content) == (1, [], "Noted.")
     assert "already been made earlier in this turn" in outcome.feedback
+
+
+def test_a_replace_whose_old_text_an_earlier_insert_of_the_reply_wrote_again_is_held_back() -> None:
+    """SmolLM2-135M through Letta wrote, in one reply, an insert of the persona's line and a
+    replace of that line: the replace's old text was offered as the block's line (found once), but
+    it runs after the insert, by which time the block holds it twice and Letta fails it ("Multiple
+    occurrences of old_string")."""
+    from .test_engine import MEMORY_SYSTEM
+
+    history = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "Remember I have a cat."}]
+    sam = {"label": "persona", "new_string": "I am Sam."}
+    replace = {"label": "persona", "old_string": "I am Sam.", "new_string": "I am Sam, who has a cat."}
+    cat = {"label": "human", "new_string": "Has a cat."}
+    pending = Pending()
+    data = {"model": "m", "messages": history, "tool_choice": "auto"}
+    req = engine.prepare(data, decision=EMULATE, tools=EDITS, pending=pending, settings=Settings())
+    outcome, _ = drive(req, ["\n".join([block(sam), block(replace, "memory_replace"), block(cat)])])
+    ran = [json.loads(c["function"]["arguments"]) for c in [*outcome.calls, *outcome.queue]]
+    assert ran == [sam, cat]
+    assert "1 call(s) of this reply repeated a memory edit" in outcome.feedback
+    # Without the insert, or where the insert writes other text, or where the old text is the
+    # insert's own (not in the block before the reply), the replace runs: it finds its text once.
+    fresh = {"label": "persona", "new_string": "Likes cats."}
+    own = {"label": "persona", "old_string": "Likes cats.", "new_string": "Loves cats."}
+    for written in ([replace], [fresh, replace], [fresh, own]):
+        outcome, _ = drive(
+            req, ["\n".join(block(a, "memory_replace" if "old_string" in a else "memory_insert") for a in written)]
+        )
+        assert [json.loads(c["function"]["arguments"]) for c in [*outcome.calls, *outcome.queue]] == written
+        assert not outcome.feedback
+    # A replace that takes the line out before the insert writes it again leaves it once: both run.
+    outcome, _ = drive(req, ["\n".join([block(replace, "memory_replace"), block({**sam, "new_string": "I am Sam."})])])
+    assert len([*outcome.calls, *outcome.queue]) == 2 and not outcome.feedback
