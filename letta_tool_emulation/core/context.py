@@ -3682,7 +3682,7 @@ def _tag_on_block(line: str, tight: bool = False) -> bool:
         and (
             _MINE.search(statement) is not None
             or _OBJECT_BACK.match(statement) is not None
-            or (tight and _BARE.search(_bare_text(tag)) is not None and _OBJECT_BACK.search(statement) is not None)
+            or (tight and _BARE.search(_bare_text(tag)) and _OBJECT_BACK.search(statement) is not None)
         )
         and not reports_done(statement)
         and _PAST.search(statement) is None

@@ -859,3 +859,16 @@ def test_a_flag_alone_labels_one_message_in_two_languages() -> None:
     three = _block("Oi Ana, chego às 18h.")
     four = _block("Hi John, the report is attached.")
     assert _ran("🇧🇷:\n" + three + "\n🇬🇧:\n" + four) == ["Oi Ana, chego às 18h.", "Hi John, the report is attached."]
+
+
+@pytest.mark.parametrize(
+    ("line", "asks"),
+    [
+        ("Simpan begini, boleh?", True),  # "Keep it like this, may I?"
+        ("Simpan begini, besok?", False),  # "..., tomorrow?": no consent word in the tag
+        ("Keep it like that, Anna?", False),
+        ("I'll keep it like that, okay?", True),
+    ],
+)
+def test_a_tag_in_the_block_s_paragraph_asks_leave_only_with_a_consent_word(line: str, asks: bool) -> None:
+    assert C._tag_on_block(line, tight=True) is asks
