@@ -70,6 +70,7 @@ from letta_tool_emulation.core.feedback import FEEDBACK_OPENINGS  # noqa: E402
 from letta_tool_emulation.engine import EXAMPLE_SAID, EXAMPLES  # noqa: E402
 from letta_tool_emulation.runtime.llama import LlamaServer, find_model  # noqa: E402
 from letta_tool_emulation.runtime.stack import ServerProcess, free_port, scratch_dir  # noqa: E402
+from letta_tool_emulation.step import Settings  # noqa: E402
 
 TURNS = int(os.environ.get("TURNS", "12"))
 MAX_OUTPUT = os.environ.get("MAX_OUTPUT", "256")
@@ -79,7 +80,7 @@ N_CTX = 8192
 OFFERS = [o.strip() for o in os.environ.get("OFFER", "on").split(",") if o.strip()]
 AS_EDITED = [o.strip() for o in os.environ.get("AS_EDITED", "on").split(",") if o.strip()]
 DESCRIBE = [o.strip() for o in os.environ.get("DESCRIBE", "off").split(",") if o.strip()]
-EXAMPLE = [o.strip() for o in os.environ.get("EXAMPLE", "fact").split(",") if o.strip()]
+EXAMPLE = [o.strip() for o in os.environ.get("EXAMPLE", Settings().example).split(",") if o.strip()]
 USER_FIRST = [o.strip() for o in os.environ.get("USER_FIRST", "off").split(",") if o.strip()]
 TRANSCRIPT = os.environ.get("TRANSCRIPT")
 MAX_STEPS = int(os.environ.get("MAX_STEPS") or 4) or None
@@ -293,7 +294,7 @@ def measure(
     offer: str,
     as_edited: str,
     describe: str = "off",
-    example: str = "fact",
+    example: str = Settings().example,
     user_first: str = "off",
 ) -> None:
     handle = f"openai-proxy/{alias}"

@@ -138,12 +138,12 @@ class Settings:
     # What the constrained prompt's example memory edit writes (see engine.EXAMPLES): "fact", a
     # made-up fact; "placeholder", a text that says what goes there; "pair", a made-up fact shown
     # as the answer to the user's first-person words; "quote", those words kept as the user's.
-    # "fact": with the placeholder
-    # SmolLM2-135M changed the human block more often, but mostly with the persona's line, and
-    # the user's fact reached it less often; with the pair it called a memory tool more often,
-    # but the fact reached the human block not clearly more often, often bent to the example's
-    # verb ("The user loves coffee." for "I hate coffee"; see the README).
-    example: str = "fact"
+    # "quote": on SmolLM2-135M through Letta the user's fact reached the user's block in about
+    # twice as many turns as with the made-up fact, which it copied or bent to the fact's verb;
+    # with the placeholder it changed the human block more often, but mostly with the persona's
+    # line; with the pair, the fact was bent to the example's verb ("The user loves coffee." for
+    # "I hate coffee"; see the README).
+    example: str = "quote"
     # The user's block first in the memory tools' label list (the prompt's and the reply schema's
     # enum), not the system message's order, which puts the persona first. Off: on SmolLM2-135M
     # the order changed nothing measurable (see the README).
@@ -161,7 +161,7 @@ class Settings:
             offer_lines=env_switch("LETTA_TOOL_EMULATION_OFFER_LINES"),
             memory_as_edited=env_switch("LETTA_TOOL_EMULATION_MEMORY_AS_EDITED"),
             describe_blocks=env_switch("LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS", "off"),
-            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("fact", "placeholder", "pair", "quote")),
+            example=_env_choice(log, "LETTA_TOOL_EMULATION_EXAMPLE", ("quote", "fact", "placeholder", "pair")),
             user_block_first=env_switch("LETTA_TOOL_EMULATION_USER_BLOCK_FIRST", "off"),
         )
 

@@ -784,7 +784,7 @@ def test_a_word_for_word_copy_of_the_prompts_example_edit_is_not_the_users_fact(
     for said, runs in (("Remember that I work as a nurse.", False), ("Remember that I love PIZZA.", True)):
         messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": said}]
         data = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
-        req = engine.prepare(data, decision=CONSTRAINED, log=LOG)
+        req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example="fact"), log=LOG)
         assert engine.EXAMPLE_FACT in req["messages"][0]["content"]  # what the model is shown
         outcome, attempts = drive(req, [copied, fact])
         ran = [json.loads(c["function"]["arguments"])["new_string"] for c in outcome.calls]
@@ -795,7 +795,7 @@ def test_a_word_for_word_copy_of_the_prompts_example_edit_is_not_the_users_fact(
     # The same fact by another memory tool, into another block, without its full stop: a copy too.
     messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I work as a nurse."}]
     data = {"model": "m", "messages": messages, "tools": [*TOOLS, REPLACE], "tool_choice": "auto"}
-    req = engine.prepare(data, decision=CONSTRAINED, log=LOG)
+    req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example="fact"), log=LOG)
     replace = {"label": "persona", "old_string": "I am Sam.", "new_string": "the user likes pizza"}
     other = json.dumps({"calls": [{"function": "memory_replace", "params": replace}], "reply": "Noted."})
     outcome, attempts = drive(req, [other, fact])
@@ -809,7 +809,7 @@ def test_a_word_for_word_copy_of_the_prompts_example_edit_is_not_the_users_fact(
     held = MEMORY_SYSTEM + "\n<human>\nThe user likes pizza.\n</human>"
     messages = [{"role": "system", "content": held}, {"role": "user", "content": "Actually I prefer pasta now."}]
     data = {"model": "m", "messages": messages, "tools": [*TOOLS, REPLACE], "tool_choice": "auto"}
-    req = engine.prepare(data, decision=CONSTRAINED, log=LOG)
+    req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example="fact"), log=LOG)
     assert req.step.example_fact is None
     pasta = {"label": "human", "old_string": "The user likes pizza.", "new_string": "The user prefers pasta."}
     swap = json.dumps({"calls": [{"function": "memory_replace", "params": pasta}], "reply": "Noted."})
@@ -905,13 +905,15 @@ def test_the_user_block_first_setting_orders_the_labels_the_model_is_shown(monke
 
 def test_the_example_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     heard: list[str] = []
-    assert Settings.from_env().example == "fact"
+    assert Settings.from_env().example == "quote" == Settings().example
     monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", " Placeholder ")
     assert Settings.from_env(Warnings(heard)).example == "placeholder" and heard == []
     monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", "recipe")
-    assert Settings.from_env(Warnings(heard)).example == "fact"
+    assert Settings.from_env(Warnings(heard)).example == "quote"
     assert heard == [
-        "letta_tool_emulation: LETTA_TOOL_EMULATION_EXAMPLE is not one of fact, placeholder, pair, quote; using fact"
+        "letta_tool_emulation: LETTA_TOOL_EMULATION_EXAMPLE is not one of quote, fact, placeholder, pair; using quote"
     ]
+    monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", "fact")
+    assert Settings.from_env().example == "fact"
     monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", "pair")
     assert Settings.from_env().example == "pair"
