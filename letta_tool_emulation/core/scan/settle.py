@@ -538,17 +538,24 @@ _WORD_CHAR = regex.compile(r"[\w'’-]")
 _VALUE_CHARS = 24
 
 
+def _common_ends(a: str, b: str) -> tuple[int, int]:
+    """How many characters ``a`` and ``b`` share at their start, and then at their end (never
+    overlapping the start)."""
+    most = min(len(a), len(b))
+    head = 0
+    while head < most and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
 def _changed_value(old: str, new: str) -> str | None:
     """The value ``new`` puts in place of one in ``old``, where the two texts are the same but
     for one short span (the word around it in ``new``; in a script written without spaces, the
     span itself); None where they differ in more than that."""
-    most = min(len(old), len(new))
-    head = 0
-    while head < most and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < most - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = _common_ends(old, new)
     if 2 * (head + tail) < max(len(old), len(new)):
         return _swapped_word(old, new)
     start, end = head, len(new) - tail
@@ -799,13 +806,7 @@ _VALUE_WORDS = 2
 def _one_value_apart(x: str, y: str) -> bool:
     """Whether two texts are the same but for one value, a word or two (or a few characters where
     no spaces part the words) in each, in place of the other's."""
-    most = min(len(x), len(y))
-    head = 0
-    while head < most and x[head] == y[head]:
-        head += 1
-    tail = 0
-    while tail < most - head and x[-1 - tail] == y[-1 - tail]:
-        tail += 1
+    head, tail = _common_ends(x, y)
     if 2 * (head + tail) < max(len(x), len(y)):
         # (words are counted only where spaces part them)
         return C.UNSPACED.search(x + y) is None and _swapped_word(x, y) is not None
