@@ -18,7 +18,7 @@ the middle of a line when no block waits on it (the scanner's fast path).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
@@ -490,15 +490,26 @@ def _taken_back(group: Group, following: Group, after: str, span: int) -> bool:
     return _rewrites(_first_call(group.events), _first_call(following.events), between)
 
 
-def _one_text_changed(first: ToolCall | None, second: ToolCall | None) -> tuple[str, str] | None:
-    """The one value that differs between two calls to one tool with the same parameters, as
-    (``first``'s, ``second``'s), where both are strings; None otherwise."""
+def _differing(
+    first: ToolCall | None, second: ToolCall | None
+) -> tuple[Mapping[str, Any], Mapping[str, Any], list[str]] | None:
+    """The two calls' arguments and the parameters whose values differ, where both calls are to
+    one tool with the same parameters; None otherwise."""
     if first is None or second is None or first.name != second.name:
         return None
     one, two = first.arguments, second.arguments
     if one.keys() != two.keys():
         return None
-    changed = [k for k in one if one[k] != two[k]]
+    return one, two, [k for k in one if one[k] != two[k]]
+
+
+def _one_text_changed(first: ToolCall | None, second: ToolCall | None) -> tuple[str, str] | None:
+    """The one value that differs between two calls to one tool with the same parameters, as
+    (``first``'s, ``second``'s), where both are strings; None otherwise."""
+    found = _differing(first, second)
+    if found is None:
+        return None
+    one, two, changed = found
     if len(changed) != 1:
         return None
     old, new = one[changed[0]], two[changed[0]]
@@ -733,12 +744,10 @@ def _names_own(label: str, own: str, other: str) -> bool:
 def _text_apart(first: ToolCall | None, second: ToolCall | None) -> tuple[str, str] | None:
     """The one text two calls to one tool hold differently, where all else they hold is the same
     but for lists (their tags); None otherwise."""
-    if first is None or second is None or first.name != second.name:
+    found = _differing(first, second)
+    if found is None:
         return None
-    one, two = first.arguments, second.arguments
-    if one.keys() != two.keys():
-        return None
-    changed = [k for k in one if one[k] != two[k]]
+    one, two, changed = found
     texts = [k for k in changed if isinstance(one[k], str) and isinstance(two[k], str)]
     if len(texts) != 1 or any(
         not isinstance(one[k], list) or not isinstance(two[k], list) for k in changed if k not in texts
