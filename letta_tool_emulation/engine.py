@@ -273,16 +273,20 @@ def prepare(
     example_fact = example_said = None
     if shape:
         example = prompt_example(held, values=True, kind=settings.example)
+        edit = example is not None and example["function"] in LABELLED_TOOLS
+        # The user's words go with the memory edit that stores them, never with another tool's
+        # call (a weather lookup "for" "I love jazz." teaches nothing but confusion).
+        said = EXAMPLE_SAID.get(settings.example) if edit else None
         fact, subject = EXAMPLES.get(settings.example, EXAMPLES["fact"])
-        if example and example["function"] in LABELLED_TOOLS and not (subject and _spoken_of(messages, subject)):
+        if edit and not (subject and _spoken_of(messages, subject)):
             # Small models copy the example's fact word for word ("The user likes pizza." for "I
             # work as a nurse", into any block, by any memory tool): a fact the user never gave.
             # Where the user, the memory or a tool result speaks of its subject, it may be theirs.
-            example_fact, example_said = fact, EXAMPLE_SAID.get(settings.example)
+            example_fact, example_said = fact, said
         schema = envelope_schema(_forced(held, tool_choice), required=required, single=one_call)
         body = {k: v for k, v in body.items() if k != "stop"}  # JSON replies: no stop sequences
         body["messages"] = _sanitize(
-            _rendered(history, held, tool_choice, feedback, constrained=True, guide=guide, example=settings.example)
+            _rendered(history, held, tool_choice, feedback, constrained=True, guide=guide, example=example, said=said)
         )
         body.update(schema_request_fields(shape, schema))
     step = Step(
@@ -316,10 +320,13 @@ def _rendered(
     *,
     constrained: bool,
     guide: str = "",
-    example: str = "fact",
+    example: Mapping[str, Any] | None = None,
+    said: str | None = None,
 ) -> list[dict[str, Any]]:
     """The messages for the model: the transcript as text, and what the tools are and how to
-    call them, as call blocks in free text or as the reply envelope when replies are constrained.
+    call them, as call blocks in free text or as the reply envelope when replies are constrained
+    (with ``example``, the call :func:`prompt_example` built for it, and ``said``, the user's
+    words it answers).
     ``guide`` (what each memory block holds) comes just before that: after it, the prompt still
     ends on the tools (a 135M model that read the guide last answered without a call in most
     turns)."""
@@ -330,12 +337,7 @@ def _rendered(
         rendered = render_messages(history, specs.values(), tool_choice=tool_choice, example=prompt_example(specs))
     else:
         rendered = render_messages(history, ())
-        section = envelope_instruction(
-            specs.values(),
-            tool_choice=tool_choice,
-            example=prompt_example(specs, values=True, kind=example),
-            said=EXAMPLE_SAID.get(example),
-        )
+        section = envelope_instruction(specs.values(), tool_choice=tool_choice, example=example, said=said)
         if rendered and rendered[0]["role"] == "system":
             rendered[0] = {"role": "system", "content": rendered[0]["content"].rstrip() + "\n\n" + section}
         else:

@@ -917,3 +917,24 @@ def test_the_example_setting_is_read_from_the_environment(monkeypatch: pytest.Mo
     assert Settings.from_env().example == "fact"
     monkeypatch.setenv("LETTA_TOOL_EMULATION_EXAMPLE", "pair")
     assert Settings.from_env().example == "pair"
+
+
+def test_the_users_words_are_shown_only_beside_the_memory_edit_that_stores_them() -> None:
+    """The quoted example pairs the user's words with the memory edit that stores them; a
+    request whose tools hold no memory edit (an OpenAI client's through the proxy) shows its
+    own call alone, not "for" words it does not answer."""
+    weather = {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        },
+    }
+    for tools, paired in (([weather], False), (TOOLS, True)):
+        messages = [{"role": "system", "content": MEMORY_SYSTEM}, {"role": "user", "content": "I live in Oslo."}]
+        data = {"model": "m", "messages": messages, "tools": tools}
+        req = engine.prepare(data, decision=CONSTRAINED, settings=Settings(example="quote"), log=LOG)
+        example = next(line for line in req["messages"][0]["content"].splitlines() if line.startswith("Example"))
+        assert example.startswith('Example, for "I love jazz.": ') is paired, example
+        assert req.step.example_said == ("I love jazz." if paired else None)
