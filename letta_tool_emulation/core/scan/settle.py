@@ -726,17 +726,19 @@ _LABEL_WORD = 3
 
 def _names_own(label: str, own: str, other: str) -> bool:
     mine, theirs = own.lower(), other.lower()
+    my_words, their_words = _WORD.findall(mine), _WORD.findall(theirs)
     for word in _WORD.findall(label.lower()):
-        if word.isdigit() or len(word) < (2 if C.UNSPACED.search(word) else _LABEL_WORD):
+        unspaced = C.UNSPACED.search(word) is not None
+        if word.isdigit() or len(word) < (2 if unspaced else _LABEL_WORD):
             continue
-        if C.UNSPACED.search(word):
+        if unspaced:  # (no word to begin: the label's first two characters anywhere)
             stem = word[:2]
-            if stem in mine and stem not in theirs:
-                return True
-            continue
-        stem = word[:_LABEL_STEM]
-        starts = regex.compile(r"(?<!\w)" + regex.escape(stem))
-        if starts.search(mine) is not None and starts.search(theirs) is None:
+            named, elsewhere = stem in mine, stem in theirs
+        else:  # a word of the text that begins with the label's word's first letters
+            stem = word[:_LABEL_STEM]
+            named = any(w.startswith(stem) for w in my_words)
+            elsewhere = any(w.startswith(stem) for w in their_words)
+        if named and not elsewhere:
             return True
     return False
 
