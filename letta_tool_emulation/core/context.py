@@ -3690,14 +3690,15 @@ def _tag_on_block(line: str, tight: bool = False) -> bool:
 
 
 _TAGGED_WORDS = 6
-_LAST_COMMA = regex.compile(r"(?r)[,，、]")
+_COMMAS = (",", "，", "、")
+_LAST_COMMA = regex.compile("(?r)[" + "".join(_COMMAS) + "]")
 
 
 def _checks_then_asks(line: str) -> bool:
     """Whether a question checks the block, then asks leave to make it in a clause of its own
     ("Passt das so, soll ich's speichern?", "Is that right, shall I save it?"): the leave is for
     the writer's step still to come, whatever the check says of what is written."""
-    if "," not in line and "，" not in line and "、" not in line:
+    if not any(comma in line for comma in _COMMAS):
         return False
     text = _without_signs(line.strip())
     comma = _LAST_COMMA.search(text)
@@ -3720,7 +3721,7 @@ def _asks_or_offers(line: str) -> bool:
     """Whether the last sentence of a line after a block asks leave to make it in a bare question,
     then offers the other answer after a comma and "or": the question is the block's, whatever
     the other answer is."""
-    if _ASK_MARK(line) is None or ("," not in line and "，" not in line and "、" not in line):
+    if _ASK_MARK(line) is None or not any(comma in line for comma in _COMMAS):
         return False
     text = _without_signs(sentences(line.strip())[-1].strip())
     if not text.endswith(_ASKS):
@@ -4444,13 +4445,12 @@ ALTERNATIVES_INTRO = regex.compile(
     regex.IGNORECASE,
 )
 ALTERNATIVE = "it is one item of a list the line above introduces as alternatives"
+# A flag (two regional indicator letters), and the end of a label line: a colon or an arrow
+_FLAG = r"[\U0001F1E6-\U0001F1FF]{2}"
+_LABEL_END = r"[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$"
 # (or a flag alone, naming a language or a country as a word would: "🇧🇷:" / "🇬🇧:")
-_SHORT_LABEL = regex.compile(
-    r"[\W_]{0,3}(?:[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}|[\U0001F1E6-\U0001F1FF]{2})[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$"
-)
-
-
-_FLAG_LABEL = regex.compile(r"[\W_]{0,3}[\U0001F1E6-\U0001F1FF]{2}[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$")
+_SHORT_LABEL = regex.compile(r"[\W_]{0,3}(?:[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}|" + _FLAG + ")" + _LABEL_END)
+_FLAG_LABEL = regex.compile(r"[\W_]{0,3}" + _FLAG + _LABEL_END)
 
 
 def flag_label(line: str) -> bool:
