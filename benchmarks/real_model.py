@@ -26,7 +26,7 @@ the block's length), on one model server, a Letta server each. ``AS_EDITED=on,of
 same for the memory section shown as the turn's edits left it
 (``LETTA_TOOL_EMULATION_MEMORY_AS_EDITED``), ``DESCRIBE=on,off`` for the blocks'
 descriptions given just before the tools (``LETTA_TOOL_EMULATION_DESCRIBE_BLOCKS``, off unless
-set), and ``EXAMPLE=fact,placeholder,pair`` for what the constrained prompt's example memory
+set), and ``EXAMPLE=quote,fact,placeholder,pair`` for what the constrained prompt's example memory
 edit writes and whether the user's words come before it (``LETTA_TOOL_EMULATION_EXAMPLE``);
 ``USER_FIRST=off,on`` for the user's block put first among the memory tools' labels
 (``LETTA_TOOL_EMULATION_USER_BLOCK_FIRST``). Each run also lists the blocks the executed
