@@ -4135,7 +4135,13 @@ def shown_after(
             or (i == 0 and _into_next(lines, leads_on))
             or _aside(line)
             or (not tight and (_another_step(line) or _own_tag(line)))
-            or (before is not None and short and reports_done(before) and not _wants_me(line))
+            or (
+                before is not None
+                and short
+                and reports_done(before)
+                and not _wants_me(line)
+                and _MY_LEAVE.match(line) is None
+            )
         ):
             kind = None
         if kind == "example" and i == 0 and _into_next(lines, leads_on):
@@ -4314,6 +4320,18 @@ _OTHER_OBJECT = regex.compile(
     r"\b(?:disregard|scratch|never\s+mind|ignore|forget(?:\s+about)?)\s+(?:the|that|this|my|your|any)\s+"
     r"(?!(?:block|call|one|entry|update|change|command|request|line|note|save|insert|search|edit|version|above|"
     r"previous|last|first|earlier|it)\b)[a-z]+\b",
+    regex.IGNORECASE,
+)
+
+
+# A bare question in which the writer asks leave for a step of their own, a modal in the first
+# person and at most a verb after it ("Posso salvar?", "Soll ich speichern?", "Shall I save
+# it?"): it asks leave whatever the line above said was done, while consent alone ("Okay?")
+# after "Saved:" checks what ran.
+_MY_LEAVE = regex.compile(
+    r"[\W_]{0,3}(?:(?:shall|should|may|can)\s+I|posso|devo|puedo|debo|(?:soll|darf|kann)\s+ich|puis-je|"
+    r"(?:zal|mag|moet)\s+ik|(?:ska|får)\s+jag|(?:skal|må)\s+(?:jeg|eg))"
+    r"(?:\s+[^\W\d_]+){1,2}[ \t]*[?？][ \t]*$",
     regex.IGNORECASE,
 )
 
