@@ -4108,7 +4108,9 @@ def shown_after(
             kind = "proposed"
         if kind is None and tight and _asks_or_offers(line):
             kind = "proposed"
-        if kind is None and last and not tight and short and not done and _keeps_it(line, before, above):
+        # (a sentence of its own that asks leave to keep the block is no tag on the one before it)
+        kept = kind is None and last and not tight and not done and _keeps_it(line, before, above)
+        if kept:
             kind = "proposed"
         if kind is None and i == 0 and _before_my_step(line):
             kind = "proposed"
@@ -4134,7 +4136,7 @@ def shown_after(
             # holds back or asks leave for that block, not this one
             or (i == 0 and _into_next(lines, leads_on))
             or _aside(line)
-            or (not tight and (_another_step(line) or _own_tag(line)))
+            or (not tight and (_another_step(line) or (not kept and _own_tag(line))))
             or (
                 before is not None
                 and short
@@ -4184,8 +4186,11 @@ def shown_after(
 _KEEPS_IT = regex.compile(
     r"^[\W_]{0,3}(?:"
     r"(?:do\s+you\s+)?(?:want|would\s+you\s+like)\s+me\s+to\s+(?:note|save|record|log|store|keep|update|jot)\s+"
-    r"(?:it|this|that)(?:\s+down)?|(?:shall|should)\s+I\s+(?:note|record|log|update|keep|jot)\s+(?:it|this|that)"
-    r"(?:\s+down)?|"
+    r"(?:it|this|that)(?:\s+down)?|(?:shall|should)\s+I\s+(?:note|record|log|update|keep|jot|(?:keep|make)\s+a\s+note\s+of)"
+    r"\s+(?:it|this|that)(?:\s+down)?(?P<kept>\s+for\s+later)?|"
+    # the block the only object of the reader's wish, and where it would go ("Do you want that on
+    # your list?"), not a step done to it ("Do you want a reminder for it?")
+    r"(?:do\s+you\s+)?want\s+(?:it|this|that)(?:\s+one)?(?:\s+(?:in|on|added\s+to)\s+(?:your|the)\s+\w+)?|"
     r"(?:est-ce\s+que\s+)?(?:(?:vous\s+)?voulez|(?:tu\s+)?veux|voulez-vous|veux-tu)\s+que\s+je\s+(?:le|la|les|l['’])"
     r"\s*(?:note|enregistre|garde|retienne|sauvegarde|consigne|mette\s+à\s+jour)|"
     r"¿?\s*(?:quieres|quiere|queréis)\s+que\s+(?:lo|la|los|las)\s+(?:guarde|anote|apunte|registre|actualice)|"
@@ -4199,6 +4204,8 @@ _KEEPS_IT = regex.compile(
     r"(?:зберегти|записати|оновити|запам['’]ятати|внести)(?:\s+[\w-]+)?|"
     r"(?:czy\s+)?(?:mam\s+)?(?:to\s+)?(?:zanotować|zaktualizować|zapamiętać)(?:\s+to)?|"
     r"(?:これを|これで|この内容で)?(?:記録|保存|更新|登録|メモ)(?:して(?:おき|お)|しておき|し)?(?:ましょうか|ますか)|"
+    # (leave asked in the form "may I": the verb, "-te mo", and "is it all right")
+    r"(?:これを)?(?:記録|保存|登録|メモ)(?:して|し)ても(?:いい|大丈夫|よろしい|構いません)(?:です|でしょう)?か|"
     r"(?:이렇게\s*)?(?:저장|기록|메모|업데이트)(?:해\s*(?:둘|놓을|드릴)까요|할까요)|"
     r"(?:要不要|要)?我?(?:帮你)?(?:记下来|记下|记录一下|记录|保存一下|存一下|更新一下)(?:吗|吧)"
     r")[ \t]*[?？][ \t]*$",
@@ -4211,11 +4218,46 @@ def _keeps_it(line: str, before: str | None, above: str | None) -> bool:
     the writer's step of keeping it (see :data:`_KEEPS_IT`) where the reply reported it done
     neither right above the block nor on the last line above it: past the block's paragraph the
     question is otherwise read as starting something new ("Coffee tomorrow?")."""
-    if _KEEPS_IT.match(_without_signs(line.strip())) is None:
+    ask = _leave_part(line)
+    if ask is None or not _short_question(ask):
         return False
-    if _TOO.search(line) is not None or _FOR_MORE.search(line) is not None or _LATER.search(line) is not None:
+    found = _KEEPS_IT.match(ask)
+    if found is None:
+        return False
+    # ("for later" is where a note is kept, no later time for another step)
+    kept = found.span("kept") if found.group("kept") else (0, 0)
+    if _TOO.search(ask) is not None or _FOR_MORE.search(ask) is not None:
+        return False
+    if _LATER.search(ask[: kept[0]] + ask[kept[1] :]) is not None:
         return False
     return not any(told is not None and reports_done(told) for told in (before, above))
+
+
+# Words that refuse a step ("or would you rather I didn't?", "oder lieber nicht?")
+_REFUSED = regex.compile(
+    r"(?:n['’]t|(?<!\w)(?:not|no|nicht|nein|non|não|nee|nej|ne|nie|не|いいえ))(?!\w)", regex.IGNORECASE
+)
+
+
+def _leave_part(line: str) -> str | None:
+    """The part of a line's last sentence that can ask leave: the sentence, a question, up to a
+    comma and "or" that offers the other answer, where that answer is only the refusal or asks
+    for nothing besides (no more, no later time, no other step); None where the line ends in no
+    question or offers another step there."""
+    if _ASK_MARK(line) is None:
+        return None
+    text = _without_signs(sentences(line.strip())[-1].strip())
+    if not text.endswith(_ASKS):
+        return None
+    clause = _OR_CLAUSE.search(text)
+    if clause is None:
+        return text
+    other = text[clause.end() :]
+    if any(words.search(other) is not None for words in (_FOR_MORE, _TOO, _LATER, _ANOTHER)):
+        return None
+    if _THEIR_STEP.search(other) is not None and _REFUSED.search(other) is None:
+        return None
+    return text[: clause.start()].rstrip() + text[-1]
 
 
 # The writer's step offered in the conditional on the line above a block ("And one more I could
