@@ -3833,6 +3833,52 @@ _ON_ANSWER = regex.compile(
 )
 
 
+# The reader's yes, or consent, in a condition ("If you say yes", "Si me dices que sí", "Wenn du
+# einverstanden bist", "Se concordar")
+_YES_IN_CONDITION = regex.compile(
+    r"(?<!\w)(?:yes|ok|okay|sí|oui|ja|sim|sì|да|так|tak|ano|igen|evet|iya|agree\w*|confirm\w*|approv\w*|"
+    r"de\s+acuerdo|d['’]accord\w*|einverstanden|zustimm\w*|concord\w*|akkoord|согла\w+|підтверд\w+|"
+    r"confermi|confirmes|confirma\w*|bestätig\w*|bevestig\w*)(?!\w)",
+    regex.IGNORECASE,
+)
+# The writer as the next clause's subject, or a verb in the first person with the pronoun dropped
+# ("..., actualizo tu perfil", "..., I'll update it", "..., je la mets à jour")
+_WRITER_NEXT = regex.compile(
+    r"[ \t,]*(?:(?:[^\W\d_]+[ \t]+){0,2}?(?:I['’]ll|I|je|j['’]|ich|eu|io|я|ik|jeg|jag|tôi|mình|saya|aku)(?!\w)|"
+    r"(?:(?:te|lo|la|le|o|a)[ \t]+)?[^\W\d_]{3,}(?:o|ę|ю|у|ım|im|um|üm)(?!\w))",
+    regex.IGNORECASE,
+)
+
+
+# What the writer keeps the block in, named as the object of the step offered on a yes, or "das"
+# for the block ("..., actualizo tu perfil", "..., trage ich das ein")
+_KEPT_IN = regex.compile(
+    r"(?<!\w)(?:das|profile|perfil|profil|profilo|profiel|профиль|профіль|memory|memoria|mémoire|memória|notes|notas|"
+    r"Notizen|note)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _on_yes(line: str, before: str | None) -> bool:
+    """Whether the line right after a block opens with a condition on the reader's yes, then the
+    writer's step ("Si me dices que sí, actualizo tu perfil."): the block is offered, waiting on
+    that yes, where the line above did not report it made; "too" offers a step besides it."""
+    if not line.lstrip(_LEAD)[:1].isalpha():
+        return False
+    text = line.lstrip(_LEAD)
+    clause = _CONDITION.match(text)
+    # (the words after "if": Spanish "si" is no yes)
+    words = clause.group().split(None, 1) if clause is not None else []
+    if len(words) < 2 or _YES_IN_CONDITION.search(words[1]) is None:
+        return False
+    rest = text[clause.end() :] if clause is not None else ""
+    if not rest.startswith((",", "，", "、")) or _WRITER_NEXT.match(rest[1:]) is None:
+        return False
+    if _BACK.search(rest) is None and _KEPT_IN.search(rest) is None:
+        return False  # (a step with an object of its own is another step: "..., suche ich dir Umzugsfirmen")
+    return _TOO.search(rest) is None and not (before is not None and reports_done(before))
+
+
 def waits_on_answer(question: str, line: str) -> bool:
     """Whether ``line``, after a question in a block's paragraph, makes the block on the answer:
     the question checks what the block holds, not what the reader did ("Did you get the results
@@ -4111,6 +4157,8 @@ def shown_after(
         # (a sentence of its own that asks leave to keep the block is no tag on the one before it)
         kept = kind is None and last and not tight and not done and _keeps_it(line, before, above)
         if kept:
+            kind = "proposed"
+        if kind is None and i == 0 and tight and _on_yes(line, before):
             kind = "proposed"
         if kind is None and i == 0 and _before_my_step(line):
             kind = "proposed"
