@@ -4314,13 +4314,36 @@ def _leave_part(line: str) -> str | None:
 # eintragen soll."): the block is the offer, and "too" sets it beside the calls made before it.
 _OFFERED = regex.compile(
     r"(?<!\w)(?:I\s+could|I\s+might|ich\s+könnte|je\s+pourrais|podría|potrei|poderia|eu\s+poderia|"
-    r"ik\s+zou|jag\s+skulle\s+kunna|я\s+мог(?:у|ла|\s+бы)?)(?!\w)",
+    r"ik\s+zou|jag\s+skulle\s+kunna|я\s+мог(?:у|ла|\s+бы)?|"
+    # (what the writer would have besides: "Und das hier hätte ich noch:", "I'd have this one too:")
+    r"hätte\s+ich|ich\s+hätte|I['’]d\s+have|I\s+would\s+have)(?!\w)",
     regex.IGNORECASE,
 )
 _WHETHER_I = regex.compile(
     r"(?<!\w)(?:ob\s+ich|whether\s+I|if\s+I\s+should|si\s+je\s+dois|se\s+devo|si\s+debo)(?!\w)", regex.IGNORECASE
 )
-_OFFER_GATES = ("could", "might", "könnte", "pourrais", "podría", "potrei", "poderia", "zou", "skulle", "мог")
+_OFFER_GATES = (
+    "could",
+    "might",
+    "könnte",
+    "pourrais",
+    "podría",
+    "potrei",
+    "poderia",
+    "zou",
+    "skulle",
+    "мог",
+    "hätte",
+    "d have",
+)
+_ALMOST = regex.compile(r"(?<!\w)(?:fast|beinahe|almost|nearly|bijna|nästan|næsten|nesten)(?!\w)", regex.IGNORECASE)
+# A question whether the block shall go in, a modal and a pronoun for it ("Soll das auch rein?")
+# (German writes its nouns capitalised: "der" before a word in lower case is a pronoun, "Soll der
+# auch rein?", before a capital an article, "Soll die Erinnerung auch rein?")
+_SHALL_IT = regex.compile(
+    r"[\W_]{0,3}(?i:soll|darf|should|shall)\s+(?:(?i:das|dies|es|it|this|that)(?!\w)|"
+    r"(?:der|die|den)(?=\s+\p{Ll}|\s*[?,]))"
+)
 
 
 def _asked_after_offer(before: str, line: str) -> bool:
@@ -4331,8 +4354,12 @@ def _asked_after_offer(before: str, line: str) -> bool:
     low = before.lower()
     if not any(gate in low for gate in _OFFER_GATES) or _OFFERED.search(last_sentence(before)) is None:
         return False
+    if _ALMOST.search(before) is not None:
+        return False  # ("Das hätte ich fast vergessen:" tells of a slip, offers nothing)
     if asks:
-        return CHECK_QUESTION.match(line) is None and _BACK.search(line) is not None
+        return CHECK_QUESTION.match(line) is None and (
+            _BACK.search(line) is not None or _SHALL_IT.match(line) is not None
+        )
     return _WHETHER_I.search(line) is not None
 
 
