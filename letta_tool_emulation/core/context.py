@@ -1440,8 +1440,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bunohda\s+(?:yllä\s+oleva|ylläoleva|ylempi|ensimmäinen)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
-        r"^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\bwait,?\s+(?:no|"
-        r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\bscratch\s+that\b|"
+        r"^\W{0,3}correct(?:ed|ion)\s*(?:version|call|block)?\s*[:：]|\b(?:hang|hold)\s+on,?\s+that['’]s\s+(?:wrong|not\s+right)\b|\bwait,?\s+(?:no|"
+        r"that['’]s\s+(?:wrong|not\s+right))\b|\bhere['’]s\s+the\s+right\s+one\b|\b(?:scratch|scrap)\s+that\b|"
         r"\bignore\s+(?:the|that|this|my)\s+(?:\w+\s+)?(?:call|block|one)\b|"
         r"\bdisregard\b|\bretract\b|\bcancel\s+that\b|\bdon['’]t\s+(?:run|use|execute)\s+(?:that|it|this)\b|"
         r"\bwrong\s+(?:block|call|one)\b|^\W{0,3}(?:(?:actually|oops|wait|hmm),?\s+)?that['’]s\s+the\s+wrong\s+\w+|\bnever\s+mind\b|\b(?:use|here['’]s)\s+(?:this|the)\s+(?:one|corrected)\b",
@@ -1539,7 +1539,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:호출|블록|요청|명령|이거|이건|그건)[은는을를]?\s*(?:취소|철회)|잘못\s+(?:적었|적어|넣었)|"
         r"\b(?:ezt|azt|a\s+hívást|a\s+blokkot)\s+visszavon(?:om|tam|juk)\b|(?:را|رو)\s+پس\s+می[\u200c ]?گیرم|جابه[\u200c ]?جا\s+نوشتم|"
         r"\brút\s+lại\s+(?:lệnh|khối|cái|yêu\s+cầu)|\b(?:ghi|viết)\s+nhầm\b|"
-        r"\bI\s+take\s+(?:that|this|it)\s+back\b|\bscratch\s+that\b|\bretract(?:ing)?\s+(?:that|this|it)\b|"
+        r"\bI\s+take\s+(?:that|this|it)\s+back\b|\b(?:scratch|scrap)\s+that\b|\bretract(?:ing)?\s+(?:that|this|it)\b|"
         r"\b(?:retiro|anulo)\s+(?:esa|esta|ese|este)\s+(?:llamada|bloque)|\b(?:j['’]annule|je\s+retire)\s+"
         r"(?:cet|ce|cette)\s+(?:appel|bloc)|\b(?:ritiro|annullo)\s+(?:questa|quella)\s+(?:chiamata|richiesta)|"
         r"\b(?:retiro|cancelo|anulo)\s+(?:essa|esta)\s+(?:chamada|ordem)|(?:отменяю|отзываю)\s+(?:этот|тот|"
@@ -3243,7 +3243,7 @@ AFTER_GATES["retracted"] += (
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
     *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
     *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto", "desconsider", "ignore"],
-    *["обращай", "不算", "无效", "pod uwagę", "scratch"],
+    *["обращай", "不算", "无效", "pod uwagę", "scratch", "scrap that", "hang on", "hold on"],
 )
 AFTER_GATES["example"] += (
     "見せるため",
@@ -4434,7 +4434,7 @@ def _would_be(line: str) -> bool:
 
 
 _OTHER_OBJECT = regex.compile(
-    r"\b(?:disregard|scratch|never\s+mind|ignore|forget(?:\s+about)?)\s+(?:the|that|this|my|your|any)\s+"
+    r"\b(?:disregard|scratch|scrap|never\s+mind|ignore|forget(?:\s+about)?)\s+(?:the|that|this|my|your|any)\s+"
     r"(?!(?:block|call|one|entry|update|change|command|request|line|note|save|insert|search|edit|version|above|"
     r"previous|last|first|earlier|it)\b)[a-z]+\b",
     regex.IGNORECASE,
