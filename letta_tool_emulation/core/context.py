@@ -567,8 +567,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # ("你刚才发给我的是这个：", the verb closing the line: "你刚才发给我的地址我存一下：" saves it)
         "zh-sent": r"你(?:刚才|刚刚|之前|昨天|上次)发给我的(?:是|就是)?(?:这个|这段|这些|如下)?" + _COLON,
         "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|你(?:刚才|之前)?(?:粘贴|复制|转发)|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
-        "ja": r"(?:使えるツール|ツール一覧|送ってくれた|送られてきた|貼り付けてくれた|共有してくれた|転送してくれた|"
-        r"送っていただいた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
+        # (the reader's sending, in any of the auxiliaries of a favour received: くれた, くださった,
+        # いただいた, もらった; a line that closes on the writer's own step with it saves what was
+        # sent: "送ってくれた住所で更新しました：")
+        "ja": r"(?:使えるツール|ツール一覧|(?:送って|貼り付けて|貼って|共有して|転送して)(?:くれ|くださっ|いただい|もらっ)た"
+        r"(?![^\n]*(?:保存|更新|登録|記録|変更|追加|メモ|反映)(?:して|し)(?:おき)?(?:ました|ます)[ \t。]*[:：]?[ \t]*$)|"
+        r"送られてきた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
         "nl": r"\b(?:je\s+(?:stuurde|hebt\s+(?:me\s+)?gestuurd|plakte)|u\s+(?:stuurde|heeft\s+(?:me\s+)?gestuurd)|"
         r"(?:eerder|gisteren|vorige\s+keer)\b[^\n]{0,60}\b(?:heb\s+ik|voerde\s+ik|riep\s+ik)|"
         r"wat\s+ik\s+(?:eerder\s+)?deed|"
