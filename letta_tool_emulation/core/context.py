@@ -3979,6 +3979,7 @@ def asks_which(after: str) -> bool:
 
 
 _MARKS = regex.compile(r"\p{M}+")
+_THAI_CLOSES = ("ครับ", "ค่ะ", "คะ", "จ้ะ", "จ้า")
 _POLITE = regex.compile(r"(?:นะ)?(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)(?=[ \t]*[?？]?[ \t]*$)")
 
 
@@ -4631,8 +4632,11 @@ _SENTENCE_CLOSE = regex.compile(r"(?:[.!?。！？…।؟]|\p{So})[\"'”’»)
 
 def reads_as_sentence(text: str) -> bool:
     """Whether ``text`` ends as a sentence does (with a full stop, an exclamation or a question
-    mark, or an emoji)."""
-    return _SENTENCE_CLOSE.search(text[-LINE_CHARS:]) is not None
+    mark, or an emoji; Thai, which writes no full stop, with a polite particle: "... ครับ")."""
+    tail = text[-LINE_CHARS:]
+    return _SENTENCE_CLOSE.search(tail) is not None or (
+        tail.endswith(_THAI_CLOSES) and _POLITE.search(tail.rstrip()) is not None
+    )
 
 
 def list_intro(recent: str) -> str:
