@@ -688,6 +688,14 @@ def _labelled_wordings(first: Group, second: Group, a: str, b: str) -> bool:
         texts = _text_apart(one, two)
         return texts is not None and _same_fact(*texts) and not _named_apart(a, b, *texts)
     x, y = texts
+    # labels that name the versions by their length, the text under the brief one the shorter by
+    # half at least ("Kurz:" "Mag Jazz" / "Ausführlich:" "Hört gern Jazz, vor allem ..."): one
+    # entry told briefly and at length, however few words they share; a word for length names
+    # no subject of its text ("Lange versie:" over "... langs de Vecht")
+    brief = C.length_labels(a, b)
+    if brief is not None:
+        kept, other = (x, y) if brief == 0 else (y, x)
+        return len(other.strip()) >= _AT_LENGTH * len(kept.strip())
     if _named_apart(a, b, x, y):
         return False
     if len(one.arguments) == 1:
