@@ -3867,15 +3867,15 @@ def _on_yes(line: str, before: str | None) -> bool:
     """Whether the line right after a block opens with a condition on the reader's yes, then the
     writer's step ("Si me dices que sí, actualizo tu perfil."): the block is offered, waiting on
     that yes, where the line above did not report it made; "too" offers a step besides it."""
-    if not line.lstrip(_LEAD)[:1].isalpha():
-        return False
     text = line.lstrip(_LEAD)
-    clause = _CONDITION.match(text)
+    clause = _CONDITION.match(text) if text[:1].isalpha() else None
+    if clause is None:
+        return False
     # (the words after "if": Spanish "si" is no yes)
-    words = clause.group().split(None, 1) if clause is not None else []
+    words = clause.group().split(None, 1)
     if len(words) < 2 or _YES_IN_CONDITION.search(words[1]) is None:
         return False
-    rest = text[clause.end() :] if clause is not None else ""
+    rest = text[clause.end() :]
     if not rest.startswith((",", "，", "、")) or _WRITER_NEXT.match(rest[1:]) is None:
         return False
     if _BACK.search(rest) is None and _KEPT_IN.search(rest) is None:
