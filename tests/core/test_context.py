@@ -872,3 +872,47 @@ def test_a_flag_alone_labels_one_message_in_two_languages() -> None:
 )
 def test_a_tag_in_the_block_s_paragraph_asks_leave_only_with_a_consent_word(line: str, asks: bool) -> None:
     assert C._tag_on_block(line, tight=True) is asks
+
+
+def test_a_closing_question_asks_leave_in_its_last_sentence_before_or_and_the_refusal() -> None:
+    assert C._leave_part("It's personal. Should I make a note of it?") == "Should I make a note of it?"
+    assert C._leave_part("Should I note it, or would you rather I didn't?") == "Should I note it?"
+    # an other answer that offers a step of its own is no refusal: the line asks about that too
+    assert C._leave_part("Should I note it, or do you want to plan the trip first?") is None
+    assert C._leave_part("Noted it.") is None
+    # past a blank line, at the reply's end, with nothing reporting it done: leave asked
+    assert _ran("You said it's Tuesday.\n\n" + _block("x") + "\n\nDo you want that on your calendar?") == []
+    # another step, or the block reported done above it: it ran
+    assert _ran("You said it's Tuesday.\n\n" + _block("x") + "\n\nDo you want a reminder for it?") == ["x"]
+    assert _ran("Saved:\n" + _block("x") + "\n\nDo you want it in your calendar too?") == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("line", "offers"),
+    [
+        ("If you say yes, I'll add it to your profile.", True),
+        ("Si estás de acuerdo, lo cambio en tu perfil.", True),
+        ("Wenn du einverstanden bist, trage ich das so ein.", True),
+        ("If you move again, I'll update it.", False),  # no yes in the condition
+        ("Wenn du einverstanden bist, suche ich dir Umzugsfirmen heraus.", False),  # a step of its own
+        ("If you say yes, I'll add it to the calendar too.", False),  # a step besides it
+    ],
+)
+def test_a_condition_on_the_reader_s_yes_then_the_writer_s_step_offers_the_block(line: str, offers: bool) -> None:
+    assert C._on_yes(line, None) is offers
+    # under a line that reports it made, the condition is on another step
+    assert C._on_yes(line, "I've saved your new address.") is False
+
+
+def test_labels_that_name_versions_by_their_length_say_which_is_brief() -> None:
+    assert C.length_labels("Kurz:", "Ausführlich:") == 0
+    assert C.length_labels("Lange versie:", "Korte versie:") == 1
+    assert C.length_labels("짧게:", "길게:") == 0
+    # a word for length that begins a thing's name labels that thing
+    assert C.length_labels("Short-term goal:", "Long-term goal:") is None
+    assert C.length_labels("Kurze Strecke:", "Lange Strecke:") is None
+
+
+def test_a_thai_text_closes_as_a_sentence_on_a_polite_particle() -> None:
+    assert C.reads_as_sentence("ขอบคุณสำหรับความช่วยเหลือครับ")
+    assert not C.reads_as_sentence("ขอบคุณสำหรับความช่วยเหลือ")
