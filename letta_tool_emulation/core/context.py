@@ -4195,7 +4195,10 @@ def shown_after(
                 and short
                 and reports_done(before)
                 and not _wants_me(line)
-                and _MY_LEAVE.match(line) is None
+                and not (
+                    _MY_LEAVE.match(line) is not None
+                    and (_BARE.search(_bare_text(line)) or _INFINITIVE_IT.search(line) is not None)
+                )
             )
         ):
             kind = None
@@ -4447,15 +4450,18 @@ _OTHER_OBJECT = regex.compile(
 
 
 # A bare question in which the writer asks leave for a step of their own, a modal in the first
-# person and at most a verb after it ("Posso salvar?", "Soll ich speichern?", "Shall I save
-# it?"): it asks leave whatever the line above said was done, while consent alone ("Okay?")
-# after "Saved:" checks what ran.
+# person and a verb or two after it ("Posso salvar?", "Soll ich speichern?", "Shall I save
+# it?"): where the verb is one of making the block (:data:`BARE_QUESTIONS`) it asks leave
+# whatever the line above said was done, while consent alone ("Okay?") after "Saved:" checks
+# what ran, and an offer of help ("Posso ajudar?") is about something else.
 _MY_LEAVE = regex.compile(
     r"[\W_]{0,3}(?:(?:shall|should|may|can)\s+I|posso|devo|puedo|debo|(?:soll|darf|kann)\s+ich|puis-je|"
     r"(?:zal|mag|moet)\s+ik|(?:ska|får)\s+jag|(?:skal|må)\s+(?:jeg|eg))"
     r"(?:\s+[^\W\d_]+){1,2}[ \t]*[?？][ \t]*$",
     regex.IGNORECASE,
 )
+# An infinitive with the block as its object ("guardarlo", "salvarla"), not the reader ("ayudarte")
+_INFINITIVE_IT = regex.compile(r"[^\W\d_]{2,}[aeií]r(?:lo|la|los|las|li|le)(?!\w)", regex.IGNORECASE)
 
 
 def _wants_me(line: str) -> bool:
