@@ -4286,7 +4286,12 @@ def _keeps_it(line: str, before: str | None, above: str | None) -> bool:
         return False
     if _LATER.search(ask[: kept[0]] + ask[kept[1] :]) is not None:
         return False
-    return not any(told is not None and reports_done(told) for told in (before, above))
+    # (nor in a sentence of the question's own line: "記録しました。保存してもいいですか？")
+    told = [before, above, *sentences(line.strip())[:-1]]
+    return not any(
+        sentence is not None and (reports_done(sentence) or DONE.match(sentence[:LINE_CHARS] + " ") is not None)
+        for sentence in told
+    )
 
 
 # Words that refuse a step ("or would you rather I didn't?", "oder lieber nicht?")
