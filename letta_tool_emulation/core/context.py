@@ -1590,6 +1590,42 @@ def quote_words(words: str) -> str:
     return words if len(words) <= 60 else words[:57] + "..."
 
 
+# A sentence that closes on how the block would look were the writer to make it: a condition on
+# the writer's own step, then a word pointing on at the block ("If I were to note it, it would
+# look like this.", "Wenn ich das notieren würde, sähe es so aus.", "メモしておくならこうなります。").
+# It ends its sentence, yet what it points on at is what would be made, not what is.
+_WOULD_LOOK = regex.compile(
+    r"\b(?:if\s+I\s+(?:were|was)\s+to|were\s+I\s+to)\b[^.!?]*\b(?:would|I['’]d|it['’]d)\b[^.!?]*"
+    r"\b(?:like\s+this|this\s+way|as\s+follows|this)\s*\.$|"
+    r"\bwenn\s+ich\b[^.!?]*\bwürde\b[^.!?]*\b(?:so\s+aus|folgendermaßen\s+aus|so)\s*\.$|"
+    r"\bsi\s+(?:je\s+|j['’])[^.!?]*\b(?:ce\s+serait|ça\s+donnerait|cela\s+donnerait)\b[^.!?]*\.$|"
+    r"\bse\s+eu\s+fosse\b[^.!?]*\b(?:assim|isto|isso)\s*\.$|"
+    r"\bsi\s+(?:lo|la)\s+\w+(?:ra|se)\b[^.!?]*\b(?:así|esto)\s*\.$|"
+    r"(?:なら|としたら|とすれば)[、,]?\s*(?:こう|このように|こんな(?:感じ|ふう)に?)(?:なります|です|なる)?[。]$",
+    regex.IGNORECASE,
+)
+_WOULD_LOOK_GATES = (
+    "if i",
+    "were i",
+    "wenn ich",
+    "si je",
+    "si j",
+    "se eu",
+    "si lo",
+    "si la",
+    "なら",
+    "としたら",
+    "とすれば",
+)
+
+
+def _would_look(sentence: str) -> bool:
+    """Whether ``sentence``, the line before a block, closes on how the block would look were the
+    writer to make it (:data:`_WOULD_LOOK`)."""
+    low = sentence[:LINE_CHARS].lower()
+    return any(gate in low for gate in _WOULD_LOOK_GATES) and _WOULD_LOOK.search(low.rstrip()) is not None
+
+
 def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     """Why the structure around the opener, or the line directly before the block, makes it
     something shown; None when it was performed. JSON with no marker around it
@@ -1641,6 +1677,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if _EXAMPLE_COMMA.match(sentence):
+        return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
+    if sentence.rstrip().endswith((".", "。")) and _would_look(sentence):
         return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
