@@ -1604,26 +1604,17 @@ _WOULD_LOOK = regex.compile(
     r"(?:なら|としたら|とすれば)[、,]?\s*(?:こう|このように|こんな(?:感じ|ふう)に?)(?:なります|です|なる)?[。]$",
     regex.IGNORECASE,
 )
-_WOULD_LOOK_GATES = (
-    "if i",
-    "were i",
-    "wenn ich",
-    "si je",
-    "si j",
-    "se eu",
-    "si lo",
-    "si la",
-    "なら",
-    "としたら",
-    "とすれば",
-)
+# (the condition's opening words, looked for first: most lines before a block hold none)
+_WOULD_LOOK_GATE = re.compile(
+    r"(?i:if I|were I|wenn ich|si je|se eu|si l[oa])\b|(?i:si j['’])|なら|としたら|とすれば"
+).search
 
 
 def _would_look(sentence: str) -> bool:
     """Whether ``sentence``, the line before a block, closes on how the block would look were the
     writer to make it (:data:`_WOULD_LOOK`)."""
-    low = sentence[:LINE_CHARS].lower()
-    return any(gate in low for gate in _WOULD_LOOK_GATES) and _WOULD_LOOK.search(low.rstrip()) is not None
+    line = sentence[:LINE_CHARS]
+    return _WOULD_LOOK_GATE(line) is not None and _WOULD_LOOK.search(line.rstrip()) is not None
 
 
 def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
