@@ -1604,17 +1604,29 @@ _WOULD_LOOK = regex.compile(
     r"(?:なら|としたら|とすれば)[、,]?\s*(?:こう|このように|こんな(?:感じ|ふう)に?)(?:なります|です|なる)?[。]$",
     regex.IGNORECASE,
 )
-# (the condition's opening words, looked for first: most lines before a block hold none)
-_WOULD_LOOK_GATE = re.compile(
-    r"(?i:if I|were I|wenn ich|si je|se eu|si l[oa])\b|(?i:si j['’])|なら|としたら|とすれば"
-).search
+# (the condition's opening words, looked for first as they are written, in either case of their
+# first letter: most lines before a block hold none)
+_WOULD_LOOK_GATES = (
+    "f I ",
+    "ere I ",
+    "enn ich ",
+    "i je ",
+    "i j'",
+    "i j’",
+    "e eu ",
+    "i lo ",
+    "i la ",
+    "なら",
+    "としたら",
+    "とすれば",
+)
 
 
 def _would_look(sentence: str) -> bool:
     """Whether ``sentence``, the line before a block, closes on how the block would look were the
     writer to make it (:data:`_WOULD_LOOK`)."""
     line = sentence[:LINE_CHARS]
-    return _WOULD_LOOK_GATE(line) is not None and _WOULD_LOOK.search(line.rstrip()) is not None
+    return any(gate in line for gate in _WOULD_LOOK_GATES) and _WOULD_LOOK.search(line.rstrip()) is not None
 
 
 def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
