@@ -3908,6 +3908,8 @@ def _on_yes(line: str, before: str | None) -> bool:
     """Whether the line right after a block opens with a condition on the reader's yes, then the
     writer's step ("Si me dices que sí, actualizo tu perfil."): the block is offered, waiting on
     that yes, where the line above did not report it made; "too" offers a step besides it."""
+    if "," not in line and "，" not in line and "、" not in line:
+        return False  # (the writer's step follows the condition after a comma)
     text = line.lstrip(_LEAD)
     clause = _CONDITION.match(text) if text[:1].isalpha() else None
     if clause is None:
