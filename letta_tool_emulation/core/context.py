@@ -1629,6 +1629,49 @@ def _would_look(sentence: str) -> bool:
     return any(gate in line for gate in _WOULD_LOOK_GATES) and _WOULD_LOOK.search(line.rstrip()) is not None
 
 
+# A check mark that reports a step done ("## Saved ✅", "✔ Noted:")
+_CHECK_MARKS = ("✅", "✔", "☑", "✓")
+# What a heading's text is read without: its marks, its emphasis and the check mark beside it.
+_HEADING_TRIM = " \t#*_:：.!。！" + "".join(_CHECK_MARKS) + "\ufe0f"
+
+
+def _done_heading(line: str) -> bool:
+    """Whether the heading ``line`` reports the step done ("## Anotado ✅", "### ✔ Saved", "## I've
+    noted it"): such a heading says what was just done, it titles no illustration."""
+    text = line[:LINE_CHARS].strip(_HEADING_TRIM)
+    if not text or HEADING_EXAMPLE.search(line) is not None:
+        return False
+    return DONE.match(text + ". ") is not None or reports_done(text) or (
+        # beside a check mark, a done word that opens the heading ("✔ Saved to memory")
+        any(mark in line for mark in _CHECK_MARKS) and DONE.match(text.split(None, 1)[0] + ". ") is not None
+    )
+
+
+# A quantifier that opens a clause of its own ("all saved", "both stored", "alles notiert")
+_ALL = regex.compile(
+    r"[ \t]*(?:all(?:\s+of\s+them)?|both|everything|all\s+three|alle[s]?|beide|todo|todos|todas|ambos|ambas|tout|"
+    r"tous|toutes|les\s+deux|tudo|tutto|tutti|entrambi|все|всё|обе|оба|alles|allemaal|allebei|allt|alla|båda|alt|"
+    r"begge|kaikki|wszystko|oba|obie|hepsi|semua|keduanya|tất\s+cả|"
+    # or the word for already ("ya guardado", "schon notiert")
+    r"already|ya|já|déjà|schon|bereits|già|уже|вже|al|redan|allerede|jo|już|sudah)(?!\w)[ \t]*",
+    regex.IGNORECASE,
+)
+_CLAUSE_MARK = regex.compile(r"(?r)[,，;；—–]")
+
+
+def _done_clause(sentence: str) -> bool:
+    """Whether the last clause of a lead that names what the reader sent reports the block kept
+    ("Three things from your message, all saved:", "Was du geschickt hast — alles notiert:"):
+    whatever it says of the message, its own last clause is the writer's done report."""
+    found = _CLAUSE_MARK.search(sentence[:LINE_CHARS])
+    if found is None:
+        return False
+    clause = sentence[found.end() : LINE_CHARS].rstrip(" \t*_:：…")
+    quantifier = _ALL.match(clause)
+    word = clause[quantifier.end() :] if quantifier is not None else clause.strip()
+    return bool(word) and (DONE.match(word + ". ") is not None or reports_done(word))
+
+
 def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     """Why the structure around the opener, or the line directly before the block, makes it
     something shown; None when it was performed. JSON with no marker around it
@@ -1652,7 +1695,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("in_sentence", "it is part of a sentence")
     if ctx.in_element:
         return Shown("example", "it is inside a <details>, <pre> or <code> element")
-    if ctx.heading_above:
+    if ctx.heading_above and not _done_heading(ctx.before):
         return Shown("example", "a heading stands directly above it")
     if ctx.section_example:
         return Shown("example", "it is under an example heading")
@@ -1712,7 +1755,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             clause = turn
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
-    elif kind == "quoted" and _KEEPING_WHAT_SENT.search(sentence) is not None:
+    elif kind == "quoted" and (_KEEPING_WHAT_SENT.search(sentence) is not None or _done_clause(sentence)):
         return None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
         # (unless that clause itself presents the block as sent: "... — the call you sent:")
@@ -3553,8 +3596,12 @@ DONE = regex.compile(
     r"записал[аи]?|сделано|збережено|зроблено|klaar|opgeslagen|gedaan|genoteerd|zrobione|zapisane|gotowe|tamam|"
     r"tamamdır|kaydedildi|kaydettim|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
     r"valmis|gata|salvat|έγινε|αποθηκεύτηκε|xong|xong\s+rồi|đã\s+lưu|تم|تم\s+الحفظ|انجام\s+شد|בוצע|נשמר|हो\s+गया|"
-    r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료)"
-    r"[ \t]*[.!。！][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]|"
+    r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료|"
+    # the Scandinavian, Polish and Indic participles of keeping ("Lagret.", "Noterat.", "सेव हो गया।")
+    r"lagret|lagra|notert|oppdatert|noteret|opdateret|noterat|uppdaterat|zapisano|zanotowano|"
+    r"(?:सेव|अपडेट|नोट|दर्ज)\s+(?:हो\s+गया|कर\s+दिया|कर\s+लिया)|सहेज\s+(?:लिया|दिया)|सहेजा\s+गया|"
+    r"(?:সেভ|নোট)\s+(?:করা\s+হয়েছে|করেছি|করে\s+রেখেছি))"
+    r"[ \t]*[.!。！।][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]|"
     # Thai ends a sentence with a space, not a mark ("บันทึกแล้วครับ ถูกต้องไหมครับ?")
     r"^\W{0,3}(?:(?:บันทึก|อัปเดต|เพิ่ม|ส่ง|จด)(?:ไว้|ให้)?แล้ว|เรียบร้อย(?:แล้ว)?)(?:นะ)?(?:ครับ|ค่ะ|คะ)?[ \t]",
     regex.IGNORECASE,
