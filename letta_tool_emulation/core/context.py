@@ -4253,6 +4253,23 @@ def shown_after(
         kept = kind is None and last and not tight and not done and _keeps_it(line, before, above)
         if kept:
             kind = "proposed"
+        asks_keep = i == 0 and (tight or bool(last)) and _asks_to_keep(line)
+        if kind is None and asks_keep:
+            kind = "proposed"
+        if (
+            kind is None
+            and i == 0
+            and (tight or bool(last))
+            and others_ran
+            and before is not None
+            and before.rstrip(" \t*_").endswith((":", "："))
+            and not reports_done(before)
+            and _asks_to_keep(line, too=True)
+        ):
+            # the last of several blocks under a lead of its own, asked for as one more: the
+            # earlier ones ran under theirs, this one waits
+            asks_keep = True
+            kind = "proposed"
         if kind is None and i == 0 and tight and _on_yes(line, before):
             kind = "proposed"
         if kind is None and i == 0 and _before_my_step(line):
@@ -4285,6 +4302,7 @@ def shown_after(
                 and short
                 and reports_done(before)
                 and not _wants_me(line)
+                and not asks_keep
                 and not (
                     _MY_LEAVE.match(line) is not None
                     and (_BARE.search(_bare_text(line)) or _INFINITIVE_IT.search(line) is not None)
@@ -4557,6 +4575,60 @@ _MY_LEAVE = regex.compile(
 )
 # An infinitive with the block as its object ("guardarlo", "salvarla"), not the reader ("ayudarte")
 _INFINITIVE_IT = regex.compile(r"[^\W\d_]{2,}[aeií]r(?:lo|la|los|las|li|le)(?!\w)", regex.IGNORECASE)
+
+
+# The verb of keeping the block, as the writer's next step (not its past: "Saved it right?")
+_KEEP_VERB = regex.compile(
+    r"(?<!\w)(?:save|store|keep|note|record|log|jot|speichern|speichere|sichern|notieren|notiere|eintragen|"
+    r"behalten|aufnehmen|merken|opslaan|bewaren|noteren|vastleggen|onthouden|guardar\w*|guardo|guarde|anotar\w*|"
+    r"anoto|apunto|apuntar\w*|registrar\w*|registro|salvar\w*|salvo|salve|garde|garder|enregistre|enregistrer|"
+    r"note|noter|conserve|conserver|salvare|salvarl\w|memorizzare|annotare|segnare|сохранить|сохраню|записать|"
+    r"запишу|запомнить|зберегти|збережу|записати|запишу|simpan|disimpan|simpankan|catat|dicatat|catatkan|gemme|"
+    r"gemmes|lagre|lagres|spara|sparas|spare|notere|notera|zapisać|zapisz|zachować|kaydedeyim|kaydedilsin|"
+    r"lưu|सेव|सहेज|नोट|दर्ज)(?!\w)|保存|记下|记住|存|記録|登録|メモ|覚えて|저장|기록",
+    regex.IGNORECASE,
+)
+# the block as an object pronoun before the verb ("que je le garde", "¿La guardo?")
+_CLITIC = regex.compile(r"(?<!\w)(?:le|la|les|los|las)(?!\w)", regex.IGNORECASE)
+_OR_REFUSAL = regex.compile(r"[,，]?[ \t]+(?:or|o|ou|oder|of|eller|или|або|czy|atau)[ \t]+", regex.IGNORECASE)
+_KEEP_WORDS = 4  # words of a question that keeps the block with no object of its own
+_KEEP_ANAPHOR_WORDS = 8
+_JA_ASKS = ("か。", "か", "かな。")
+_CJK_MORE = ("他", "ほか", "别的", "還有", "还有", "다른", "또")
+
+
+def _asks_to_keep(line: str, *, too: bool = False) -> bool:
+    """Whether ``line`` is a question whose verb is keeping the block and whose object is the
+    block itself, pointed back at or left unsaid ("¿Lo guardo así?", "Soll ich das so speichern?",
+    "Boleh disimpan?", "Tu veux que je le garde en mémoire ?"): the step is not taken yet,
+    whatever the lead above said. One that asks for more, or for something too ("Should I also
+    save your sister's birthday?"), or with a question word, asks about another step. With
+    ``too`` (the last of several blocks, under a lead of its own) the block may be asked for as
+    one more, pointed back at ("okay to store it too?", "这条也要存吗？"); only its last clause
+    is read ("That one's health info, so I'd rather check first: okay to store it too?")."""
+    # only the last sentence asks ("Sudah disimpan. Benar begitu?" checks what was done)
+    text = _without_signs(sentences(line[:LINE_CHARS].strip())[-1].strip())
+    if too:
+        text = text[text.rfind(":") + 1 :].strip() if ": " in text else text
+    if (refusal := _OR_REFUSAL.search(text)) is not None and _REFUSED.search(text, refusal.end()) is not None:
+        text = text[: refusal.start()] + text[-1:]  # (the refusal offered after "or" is no other step)
+    if not (text.endswith(_ASKS) or (text.endswith(_JA_ASKS) and UNSPACED.search(text))):
+        return False
+    if _KEEP_VERB.search(text) is None:
+        return False
+    if (not too and _TOO.search(text)) or _FOR_MORE.search(text) or _QUESTION_WORD.search(text):
+        return False
+    if _ASKED_DONE.search(text):
+        return False
+    if UNSPACED.search(text):
+        # (those words have no spaces around them here: "他にも保存しますか？" asks for more)
+        if (not too and _CJK_YOU_TOO.search(text)) or any(more in text for more in _CJK_MORE):
+            return False
+        back_cjk = _BACK_CJK.search(text) is not None
+        return len(text) <= 24 and (back_cjk or (not too and len(text) <= 12))
+    words = len(text.rstrip("?？ \t").split())
+    back = _BACK.search(text) is not None or _CLITIC.search(text) is not None
+    return (not too and words <= _KEEP_WORDS) or (back and words <= _KEEP_ANAPHOR_WORDS)
 
 
 def _wants_me(line: str) -> bool:
