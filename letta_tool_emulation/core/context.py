@@ -1440,7 +1440,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:pomiń|zignoruj|olej)\s+(?:to\s+|blok\s+|wywołanie\s+)?(?:wyżej|powyżej|poprzedni\w*|pierwsz\w*)|"
         r"забуд(?:ь|ьте)\s+(?:(?:блок|вызов|запрос)\s+выше|(?:верхн|предыдущ|перв)\w*)|"
         r"\blascia(?:te)?\s+(?:stare|perdere)\s+(?:quello|quella|il\s+blocco)\s+(?:sopra|di\s+sopra|precedente)\b|"
-        r"ऊपर\s+वाला\s+(?:छोड़िए|छोड़ दीजिए|छोड़ो|भूल\s+जाइए|रद्द)|"
+        r"(?:ऊपर|वो|वह|पहला|पिछला)\s+वाला\s+(?:छोड़िए|छोड़\s+दीजिए|छोड़\s+दो|छोड़ो|भूल\s+जाइए|भूल\s+जाओ|रद्द)|"
         r"\bunohda\s+(?:yllä\s+oleva|ylläoleva|ylempi|ensimmäinen)\b",
         "en": r"^\W{0,3}(?:wait,?\s+|oops,?\s+)?(?:that|this)\s+(?:one\s+)?(?:was|is)\s+wrong\s*[.!,;:—–-]|"
         r"(?:^|[.!]\s+)\W{0,3}better\s*[:：]\s*$|"
@@ -3329,7 +3329,7 @@ AFTER_GATES["retracted"] += (
     *["lo anterior", "не учитыва", "se bort fra", "bortse fra", "glem ", "glöm ", "strunta i", "vergeet "],
     *["negeer ", "oublie", "esquece", "dimentica", "forget "],
     *["не считается", "не в счёт", "не в счет", "laisse tomber", "pomiń", "zignoruj", "olej ", "unohda"],
-    *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "ऊपर वाला"],
+    *["забудь", "забудьте", "lascia stare", "lasciate stare", "lascia perdere", "lasciate perdere", "वाला"],
     *["pas compte", "en cuenta", "considerare", "considerate", "tenere conto", "desconsider", "ignore"],
     *["обращай", "不算", "无效", "pod uwagę", "scratch", "scrap that", "hang on", "hold on"],
 )
