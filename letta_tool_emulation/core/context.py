@@ -4782,18 +4782,19 @@ def short_label(line: str) -> bool:
 # "Lange versie:", "길게:"): the word alone, or with a word for "version"; a word it begins
 # ("Short-term goal:", "Long trip:") names a thing, no version.
 _VERSION = (
-    r"(?:[ \t]+(?:version|versie|fassung|variante?|versión|versione|versão|wersja|verze|версия|версія|versio|"
+    # (apart, hyphenated or in one word: "Short version:", "Kurz-Version:", "Kurzfassung:", "Langversie:")
+    r"(?:[ \t-]*(?:version|versie|fassung|variante?|versión|versione|versão|wersja|verze|версия|версія|versio|"
     r"változat|versiune|sürüm|versi|phiên\s+bản)|[ \t]*(?:버전|版|バージョン))?"
 )
 _LABEL_TAIL = _VERSION + r"[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$"
 _BRIEF_LABEL = regex.compile(
-    r"[\W_]{0,3}(?:short|brief|kurz|knapp|kort|korte|courte?|breve|cort[oa]|krótk[aie]|krátk[áý]|коротк(?:ая|ий|о)|"
+    r"[\W_]{0,3}(?:short|shorter|brief|kurz|kürzer|knapp|kort|korte|kortere|kortare|courte?|breve|cort[oa]|krótk[aie]|krátk[áý]|коротк(?:ая|ий|о)|"
     r"кратк(?:ая|ий|о)|lyhyt|rövid|scurt[ăa]?|kısa|singkat|pendek|ngắn(?:\s+gọn)?|짧게|짧은|簡潔|短い|简短|简洁|"
     r"مختصر|קצר|संक्षिप्त|สั้น(?:ๆ)?)" + _LABEL_TAIL,
     regex.IGNORECASE,
 )
 _FULL_LABEL = regex.compile(
-    r"[\W_]{0,3}(?:long|longer|detailed|full|ausführlich|lang|lange|länger|longue|détaillée?|larg[oa]|detallad[oa]|"
+    r"[\W_]{0,3}(?:long|longer|detailed|full|ausführlich|lang|lange|länger|langt|lengre|længere|lång|långt|längre|longue|détaillée?|larg[oa]|detallad[oa]|"
     r"lung[oa]|dettagliat[oa]|longa|detalhad[oa]|długa|długi|szczegółow[aey]|dlouh[áý]|podrobn[áý]|подробн(?:ая|ый|о)|"
     r"длинн(?:ая|ый)|pitkä|hosszú|részletes|lung[ăa]|uzun|detaylı|panjang|lengkap|dài|chi\s+tiết|길게|긴|자세히|"
     r"詳細|詳しく|长版|详细|مفصل|ארוך|विस्तृत|ยาว|ละเอียด)" + _LABEL_TAIL,
