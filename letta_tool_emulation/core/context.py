@@ -1641,9 +1641,13 @@ def _done_heading(line: str) -> bool:
     text = line[:LINE_CHARS].strip(_HEADING_TRIM)
     if not text or HEADING_EXAMPLE.search(line) is not None:
         return False
-    return DONE.match(text + ". ") is not None or reports_done(text) or (
-        # beside a check mark, a done word that opens the heading ("✔ Saved to memory")
-        any(mark in line for mark in _CHECK_MARKS) and DONE.match(text.split(None, 1)[0] + ". ") is not None
+    return (
+        DONE.match(text + ". ") is not None
+        or reports_done(text)
+        or (
+            # beside a check mark, a done word that opens the heading ("✔ Saved to memory")
+            any(mark in line for mark in _CHECK_MARKS) and DONE.match(text.split(None, 1)[0] + ". ") is not None
+        )
     )
 
 
