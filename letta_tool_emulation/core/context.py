@@ -3631,16 +3631,16 @@ REPORTED = regex.compile(
     # Spanish, French, Portuguese, Italian
     r"(?:ya\s+)?(?:lo\s+|la\s+|te\s+lo\s+|te\s+la\s+)?he\s+(?:guardado|anotado|apuntado|actualizado|añadido|"
     r"agregado|registrado|cambiado|corregido)|(?:guardado|anotado|apuntado)\s*[.!]|"
-    r"j['’](?:l['’])?ai\s+(?:bien\s+)?(?:enregistré|noté|ajouté|mis\s+à\s+jour|sauvegardé|modifié|corrigé|retenu)|"
+    r"j['’](?:l['’]|les\s+)?ai\s+(?:bien\s+|tout\s+|déjà\s+)?(?:enregistré|noté|ajouté|mis\s+à\s+jour|sauvegardé|modifié|corrigé|retenu)|"
     r"je\s+l['’]ai\s+(?:bien\s+)?(?:enregistré|noté|ajouté|sauvegardé)|c['’]est\s+noté|"
     r"(?:já\s+)?(?:salvei|anotei|guardei|atualizei|registrei|adicionei|acrescentei|alterei|corrigi)|"
     r"(?:anotado|salvo)\s*[.!]|"
     r"(?:l['’]\s*)?ho\s+(?:già\s+)?(?:salvato|annotato|aggiornato|aggiunto|registrato|segnato|memorizzato|"
     r"modificato|corretto)|(?:salvato|annotato|segnato)\s*[.!]|"
     # German, Dutch
-    r"ich\s+habe\s+[^.!?\n]{0,60}?(?:gespeichert|notiert|eingetragen|aktualisiert|hinzugefügt|vermerkt|"
+    r"(?:ich\s+hab(?:e|['’]s?)?|hab(?:e|['’]s?)?\s+ich)\s+[^.!?\n]{0,60}?(?:gespeichert|notiert|eingetragen|aktualisiert|hinzugefügt|vermerkt|"
     r"abgelegt)|(?:gespeichert|notiert|eingetragen|vermerkt)\s*[.!]|"
-    r"ik\s+heb\s+[^.!?\n]{0,60}?(?:opgeslagen|genoteerd|bijgewerkt|toegevoegd)|(?:opgeslagen|genoteerd)\s*[.!]|"
+    r"(?:ik\s+heb|heb\s+ik)\s+[^.!?\n]{0,60}?(?:opgeslagen|genoteerd|bijgewerkt|toegevoegd)|(?:opgeslagen|genoteerd)\s*[.!]|"
     # Russian, Ukrainian, Polish, Turkish, Indonesian
     r"(?:я\s+)?(?:уже\s+)?(?:сохранил|записал|обновил|добавил|отметил|запомнил|внёс|внес|исправил)а?(?!\w)|"
     r"(?:я\s+)?(?:зберіг|зберегла|записав|записала|оновив|оновила|додав|додала)(?!\w)|"
