@@ -3955,22 +3955,40 @@ _KEPT_IN = regex.compile(
 )
 
 
+def _step_on_yes(line: str) -> str | None:
+    """What follows a condition on the reader's yes that opens ``line``, where the writer's step
+    follows it ("Si me dices que sí, actualizo tu perfil." gives ", actualizo tu perfil."); None
+    where the line opens with no such condition and step."""
+    if "," not in line and "，" not in line and "、" not in line:
+        return None  # (the writer's step follows the condition after a comma)
+    text = line.lstrip(_LEAD)
+    clause = _CONDITION.match(text) if text[:1].isalpha() else None
+    if clause is None:
+        return None
+    # (the words after "if": Spanish "si" is no yes)
+    words = clause.group().split(None, 1)
+    if len(words) < 2 or _YES_IN_CONDITION.search(words[1]) is None:
+        return None
+    rest = text[clause.end() :]
+    if not rest.startswith((",", "，", "、")) or _WRITER_NEXT.match(rest[1:]) is None:
+        return None
+    return rest
+
+
+def _yes_for_another_step(line: str) -> bool:
+    """Whether the line opens with a condition on the reader's yes and goes on with a step of the
+    writer's on an object of its own ("If you say yes, I'll look up removal firms for you."): that
+    yes is asked for the other step, not for the block above."""
+    rest = _step_on_yes(line)
+    return rest is not None and _BACK.search(rest) is None and _KEPT_IN.search(rest) is None
+
+
 def _on_yes(line: str, before: str | None) -> bool:
     """Whether the line right after a block opens with a condition on the reader's yes, then the
     writer's step ("Si me dices que sí, actualizo tu perfil."): the block is offered, waiting on
     that yes, where the line above did not report it made; "too" offers a step besides it."""
-    if "," not in line and "，" not in line and "、" not in line:
-        return False  # (the writer's step follows the condition after a comma)
-    text = line.lstrip(_LEAD)
-    clause = _CONDITION.match(text) if text[:1].isalpha() else None
-    if clause is None:
-        return False
-    # (the words after "if": Spanish "si" is no yes)
-    words = clause.group().split(None, 1)
-    if len(words) < 2 or _YES_IN_CONDITION.search(words[1]) is None:
-        return False
-    rest = text[clause.end() :]
-    if not rest.startswith((",", "，", "、")) or _WRITER_NEXT.match(rest[1:]) is None:
+    rest = _step_on_yes(line)
+    if rest is None:
         return False
     if _BACK.search(rest) is None and _KEPT_IN.search(rest) is None:
         return False  # (a step with an object of its own is another step: "..., suche ich dir Umzugsfirmen")
@@ -4300,6 +4318,7 @@ def shown_after(
             # holds back or asks leave for that block, not this one
             or (i == 0 and _into_next(lines, leads_on))
             or _aside(line)
+            or (i == 0 and _yes_for_another_step(line))
             or (not tight and (_another_step(line) or (not kept and _own_tag(line))))
             or (
                 before is not None
