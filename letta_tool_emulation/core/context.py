@@ -4851,10 +4851,24 @@ def own_labels(first: str, second: str) -> bool:
         and CONTINUATION.match(b) is None
         and _DIGIT.search(a) is None
         and _DIGIT.search(b) is None
+        and _ORDINAL.search(a) is None
+        and _ORDINAL.search(b) is None
     )
 
 
 _DIGIT = regex.compile(r"\d")
+# An ordinal in a label numbers its block as a digit does ("First job:" / "Second job:", "งานแรก:"):
+# the blocks are steps in order, each performed, not versions of one
+_ORDINAL = regex.compile(
+    r"(?<!\w)(?:first|second|third|fourth|last|erste[rsn]?|zweite[rsn]?|dritte[rsn]?|letzte[rsn]?|premier|première|"
+    r"deuxième|second[e]?|troisième|dernier|dernière|primer[oa]?|segund[oa]|tercer[oa]?|últim[oa]|primeir[oa]|"
+    r"terceir[oa]|prim[oa]|second[oa]|terz[oa]|ultim[oa]|перв\w+|втор\w+|трет\w+|последн\w+|eerste|tweede|"
+    r"derde|laatste|första|andra|tredje|sista|første|anden|andet|andre|tredje|sidste|siste|pierwsz\w+|drug[iaie]+|"
+    r"trzec\w+|ostatni\w*|první|druh[ýá]|třetí|ensimmäinen|toinen|kolmas|birinci|ikinci|üçüncü|pertama|kedua|"
+    r"ketiga|thứ\s+(?:nhất|hai|ba)|πρώτ\w+|δεύτερ\w+|τρίτ\w+|पहला|पहली|दूसरा|दूसरी|तीसरा|तीसरी)(?!\w)|"
+    r"第[一二三四1-4]|[一二三]つ目|첫\s*(?:째|번)|둘째|두\s*번째|셋째|แรก|ที่\s*(?:หนึ่ง|สอง|สาม)",
+    regex.IGNORECASE,
+)
 _LABEL_ENDS = (":", "：", "→", "->", "=>")
 # How a sentence ends, in any script that marks it (a message, not a search's few words)
 _SENTENCE_CLOSE = regex.compile(r"(?:[.!?。！？…।؟]|\p{So})[\"'”’»)\]]*\s*$")
