@@ -1759,6 +1759,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             clause = turn
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
+        if kind == "proposed" and _slip_told(clause):
+            kind = None
     elif kind == "quoted" and (_KEEPING_WHAT_SENT.search(sentence) is not None or _done_clause(sentence)):
         return None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
@@ -4480,7 +4482,26 @@ _OFFER_GATES = (
     "hätte",
     "d have",
 )
-_ALMOST = regex.compile(r"(?<!\w)(?:fast|beinahe|almost|nearly|bijna|nästan|næsten|nesten)(?!\w)", regex.IGNORECASE)
+_ALMOST = regex.compile(
+    r"(?<!\w)(?:fast|beinahe|almost|nearly|bijna|nästan|næsten|nesten|casi|presque|quase|quasi|почти|майже|prawie|"
+    r"melkein|majdnem|neredeyse|hampir|suýt|failli|por\s+poco)(?!\w)",
+    regex.IGNORECASE,
+)
+# The slip that "almost" tells of: what the writer would have missed or forgotten
+_SLIP = regex.compile(
+    r"(?<!\w)(?:miss(?:ed)?|forg[eo]t(?:ten)?|overlook(?:ed)?|skipp(?:ed)?|vergessen|übersehen|verpasst|oubli[éeé]\w*|"
+    r"rat[ée]|olvidad[oa]|olvidé|pasado|esquecid[oa]|esqueci|perdid[oa]|dimenticat[oa]|perso|vergeten|gemist|"
+    r"overgeslagen|glömt|missat|glemt|overset|пропустил\w*|забыл\w*|пропустив|забув|przeoczył\w*|zapomniał\w*|"
+    r"unohtanut|ohittanut|elfelejtettem|unuttum|kaçırıyordum|lupa|terlewat|quên)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _slip_told(sentence: str) -> bool:
+    """Whether the lead tells of a slip the writer almost made ("I'd have almost missed this one:",
+    "Das hätte ich fast vergessen:"): its conditional is about what did not happen, it offers
+    nothing."""
+    return _ALMOST.search(sentence) is not None and _SLIP.search(sentence) is not None
 # A question whether the block shall go in, a modal and a pronoun for it ("Soll das auch rein?")
 # (German writes its nouns capitalised: "der" before a word in lower case is a pronoun, "Soll der
 # auch rein?", before a capital an article, "Soll die Erinnerung auch rein?")
