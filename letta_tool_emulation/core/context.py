@@ -4502,6 +4502,8 @@ def _slip_told(sentence: str) -> bool:
     "Das hätte ich fast vergessen:"): its conditional is about what did not happen, it offers
     nothing."""
     return _ALMOST.search(sentence) is not None and _SLIP.search(sentence) is not None
+
+
 # A question whether the block shall go in, a modal and a pronoun for it ("Soll das auch rein?")
 # (German writes its nouns capitalised: "der" before a word in lower case is a pronoun, "Soll der
 # auch rein?", before a capital an article, "Soll die Erinnerung auch rein?")
