@@ -3982,7 +3982,10 @@ def _yes_for_another_step(line: str) -> bool:
     writer's on an object of its own ("If you say yes, I'll look up removal firms for you."): that
     yes is asked for the other step, not for the block above."""
     rest = _step_on_yes(line)
-    return rest is not None and _BACK.search(rest) is None and _KEPT_IN.search(rest) is None
+    if rest is None or _BACK.search(rest) is not None or _KEPT_IN.search(rest) is not None:
+        return False
+    # (nor the block as an object pronoun before the verb: "..., je l'enregistre", "..., la guardo")
+    return _CLITIC.search(rest) is None and _ELIDED.search(rest) is None
 
 
 def _on_yes(line: str, before: str | None) -> bool:
@@ -4637,6 +4640,7 @@ _KEEP_VERB = regex.compile(
 # the block as an object pronoun before the verb ("que je le garde", "¿La guardo?")
 _CLITIC = regex.compile(r"(?<!\w)(?:le|la|les|los|las)(?!\w)", regex.IGNORECASE)
 _OR_REFUSAL = regex.compile(r"[,，]?[ \t]+(?:or|o|ou|oder|of|eller|или|або|czy|atau)[ \t]+", regex.IGNORECASE)
+_ELIDED = regex.compile(r"(?<!\w)l['’](?=\w)", regex.IGNORECASE)
 _KEEP_WORDS = 4  # words of a question that keeps the block with no object of its own
 _KEEP_ANAPHOR_WORDS = 8
 _JA_ASKS = ("か。", "か", "かな。")
