@@ -356,7 +356,9 @@ _OR_OPEN = (
     r"in\s+alternativa|ofwel|of\s+anders|eller|lub|albo|nebo|anebo|или|либо|або|ya\s+da|veya|yahut|atau|hoặc|"
     r"tai|vagy|sau|ή|είτε|o\s+bé|או|أو|یا|या|अथवा|অথবা|หรือ|아니면|또는)\b|\W{0,4}(?:或者|或是|要么|または|あるいは|もしくは|それか(?!ら)))"
 )
-OR_NEXT = regex.compile(_OR_OPEN + _ENDS, regex.IGNORECASE)
+# (or the word alone on its line, between two blocks: "o bien", "or")
+OR_NEXT = regex.compile(_OR_OPEN + r"(?:" + _ENDS + r"|[ \t*_…]*$)", regex.IGNORECASE)
+OR_ALONE = regex.compile(_OR_OPEN + r"[ \t*_…:：]*$", regex.IGNORECASE)
 
 
 # A quotation closed on the same line, its text short and unbroken, right after a noun or after
@@ -1723,6 +1725,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("quoted", "it stands inside a quotation opened on the line before")
     if OPTION_LABEL.match(before):
         return Shown("example", "it is an alternative labelled on the line before", quote_words(before))
+    if not ctx.gap and OR_ALONE.match(before):
+        return Shown("proposed", "the line before it offers it as another choice", quote_words(before))
     sentence = _unlinked(last_sentence(before))
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
