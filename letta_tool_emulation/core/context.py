@@ -359,6 +359,7 @@ _OR_OPEN = (
 # (or the word alone on its line, between two blocks: "o bien", "or")
 OR_NEXT = regex.compile(_OR_OPEN + r"(?:" + _ENDS + r"|[ \t*_…]*$)", regex.IGNORECASE)
 OR_ALONE = regex.compile(_OR_OPEN + r"[ \t*_…:：]*$", regex.IGNORECASE)
+_OR_ALONE_CHARS = 24  # (a line longer than that holds more than the word for "or")
 
 
 # A quotation closed on the same line, its text short and unbroken, right after a noun or after
@@ -1725,7 +1726,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("quoted", "it stands inside a quotation opened on the line before")
     if OPTION_LABEL.match(before):
         return Shown("example", "it is an alternative labelled on the line before", quote_words(before))
-    if not ctx.gap and OR_ALONE.match(before):
+    if not ctx.gap and len(before) <= _OR_ALONE_CHARS and OR_ALONE.match(before):
         return Shown("proposed", "the line before it offers it as another choice", quote_words(before))
     sentence = _unlinked(last_sentence(before))
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
@@ -4294,8 +4295,8 @@ def shown_after(
             and others_ran
             and before is not None
             and before.rstrip(" \t*_").endswith((":", "："))
-            and not reports_done(before)
             and _asks_to_keep(line, too=True)
+            and not reports_done(before)
         ):
             # the last of several blocks under a lead of its own, asked for as one more: the
             # earlier ones ran under theirs, this one waits
@@ -4660,6 +4661,8 @@ def _asks_to_keep(line: str, *, too: bool = False) -> bool:
     ``too`` (the last of several blocks, under a lead of its own) the block may be asked for as
     one more, pointed back at ("okay to store it too?", "这条也要存吗？"); only its last clause
     is read ("That one's health info, so I'd rather check first: okay to store it too?")."""
+    if _ASK_MARK(line) is None and "か" not in line:
+        return False  # (most lines after a block ask nothing)
     # only the last sentence asks ("Sudah disimpan. Benar begitu?" checks what was done)
     text = _without_signs(sentences(line[:LINE_CHARS].strip())[-1].strip())
     if too:
