@@ -916,3 +916,77 @@ def test_labels_that_name_versions_by_their_length_say_which_is_brief() -> None:
 def test_a_thai_text_closes_as_a_sentence_on_a_polite_particle() -> None:
     assert C.reads_as_sentence("ขอบคุณสำหรับความช่วยเหลือครับ")
     assert not C.reads_as_sentence("ขอบคุณสำหรับความช่วยเหลือ")
+
+
+@pytest.mark.parametrize(
+    ("line", "other"),
+    [
+        ("If you say yes, I'll look up removal firms for you.", True),
+        ("Wenn du ja sagst, suche ich dir Umzugsfirmen heraus.", True),
+        ("If you say yes, I'll save it.", False),  # the block pointed back at
+        ("Si tu me dis oui, je l'enregistre.", False),  # the block as an elided pronoun
+        ("Si me dices que sí, la guardo.", False),  # or as a pronoun before the verb
+        ("If you say yes, I'll update your profile.", False),  # or where it is kept
+        ("If it rains, I'll look up a cinema.", False),  # no yes in the condition
+    ],
+)
+def test_a_yes_asked_for_a_step_with_an_object_of_its_own_is_not_leave_for_the_block(line: str, other: bool) -> None:
+    assert C._yes_for_another_step(line) is other
+
+
+@pytest.mark.parametrize(
+    ("line", "keeps"),
+    [
+        ("¿Lo guardo así?", True),
+        ("Soll ich das so speichern?", True),
+        ("Boleh disimpan?", True),
+        ("Tu veux que je le garde en mémoire ?", True),
+        ("この内容で記録してよろしいでしょうか。", True),
+        ("Should I also save your sister's birthday?", False),  # something too
+        ("Anything else you want me to keep?", False),  # asks for more
+        ("Did I save it right?", False),  # what was done, checked
+        ("Sudah disimpan. Benar begitu?", False),  # only the last sentence asks
+        ("他にも保存しますか？", False),  # more, in a script without spaces
+        ("Noted it.", False),  # no question
+    ],
+)
+def test_a_question_whose_verb_keeps_the_block_asks_leave_for_it(line: str, keeps: bool) -> None:
+    assert C._asks_to_keep(line) is keeps
+
+
+def test_the_last_of_several_blocks_asked_for_as_one_more_waits() -> None:
+    assert C._asks_to_keep("That one's health info, so I'd rather check first: okay to store it too?", too=True)
+    assert C._asks_to_keep("¿Este último también lo guardo o prefieres que no?", too=True)
+    assert not C._asks_to_keep("Should I also keep your sister's birthday?", too=True)  # nothing points back
+    text = "Both saved:\n" + _block("a") + "\n" + _block("b") + "\nAnd this third one:\n" + _block("c")
+    assert _ran(text + "\nOkay to store it too?") == ["a", "b"]
+    assert _ran(text + "\nShould I also keep your sister's birthday?") == ["a", "b", "c"]
+
+
+def test_a_heading_that_reports_the_step_done_titles_no_illustration() -> None:
+    assert C._done_heading("## Anotado ✅")
+    assert C._done_heading("### ✔ Saved to memory")
+    assert not C._done_heading("## Example")
+    assert not C._done_heading("## Saved entries")  # a title, no report
+    assert _ran("## Saved ✅\n\n" + _block("x")) == ["x"]
+    assert _ran("## Notes\n\n" + _block("x")) == []
+
+
+def test_a_lead_whose_last_clause_reports_the_block_kept_presents_no_sent_thing() -> None:
+    assert C._done_clause("Three things from your message, all saved")
+    assert C._done_clause("Lo que me mandaste ayer, ya guardado")
+    assert not C._done_clause("Here is what you sent me, take a look")
+    assert not C._done_clause("What you sent me")
+
+
+def test_ordinal_labels_number_their_blocks() -> None:
+    assert not C.own_labels("First job:", "Second job:")
+    assert not C.own_labels("งานแรก:", "งานที่สอง:")
+    assert C.own_labels("Formal:", "Casual:")
+
+
+def test_a_slip_almost_made_offers_nothing() -> None:
+    assert C._slip_told("I'd have almost missed this one:")
+    assert C._slip_told("Das hätte ich fast vergessen:")
+    assert not C._slip_told("I'd save it like this:")
+    assert not C._slip_told("I almost always save it like this:")
