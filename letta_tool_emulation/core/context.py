@@ -4675,8 +4675,8 @@ def _asks_to_keep(line: str, *, too: bool = False) -> bool:
         return False
     if (not too and _TOO.search(text)) or _FOR_MORE.search(text) or _QUESTION_WORD.search(text):
         return False
-    if _ASKED_DONE.search(text):
-        return False
+    if _ASKED_DONE.search(text) or _LATER.search(text) or _ANOTHER.search(text):
+        return False  # (what was done, checked; or a later time or another thing: "Записать завтра?")
     if UNSPACED.search(text):
         # (those words have no spaces around them here: "他にも保存しますか？" asks for more)
         if (not too and _CJK_YOU_TOO.search(text)) or any(more in text for more in _CJK_MORE):
