@@ -4341,6 +4341,7 @@ def shown_after(
                     and (_BARE.search(_bare_text(line)) or _INFINITIVE_IT.search(line) is not None)
                 )
             )
+            or (i == 0 and before is not None and short and _checks_only(line) and _terse_report(before))
         ):
             kind = None
         if kind == "example" and i == 0 and _into_next(lines, leads_on):
@@ -4686,6 +4687,42 @@ def _asks_to_keep(line: str, *, too: bool = False) -> bool:
     words = len(text.rstrip("?？ \t").split())
     back = _BACK.search(text) is not None or _CLITIC.search(text) is not None
     return (not too and words <= _KEEP_WORDS) or (back and words <= _KEEP_ANAPHOR_WORDS)
+
+
+# A word that asks whether something is right, and nothing of a step ("Riktig?", "सही लिखा?",
+# "Spelled right?", "对吗？")
+_CORRECT = regex.compile(
+    r"(?<!\w)(?:right|correct|accurate|riktig|rigtigt?|rätt|richtig|korrekt|correct[oa]|juste|exact|certo|"
+    r"corrett[oa]|giusto|верно|правильно|вірно|klopt|dobrze|poprawnie|správně|oikein|helyes|doğru|benar|betul|"
+    r"đúng|σωστά|σωστό|صحيح|درسته|נכון|सही|ঠিক)(?!\w)|对吗|對嗎|对不对|正しい|合って|맞아|맞나|맞죠|ถูกไหม|ถูกต้องไหม",
+    regex.IGNORECASE,
+)
+_CHECK_WORDS = 3
+_TERSE_CHARS = 16  # a one-line report in a script without spaces
+
+
+def _checks_only(line: str) -> bool:
+    """Whether ``line`` is a bare question of a few words that only checks the block is right
+    ("Riktig?", "Spelled right?", "सही लिखा?"), naming no step: it asks no leave where the line
+    above the block reports it done in a word or two."""
+    text = _without_signs(line.strip())
+    if _CORRECT.search(text) is None or _KEEP_VERB.search(text) is not None:
+        return False
+    if UNSPACED.search(text):
+        return len(text) <= _TERSE_CHARS
+    return len(text.split()) <= _CHECK_WORDS and _FOR_MORE.search(text) is None
+
+
+def _terse_report(before: str) -> bool:
+    """Whether the line before the block is a sentence of a word or two and nothing else
+    ("Lagret.", "Zapamiętane.", "सेव हो गया।" reads as three): the terse done report, in any
+    language, that such a line always is before a block of its own."""
+    text = before.strip(" \t*_")
+    if not text.endswith((".", "!", "।", "。", "！")) or _NO_REPORT.search(text) is not None:
+        return False
+    if UNSPACED.search(text):
+        return len(text) <= _TERSE_CHARS
+    return len(text.split()) <= _CHECK_WORDS and len(text) <= 3 * _TERSE_CHARS
 
 
 def _wants_me(line: str) -> bool:

@@ -990,3 +990,13 @@ def test_a_slip_almost_made_offers_nothing() -> None:
     assert C._slip_told("Das hätte ich fast vergessen:")
     assert not C._slip_told("I'd save it like this:")
     assert not C._slip_told("I almost always save it like this:")
+
+
+def test_a_bare_check_of_correctness_after_a_terse_report_asks_no_leave() -> None:
+    assert C._checks_only("Riktig?") and C._checks_only("सही लिखा?") and C._checks_only("Spelled right?")
+    assert not C._checks_only("Save it right away?")  # names the step
+    assert C._terse_report("Lagret.") and C._terse_report("Filed away.")
+    assert not C._terse_report("Not saved yet.") and not C._terse_report("Entwurf:")
+    assert _ran("Zapamiętane.\n" + _block("x") + "\nDobrze?") == ["x"]
+    # with nothing reported done above it, the check still holds the block
+    assert _ran(_block("x") + "\nRiktig?") == []
