@@ -97,6 +97,7 @@ from .core.feedback import render_empty_reply, render_notes, render_required_cal
 from .core.grammar import call_block_grammar
 from .core.prompt import forced_tool_name
 from .core.region import is_cut
+from .core.schema import plain
 from .core.transcript import content_text
 from .server_dialect import grammar_request_fields, schema_request_fields
 from .step import (
@@ -442,7 +443,8 @@ def strip_injected(
     the tools as the caller gave them, by name, whose `required` lists are the true ones."""
     raw_fn = tool.get("function")
     fn: Mapping[str, Any] = raw_fn if isinstance(raw_fn, Mapping) else tool
-    params = dict(fn.get("parameters") or {})
+    # Letta builds the request in-process: a Literal's values are still a tuple (see core/schema.py).
+    params = dict(plain(fn.get("parameters")) or {})
     original = (given or {}).get(str(fn.get("name")))
     original_params = original.get("parameters") if isinstance(original, Mapping) else None
     if isinstance(original_params, Mapping) and isinstance(original_params.get("required"), list):

@@ -1,5 +1,11 @@
 """Tool parameter schemas made plain: local ``$ref`` and ``allOf`` resolved once, so that the
-prompt shows real types and validation checks them (instead of "any", accepting anything).
+prompt shows real types and validation checks them (instead of "any", accepting anything); and
+tuples made the lists JSON reads them as.
+
+A schema built in the same process as the request need not have been through JSON: Letta's
+schema generator writes a ``Literal``'s values as a tuple (``"enum": ("assistant", "user",
+"tool")``), which serialises as an array but which no check for a list recognises, so its
+values were neither shown, nor held by the reply schema, nor checked.
 
 Only references inside the schema itself (``#/$defs/...``, ``#/definitions/...``) are followed;
 a reference that points elsewhere, or back into itself (a recursive schema), accepts anything
@@ -18,10 +24,33 @@ _DEFINITIONS = frozenset({"$defs", "definitions"})
 
 
 def resolve(schema: Any) -> Any:
-    """``schema`` with local references and ``allOf`` merged in (unchanged when it has none)."""
+    """``schema`` with local references and ``allOf`` merged in, and as JSON has it (see
+    :func:`plain`); unchanged when it needs neither."""
+    schema = plain(schema)
     if not isinstance(schema, Mapping) or not _needs_resolving(schema, 0):
         return schema
     return _resolve(schema, schema, 0, ())
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """``value`` with every tuple in it a list, as a JSON round trip would leave it: the very
+    object where it holds none, else a copy of only the containers on the way to one."""
+    if depth > MAX_DEPTH:
+        return value
+    if isinstance(value, tuple):
+        return [plain(v, depth + 1) for v in value]
+    if isinstance(value, Mapping):
+        changed: dict[str, Any] | None = None
+        for k, v in value.items():
+            p = plain(v, depth + 1)
+            if p is not v:
+                changed = changed if changed is not None else dict(value)
+                changed[k] = p
+        return value if changed is None else changed
+    if isinstance(value, list):
+        items = [plain(v, depth + 1) for v in value]
+        return value if all(p is v for p, v in zip(items, value, strict=True)) else items
+    return value
 
 
 def _needs_resolving(node: Any, depth: int) -> bool:

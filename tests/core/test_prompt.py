@@ -130,15 +130,19 @@ def test_a_rendered_prompt_is_reused_only_for_the_same_tools() -> None:
     fresh = module._render_tool_prompt(TOOLS, None, None)
     assert render_tool_prompt(TOOLS) == fresh
     assert render_tool_prompt(TOOLS) == fresh  # from the cache, the same text
-    # One description changed, or `required` given as a tuple (which the prompt does not read as
-    # a list): each its own prompt, never the cached one of a list that only looks alike.
+    # One description changed, or a default of 1.0 for one of 1 (equal in Python, shown apart):
+    # each its own prompt, never the cached one of a list that only looks alike.
     changed = [dict(TOOLS[0], description="Something else entirely."), *TOOLS[1:]]
     assert render_tool_prompt(changed) == module._render_tool_prompt(changed, None, None) != fresh
+    as_int, as_float = ([{"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "number", "default": d}}}}]
+                        for d in (1, 1.0))  # fmt: skip
+    assert render_tool_prompt(as_int) != render_tool_prompt(as_float)
+    assert render_tool_prompt(as_float) == module._render_tool_prompt(as_float, None, None)
+    # `required` as a tuple is the list it serialises to (see core/schema.py): the same prompt.
     insert = next(t for t in TOOLS if t["name"] == "memory_insert")
     as_tuple = [{**insert, "parameters": {**insert["parameters"], "required": tuple(insert["parameters"]["required"])}}]
-    as_list = [insert]
-    assert render_tool_prompt(as_list) != render_tool_prompt(as_tuple)
     assert render_tool_prompt(as_tuple) == module._render_tool_prompt(as_tuple, None, None)
+    assert render_tool_prompt(as_tuple) == render_tool_prompt([insert])
     # Bounded: many different lists leave at most TOOL_PROMPT_CACHE prompts behind.
     for n in range(module.TOOL_PROMPT_CACHE + 10):
         render_tool_prompt([{"name": f"tool_{n}", "parameters": {"type": "object", "properties": {}}}])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from letta_tool_emulation import ToolSpec, normalize_tools, parse_tool_calls
@@ -241,3 +243,40 @@ def test_integer_strings_too_long_to_convert_are_a_type_error_not_a_crash() -> N
     assert any("'n' must be integer" in e for e in checked.errors)
     checked = validate_arguments(SPEC, {"n": 1, "x": "1e999"})
     assert any("'x' must be number" in e for e in checked.errors)
+
+
+# Letta's schema generator, run in the process that builds the request, writes a Literal's values
+# as a tuple: conversation_search's `roles: Optional[List[Literal["assistant", "user", "tool"]]]`.
+IN_PROCESS_TOOL = {
+    "name": "conversation_search",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "roles": {"type": "array", "items": {"type": "string", "enum": ("assistant", "user", "tool")}},
+        },
+        "required": [],
+    },
+}
+
+
+def _search(roles: list[str]) -> str:
+    call = {"function": "conversation_search", "params": {"query": "I am Sam.", "roles": roles}}
+    return f"TOOL_CALL_START\n{json.dumps(call)}\nTOOL_CALL_END"
+
+
+@pytest.mark.parametrize("form", ["in-process", "through JSON"])
+def test_values_given_as_a_tuple_are_an_enum_as_json_would_carry_them(form: str) -> None:
+    tool = IN_PROCESS_TOOL if form == "in-process" else json.loads(json.dumps(IN_PROCESS_TOOL))
+    assert 'roles?: array of "assistant" | "user" | "tool"' in signature(normalize_tools([tool])["conversation_search"])
+    bad = parse_tool_calls(_search(["doctor"]), [tool])
+    assert bad.tool_calls == []
+    assert [(p.kind, p.rejected) for p in bad.problems] == [("invalid_arguments", True)]
+    assert "'roles[0]' must be one of" in bad.problems[0].message
+    good = parse_tool_calls(_search(["user"]), [tool])
+    assert [c.arguments for c in good.tool_calls] == [{"query": "I am Sam.", "roles": ["user"]}]
+
+
+def test_a_schema_without_tuples_is_kept_as_it_is() -> None:
+    spec = normalize_tools([json.loads(json.dumps(IN_PROCESS_TOOL))])["conversation_search"]
+    assert normalize_tools([spec])["conversation_search"] is spec

@@ -79,6 +79,16 @@ def test_the_agents_block_labels_reach_the_grammar() -> None:
     assert '("\\"persona\\"" | "\\"human\\"") ws' in grammar
 
 
+def test_a_literals_values_given_as_a_tuple_reach_the_grammar() -> None:
+    # As Letta's schema generator writes `List[Literal[...]]` into a request built in-process.
+    roles = {"type": "array", "items": {"type": "string", "enum": ("assistant", "user", "tool")}}
+    search = {"type": "function", "function": {"name": "conversation_search",
+              "parameters": {"type": "object", "properties": {"roles": roles}, "required": []}}}  # fmt: skip
+    grammar = prepare(tools=[search])["grammar"]
+    assert all(f'"\\"{role}\\""' in grammar for role in ("assistant", "user", "tool"))
+    assert grammar == prepare(tools=[json.loads(json.dumps(search))])["grammar"]
+
+
 @pytest.mark.parametrize("kind", [k for k in SCHEMA_SHAPES if k not in TRIGGER_KINDS])
 def test_every_other_server_kind_gets_the_free_text_request_unchanged(kind: Any) -> None:
     assert grammar_request_fields(kind, 'root ::= "x"', "TOOL_CALL_START") == {}
