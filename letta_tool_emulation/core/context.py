@@ -4341,7 +4341,13 @@ def shown_after(
                     and (_BARE.search(_bare_text(line)) or _INFINITIVE_IT.search(line) is not None)
                 )
             )
-            or (i == 0 and before is not None and short and _checks_only(line) and _terse_report(before))
+            or (
+                i == 0
+                and before is not None
+                and short
+                and _terse_report(before)
+                and _checks_only(line, any_words=_one_word(before))
+            )
         ):
             kind = None
         if kind == "example" and i == 0 and _into_next(lines, leads_on):
@@ -4701,12 +4707,16 @@ _CHECK_WORDS = 3
 _TERSE_CHARS = 16  # a one-line report in a script without spaces
 
 
-def _checks_only(line: str) -> bool:
+def _checks_only(line: str, *, any_words: bool = False) -> bool:
     """Whether ``line`` is a bare question of a few words that only checks the block is right
-    ("Riktig?", "Spelled right?", "सही लिखा?"), naming no step: it asks no leave where the line
+    ("Riktig?", "Spelled right?", "सही लिखा?", "Jó így?"), naming no step: it asks no leave where the line
     above the block reports it done in a word or two."""
     text = _without_signs(line.strip())
-    if _CORRECT.search(text) is None or _KEEP_VERB.search(text) is not None:
+    if _KEEP_VERB.search(text) is not None:
+        return False
+    if _CORRECT.search(text) is None and not (any_words and text.rstrip(" *_").endswith(("?", "？"))):
+        # without a word of correctness the line must ask ("Jó így?", "Sawa?"): after a report
+        # of one word, a bare short question naming no step can only check what was done
         return False
     if UNSPACED.search(text):
         return len(text) <= _TERSE_CHARS
@@ -4723,6 +4733,24 @@ def _terse_report(before: str) -> bool:
     if UNSPACED.search(text):
         return len(text) <= _TERSE_CHARS
     return len(text.split()) <= _CHECK_WORDS and len(text) <= 3 * _TERSE_CHARS
+
+
+# A one-word sentence that names the block a draft or hedges it ("Vorschlag.", "Maybe."): no report
+_NOT_DONE_WORD = regex.compile(
+    r"(?<!\w)(?:" + _NAMED_NOUN[_NAMED_NOUN.index("(?:rough") :] + r"|example|beispiel|ejemplo|exemple|exemplo|"
+    r"esempio|voorbeeld|пример|приклад|przykład|příklad|exempel|eksempel|esimerkki|örnek|contoh|ví\s+dụ|"
+    r"παράδειγμα|exemplu|példa|maybe|perhaps|vielleicht|misschien|quizás?|peut-être|talvez|forse|"
+    r"возможно|может|можливо|może|možná|kanske|kanskje|måske|ehkä|belki|mungkin|ίσως|poate|talán|idea|idee|"
+    r"idée|ideia|option|optie|opción|opzione|opção|pendekezo|rasimu|mfano|labda)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _one_word(before: str) -> bool:
+    """Whether the line before the block is a sentence of one word ("Mentve.", "Imehifadhiwa."),
+    in a script with spaces, that neither names the block a draft nor hedges it."""
+    text = before.strip(" \t*_")
+    return " " not in text and UNSPACED.search(text) is None and _NOT_DONE_WORD.search(text) is None
 
 
 def _wants_me(line: str) -> bool:

@@ -1000,3 +1000,15 @@ def test_a_bare_check_of_correctness_after_a_terse_report_asks_no_leave() -> Non
     assert _ran("Zapamiętane.\n" + _block("x") + "\nDobrze?") == ["x"]
     # with nothing reported done above it, the check still holds the block
     assert _ran(_block("x") + "\nRiktig?") == []
+
+
+def test_a_bare_short_question_after_a_one_word_report_asks_no_leave() -> None:
+    assert C._checks_only("Jó így?", any_words=True) and C._checks_only("Sawa?", any_words=True)
+    assert not C._checks_only("Jó így?")  # after a longer lead a word of correctness is still needed
+    assert not C._checks_only("Sawa", any_words=True)  # asks nothing
+    assert not C._checks_only("Kuhifadhi?", any_words=False)
+    assert C._one_word("Mentve.") and C._one_word("Imehifadhiwa.")
+    assert not C._one_word("Vorschlag.") and not C._one_word("Maybe.") and not C._one_word("Got it.")
+    assert _ran("Kirjattu.\n" + _block("x") + "\nHyvä näin?") == ["x"]
+    # a one-word lead that names the block a proposal still holds it
+    assert _ran("Pendekezo.\n" + _block("x") + "\nSawa?") == []
