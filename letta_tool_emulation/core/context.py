@@ -369,6 +369,10 @@ _SPELLED = (
     r"(?:«[^«»\n]{1,80}»|“[^“”\n]{1,80}”|„[^„“”\n]{1,80}[“”]|\"[^\"\n]{1,80}\"|「[^「」\n]{1,80}」)"
 )
 
+# (a word or two that qualify the noun, closed by a comma, may stand between: "un formato
+# sencillo, tipo «hábito: detalle»")
+_QUALIFIED = r"(?:(?:[ \t]+[\w-]+){1,2},)?"
+
 
 def _adverb(words: str) -> str:
     """``words`` ("for example", "an example") at the start of a sentence or just before its colon."""
@@ -440,8 +444,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # формате «дата — настроение»"): the quotation is the format, and the block is no example
         r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)format\w*"
         r"(?!\s+(?:de\s+siempre|habitual|usual|yang\s+(?:sama|biasa)|de\s+toujours|habituel|di\s+sempre|"
-        r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)(?!" + _SPELLED + ")|"
+        r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)(?!" + _QUALIFIED + _SPELLED + ")|"
         r"формат\w*(?!"
+        + _QUALIFIED
         + _SPELLED
         + r"))\b"
         + _ENDS

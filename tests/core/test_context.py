@@ -745,6 +745,11 @@ def test_a_sentence_ends_after_a_closing_quotation_mark_of_any_script() -> None:
 def test_a_format_spelled_out_in_a_quotation_is_no_example() -> None:
     assert _ran("Tu utilises un format du genre « JJ/MM - montant », je m'en souviendrai :\n" + _block("x")) == ["x"]
     assert _ran('You log runs in the format "date - km", so I\'ll keep that in mind:\n' + _block("x")) == ["x"]
+    # a word or two may qualify the noun before the comma that leads to the quotation
+    assert _ran("Lo apunto con un formato corto, tipo «tarea: detalle», como siempre:\n" + _block("x")) == ["x"]
+    assert _ran("Je le garde au format court, du genre « JJ/MM », comme avant :\n" + _block("x")) == ["x"]
+    assert _ran("Un formato sencillo, por ejemplo:\n" + _block("x")) == []
+    assert _ran("The format for most of them, like this:\n" + _block("x")) == []
     # the quotation names what the format serves, not the format
     assert _ran("Le format pour « souviens-toi » est :\n" + _block("x")) == []
     assert _ran('The format for "remember that" is:\n' + _block("x")) == []
