@@ -1017,3 +1017,15 @@ def test_a_bare_short_question_after_a_one_word_report_asks_no_leave() -> None:
     assert _ran("Kirjattu.\n" + _block("x") + "\nHyvä näin?") == ["x"]
     # a one-word lead that names the block a proposal still holds it
     assert _ran("Pendekezo.\n" + _block("x") + "\nSawa?") == []
+
+
+def test_a_block_with_a_placeholder_for_a_value_recites_the_format() -> None:
+    assert _ran("Rappel : pour un outil, j'écris exactement\n" + _block("...") + "\net rien d'autre.") == []
+    assert _ran("設定ではこう書くことになっています\n" + _block("<内容>")) == []
+    assert _ran("My setup tells me to emit\n" + _block("<search words>") + "\nand nothing else.") == []
+    # a value that holds an ellipsis, or an address in angle brackets, is a value
+    assert _ran("Searching now\n" + _block("jazz... and blues")) == ["jazz... and blues"]
+    assert _ran("Searching\n" + _block("<ana@example.com>")) == ["<ana@example.com>"]
+    assert _ran("Searching\n" + _block("<br>")) == ["<br>"]
+    # under a lead that hands over with a colon, the prompt's placeholder is left to validation
+    assert _ran("Searching:\n" + _block("...")) == ["..."]

@@ -382,6 +382,8 @@ class Settle:
             if shown is None and not last and _taken_back(group, groups[i + 1], after, upto - group.after_at):
                 shown = C.Shown("retracted", TAKEN_BACK, C.quote_words(after.strip()))
             before = _line_above(group)
+            if shown is None and before is not None and _left_open(before) and _placeholder_in(group):
+                shown = C.Shown("example", PLACEHOLDER)
             if shown is None and before is not None and C.runs_through(before, after):
                 shown = C.Shown("in_sentence", "a sentence runs through it")
             # (whether the line above opens with the writer's name as a speaker, asked once)
@@ -412,6 +414,32 @@ class Settle:
                 for event in group.events:
                     self.out.emit(event)
         self.groups = []
+
+
+PLACEHOLDER = "a value in it is only a placeholder, and the line above runs on into it: a recited format"
+# A value that stands for one and holds none ("...", "<content>", "<内容>"), under a line that
+# runs on into the block: the block recites the call's format. (Under a lead that hands over
+# with a colon or a full stop, or alone, validation rejects the prompt's own placeholders, and
+# the model is asked for real values.) An address in angle brackets ("<ana@example.com>") or a
+# short tag ("<br>") is a value.
+_PLACEHOLDER = regex.compile(r"\.\.\.|…|<(?:[\p{L}\p{M}_ .…-]{3,40}|[^\x00-\x7f<>\n]{1,2})>")
+
+
+def _left_open(before: str) -> bool:
+    """Whether the line above the block stops mid-sentence, on a word or a closed quotation
+    ("j'écris exactement", "引用します：「…」"), with no colon or full stop to hand over to it."""
+    last = before.rstrip(" \t*_")[-1:]
+    return last.isalnum() or last in "»”\"'’」』"
+
+
+def _placeholder_in(group: Group) -> bool:
+    """Whether one of the block's string values is only a placeholder."""
+    for event in group.events:
+        if event.call is not None:
+            for value in event.call.arguments.values():
+                if isinstance(value, str) and _PLACEHOLDER.fullmatch(value.strip()) is not None:
+                    return True
+    return False
 
 
 REDONE = "the next block replaces the same text again, a line after it, so it was written anew"
