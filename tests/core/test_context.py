@@ -1027,5 +1027,8 @@ def test_a_block_with_a_placeholder_for_a_value_recites_the_format() -> None:
     assert _ran("Searching now\n" + _block("jazz... and blues")) == ["jazz... and blues"]
     assert _ran("Searching\n" + _block("<ana@example.com>")) == ["<ana@example.com>"]
     assert _ran("Searching\n" + _block("<br>")) == ["<br>"]
+    # a block with no line above it is left to validation too
+    assert _ran(_block("<search words>")) == ["<search words>"]
     # under a lead that hands over with a colon, the prompt's placeholder is left to validation
     assert _ran("Searching:\n" + _block("...")) == ["..."]
+

@@ -429,7 +429,7 @@ def _left_open(before: str) -> bool:
     """Whether the line above the block stops mid-sentence, on a word or a closed quotation
     ("j'écris exactement", "引用します：「…」"), with no colon or full stop to hand over to it."""
     last = before.rstrip(" \t*_")[-1:]
-    return last.isalnum() or last in "»”\"'’」』"
+    return last.isalnum() or (last != "" and last in "»”\"'’」』")
 
 
 def _placeholder_in(group: Group) -> bool:
