@@ -4079,8 +4079,17 @@ _CHOOSE = regex.compile(
     r"choisis(?:-en)?\s+(?:une?|laquelle|lequel)|dis-moi\s+(?:laquelle|lequel)|scegli(?:ne)?\s+(?:una?|quale)|"
     r"dimmi\s+quale|escolh[ae]\s+(?:uma?|qual)|wybierz\s+(?:jedn\w*|któr\w*)|выбери(?:те)?\s+(?:один|одну|какой|какую)|"
     r"kies\s+er\s+een|välj\s+en|vælg\s+en|velg\s+en|valitse\s+(?:yksi|kumpi)|válassz\s+(?:egyet|egyiket)|"
-    r"alege\s+(?:una|unul|care)|birini\s+seç|chọn\s+một|chagua\s+moja)(?!\w)|选一个|挑一个|"
-    r"どちらか選んで|골라\s*주세요",
+    r"alege\s+(?:una|unul|care)|birini\s+seç|chọn\s+một|chagua\s+moja|"
+    # "which" and a verb of telling in the languages that put the verb last or the object
+    # first ("কোনটা লাগবে বলুন।", "कौन सा चाहिए, बताइए।", "hangisini istediğini söyle")
+    r"(?:কোনটা|কোনটি)\s+(?:\S+\s+)?(?:বলুন|বলো|বলেন|জানান|জানাও)|"
+    r"(?:कौन\s*सा|कौन\s*सी)\s+(?:\S+\s+){0,2}(?:बताइए|बताइये|बताएं|बताएँ|बताओ|बता\s+दो|बता\s+दीजिए)|"
+    r"کدام\s+(?:\S+\s+){0,2}(?:بگو|بگویید|بگید)|(?:أخبرني|قل\s+لي)\s+(?:أي|أيهما)|"
+    r"hangisini\s+(?:\S+\s+)?(?:söyle|söyleyin|seç|seçin)|niambie\s+(?:ipi|kipi|lipi|upi)|"
+    r"(?:bilang|kasih\s+tahu|beritahu)\s+(?:saya\s+|aku\s+)?(?:yang\s+)?mana|πες\s+μου\s+ποι[οα]|"
+    r"תגיד(?:י)?\s+(?:לי\s+)?(?:איזה|איזו))(?!\w)|选一个|挑一个|"
+    r"どちらか選んで|どれ(?:が|を|に)?[^\n]{0,10}(?:教えて|言って)|골라\s*주세요|어느\s*(?:것|걸)[^\n]{0,12}(?:말해|알려)|"
+    r"告诉我[^\n]{0,6}(?:哪个|哪一个)",
     regex.IGNORECASE,
 )
 
@@ -4096,7 +4105,8 @@ def asks_which(after: str) -> bool:
     if _short_question(text):
         if _WHICH.search(text) is None:
             return False
-    elif len(text) > _CHOOSE_CHARS or _CHOOSE.search(text) is None:
+    elif len(text) > _CHOOSE_CHARS or _CHOOSE.search(text) is None or _FOR_MORE.search(text) is not None:
+        # (one that asks which else to do, "Başka hangisini ekleyeyim, söyle.", is another step)
         return False
     if UNSPACED.search(text):
         # (a vowel or tone mark written over or under a letter is no character of its own: "ส่ง";

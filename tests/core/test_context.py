@@ -1032,3 +1032,16 @@ def test_a_block_with_a_placeholder_for_a_value_recites_the_format() -> None:
     # under a lead that hands over with a colon, the prompt's placeholder is left to validation
     assert _ran("Searching:\n" + _block("...")) == ["..."]
 
+
+def test_told_which_to_choose_with_the_verb_of_telling_last() -> None:
+    for line in (
+        "কোনটা লাগবে বলুন।",
+        "कौन सा चाहिए, बताइए।",
+        "Hangisini istediğini söyle.",
+        "Niambie ipi.",
+        "告诉我你要哪个。",
+    ):
+        assert C.asks_which(line), line
+    # which else to do, or a longer line, is another step; no word of choosing, nothing
+    for line in ("Başka hangisini ekleyeyim, söyle.", "कौन सा काम बाकी है, बताइए।", "Take care.", "Quel plaisir."):
+        assert not C.asks_which(line), line
