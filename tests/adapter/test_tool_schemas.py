@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from letta_tool_emulation import engine
-from letta_tool_emulation.step import Attempt, EmulatedRequest, Outcome
+from letta_tool_emulation.step import EmulatedRequest
 
+from ..engine.test_engine import drive
 from .conftest import letta_tools, system, user
 
 SEARCH = "conversation_search"
@@ -23,24 +23,6 @@ def reply(mode: str, roles: list[str]) -> str:
     if mode == "constrained":
         return json.dumps({"calls": [call]})
     return f"TOOL_CALL_START\n{json.dumps(call)}\nTOOL_CALL_END"
-
-
-def drive(req: EmulatedRequest, replies: list[str]) -> tuple[Outcome, list[Attempt]]:
-    """What every driver does: perform each attempt, feed the reply in, resume the flow."""
-    answers = iter(replies)
-    attempts = []
-    flow = engine.run(req)
-    try:
-        attempt = next(flow)
-        while True:
-            attempts.append(attempt)
-            attempt.content(next(answers))
-            attempt.end("stop", None)
-            attempt = flow.send(None)
-    except StopIteration as done:
-        return done.value, attempts
-    finally:
-        flow.close()
 
 
 def held_roles(schema: Any) -> list[Any]:
