@@ -2,13 +2,13 @@
 """Developer commands. Needs only Python 3.11+; sets up ``.venv`` on first use.
 
     python3 dev.py server [ARGS]   start a Letta server with the plugin (embedded PostgreSQL)
-    python3 dev.py test [ARGS]     lint, the whole test suite, then `compat --ends` (ARGS go to pytest, and
-                                   then only lint and pytest run)
+    python3 dev.py test [ARGS]     lint, the whole test suite (the llama-server tier last, built first), then
+                                   `compat --ends` (ARGS go to pytest, and then only lint and pytest run)
     python3 dev.py test --fast [ARGS]
                                    lint, then the tests that start no server: core, engine, adapter
     python3 dev.py test --llama-server [ARGS]
-                                   lint, build llama.cpp's own llama-server (once; tens of minutes on two
-                                   cores), then the tests on it, which the whole suite leaves out
+                                   lint, build llama.cpp's own llama-server (once; about a quarter of an
+                                   hour on two cores), then only the tests on it
     python3 dev.py lint            the static checks: ruff check, ruff format --check, mypy
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name);
                                    `bench NAME --option ...` passes the options to that one, e.g.
@@ -25,7 +25,7 @@
                                    model, for the real-model tests (built from source; minutes the first time)
     python3 dev.py llama-server    build llama.cpp's own llama-server (CPU only) from the source that the
                                    pinned llama-cpp-python ships, into .llama-server/ (for the lazy-grammar
-                                   tests; tens of minutes on two cores the first time, seconds after);
+                                   tests; about a quarter of an hour on two cores the first time, seconds after);
                                    prints its path. LLAMA_SERVER=PATH uses an existing build instead
     python3 dev.py bfcl            create or update .venv-bfcl: the Berkeley Function Calling Leaderboard's
                                    data and checker (bfcl-eval) for `bench bfcl`, never in .venv
@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -63,8 +64,8 @@ CHECKS: tuple[tuple[str, ...], ...] = (
 FAST_TESTS = ("tests/core", "tests/engine", "tests/adapter")
 # The tiers `test --fast` leaves out, as tests/conftest.py marks them by directory.
 SLOW_TIERS = "not e2e and not real_model and not compat and not conformance and not llama_server"
-# The tier the whole suite leaves out: llama.cpp's own server is built from source first (tens of
-# minutes on two cores), which CI's time cannot hold; `test --llama-server` runs it alone.
+# The tier that needs llama.cpp's own server, built from source first (about a quarter of an hour
+# on two cores, once): the whole suite runs it last, `test --llama-server` runs it alone.
 BUILT_TIER = "llama_server"
 
 
@@ -258,7 +259,7 @@ def setup_llama_server() -> Path:
     build = LLAMA_SERVER_DIR / "build"
     jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 2)
     check("cmake", "-S", source, "-B", build, *LLAMA_SERVER_CMAKE_ARGS, "-DCMAKE_MESSAGE_LOG_LEVEL=WARNING")
-    print(f"llama-server: compiling with {jobs} jobs (tens of minutes on two cores the first time)", flush=True)
+    print(f"llama-server: compiling with {jobs} jobs (about a quarter of an hour on two cores the first time)", flush=True)
     proc = subprocess.Popen(
         ["cmake", "--build", str(build), "--target", "llama-server", "-j", jobs],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -337,6 +338,30 @@ def lint() -> int:
     return 0
 
 
+def built_tier() -> int:
+    """The whole suite's llama-server tier. Building the server needs cmake and a C++ compiler; a
+    machine without them is told so and the tier is left out, except in CI (``CI`` set), where a
+    tier left out would pass unseen, so it fails."""
+    compilers = (os.environ.get("CXX", ""), "c++", "g++", "clang++")
+    missing = [
+        what
+        for what, found in (
+            ("cmake", shutil.which("cmake")),
+            ("a C++ compiler", any(c and shutil.which(c) for c in compilers)),
+        )
+        if not found
+    ]
+    if missing and not os.environ.get("LLAMA_SERVER"):
+        print(
+            f"llama-server tier: not run, {' and '.join(missing)} not found to build llama-server; install "
+            "them, or set LLAMA_SERVER=PATH to a llama-server built elsewhere",
+            flush=True,
+        )
+        return 1 if os.environ.get("CI") else 0
+    print(f"llama-server: {setup_llama_server()}", flush=True)
+    return run(PY, "-m", "pytest", "-m", BUILT_TIER, "tests/local")
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(__doc__)
@@ -370,6 +395,9 @@ def main(argv: list[str]) -> int:
         if args:  # a chosen subset of the tests: no version matrix
             return run(PY, "-m", "pytest", *args)
         code = run(PY, "-m", "pytest", "-m", f"not {BUILT_TIER}")
+        if code:
+            return code
+        code = built_tier()
         if code:
             return code
         # The whole suite ends with the version matrix at its two ends: the oldest and the
