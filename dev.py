@@ -259,7 +259,9 @@ def setup_llama_server() -> Path:
     build = LLAMA_SERVER_DIR / "build"
     jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 2)
     check("cmake", "-S", source, "-B", build, *LLAMA_SERVER_CMAKE_ARGS, "-DCMAKE_MESSAGE_LOG_LEVEL=WARNING")
-    print(f"llama-server: compiling with {jobs} jobs (about a quarter of an hour on two cores the first time)", flush=True)
+    print(
+        f"llama-server: compiling with {jobs} jobs (about a quarter of an hour on two cores the first time)", flush=True
+    )
     proc = subprocess.Popen(
         ["cmake", "--build", str(build), "--target", "llama-server", "-j", jobs],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
