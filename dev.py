@@ -360,8 +360,13 @@ def built_tier() -> int:
             flush=True,
         )
         return 1 if os.environ.get("CI") else 0
+    return llama_server_tier()
+
+
+def llama_server_tier(*pytest_args: str) -> int:
+    """Build llama-server (or reuse the build), then run the tests on it."""
     print(f"llama-server: {setup_llama_server()}", flush=True)
-    return run(PY, "-m", "pytest", "-m", BUILT_TIER, "tests/local")
+    return run(PY, "-m", "pytest", "-m", BUILT_TIER, "tests/local", *pytest_args)
 
 
 def main(argv: list[str]) -> int:
@@ -391,9 +396,7 @@ def main(argv: list[str]) -> int:
             rest = [a for a in args if a != "--fast"]
             return run(PY, "-m", "pytest", "-m", SLOW_TIERS, *FAST_TESTS, *rest)
         if "--llama-server" in args:
-            rest = [a for a in args if a != "--llama-server"]
-            print(f"llama-server: {setup_llama_server()}", flush=True)
-            return run(PY, "-m", "pytest", "-m", BUILT_TIER, "tests/local", *rest)
+            return llama_server_tier(*(a for a in args if a != "--llama-server"))
         if args:  # a chosen subset of the tests: no version matrix
             return run(PY, "-m", "pytest", *args)
         code = run(PY, "-m", "pytest", "-m", f"not {BUILT_TIER}")

@@ -3487,7 +3487,7 @@ def runs_through(before: str, after: str) -> bool:
     you pasted,", block, "is something I'd rather not store."). A question in that sentence
     ("is there anything else?") asks about something else; one in a later sentence asks about
     what the first said ("is a search across your notes. Want me to run one?")."""
-    if not before.rstrip(" \t*_").endswith((",", "，", "、")):
+    if not before.rstrip(" \t*_").endswith(_COMMAS):
         return False
     rest = after.lstrip(" \t\r\n")
     line = rest.split("\n", 1)[0][:LINE_CHARS]
@@ -3971,7 +3971,7 @@ def _step_on_yes(line: str) -> str | None:
     """What follows a condition on the reader's yes that opens ``line``, where the writer's step
     follows it ("Si me dices que sí, actualizo tu perfil." gives ", actualizo tu perfil."); None
     where the line opens with no such condition and step."""
-    if "," not in line and "，" not in line and "、" not in line:
+    if not any(comma in line for comma in _COMMAS):
         return None  # (the writer's step follows the condition after a comma)
     text = line.lstrip(_LEAD)
     clause = _CONDITION.match(text) if text[:1].isalpha() else None
@@ -3982,7 +3982,7 @@ def _step_on_yes(line: str) -> str | None:
     if len(words) < 2 or _YES_IN_CONDITION.search(words[1]) is None:
         return None
     rest = text[clause.end() :]
-    if not rest.startswith((",", "，", "、")) or _WRITER_NEXT.match(rest[1:]) is None:
+    if not rest.startswith(_COMMAS) or _WRITER_NEXT.match(rest[1:]) is None:
         return None
     return rest
 
@@ -4923,7 +4923,7 @@ _VERSION = (
     r"(?:[ \t-]*(?:version|versie|fassung|variante?|versión|versione|versão|wersja|verze|версия|версія|versio|"
     r"változat|versiune|sürüm|versi|phiên\s+bản)|[ \t]*(?:버전|版|バージョン))?"
 )
-_LABEL_TAIL = _VERSION + r"[ \t*_]*(?:[:：]|→|->|=>)[ \t*_]*$"
+_LABEL_TAIL = _VERSION + _LABEL_END
 _BRIEF_LABEL = regex.compile(
     r"[\W_]{0,3}(?:short|shorter|brief|kurz|kürzer|knapp|kort|korte|kortere|kortare|courte?|breve|cort[oa]|krótk[aie]|krátk[áý]|коротк(?:ая|ий|о)|"
     r"кратк(?:ая|ий|о)|lyhyt|rövid|scurt[ăa]?|kısa|singkat|pendek|ngắn(?:\s+gọn)?|짧게|짧은|簡潔|短い|简短|简洁|"
@@ -4942,8 +4942,8 @@ _FULL_LABEL = regex.compile(
 def length_labels(first: str, second: str) -> int | None:
     """Which of two labels names the brief version, where one names it and the other the long
     one ("Kurz:" / "Ausführlich:" gives 0); None where they do not name versions by length."""
+    labels = (first, second)
     for brief, full in ((0, 1), (1, 0)):
-        labels = (first, second)
         if _BRIEF_LABEL.match(labels[brief]) is not None and _FULL_LABEL.match(labels[full]) is not None:
             return brief
     return None
