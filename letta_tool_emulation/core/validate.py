@@ -28,9 +28,21 @@ _INT = regex.compile(rf"[+-]?\d{{1,{MAX_DIGITS}}}")
 _NUMBER = regex.compile(
     rf"[+-]?(?:\d{{1,{MAX_DIGITS}}}\.?\d{{0,{MAX_DIGITS}}}|\.\d{{1,{MAX_DIGITS}}})(?:[eE][+-]?\d{{1,4}})?"
 )
-# A value that is only a placeholder in angle brackets, like the prompt's example shows.
-_PLACEHOLDER = regex.compile(r"<\s*([A-Za-z_][\w \-]{0,60}?)\s*>")
-_PLACEHOLDER_WORDS = frozenset({"value", "text", "string", "tool name", "tool_name", "parameter", "..."})
+# A value that stands for one and holds none: an ellipsis, or a name in angle brackets like the
+# prompt's own example shows ("<content>", "<the user's fact>", "<内容>"). An address in angle
+# brackets ("<ana@example.com>"), a short tag ("<br>") or an HTML or SVG element a coding tool
+# edits ("<div>", "<table>") is a value.
+PLACEHOLDER = regex.compile(r"\.\.\.|…|<([\p{L}\p{M}_ .…'’-]{3,40}|[^\x00-\x7f<>\n]{1,2})>")
+_ELEMENT_NAMES = (
+    "a abbr address area article aside audio base bdi bdo blockquote body button canvas caption cite code col "
+    "colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure footer "
+    "form head header hgroup hr html iframe img input ins kbd label legend li link main map mark menu meta "
+    "meter nav noscript object ol optgroup option output param picture pre progress rp rt ruby samp script "
+    "search section select slot small source span strong style sub summary sup table tbody td template "
+    "textarea tfoot th thead time title tr track ul var video wbr svg rect circle ellipse polyline polygon "
+    "tspan defs center font frame frameset marquee xml "
+)
+_ELEMENTS = frozenset(_ELEMENT_NAMES.split())
 PATTERN_TIMEOUT = 0.05  # seconds a schema's pattern may take on one value
 _MISSING = object()
 # The keywords that can refuse a string given for a parameter of type "string" (see _coerce).
@@ -66,7 +78,8 @@ def validate_arguments(
             continue
         if isinstance(value, str) and is_placeholder(value, key):
             checked.errors.append(
-                f"'{key}' is the placeholder {json.dumps(value)} from the instructions' example, not a real value"
+                f"'{key}' is only the placeholder {json.dumps(value, ensure_ascii=False)}, which stands for a value"
+                " and holds none: write the value itself"
             )
             continue
         result = _coerce(value, schema, key, checked)
@@ -78,15 +91,16 @@ def validate_arguments(
     return checked
 
 
-def is_placeholder(value: str, name: str) -> bool:
-    """Whether ``value`` is an angle-bracket placeholder such as ``<new_string>``."""
-    if len(value) > 80 or "<" not in value:
-        return False
-    m = _PLACEHOLDER.fullmatch(value.strip())
-    if m is None:
-        return False
-    word = m.group(1).strip().lower()
-    return word in (name.lower(), name.lower().replace("_", " ")) or word in _PLACEHOLDER_WORDS
+def is_placeholder(value: str, name: str = "") -> bool:
+    """Whether ``value`` is only a placeholder, such as ``<new_string>``, ``<fact>`` or ``...``.
+
+    Such a value never runs: a model that copies a format's placeholder has not said what to
+    store or look up, and is asked again. An element's name in brackets is a value, unless it is
+    the parameter's own name (``<label>`` for ``label``).
+    """
+    m = PLACEHOLDER.fullmatch(value.strip()) if len(value) <= 96 else None
+    word = (m.group(1) or "").strip().lower() if m is not None else ""
+    return m is not None and (word not in _ELEMENTS or word == name.lower())
 
 
 def placeholder(name: str) -> str:

@@ -325,6 +325,22 @@ def test_a_listing_of_tools_runs_nothing_and_the_model_is_told() -> None:
     assert "memory_insert block next to '**memory_insert**'" in note and "conversation_search block" in note
 
 
+def test_a_listing_whose_entries_hold_placeholders_runs_nothing() -> None:
+    """An entry whose value is only a placeholder is rejected by validation; it is still an
+    entry of the listing, so the other entries, with values, do not run either."""
+
+    def block(name: str, params: dict[str, str]) -> str:
+        return f"TOOL_CALL_START\n{json.dumps({'function': name, 'params': params})}\nTOOL_CALL_END"
+
+    text = (
+        "The tools I have:\n\nconversation_search\n" + block("conversation_search", {"query": "receipts"})
+        + "\n\nmemory_insert\n" + block("memory_insert", {"label": "human", "new_string": "..."})
+    )  # fmt: skip
+    result = parse_tool_calls(text, TOOLS)
+    assert result.tool_calls == [] and result.rejected == []
+    assert [p.kind for p in result.problems] == ["example", "example"]
+
+
 @pytest.mark.parametrize(
     ("line", "opens"),
     [
@@ -1027,10 +1043,11 @@ def test_a_block_with_a_placeholder_for_a_value_recites_the_format() -> None:
     assert _ran("Searching now\n" + _block("jazz... and blues")) == ["jazz... and blues"]
     assert _ran("Searching\n" + _block("<ana@example.com>")) == ["<ana@example.com>"]
     assert _ran("Searching\n" + _block("<br>")) == ["<br>"]
-    # a block with no line above it is left to validation too
-    assert _ran(_block("<search words>")) == ["<search words>"]
-    # under a lead that hands over with a colon, the prompt's placeholder is left to validation
-    assert _ran("Searching:\n" + _block("...")) == ["..."]
+    # a block with no line above it, or under a lead that hands over with a colon, is left to
+    # validation, which sends the placeholder back to the model rather than running it
+    for text in (_block("<search words>"), "Searching:\n" + _block("..."), "Gespeichert:\n" + _block("<Fakt>")):
+        result = parse_tool_calls(text, TOOLS)
+        assert result.tool_calls == [] and any("placeholder" in r.message for r in result.rejected), text
 
 
 def test_told_which_to_choose_with_the_verb_of_telling_last() -> None:

@@ -231,10 +231,31 @@ def test_an_invalid_pattern_in_the_schema_is_left_to_the_tool() -> None:
 
 def test_placeholders_from_the_prompt_example_are_rejected_real_angle_brackets_are_not() -> None:
     spec = normalize_tools(TOOLS)["memory_insert"]
-    for value in ("<new_string>", "< new string >", "<text>", "<value>"):
+    for value in (
+        "<new_string>",
+        "< new string >",
+        "<text>",
+        "<value>",
+        "...",
+        " … ",
+        "<fact>",
+        "<the user's fact>",
+        "<内容>",
+    ):
         checked = validate_arguments(spec, {"label": "human", "new_string": value})
         assert any("placeholder" in e for e in checked.errors), value
-    for value in ("<br>", "<3 you", "a <b> c", "<new_string> is the parameter name"):
+    # an address, a short tag, an element a coding tool edits, text around a placeholder, an ellipsis in a value
+    for value in (
+        "<br>",
+        "<div>",
+        "<Table>",
+        "<ana@example.com>",
+        "<3 you",
+        "a <b> c",
+        "<new_string> is the parameter name",
+        "jazz... and blues",
+        ".....",
+    ):
         assert validate_arguments(spec, {"label": "human", "new_string": value}).errors == [], value
 
 

@@ -30,6 +30,7 @@ from .. import markers as M
 from ..blocks import NEW_TEXT, REPLACED_TEXT
 from ..region import Interpret, Reading, Region, excerpt
 from ..results import Problem, StreamEvent, ToolCall
+from ..validate import is_placeholder
 from .lines import Lines
 from .output import Output
 
@@ -419,10 +420,8 @@ class Settle:
 PLACEHOLDER = "a value in it is only a placeholder, and the line above runs on into it: a recited format"
 # A value that stands for one and holds none ("...", "<content>", "<内容>"), under a line that
 # runs on into the block: the block recites the call's format. (Under a lead that hands over
-# with a colon or a full stop, or alone, validation rejects the prompt's own placeholders, and
-# the model is asked for real values.) An address in angle brackets ("<ana@example.com>") or a
-# short tag ("<br>") is a value.
-_PLACEHOLDER = regex.compile(r"\.\.\.|…|<(?:[\p{L}\p{M}_ .…-]{3,40}|[^\x00-\x7f<>\n]{1,2})>")
+# with a colon or a full stop, or alone, validation rejects such a value, and the model is
+# asked for a real one.)
 
 
 def _left_open(before: str) -> bool:
@@ -437,7 +436,7 @@ def _placeholder_in(group: Group) -> bool:
     for event in group.events:
         if event.call is not None:
             for value in event.call.arguments.values():
-                if isinstance(value, str) and _PLACEHOLDER.fullmatch(value.strip()) is not None:
+                if isinstance(value, str) and is_placeholder(value):
                     return True
     return False
 
@@ -450,6 +449,17 @@ AFTER_SPAN = C.AFTER_LINES * C.LINE_CHARS + 16
 def _first_call(events: Iterable[StreamEvent]) -> ToolCall | None:
     """The call a block's events hold (None for a block that holds none)."""
     return next((e.call for e in events if e.call is not None), None)
+
+
+def _tool_named(events: Iterable[StreamEvent]) -> str | None:
+    """The tool a block calls, whether its call is valid or was rejected (an entry of a listing
+    often holds a placeholder, which validation rejects)."""
+    for e in events:
+        if e.call is not None:
+            return e.call.name
+        if e.problem is not None and e.problem.rejected and e.problem.tool_name:
+            return e.problem.tool_name
+    return None
 
 
 def _replaced(group: Group) -> tuple[str, str, Any, Any] | None:
@@ -634,9 +644,9 @@ def _listing(groups: list[Group]) -> dict[int, C.Shown]:
     named = []
     for group in groups:
         ctx = group.region.context
-        call = _first_call(group.events)
-        if ctx is not None and call is not None and ctx.before and C.names_tool(ctx.before, call.name):
-            named.append((group, call.name, ctx.before))
+        name = _tool_named(group.events)
+        if ctx is not None and name is not None and ctx.before and C.names_tool(ctx.before, name):
+            named.append((group, name, ctx.before))
     if len(named) < 2 or len({name for _, name, _ in named}) < 2:
         return {}
     why = "it is one of several tools listed, each under a line naming it"
