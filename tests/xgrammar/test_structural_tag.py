@@ -193,6 +193,11 @@ def test_the_agents_block_labels_hold_the_memory_tools(compiler: Any) -> None:
     # Letta would refuse a block that does not exist; the tag never lets one be written.
     assert not accepts(compiled, block("core_memory_append", {**good, "label": "Mochi"}))
     assert not accepts(compiled, block("core_memory_append", {"label": "human"}))  # content is required
+    # The replace tools' old text is a line of the block their label names.
+    replace = {"label": "human", "old_string": "The user is Chad.", "new_string": "The user is Ana."}
+    assert accepts(compiled, block("memory_replace", replace))
+    assert not accepts(compiled, block("memory_replace", {**replace, "old_string": "The user is Bob."}))
+    assert not accepts(compiled, block("memory_replace", {**replace, "old_string": "I am Sam."}))  # the persona's
     forced = compile_as_vllm(compiler, engine_tag([t for t in TOOLS if t["name"] == "send_message"]))
     assert not accepts(forced, block("core_memory_append", good))
 
