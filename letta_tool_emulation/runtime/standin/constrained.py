@@ -124,35 +124,44 @@ def structural_tag_refusal(rf: Mapping[str, Any], local: LocalServer) -> Refusal
 
     Its request model reads either the legacy form (``structures`` of ``begin``, ``schema`` and
     ``end``, and ``triggers``: ``LegacyStructuralTagResponseFormat``) or the newer ``format``;
-    a field missing or of the wrong type is a 400 naming it. It then hands the tag to xgrammar,
+    a field missing or of the wrong type is a 400 with pydantic's errors, which name it. It then hands the tag to xgrammar,
     which refuses one without structures or triggers, or with a structure that no trigger
     begins; vLLM answers that with a 400, "Invalid structural tag specification."
     (vllm/v1/structured_output/backend_xgrammar.py). ``"grammar"`` or ``"*"`` in
     ``unsupported`` stands for a backend that takes no structural tag, with that answer too."""
     if "format" in rf and "structures" not in rf:
-        return None if isinstance(rf.get("format"), Mapping) else _invalid_field(("format",), "a valid dictionary")
+        return None if isinstance(rf.get("format"), Mapping) else _invalid_field(("format",), "dict")
     structures, triggers = rf.get("structures"), rf.get("triggers")
     if not isinstance(structures, list):
-        return _invalid_field(("structures",), "a valid list")
-    if not isinstance(triggers, list) or not all(isinstance(t, str) for t in triggers):
-        return _invalid_field(("triggers",), "a valid list of strings")
+        return _invalid_field(("structures",), "list" if "structures" in rf else None)
+    if not isinstance(triggers, list):
+        return _invalid_field(("triggers",), "list" if "triggers" in rf else None)
+    for i, trigger in enumerate(triggers):
+        if not isinstance(trigger, str):
+            return _invalid_field(("triggers", i), "string")
     for i, structure in enumerate(structures):
         if not isinstance(structure, Mapping):
-            return _invalid_field(("structures", i), "a valid dictionary")
+            return _invalid_field(("structures", i), "dict")
         for key in ("begin", "end"):
             if not isinstance(structure.get(key), str):
-                return _invalid_field(("structures", i, key), "a valid string")
+                return _invalid_field(("structures", i, key), "string" if key in structure else None)
         if structure.get("schema") is not None and not isinstance(structure.get("schema"), Mapping):
-            return _invalid_field(("structures", i, "schema"), "a valid dictionary")
+            return _invalid_field(("structures", i, "schema"), "dict")
     unusable = not structures or not triggers or "grammar" in local.unsupported or "*" in local.unsupported
     if unusable or any(not any(s["begin"].startswith(t) for t in triggers) for s in structures):
         return Refusal(400, "Invalid structural tag specification.")
     return None
 
 
-def _invalid_field(loc: tuple[Any, ...], expected: str) -> Refusal:
+def _invalid_field(loc: tuple[Any, ...], expected: str | None) -> Refusal:
+    """A request model's refusal of one field, as pydantic words it: missing (``expected`` None),
+    or not of the ``expected`` type."""
     where = ("body", "response_format", "LegacyStructuralTagResponseFormat", *loc)
-    return Refusal(400, f"[{{'type': 'invalid_type', 'loc': {where!r}, 'msg': 'Input should be {expected}'}}]")
+    if expected is None:
+        return Refusal(400, f"[{{'type': 'missing', 'loc': {where!r}, 'msg': 'Field required'}}]")
+    return Refusal(
+        400, f"[{{'type': '{expected}_type', 'loc': {where!r}, 'msg': 'Input should be a valid {expected}'}}]"
+    )
 
 
 def _keywords(schema: Any) -> set[str]:
