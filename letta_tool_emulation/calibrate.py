@@ -15,13 +15,13 @@ call matched once, in any order.
 Candidates: free text always; free text under the call blocks' lazy grammar where the server
 kind takes one (llama.cpp's ``llama-server``, and vLLM and SGLang as a structural tag:
 ``server_dialect.TRIGGER_KINDS``), asked no further once the server refuses it; constrained to
-the JSON envelope where the endpoint enforces reply schemas (a local server whose kind the plugin
-knows, a Venice model with ``supportsResponseSchema``; never an end-to-end encrypted one), and
-there also held to one call per reply (a small model under an envelope that allows several
-repeats its call, which is a wrong answer). The best (:func:`best`) is recorded in the calibration file (:mod:`.calibration`), with
-whether free text did better with the grammar or without it; selection uses both unless the user
-chose a mode (or, for the grammar, ``LETTA_TOOL_EMULATION_GRAMMAR``; for one call per reply,
-``LETTA_TOOL_EMULATION_MAX_CALLS``).
+the JSON envelope where the endpoint enforces reply schemas (a local server whose kind the
+plugin knows, a Venice model with ``supportsResponseSchema``; never an end-to-end encrypted
+one), and there also held to one call per reply (a small model under an envelope that allows
+several repeats its call, which is a wrong answer). The best (:func:`best`) is recorded in the
+calibration file (:mod:`.calibration`), with whether free text did better with the grammar or
+without it; selection uses both unless the user chose a mode (or, for the grammar,
+``LETTA_TOOL_EMULATION_GRAMMAR``; for one call per reply, ``LETTA_TOOL_EMULATION_MAX_CALLS``).
 """
 
 from __future__ import annotations
