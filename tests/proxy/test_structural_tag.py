@@ -1,21 +1,25 @@
 """The proxy in front of vLLM (the stand-in, posing as vLLM): free-text requests carry the call
-blocks' structural tag, and a server that refuses it is asked again without it, and from then on."""
+blocks' structural tag, a server that refuses it is asked again without it, and from then on, and
+``calibrate`` measures free text under it."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from openai import OpenAI
 
-from letta_tool_emulation import endpoints
+from letta_tool_emulation import calibration, endpoints
+from letta_tool_emulation.cli import main
 from letta_tool_emulation.proxy import ProxyServer, Settings
 from letta_tool_emulation.runtime.stack import free_port
 from letta_tool_emulation.runtime.standin import EMULATED_MODEL, StandIn
 from letta_tool_emulation.runtime.standin.constrained import LocalServer
 
 from .conftest import MEMORY_TOOLS
+from .test_calibrate import free_text_answers
 
 
 @pytest.fixture(autouse=True)
@@ -69,3 +73,20 @@ def test_a_vllm_that_refuses_the_tag_is_asked_again_without_it_and_not_sent_it_a
     assert first[0] == second[0] == "memory_insert"
     # The first turn: refused, then asked in free text alone; the second turn: free text at once.
     assert [f["type"] if isinstance(f, dict) else f for f in sent] == ["structural_tag", None, None]
+
+
+def test_calibrate_asks_free_text_under_the_tag_of_vllm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(calibration.PATH_ENV, str(tmp_path / "calibration.json"))
+    monkeypatch.delenv("LETTA_TOOL_EMULATION_MODELS", raising=False)
+    with StandIn(port=free_port(), local=LocalServer("vllm", context=8192)) as upstream:
+        upstream.script({"text": "I cannot help with that."}, {"text": free_text_answers()[0]})
+        assert main(["calibrate", "--base-url", upstream.url, "--model", EMULATED_MODEL, "--questions", "1"]) == 0
+        sent = formats(upstream)
+    out, _ = capsys.readouterr()
+    # Free text, then free text under the structural tag, then constrained (any number of calls, one).
+    kinds = [f["type"] if isinstance(f, dict) else f for f in sent]
+    assert kinds == [None, "structural_tag", "json_schema", "json_schema"]
+    assert "| free | 0 % |" in out and "| free + grammar | 100 % |" in out
+    assert "Best: free + grammar" in out
