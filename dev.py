@@ -2,13 +2,17 @@
 """Developer commands. Needs only Python 3.11+; sets up ``.venv`` on first use.
 
     python3 dev.py server [ARGS]   start a Letta server with the plugin (embedded PostgreSQL)
-    python3 dev.py test [ARGS]     lint, the whole test suite (the llama-server tier last, built first), then
-                                   `compat --ends` (ARGS go to pytest, and then only lint and pytest run)
+    python3 dev.py test [ARGS]     lint, the whole test suite (then the xgrammar tier, and the llama-server
+                                   tier last, built first), then `compat --ends` (ARGS go to pytest, and
+                                   then only lint and pytest run)
     python3 dev.py test --fast [ARGS]
                                    lint, then the tests that start no server: core, engine, adapter
     python3 dev.py test --llama-server [ARGS]
                                    lint, build llama.cpp's own llama-server (once; about a quarter of an
                                    hour on two cores), then only the tests on it
+    python3 dev.py test --xgrammar [ARGS]
+                                   lint, set up .venv-xgrammar (once; about a minute), then only the
+                                   tests of the call blocks' structural tag (vLLM's, SGLang's) in xgrammar
     python3 dev.py lint            the static checks: ruff check, ruff format --check, mypy
     python3 dev.py bench [NAME]    run the benchmarks in benchmarks/ (all, or one by name);
                                    `bench NAME --option ...` passes the options to that one, e.g.
@@ -29,6 +33,9 @@
                                    prints its path. LLAMA_SERVER=PATH uses an existing build instead
     python3 dev.py bfcl            create or update .venv-bfcl: the Berkeley Function Calling Leaderboard's
                                    data and checker (bfcl-eval) for `bench bfcl`, never in .venv
+    python3 dev.py xgrammar        create or update .venv-xgrammar: xgrammar (the grammar engine vLLM and
+                                   SGLang compile a structural tag with) and the CPU build of torch, for
+                                   the tests of the call blocks' structural tag; never in .venv
 
 Installation uses ``constraints.txt`` (the versions letta 0.16.8 was tested with) and is
 repeated only when pyproject.toml, constraints.txt or the start-up hook change.
@@ -63,7 +70,7 @@ CHECKS: tuple[tuple[str, ...], ...] = (
 # The inner loop's tests (`test --fast`): no Letta server, no database, no real model.
 FAST_TESTS = ("tests/core", "tests/engine", "tests/adapter")
 # The tiers `test --fast` leaves out, as tests/conftest.py marks them by directory.
-SLOW_TIERS = "not e2e and not real_model and not compat and not conformance and not llama_server"
+SLOW_TIERS = "not e2e and not real_model and not compat and not conformance and not llama_server and not xgrammar"
 # The tier that needs llama.cpp's own server, built from source first (about a quarter of an hour
 # on two cores, once): the whole suite runs it last, `test --llama-server` runs it alone.
 BUILT_TIER = "llama_server"
@@ -332,6 +339,65 @@ def setup_bfcl() -> Path:
     return BFCL_PY
 
 
+# xgrammar, the grammar engine vLLM and SGLang compile a structural tag with, for the tier that
+# checks the call blocks' structural tag (tests/xgrammar) in the engine itself. It imports torch: the
+# exact pin takes the CPU build where one lies at hand (a looser one downloads the CUDA build, GBs).
+XGRAMMAR_VENV = ROOT / ".venv-xgrammar"
+XGRAMMAR_BIN = XGRAMMAR_VENV / ("Scripts" if os.name == "nt" else "bin")
+XGRAMMAR_PY = XGRAMMAR_BIN / ("python.exe" if os.name == "nt" else "python")
+XGRAMMAR_STAMP = XGRAMMAR_VENV / ".install-stamp"
+# The release vLLM's requirements pinned in 2026 (requirements/common.txt: xgrammar == 0.1.29), with
+# the transformers they allow (xgrammar reads tokenizers through it).
+XGRAMMAR_PACKAGES = ("xgrammar==0.1.29", "torch==2.13.0", "transformers>=4.56,<5")
+# What the tier's tests import besides: pytest and the core's own dependency.
+XGRAMMAR_TEST_PACKAGES = ("pytest", "pytest-asyncio", "hypothesis", "regex")
+XGRAMMAR_TIER = "xgrammar"
+
+
+def setup_xgrammar() -> Path:
+    """Create or update the xgrammar environment; returns its Python."""
+    wanted = hashlib.sha256(repr((XGRAMMAR_PACKAGES, XGRAMMAR_TEST_PACKAGES)).encode()).hexdigest()
+    if XGRAMMAR_PY.exists() and XGRAMMAR_STAMP.exists() and XGRAMMAR_STAMP.read_text().strip() == wanted:
+        return XGRAMMAR_PY
+    started = time.monotonic()
+    if not XGRAMMAR_PY.exists():
+        check(sys.executable, "-m", "venv", XGRAMMAR_VENV)
+    env = dict(os.environ, PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    print("setting up .venv-xgrammar (xgrammar and the CPU build of torch it imports)", flush=True)
+    for cmd in (
+        (XGRAMMAR_PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip>=24.2"),
+        (XGRAMMAR_PY, "-m", "pip", "install", "--quiet", *XGRAMMAR_PACKAGES, *XGRAMMAR_TEST_PACKAGES),
+    ):
+        code = run(*cmd, env=env)
+        if code:
+            sys.exit(code)
+    XGRAMMAR_STAMP.write_text(wanted)
+    print(f".venv-xgrammar: set up in {time.monotonic() - started:.0f} s", flush=True)
+    return XGRAMMAR_PY
+
+
+def xgrammar_tier(*pytest_args: str) -> int:
+    """Set up .venv-xgrammar (or reuse it), then run the tier with its Python."""
+    python = setup_xgrammar()
+    env = dict(os.environ, XGRAMMAR_TIER="1")  # the tests may not skip for want of xgrammar
+    return run(python, "-m", "pytest", "-m", XGRAMMAR_TIER, "tests/xgrammar", *pytest_args, env=env)
+
+
+def suite_xgrammar_tier() -> int:
+    """The whole suite's xgrammar tier. Setting up its environment needs pip to reach the package
+    index; where it cannot, the tier is left out with a word, except in CI (``CI`` set), where a
+    tier left out would pass unseen, so it fails."""
+    try:
+        return xgrammar_tier()
+    except SystemExit as failed:
+        print(
+            "xgrammar tier: not run, .venv-xgrammar could not be set up (see pip's output above); "
+            "`python3 dev.py xgrammar` tries again",
+            flush=True,
+        )
+        return (failed.code if isinstance(failed.code, int) and failed.code else 1) if os.environ.get("CI") else 0
+
+
 def lint() -> int:
     for check in CHECKS:
         code = run(PY, "-m", *check)
@@ -383,6 +449,9 @@ def main(argv: list[str]) -> int:
     if command == "bfcl":
         print(setup_bfcl())
         return 0
+    if command == "xgrammar":
+        print(setup_xgrammar())
+        return 0
     setup()
     if command == "setup":
         return 0
@@ -397,9 +466,15 @@ def main(argv: list[str]) -> int:
             return run(PY, "-m", "pytest", "-m", SLOW_TIERS, *FAST_TESTS, *rest)
         if "--llama-server" in args:
             return llama_server_tier(*(a for a in args if a != "--llama-server"))
+        if "--xgrammar" in args:
+            return xgrammar_tier(*(a for a in args if a != "--xgrammar"))
         if args:  # a chosen subset of the tests: no version matrix
             return run(PY, "-m", "pytest", *args)
-        code = run(PY, "-m", "pytest", "-m", f"not {BUILT_TIER}")
+        code = run(PY, "-m", "pytest", "-m", f"not {BUILT_TIER} and not {XGRAMMAR_TIER}")
+        if code:
+            return code
+        # About a minute to set up the first time, seconds to run.
+        code = suite_xgrammar_tier()
         if code:
             return code
         code = built_tier()

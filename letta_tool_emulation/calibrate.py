@@ -13,15 +13,15 @@ case, spaces and ``,./-_*^``, as BFCL compares them), and for parallel questions
 call matched once, in any order.
 
 Candidates: free text always; free text under the call blocks' lazy grammar where the server
-kind takes one (llama.cpp's ``llama-server``: ``server_dialect.TRIGGER_KINDS``), asked no further
-once the server refuses it; constrained to the JSON envelope where the endpoint enforces reply
-schemas (a local server whose kind the plugin knows, a Venice model with
-``supportsResponseSchema``; never an end-to-end encrypted one), and there also held to one call
-per reply (a small model under an envelope that allows several repeats its call, which is a wrong
-answer). The best (:func:`best`) is recorded in the calibration file (:mod:`.calibration`), with
-whether free text did better with the grammar or without it; selection uses both unless the user
-chose a mode (or, for the grammar, ``LETTA_TOOL_EMULATION_GRAMMAR``; for one call per reply,
-``LETTA_TOOL_EMULATION_MAX_CALLS``).
+kind takes one (llama.cpp's ``llama-server``, and vLLM and SGLang as a structural tag:
+``server_dialect.TRIGGER_KINDS``), asked no further once the server refuses it; constrained to
+the JSON envelope where the endpoint enforces reply schemas (a local server whose kind the
+plugin knows, a Venice model with ``supportsResponseSchema``; never an end-to-end encrypted
+one), and there also held to one call per reply (a small model under an envelope that allows
+several repeats its call, which is a wrong answer). The best (:func:`best`) is recorded in the
+calibration file (:mod:`.calibration`), with whether free text did better with the grammar or
+without it; selection uses both unless the user chose a mode (or, for the grammar,
+``LETTA_TOOL_EMULATION_GRAMMAR``; for one call per reply, ``LETTA_TOOL_EMULATION_MAX_CALLS``).
 """
 
 from __future__ import annotations
@@ -342,7 +342,7 @@ def no_grammar_because(upstream: Any, decision: Decision, model: str) -> str | N
     kind = server.kind if server is not None else None
     if decision.e2ee or decision.venice_dialect or kind not in TRIGGER_KINDS:
         what = "Venice" if decision.venice_dialect else (kind or "a server of no recognised kind")
-        return f"{what} takes no lazy grammar (only llama.cpp's llama-server does)"
+        return f"{what} takes no lazy grammar (llama.cpp's llama-server, vLLM and SGLang do)"
     if endpoints.KNOWN.refused_schema(upstream.base_url, model, GRAMMAR_SHAPE):
         return "the server refused the grammar before"
     return None

@@ -98,8 +98,9 @@ from .core.grammar import call_block_grammar
 from .core.prompt import forced_tool_name
 from .core.region import is_cut
 from .core.schema import plain
+from .core.structural_tag import call_structural_tag
 from .core.transcript import content_text
-from .server_dialect import grammar_request_fields, schema_request_fields
+from .server_dialect import STRUCTURAL_TAG_KINDS, grammar_request_fields, schema_request_fields, structural_tag_fields
 from .step import (
     HEARTBEAT,
     INJECTED_PARAMS,
@@ -261,12 +262,16 @@ def prepare(
     held = bound_inserts(offer_lines(specs, lines, enum=True), held_to) if grammar_kind or shape else specs
     if grammar_kind:
         # Prose stays free; a call block, once begun, can only be a call the tools allow.
-        grammar = call_block_grammar(
-            _forced(held, tool_choice),
-            several=not one_call,
-            required=required,
-        )
-        fields = grammar_request_fields(grammar_kind, grammar.grammar, grammar.trigger) if grammar else {}
+        if grammar_kind in STRUCTURAL_TAG_KINDS:
+            tag = call_structural_tag(_forced(held, tool_choice))
+            fields = structural_tag_fields(grammar_kind, tag) if tag else {}
+        else:
+            grammar = call_block_grammar(
+                _forced(held, tool_choice),
+                several=not one_call,
+                required=required,
+            )
+            fields = grammar_request_fields(grammar_kind, grammar.grammar, grammar.trigger) if grammar else {}
         if fields:
             body = {**body, **fields}
         else:

@@ -5,8 +5,9 @@ server is ``endpoints.py``).
 
 - :func:`schema_request_fields` gives the request fields each server kind needs to enforce a
   JSON schema, and :func:`schema_rejected` recognises its answer when it refuses one (or a grammar).
-- :func:`grammar_request_fields` gives the fields that hold only a free-text reply's call blocks
-  to a grammar, for the kinds that support it (:data:`TRIGGER_KINDS`).
+- :func:`grammar_request_fields` and :func:`structural_tag_fields` give the fields that hold only
+  a free-text reply's call blocks to a grammar, for the kinds that support it
+  (:data:`TRIGGER_KINDS`): llama.cpp's lazy GBNF grammar, vLLM's structural tag.
 - :func:`context_from_error` reads the context window a server names when a prompt overflows it.
 - :func:`parse_context_overrides` reads ``LETTA_TOOL_EMULATION_CONTEXT``'s value (``handle=tokens``,
   comma-separated, glob patterns over model handles), for servers that do not tell.
@@ -134,10 +135,16 @@ def schema_request_fields(kind: ServerKind | None, schema: Mapping[str, Any]) ->
 
 
 # The server kinds that hold only what follows a trigger word to a grammar, leaving prose free
-# (grammar_request_fields); every other kind gets free-text requests with nothing added.
-TRIGGER_KINDS: tuple[ServerKind, ...] = ("llama.cpp",)
-# What a refused grammar is remembered under (endpoints.Known.refuse_schema), beside the shapes.
-GRAMMAR_SHAPE = "llama.cpp-grammar"
+# (grammar_request_fields, structural_tag_fields); every other kind gets free-text requests with
+# nothing added.
+TRIGGER_KINDS: tuple[ServerKind, ...] = ("llama.cpp", "vllm")
+# Those of them that read a structural tag (structural_tag_fields) rather than a GBNF grammar.
+# SGLang lists its models as vLLM does (``max_model_len``), so it is probed as "vllm", and it
+# reads the same structural tag (core/structural_tag.py).
+STRUCTURAL_TAG_KINDS: tuple[ServerKind, ...] = ("vllm",)
+# What a refused grammar or structural tag is remembered under (endpoints.Known.refuse_schema),
+# beside the shapes: one endpoint is of one kind, so one name serves both.
+GRAMMAR_SHAPE = "call-grammar"
 # llama.cpp's common_grammar_trigger_type: a word that starts the grammar where it is written.
 _TRIGGER_WORD = 1
 
@@ -152,7 +159,7 @@ def grammar_request_fields(kind: ServerKind | None, grammar: str, trigger: str) 
     chat template's own, so the grammar is applied from the first token there: the grammar
     (core/grammar.py) leaves prose free either way.
     """
-    if kind not in TRIGGER_KINDS:
+    if kind not in TRIGGER_KINDS or kind in STRUCTURAL_TAG_KINDS:
         return {}
     return {
         "grammar": grammar,
@@ -162,8 +169,24 @@ def grammar_request_fields(kind: ServerKind | None, grammar: str, trigger: str) 
     }
 
 
+def structural_tag_fields(kind: ServerKind | None, tag: Mapping[str, Any]) -> dict[str, Any]:
+    """The request fields that make a server of ``kind`` hold a free-text reply's call blocks to
+    the structural tag ``tag`` (core/structural_tag.py); ``{}`` for a kind that reads none.
+
+    vLLM's OpenAI server reads it as ``response_format`` (``type`` "structural_tag"): its
+    ``ChatCompletionRequest`` hands it to the structured-output backend, which compiles it with
+    xgrammar's ``compile_structural_tag`` (vllm/v1/structured_output/backend_xgrammar.py).
+    SGLang reads the same field (``LegacyStructuralTagResponseFormat``) and compiles it the same
+    way."""
+    if kind not in STRUCTURAL_TAG_KINDS:
+        return {}
+    return {"response_format": dict(tag)}
+
+
 _SCHEMA_WORDS = re.compile(
-    r"response_format|json_schema|schema|grammar|xgrammar|outlines|guided_|structured output",
+    # vLLM answers a structural tag xgrammar cannot compile with "Invalid structural tag
+    # specification." (backend_xgrammar.validate_xgrammar_grammar).
+    r"response_format|json_schema|schema|grammar|xgrammar|outlines|guided_|structured output|structural[_ ]tag",
     re.IGNORECASE,
 )
 

@@ -34,6 +34,9 @@ TIERS = {
     # The same model on llama.cpp's own llama-server, which dev.py builds from source: tens of
     # minutes on two cores, so the whole suite leaves it out (`dev.py test --llama-server` runs it).
     "local/test_lazy_grammar.py": "llama_server",
+    # The call blocks' structural tag, checked by xgrammar in its own environment (.venv-xgrammar,
+    # which dev.py builds): `dev.py test --xgrammar`, and the whole suite after the rest.
+    "xgrammar": "xgrammar",
     # The letta version matrix's claims (the matrix itself: dev.py compat).
     "compat": "compat",
     # Letta's own message tests, emulated against native, on the real server command (dev.py conformance).

@@ -476,6 +476,12 @@ def test_every_local_kind_has_fields() -> None:
         (401, "schema", False),
         (400, None, False),
         (400, b'{"error": "invalid grammar"}', True),
+        # vLLM, where xgrammar cannot compile a structural tag (backend_xgrammar.validate_xgrammar_grammar)
+        (400, '{"error":{"message":"Invalid structural tag specification.","type":"BadRequestError","code":400}}',
+         True),
+        # SGLang, where a grammar it was sent (a structural tag among them) does not compile (scheduler.py)
+        (400, '{"object":"error","message":"Invalid grammar request: xgrammar failed","type":"BadRequestError",'
+         '"param":null,"code":400}', True),
     ],
 )  # fmt: skip
 def test_schema_rejected(status: int, body: Any, expected: bool) -> None:

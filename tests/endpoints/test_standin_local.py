@@ -10,7 +10,9 @@ import httpx
 import jsonschema
 import pytest
 
+from letta_tool_emulation.core import normalize_tools, parse_tool_calls, render_tool_prompt
 from letta_tool_emulation.core.envelope import EnvelopeParser, envelope_instruction, envelope_schema
+from letta_tool_emulation.core.structural_tag import call_structural_tag
 from letta_tool_emulation.endpoints import LOCAL_KINDS, probe_server, schema_rejected, schema_request_fields
 from letta_tool_emulation.runtime.stack import free_port
 from letta_tool_emulation.runtime.standin import EMULATED_MODEL, StandIn
@@ -135,6 +137,53 @@ def test_the_switch_refuses_schemas(unsupported: set[str], named: str) -> None:
         r = httpx.post(f"{s.url}/chat/completions", json=plain, timeout=10)
         assert r.status_code == 200 and "TOOL_CALL_START" not in r.json()["choices"][0]["message"]["content"]
         # without a schema the stand-in answers as before: the free-text rules (no tool prompt here)
+
+
+def tagged(tag: Any) -> dict[str, Any]:
+    """A free-text request (the tool prompt) with ``tag`` as its response_format."""
+    plain = {k: v for k, v in body("vllm", "Remember that I like pizza.").items() if k != "response_format"}
+    plain["messages"] = [
+        {"role": "system", "content": "You are Sam.\n\n" + render_tool_prompt(MEMORY)},
+        plain["messages"][-1],
+    ]
+    return {**plain, "response_format": tag}
+
+
+def test_vllm_takes_a_structural_tag_with_a_free_text_reply() -> None:
+    tag = call_structural_tag(normalize_tools(MEMORY).values())
+    with StandIn(port=free_port(), local=LocalServer(kind="vllm")) as s:
+        for rf in (tag, {"type": "structural_tag", "format": {"type": "any_text"}}):
+            r = httpx.post(f"{s.url}/chat/completions", json=tagged(rf), timeout=10)
+            assert r.status_code == 200, r.text
+            result = parse_tool_calls(r.json()["choices"][0]["message"]["content"], MEMORY)
+            assert [c.name for c in result.tool_calls] == ["memory_insert"]
+    # Any other kind reads no structural tag: llama.cpp refuses the type, as its server does.
+    with StandIn(port=free_port(), local=LocalServer(kind="llama.cpp")) as s:
+        r = httpx.post(f"{s.url}/chat/completions", json=tagged(tag), timeout=10)
+        assert r.status_code == 400 and schema_rejected(r.status_code, r.text)
+
+
+STRUCTURE = {"begin": "TOOL_CALL_START\n{", "schema": {"type": "object"}, "end": "}\nTOOL_CALL_END"}
+
+
+@pytest.mark.parametrize(
+    ("tag", "said"),
+    [
+        ({"type": "structural_tag", "triggers": ["TOOL_CALL_START"]}, "'structures'"),  # a field missing
+        ({"type": "structural_tag", "structures": [STRUCTURE], "triggers": "TOOL_CALL_START"}, "'triggers'"),
+        ({"type": "structural_tag", "structures": [{**STRUCTURE, "end": 5}], "triggers": ["T"]}, "'end'"),
+        ({"type": "structural_tag", "format": "any"}, "'format'"),
+        # What xgrammar cannot compile: no structures, no trigger, a structure no trigger begins.
+        ({"type": "structural_tag", "structures": [], "triggers": ["TOOL_CALL_START"]}, "Invalid structural tag"),
+        ({"type": "structural_tag", "structures": [STRUCTURE], "triggers": []}, "Invalid structural tag"),
+        ({"type": "structural_tag", "structures": [STRUCTURE], "triggers": ["<call>"]}, "Invalid structural tag"),
+    ],
+)
+def test_vllm_refuses_a_malformed_structural_tag(tag: dict[str, Any], said: str) -> None:
+    with StandIn(port=free_port(), local=LocalServer(kind="vllm")) as s:
+        r = httpx.post(f"{s.url}/chat/completions", json=tagged(tag), timeout=10)
+        assert r.status_code == 400 and said in r.text
+        assert schema_rejected(r.status_code, r.text)
 
 
 def test_without_a_local_kind_nothing_changes() -> None:

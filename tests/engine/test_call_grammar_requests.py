@@ -1,5 +1,6 @@
 """Free-text requests to a server kind that holds call blocks to a grammar (llama.cpp's
-llama-server): what they carry, what every other kind gets, and a refused grammar."""
+llama-server): what they carry, what every other kind gets, and a refused grammar. vLLM's
+structural tag: test_structural_tag_requests.py."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from letta_tool_emulation.server_dialect import (
     TRIGGER_KINDS,
     ServerInfo,
     grammar_request_fields,
+    structural_tag_fields,
 )
 from letta_tool_emulation.step import Decision, Settings
 
@@ -92,6 +94,7 @@ def test_a_literals_values_given_as_a_tuple_reach_the_grammar() -> None:
 @pytest.mark.parametrize("kind", [k for k in SCHEMA_SHAPES if k not in TRIGGER_KINDS])
 def test_every_other_server_kind_gets_the_free_text_request_unchanged(kind: Any) -> None:
     assert grammar_request_fields(kind, 'root ::= "x"', "TOOL_CALL_START") == {}
+    assert structural_tag_fields(kind, {"type": "structural_tag", "structures": [], "triggers": []}) == {}
     req = prepare(Decision(True, "test", grammar_kind=kind))
     assert not set(FIELDS) & set(req) and req.fallback is None and dict(req) == dict(prepare(Decision(True, "test")))
 
@@ -129,7 +132,7 @@ def test_the_setting_turns_it_off_and_other_kinds_never_get_it(monkeypatch: pyte
     monkeypatch.setenv(selection.GRAMMAR_ENV, "off")
     assert selection.grammar_kind(config) is None
     monkeypatch.delenv(selection.GRAMMAR_ENV)
-    for kind in ("vllm", "ollama", "llama-cpp-python", "lmstudio"):
+    for kind in ("ollama", "llama-cpp-python", "lmstudio"):
         endpoints.KNOWN.store(ServerInfo(kind=kind, base_url=URL))
         assert selection.grammar_kind(config) is None
     endpoints.KNOWN.clear()

@@ -9,6 +9,8 @@ With a :class:`LocalServer` the stand-in imitates one kind of local server:
   streamed or not, cut at ``max_tokens`` with finish_reason "length" as a real server would;
 - with ``unsupported`` it refuses schemas that use those keywords (``"*"``: every schema) with a
   400 that names the keyword, to exercise the fallback to free text;
+- as vLLM it takes a structural tag (``response_format`` of type "structural_tag") with a
+  free-text reply, and refuses a malformed one as vLLM does;
 - with ``serve_context`` it serves that kind's model-listing endpoints (``/props``, Ollama's
   ``/api/*``, LM Studio's ``/api/v0/models``, vLLM's ``max_model_len``) with ``context``.
 """
@@ -25,6 +27,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...core.envelope import ARGUMENTS_KEY, CALLS_KEY, NAME_KEY, REPLY_KEY
+from ...core.structural_tag import STRUCTURAL_TAG
 from ...core.tools import ToolSpec
 from ...core.validate import validate_arguments
 from ...endpoints import ServerKind
@@ -80,6 +83,9 @@ def requested_schema(body: Mapping[str, Any], local: LocalServer | None) -> dict
         schema = rf.get("schema") if kind == "llama.cpp" else {"type": "object"}
     elif rtype in (None, "text"):
         return None
+    elif rtype == STRUCTURAL_TAG and kind == "vllm":
+        # Free text, with only its call blocks held (the reply is what the script or the rules say).
+        return structural_tag_refusal(rf, local)
     else:
         return Refusal(400, f'response_format type must be one of "text" or "json_object", but got: {rtype}')
     if schema is None:
@@ -111,6 +117,51 @@ def grammar_refusal(body: Mapping[str, Any], local: LocalServer | None) -> Refus
     if local is None or "grammar" not in local.unsupported or not isinstance(body.get("grammar"), str):
         return None
     return Refusal(400, "grammar: this server was built without grammar support")
+
+
+def structural_tag_refusal(rf: Mapping[str, Any], local: LocalServer) -> Refusal | None:
+    """vLLM's answer to a ``response_format`` of type "structural_tag": None where it takes it.
+
+    Its request model reads either the legacy form (``structures`` of ``begin``, ``schema`` and
+    ``end``, and ``triggers``: ``LegacyStructuralTagResponseFormat``) or the newer ``format``;
+    a field missing or of the wrong type is a 400 with pydantic's errors, which name it. It then hands the tag to xgrammar,
+    which refuses one without structures or triggers, or with a structure that no trigger
+    begins; vLLM answers that with a 400, "Invalid structural tag specification."
+    (vllm/v1/structured_output/backend_xgrammar.py). ``"grammar"`` or ``"*"`` in
+    ``unsupported`` stands for a backend that takes no structural tag, with that answer too."""
+    if "format" in rf and "structures" not in rf:
+        return None if isinstance(rf.get("format"), Mapping) else _invalid_field(("format",), "dict")
+    structures, triggers = rf.get("structures"), rf.get("triggers")
+    if not isinstance(structures, list):
+        return _invalid_field(("structures",), "list" if "structures" in rf else None)
+    if not isinstance(triggers, list):
+        return _invalid_field(("triggers",), "list" if "triggers" in rf else None)
+    for i, trigger in enumerate(triggers):
+        if not isinstance(trigger, str):
+            return _invalid_field(("triggers", i), "string")
+    for i, structure in enumerate(structures):
+        if not isinstance(structure, Mapping):
+            return _invalid_field(("structures", i), "dict")
+        for key in ("begin", "end"):
+            if not isinstance(structure.get(key), str):
+                return _invalid_field(("structures", i, key), "string" if key in structure else None)
+        if structure.get("schema") is not None and not isinstance(structure.get("schema"), Mapping):
+            return _invalid_field(("structures", i, "schema"), "dict")
+    unusable = not structures or not triggers or "grammar" in local.unsupported or "*" in local.unsupported
+    if unusable or any(not any(s["begin"].startswith(t) for t in triggers) for s in structures):
+        return Refusal(400, "Invalid structural tag specification.")
+    return None
+
+
+def _invalid_field(loc: tuple[Any, ...], expected: str | None) -> Refusal:
+    """A request model's refusal of one field, as pydantic words it: missing (``expected`` None),
+    or not of the ``expected`` type."""
+    where = ("body", "response_format", "LegacyStructuralTagResponseFormat", *loc)
+    if expected is None:
+        return Refusal(400, f"[{{'type': 'missing', 'loc': {where!r}, 'msg': 'Field required'}}]")
+    return Refusal(
+        400, f"[{{'type': '{expected}_type', 'loc': {where!r}, 'msg': 'Input should be a valid {expected}'}}]"
+    )
 
 
 def _keywords(schema: Any) -> set[str]:
