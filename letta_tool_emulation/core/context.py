@@ -4303,6 +4303,12 @@ def shown_after(
         asks_keep = i == 0 and (tight or bool(last)) and _asks_to_keep(line)
         if kind is None and asks_keep:
             kind = "proposed"
+        # (the same asked by grammar alone; one that points back at the block asks for it
+        # whatever a lead above said it had noted)
+        mine = _asks_my_step(line) if kind in (None, "proposed") and i == 0 and (tight or last) and not done else None
+        if mine is not None:
+            kind = "proposed"
+            asks_keep = asks_keep or mine[1]
         if (
             kind is None
             and i == 0
@@ -4344,7 +4350,7 @@ def shown_after(
             or (i == 0 and _into_next(lines, leads_on))
             or _aside(line)
             or (i == 0 and _yes_for_another_step(line))
-            or (not tight and (_another_step(line) or (not kept and _own_tag(line))))
+            or (not tight and (_another_step(line) or (not kept and mine is None and _own_tag(line))))
             or (
                 before is not None
                 and short
@@ -4430,6 +4436,126 @@ _KEEPS_IT = regex.compile(
     r")[ \t]*[?？][ \t]*$",
     regex.IGNORECASE,
 )
+
+
+# Leave asked for the block by the grammar of a short question rather than by its verb: the
+# writer's own step, not taken yet, in a first person that offers (a modal, subjunctive,
+# optative, future or offering present: "Shall I", "Můžu", "να το", "je l'ajoute ?",
+# "Tallennanko?"), pointed back at the block by a pronoun ("Can I save it?", "Lo actualizo?"),
+# or with no object at all, the verb closing a clause of a word or three ("सेव कर दूँ?",
+# "ذخیره کنم؟"). The words are closed classes (first-person forms and endings, modals, object
+# pronouns), the same few per language whatever the step.
+_MY_STEP_ASKED = regex.compile(
+    r"(?<!\w)(?:"
+    r"(?:shall|should|can|may)\s+I|(?:want|like)\s+me\s+to|"
+    r"(?:soll|darf|kann)\s+ich|dass\s+ich|\p{L}{3,}e\s+ich|(?:zal|moet|mag|kan)\s+ik|dat\s+ik|"
+    r"(?:ska|skall|får|kan|bör)\s+jag|att\s+jag\s+\p{L}+r|(?:skal|må|kan|får|bør)\s+jeg|at\s+jeg\s+\p{L}+r|"
+    r"(?:que|si)\s+(?:je|j['’])|je\s+(?:le|la|les|l['’]\p{L}+)|puis-je|dois-je|"
+    # (a clitic that opens the clause, before a verb in the first person: "¿Lo actualizo?",
+    # "L'aggiungo?", "Ho guardo?"; "el regalo" and "la foto" are a noun's article)
+    r"^(?:lo|la|los|las|li|le|l['’])\s*\p{L}{2,}o|(?:si|que|se)\s+(?:lo|la|los|las)\s+\p{L}{2,}[oe]|puedo|debo|"
+    r"posso|devo|(?:que\s+)?eu\s+\p{L}{3,}|puc|^(?:ho|l['’])\s*\p{L}{2,}[oi]|să\s+(?:îl|o|le|\p{L}{3,}(?:ez|esc))|(?:îl|o)\s+\p{L}{3,}ez|"
+    r"czy\s+(?:mogę|mam)|mogę|mam|můžu|mohu|mám|smím|мне|могу|можу|мені|"
+    r"να\s+(?:το|τα|τον|την|τους|τις)|μπορώ\s+να|"
+    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\p{L}{3,}(?:nko|nkö)|"
+    r"(?:saya|aku)|boleh(?:kah)?|perlu(?:kah)?|(?:tôi|mình)\s+\p{L}+|"
+    r"क्या\s+मैं|"
+    r"(?:^|هل\s+)أ\p{L}{2,}|(?:^|האם\s+)(?:ש?א|ל)\p{L}{3,}"
+    r")(?!\w)",
+    regex.IGNORECASE,
+)
+# The same, where the verb in the first person (or an infinitive asking "shall I") ends the clause
+_MY_STEP_LAST = regex.compile(
+    r"(?:(?<!\w)(?:\p{L}{3,}(?:ть|ти)|\p{L}{3,}(?:nko|nkö)|\p{L}{3,}(?:jam|jem|sam|sem|zam|zem)(?:\s+(?:el|meg|fel|be))?|"
+    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\w+م|\w+(?:ূँ|ूँ|ूं|ऊँ|ऊं)|\w+(?:ব|বো)|\w+ই|"
+    r"nii?\p{L}{3,}[ei]|\p{L}{3,}e\s+ich|(?:ich|ik|jag|jeg)|\p{L}{2,}(?:nhé|nha)|nhé|nha|không)|\p{Hangul}까요?)"
+    r"[ \t]*[?？؟;]$",
+    regex.IGNORECASE,
+)
+# A pronoun or demonstrative that points back at the block, as a word or as an ending on a verb
+# ("guardarlo", "أحفظه", "نگهش", "simpannya")
+_POINTS_BACK = regex.compile(
+    r"(?<!\w)(?:it|this|that|them|lo|la|los|las|l['’]|le|les|esto|eso|ça|cela|ceci|es|das|dies|ihn|isso|isto|"
+    r"questo|quello|это|его|её|их|це|його|її|het|dit|dat|det|detta|dette|den|to|tego|tohle|ho|το|τα|αυτό|"
+    r"bunu|onu|sen|tämän|ezt|azt|îl|asta|acesta|aceasta|ini|itu|này|đó|hii|hiyo|זה|אותו|این|آن|اینو|"
+    r"इसे|यह|इसको|इस|এটা|এটি|এটাকে|এটাও)(?!\w)|\p{L}{2,}(?:[aeií]r|ndo)(?:lo|la|los|las|li)(?!\w)|\p{L}{2,}(?:nya|ه|ش)(?!\w)|(?<!\w)l['’](?=\p{L})",
+    regex.IGNORECASE,
+)
+# Where no spaces part the words: a yes/no particle or the writer's volitive that closes the
+# question ("要加进去吗？", "บันทึกไว้เลยไหมครับ?", "記録しておきましょうか？")
+_ASKED_CJK = regex.compile(
+    r"(?:吗|嗎|要不要|ましょうか|しようか|ておこうか|て(?:も)?(?:いい|よろしい)(?:です|でしょう)?か|"
+    r"ไหม|มั้ย|หรือเปล่า|\p{Hangul}까요?)(?:ครับ|คะ|ค่ะ|นะ)?[ \t]*[?？]?$"
+)
+# and what makes such a question about something else: the reader, more, a time, or a check of
+# what was done ("你周末去吗？", "มีอะไรให้ช่วยอีกไหม", "保存好了吗？", "ถูกต้องไหม")
+_NOT_MY_STEP_CJK = regex.compile(
+    r"你|您|あなた|也|还|還|他|ほか|别|其他|了|対|对|對|没错|(?<=[\p{Han}\p{Katakana}])も|다른|(?<=\p{Hangul})도(?=\s)|"
+    r"คุณ|เธอ|อีก|อื่น|แล้ว|ถูก|อะไร|ไหน|ใคร|ทำไม|ยังไง|อย่างไร|เมื่อ|"
+    r"明天|今天|今晚|周末|週末|明日|今日|今夜|내일|오늘|주말|พรุ่งนี้|วันนี้|คืนนี้|เสาร์|อาทิตย์"
+)
+# Indonesian and Malay "while at it": a step besides the block ("Mau sekalian saya ingat jam kantornya?")
+_BESIDES = regex.compile(r"(?<!\w)(?:sekalian|sekaligus)(?!\w)", regex.IGNORECASE)
+_CJK_COMMA = regex.compile(r"[、，,]")
+_STEP_CLAUSE_WORDS = 3
+_POLITE_TH = regex.compile(r"(?:ครับ|คะ|ค่ะ|นะ)+$")
+_OR_NOT = regex.compile(
+    r"[,，]?[ \t]+(?:or|o|ou|oder|of|eller|или|або|czy|atau|nebo|alebo|vagy|veya|yoksa|sau|tai|ή|או|یا|या|নাকি|hay|au)"
+    r"[ \t]+(?:not|no|nicht|non|não|nee|nej|ne|nie|не|ні|nu|ei|nem|değil|hayır|όχι|לא|نه|नहीं|না|không|tidak|hapana|"
+    r"nein|niet|inte|ikke|no\s+ser)[ \t]*[?？;؟]$",
+    regex.IGNORECASE,
+)
+_MY_STEP_WORDS = 8
+_STEP_CHARS = 18
+_STEP_BARE_CHARS = 12  # (letters, not the marks over them, of one with no pronoun for the block)
+# Words that ask yes or no and are no question word here (Hindi "क्या" opens one, Turkish "mı" closes one)
+_YES_NO = regex.compile(r"^[\W_]{0,3}क्या(?!\w)|(?<!\w)m[ıiuü](?!\w)", regex.IGNORECASE)
+
+
+def _asks_my_step(line: str) -> tuple[bool, bool] | None:
+    """Whether ``line`` is a short question that asks leave for the writer's step on the block
+    by its grammar (see :data:`_MY_STEP_ASKED`), and whether it points back at the block; None
+    where it does not. One that asks for more, for something too, for a later time, about the
+    reader, with a question word, or whether what was done is right, asks about another thing."""
+    if _ASK_MARK(line) is None and ";" not in line and not any(p in line for p in _THAI_ASKS):
+        return None  # (most lines after a block ask nothing)
+    said = sentences(line[:LINE_CHARS].strip())
+    text = _without_signs(said[-1].strip())
+    if not (text.endswith(_ASKS) or _greek_question(text) or any(p in text for p in _THAI_ASKS)):
+        return None
+    # (a sentence before it on the line that reports the block done: "記録しました。...？")
+    if any(reports_done(sentence) or DONE.match(sentence[:LINE_CHARS] + " ") is not None for sentence in said[:-1]):
+        return None
+    if UNSPACED.search(text):
+        bare = _POLITE_TH.sub("", text.rstrip("?？ \t"))
+        if len(bare) > _STEP_CHARS or _ASKED_CJK.search(text) is None or _NOT_MY_STEP_CJK.search(bare):
+            return None
+        if _QUESTION_WORD.search(bare) is not None or _CORRECT.search(bare) is not None:
+            return None
+        back = _BACK_CJK.search(bare) is not None
+        # (a topic of its own before a comma is the step's object: "引っ越しの準備、手伝いましょうか？")
+        letters = sum(1 for ch in bare if unicodedata.category(ch) != "Mn")
+        if not back and (_CJK_COMMA.search(bare) is not None or letters > _STEP_BARE_CHARS):
+            return None
+        return True, back
+    text = _OR_NOT.sub(text[-1], text)  # ("Můžu to uložit, nebo ne?": the refusal offered is no other step)
+    if len(text.split()) > _MY_STEP_WORDS:
+        return None
+    for words in (_TOO, _BESIDES, _FOR_MORE, _LATER, _ANOTHER, _ASKED_DONE, _PAST, _CORRECT):
+        if words.search(text) is not None:
+            return None
+    if _YOU_ANYWHERE.search(text) is not None and _WANT_ME.search(text) is None:
+        return None  # (a question about the reader; "Vil du at jeg ..." asks for the writer's step)
+    if _QUESTION_WORD.search(_YES_NO.sub(" ", text)) is not None:
+        return None
+    # (the clause that asks: after a lead of its own, "Εντάξει, ..." or "ठीक है, ...")
+    clause = text[max(text.rfind(","), text.rfind("،")) + 1 :].strip(" \t¿¡")
+    back = _POINTS_BACK.search(clause) is not None
+    if back and _MY_STEP_ASKED.search(clause) is not None:
+        return True, True
+    if len(clause.split()) <= _STEP_CLAUSE_WORDS and _MY_STEP_LAST.search(clause) is not None:
+        return True, back
+    return None
 
 
 def _keeps_it(line: str, before: str | None, above: str | None) -> bool:
