@@ -3987,12 +3987,21 @@ def _step_on_yes(line: str) -> str | None:
     return rest
 
 
+def _no_object(rest: str) -> bool:
+    """Whether the writer's step after a condition is only a subject and its verb, with no object
+    of its own ("Se você confirmar, eu gravo."): its object is the block."""
+    return len(rest.strip(" \t,，.!。").split()) <= _NO_OBJECT_WORDS
+
+
+_NO_OBJECT_WORDS = 2
+
+
 def _yes_for_another_step(line: str) -> bool:
     """Whether the line opens with a condition on the reader's yes and goes on with a step of the
     writer's on an object of its own ("If you say yes, I'll look up removal firms for you."): that
     yes is asked for the other step, not for the block above."""
     rest = _step_on_yes(line)
-    if rest is None or _BACK.search(rest) is not None or _KEPT_IN.search(rest) is not None:
+    if rest is None or _BACK.search(rest) is not None or _KEPT_IN.search(rest) is not None or _no_object(rest):
         return False
     # (nor the block as an object pronoun before the verb: "..., je l'enregistre", "..., la guardo")
     return _CLITIC.search(rest) is None and _ELIDED.search(rest) is None
@@ -4005,7 +4014,7 @@ def _on_yes(line: str, before: str | None) -> bool:
     rest = _step_on_yes(line)
     if rest is None:
         return False
-    if _BACK.search(rest) is None and _KEPT_IN.search(rest) is None:
+    if _BACK.search(rest) is None and _KEPT_IN.search(rest) is None and not _no_object(rest):
         return False  # (a step with an object of its own is another step: "..., suche ich dir Umzugsfirmen")
     return _TOO.search(rest) is None and not (before is not None and reports_done(before))
 
@@ -4323,7 +4332,7 @@ def shown_after(
             # earlier ones ran under theirs, this one waits
             asks_keep = True
             kind = "proposed"
-        if kind is None and i == 0 and tight and _on_yes(line, before):
+        if kind is None and i == 0 and (tight or last) and _on_yes(line, before):
             kind = "proposed"
         if kind is None and i == 0 and _before_my_step(line):
             kind = "proposed"
