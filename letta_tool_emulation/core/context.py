@@ -4507,6 +4507,7 @@ _NOT_MY_STEP_CJK = regex.compile(
 _BESIDES = regex.compile(r"(?<!\w)(?:sekalian|sekaligus)(?!\w)", regex.IGNORECASE)
 _CJK_COMMA = regex.compile(r"[、，,]")
 _STEP_CLAUSE_WORDS = 3
+_ASK_TAIL = 16  # (the last characters of a line, where its question's mark or particle stands, emoji after it)
 _POLITE_TH = regex.compile(r"(?:ครับ|คะ|ค่ะ|นะ)+$")
 _OR_NOT = regex.compile(
     r"[,，]?[ \t]+(?:or|o|ou|oder|of|eller|или|або|czy|atau|nebo|alebo|vagy|veya|yoksa|sau|tai|ή|או|یا|या|নাকি|hay|au)"
@@ -4526,8 +4527,10 @@ def _asks_my_step(line: str) -> tuple[bool, bool] | None:
     by its grammar (see :data:`_MY_STEP_ASKED`), and whether it points back at the block; None
     where it does not. One that asks for more, for something too, for a later time, about the
     reader, with a question word, or whether what was done is right, asks about another thing."""
-    if _ASK_MARK(line) is None and ";" not in line and not any(p in line for p in _THAI_ASKS):
-        return None  # (most lines after a block ask nothing)
+    # (most lines after a block ask nothing: the question's mark, or a Thai particle, ends it)
+    tail = line[:LINE_CHARS].rstrip()[-_ASK_TAIL:]
+    if _ASK_MARK(tail) is None and ";" not in tail and not any(p in tail for p in _THAI_ASKS):
+        return None
     said = sentences(line[:LINE_CHARS].strip())
     text = _without_signs(said[-1].strip())
     if not (text.endswith(_ASKS) or _greek_question(text) or any(p in text for p in _THAI_ASKS)):
