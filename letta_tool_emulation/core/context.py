@@ -4169,7 +4169,7 @@ def corrects_above(line: str) -> bool:
 
 # Any mark that may end a sentence, a space after it: a line split at these may be split too
 # often ("den 4. Mai"), never too seldom ("era il 20. Annullo ...")
-_ANY_END = regex.compile(r"[.!?]+[ \t]+|[。！？][ \t]*")
+_ANY_END = regex.compile(r"[.!?]+[ \t]+|[。！？।॥][ \t]*")
 
 
 def sentences(line: str) -> list[str]:
