@@ -4183,17 +4183,20 @@ def sentences(line: str) -> list[str]:
     return found
 
 
-def names_before_lead(line: str, value: str) -> bool:
+def names_before_lead(line: str, value: str, *, was: str | None = None) -> bool:
     """Whether ``line``, of two or more sentences, names ``value`` (a word, or its stem) before
     its last sentence, in one that says nothing else was done besides ("Oeps, het was Bram. Die
     hierboven telt niet.", "Non, pardon, tu as dit Peugeot. Je remplace par :"): the value a block
     below corrects to, said before the lead into that block. A sibling's line names what it adds
     in its lead ("Thanks. Now the evening one:"), and a report names what was done ("Saved Miso.
-    Adding Luna:")."""
+    Adding Luna:"). ``was``: ``value`` is a number, named also inside a word ("d8s"), and ``was``
+    the one it replaces, which the sentence may name only after it ("a d12, not a d10"; "a d6 and
+    a d8" names two values, the second no correction)."""
     parts = sentences(line[:LINE_CHARS])
     if len(parts) < 2 or not value:
         return False
-    found = _value_pattern(value)
+    found = _value_pattern(value, number=was is not None)
+    old = None if was is None else _value_pattern(was, number=True)
     ends, at = [], 0  # where each sentence before the last ends
     for part in parts[:-1]:
         at += len(part)
@@ -4201,12 +4204,17 @@ def names_before_lead(line: str, value: str) -> bool:
     # (the value is looked for across the sentences: a split made too often may cut it, "7. März")
     for m in found.finditer(line, 0, at):
         i = next(i for i, end in enumerate(ends) if m.start() < end)
+        if old is not None and old.search(line, ends[i] - len(parts[i]), m.start()) is not None:
+            continue
         if _TOO.search(parts[i]) is None and not reports_done(parts[i] + " "):
             return True
     return False
 
 
-def _value_pattern(value: str) -> regex.Pattern[str]:
+def _value_pattern(value: str, *, number: bool = False) -> regex.Pattern[str]:
+    if number:
+        # (a number stands in a word too, "d8s", "3x"; never in a longer number)
+        return regex.compile(r"(?<![\d.,:])" + regex.escape(value) + r"(?!\d|[.,:]\d)")
     if UNSPACED.search(value):
         return regex.compile(regex.escape(value))
     # a stem: the word may be inflected in the sentence ("Ostrava" for "v Ostravě")
