@@ -3610,7 +3610,7 @@ DONE = regex.compile(
     r"anotado|actualizado|enviado|fait|noté|c['’]est\s+noté|c['’]est\s+fait|enregistré|envoyé|erledigt|gespeichert|"
     r"fertig|notiert|gemacht|pronto|feito|salvo|anotado|atualizado|fatto|salvato|aggiornato|готово|сохранено|"
     r"записал[аи]?|сделано|збережено|зроблено|klaar|opgeslagen|gedaan|genoteerd|zrobione|zapisane|gotowe|tamam|"
-    r"tamamdır|kaydedildi|kaydettim|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
+    r"tamamdır|kaydedildi|kaydettim|not\s+alındı|not\s+edildi|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
     r"valmis|gata|salvat|έγινε|αποθηκεύτηκε|xong|xong\s+rồi|đã\s+lưu|تم|تم\s+الحفظ|انجام\s+شد|בוצע|נשמר|हो\s+गया|"
     r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료|"
     # the Scandinavian, Polish and Indic participles of keeping ("Lagret.", "Noterat.", "सेव हो गया।")
@@ -3657,7 +3657,8 @@ REPORTED = regex.compile(
     r"(?:я\s+)?(?:уже\s+)?(?:сохранил|записал|обновил|добавил|отметил|запомнил|внёс|внес|исправил)а?(?!\w)|"
     r"(?:я\s+)?(?:зберіг|зберегла|записав|записала|оновив|оновила|додав|додала)(?!\w)|"
     r"(?:zapisał|zanotował|dodał|zaktualizował)(?:em|am)(?!\w)|"
-    r"[^.!?\n]{0,60}?(?:kaydettim|not\s+ettim|not\s+aldım|ekledim|güncelledim)(?!\w)|"
+    r"[^.!?\n]{0,60}?(?:kaydettim|not\s+ettim|not\s+aldım|ekledim|güncelledim|not\s+alındı|not\s+edildi|eklendi|"
+    r"güncellendi)(?!\w)|"
     r"(?:aku|saya)?\s*(?:sudah|udah|telah)\s+(?:aku\s+|saya\s+|ku)?(?:simpan|catat|perbarui|tambahkan|disimpan|dicatat)"
     r")",
     regex.IGNORECASE,
@@ -3669,7 +3670,9 @@ _REPORTED_CJK = regex.compile(
     r"(?:保存|記録|登録|更新|追加|メモ)しました|覚えました|(?:저장|기록|메모|업데이트)했(?:어요|습니다|어)"
 )
 _NO_REPORT = regex.compile(
-    r"(?<!\w)(?:not|never|nothing|yet|if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
+    # (Turkish "not" is a note: "Not alındı.", "Not aldım:" report one taken)
+    r"(?<!\w)(?:not(?!\s+(?:alındı|aldım|aldık|alınmıştır|alınmış|edildi|ettim|düştüm|düşüldü)(?!\w))|never|nothing|yet|"
+    r"if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
     r"si|jamais|encore|non|nunca|nada|todavía|aún|não|ainda|se|ancora|mai|не|ни|ещё|еще|если|бы|ще|якщо|nie|jeszcze|"
     r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika|"
     # the change named as only planned ("voici la mise à jour prévue.", "here's the planned change.")
@@ -4574,7 +4577,8 @@ def _asks_my_step(line: str) -> tuple[bool, bool] | None:
     if back and _MY_STEP_ASKED.search(clause) is not None:
         return True, True
     if len(clause.split()) <= _STEP_CLAUSE_WORDS and _MY_STEP_LAST.search(clause) is not None:
-        return True, back
+        # (the verb alone, its object unsaid, is a step on the block: "Kaydedeyim mi?")
+        return True, True
     return None
 
 
