@@ -1656,7 +1656,26 @@ def _done_heading(line: str) -> bool:
             # beside a check mark, a done word that opens the heading ("✔ Saved to memory")
             any(mark in line for mark in _CHECK_MARKS) and DONE.match(text.split(None, 1)[0] + ". ") is not None
         )
+        or _checked_title(line, text)
     )
+
+
+_CHECKED_WORDS = 2
+
+
+def _checked_title(line: str, text: str) -> bool:
+    """Whether the heading is a title of a word or two with a check mark beside it ("## Notes ✅",
+    "### Memoria ✔️"): the mark reports the step done; a label that names one of several options
+    ("## Option A ✅", "## 2 ✅") marks a choice, and "## Draft ✅" a draft, not a step."""
+    if not any(mark in line for mark in _CHECK_MARKS):
+        return False
+    words = text.split()
+    if not words or len(words) > _CHECKED_WORDS:
+        return False
+    if ITEM_OR_OPTION.match(text) is not None or any(len(word) == 1 or word.isdigit() for word in words):
+        return False
+    # (nor a title that names a draft, a proposal or anything else a line after a block could hold back)
+    return not _LINE_GATES.held(text.lower())
 
 
 # A quantifier that opens a clause of its own ("all saved", "both stored", "alles notiert")
