@@ -1762,6 +1762,11 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
+    if kind is None and (named := _QUOTED_END.search(sentence)) is not None and _OFFERED.search(sentence) is not None:
+        # a quotation that closes a lead in the conditional names the format or the words the
+        # writer would use, and the lead is read as if it named them plainly ("Podría guardarlo
+        # con el formato «Cumpleaños: fecha»:"); one that reports or makes the step keeps it
+        kind = _BEFORE_TABLE.first(sentence[: named.start()] + " X:")
     if kind == "example" and _corrects(before, sentence):
         return None
     if kind in ("example", "proposed"):
@@ -2115,6 +2120,12 @@ _RUNS_ON_GATES = ("'d ", "’d ", " would ", "rais", "ría", "ria", "rei", "wür
 def _runs_on(tail: str) -> bool:
     low = tail.lower()
     return any(gate in low for gate in _RUNS_ON_GATES) and _RUNS_ON.search(tail) is not None
+
+
+# A quotation that ends a line, before its colon
+_QUOTED_END = regex.compile(
+    r"[ \t](?:«[^«»\n]{1,60}»|“[^“”\n]{1,60}”|„[^„“”\n]{1,60}[“”]|\"[^\"\n]{1,60}\")[ \t]*[:：][ \t*_]*$"
+)
 
 
 def opens_onto_next(line: str) -> bool:
