@@ -757,7 +757,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:kaksi|kolme|useita|két|három|több)\s+(?:tapaa|vaihtoehtoa|módon|lehetőség)\w*"
         + _ENDS,
-        "ro-ca": r"\b(?:ciornă|schiță|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|"
+        "ro-ca": r"\b(?:ciorn[ăa]|schiț[ăa]|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|aștept\s+confirmarea\s+ta|"
         r"dacă\s+ești\s+de\s+acord|"
         r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
         r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
@@ -2225,6 +2225,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "aștept",
             "bekliyorum",
             "chờ bạn",
+            "ciorna",
             "ciornă",
             "confirmació",
             "czekam na",
