@@ -718,7 +718,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "zh": r"(?:草稿|拟了|拟好|草拟|你(?:先)?看(?:看|一下)再|发不发|存不存|要不要发|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
         + _ENDS,
-        "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た))|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
+        # (and the writer's step after the reader's, "-te kara" or "-tara": "OKをいただいてから保存します：")
+        "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た(?!ら)))|まだ(?:送信|保存)|"
+        r"(?:いただ|もら)(?:いて|って)から(?![^\n]*まし)|(?:いただ|もら)(?:いた|った)ら(?![^\n]*まし)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
         "nl": r"\b(?:ik\s+zou|zou\s+ik|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
