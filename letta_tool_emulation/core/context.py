@@ -718,7 +718,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "zh": r"(?:草稿|拟了|拟好|草拟|你(?:先)?看(?:看|一下)再|发不发|存不存|要不要发|确认后|等你确认|尚未(?:发送|保存)|还没(?:发送|保存)|如果|两种|几种|^\W{0,4}(?:或者|或是|另一种))"
         + _ENDS,
-        "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た))|まだ(?:送信|保存)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
+        # (and the writer's step after the reader's, "-te kara" or "-tara": "OKをいただいてから保存します：")
+        "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た(?!ら)))|まだ(?:送信|保存)|"
+        r"(?:いただ|もら)(?:いて|って)から(?![^\n]*まし)|(?:いただ|もら)(?:いた|った)ら(?![^\n]*まし)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
         "nl": r"\b(?:ik\s+zou|zou\s+ik|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
@@ -757,7 +759,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:kaksi|kolme|useita|két|három|több)\s+(?:tapaa|vaihtoehtoa|módon|lehetőség)\w*"
         + _ENDS,
-        "ro-ca": r"\b(?:ciornă|schiță|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|"
+        "ro-ca": r"\b(?:ciorn[ăa]|schiț[ăa]|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|aștept\s+confirmarea\s+ta|"
         r"dacă\s+ești\s+de\s+acord|"
         r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
         r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
@@ -1656,7 +1658,26 @@ def _done_heading(line: str) -> bool:
             # beside a check mark, a done word that opens the heading ("✔ Saved to memory")
             any(mark in line for mark in _CHECK_MARKS) and DONE.match(text.split(None, 1)[0] + ". ") is not None
         )
+        or _checked_title(line, text)
     )
+
+
+_CHECKED_WORDS = 2
+
+
+def _checked_title(line: str, text: str) -> bool:
+    """Whether the heading is a title of a word or two with a check mark beside it ("## Notes ✅",
+    "### Memoria ✔️"): the mark reports the step done; a label that names one of several options
+    ("## Option A ✅", "## 2 ✅") marks a choice, and "## Draft ✅" a draft, not a step."""
+    if not any(mark in line for mark in _CHECK_MARKS):
+        return False
+    words = text.split()
+    if not words or len(words) > _CHECKED_WORDS:
+        return False
+    if ITEM_OR_OPTION.match(text) is not None or any(len(word) == 1 or word.isdigit() for word in words):
+        return False
+    # (nor a title that names a draft, a proposal or anything else a line after a block could hold back)
+    return not _LINE_GATES.held(text.lower())
 
 
 # A quantifier that opens a clause of its own ("all saved", "both stored", "alles notiert")
@@ -1743,6 +1764,11 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
+    if kind is None and (named := _QUOTED_END.search(sentence)) is not None and _OFFERED.search(sentence) is not None:
+        # a quotation that closes a lead in the conditional names the format or the words the
+        # writer would use, and the lead is read as if it named them plainly ("Podría guardarlo
+        # con el formato «Cumpleaños: fecha»:"); one that reports or makes the step keeps it
+        kind = _BEFORE_TABLE.first(sentence[: named.start()] + " X:")
     if kind == "example" and _corrects(before, sentence):
         return None
     if kind in ("example", "proposed"):
@@ -2098,6 +2124,12 @@ def _runs_on(tail: str) -> bool:
     return any(gate in low for gate in _RUNS_ON_GATES) and _RUNS_ON.search(tail) is not None
 
 
+# A quotation that ends a line, before its colon
+_QUOTED_END = regex.compile(
+    r"[ \t](?:«[^«»\n]{1,60}»|“[^“”\n]{1,60}”|„[^„“”\n]{1,60}[“”]|\"[^\"\n]{1,60}\")[ \t]*[:：][ \t*_]*$"
+)
+
+
 def opens_onto_next(line: str) -> bool:
     """Whether ``line`` opens onto what follows it: it ends in a colon or an ellipsis, or in a
     word that needs a complement ("like", "as", "with", "así", "ainsi", ...). Only such a line
@@ -2195,6 +2227,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "aștept",
             "bekliyorum",
             "chờ bạn",
+            "ciorna",
             "ciornă",
             "confirmació",
             "czekam na",
@@ -3610,7 +3643,7 @@ DONE = regex.compile(
     r"anotado|actualizado|enviado|fait|noté|c['’]est\s+noté|c['’]est\s+fait|enregistré|envoyé|erledigt|gespeichert|"
     r"fertig|notiert|gemacht|pronto|feito|salvo|anotado|atualizado|fatto|salvato|aggiornato|готово|сохранено|"
     r"записал[аи]?|сделано|збережено|зроблено|klaar|opgeslagen|gedaan|genoteerd|zrobione|zapisane|gotowe|tamam|"
-    r"tamamdır|kaydedildi|kaydettim|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
+    r"tamamdır|kaydedildi|kaydettim|not\s+alındı|not\s+edildi|sudah|selesai|beres|hotovo|uloženo|klart|sparat|klar|gemt|tehty|tallennettu|"
     r"valmis|gata|salvat|έγινε|αποθηκεύτηκε|xong|xong\s+rồi|đã\s+lưu|تم|تم\s+الحفظ|انجام\s+شد|בוצע|נשמר|हो\s+गया|"
     r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료|"
     # the Scandinavian, Polish and Indic participles of keeping ("Lagret.", "Noterat.", "सेव हो गया।")
@@ -3657,7 +3690,8 @@ REPORTED = regex.compile(
     r"(?:я\s+)?(?:уже\s+)?(?:сохранил|записал|обновил|добавил|отметил|запомнил|внёс|внес|исправил)а?(?!\w)|"
     r"(?:я\s+)?(?:зберіг|зберегла|записав|записала|оновив|оновила|додав|додала)(?!\w)|"
     r"(?:zapisał|zanotował|dodał|zaktualizował)(?:em|am)(?!\w)|"
-    r"[^.!?\n]{0,60}?(?:kaydettim|not\s+ettim|not\s+aldım|ekledim|güncelledim)(?!\w)|"
+    r"[^.!?\n]{0,60}?(?:kaydettim|not\s+ettim|not\s+aldım|ekledim|güncelledim|not\s+alındı|not\s+edildi|eklendi|"
+    r"güncellendi)(?!\w)|"
     r"(?:aku|saya)?\s*(?:sudah|udah|telah)\s+(?:aku\s+|saya\s+|ku)?(?:simpan|catat|perbarui|tambahkan|disimpan|dicatat)"
     r")",
     regex.IGNORECASE,
@@ -3669,7 +3703,9 @@ _REPORTED_CJK = regex.compile(
     r"(?:保存|記録|登録|更新|追加|メモ)しました|覚えました|(?:저장|기록|메모|업데이트)했(?:어요|습니다|어)"
 )
 _NO_REPORT = regex.compile(
-    r"(?<!\w)(?:not|never|nothing|yet|if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
+    # (Turkish "not" is a note: "Not alındı.", "Not aldım:" report one taken)
+    r"(?<!\w)(?:not(?!\s+(?:alındı|aldım|aldık|alınmıştır|alınmış|edildi|ettim|düştüm|düşüldü)(?!\w))|never|nothing|yet|"
+    r"if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
     r"si|jamais|encore|non|nunca|nada|todavía|aún|não|ainda|se|ancora|mai|не|ни|ещё|еще|если|бы|ще|якщо|nie|jeszcze|"
     r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika|"
     # the change named as only planned ("voici la mise à jour prévue.", "here's the planned change.")
@@ -3987,12 +4023,21 @@ def _step_on_yes(line: str) -> str | None:
     return rest
 
 
+def _no_object(rest: str) -> bool:
+    """Whether the writer's step after a condition is only a subject and its verb, with no object
+    of its own ("Se você confirmar, eu gravo."): its object is the block."""
+    return len(rest.strip(" \t,，.!。").split()) <= _NO_OBJECT_WORDS
+
+
+_NO_OBJECT_WORDS = 2
+
+
 def _yes_for_another_step(line: str) -> bool:
     """Whether the line opens with a condition on the reader's yes and goes on with a step of the
     writer's on an object of its own ("If you say yes, I'll look up removal firms for you."): that
     yes is asked for the other step, not for the block above."""
     rest = _step_on_yes(line)
-    if rest is None or _BACK.search(rest) is not None or _KEPT_IN.search(rest) is not None:
+    if rest is None or _BACK.search(rest) is not None or _KEPT_IN.search(rest) is not None or _no_object(rest):
         return False
     # (nor the block as an object pronoun before the verb: "..., je l'enregistre", "..., la guardo")
     return _CLITIC.search(rest) is None and _ELIDED.search(rest) is None
@@ -4005,7 +4050,7 @@ def _on_yes(line: str, before: str | None) -> bool:
     rest = _step_on_yes(line)
     if rest is None:
         return False
-    if _BACK.search(rest) is None and _KEPT_IN.search(rest) is None:
+    if _BACK.search(rest) is None and _KEPT_IN.search(rest) is None and not _no_object(rest):
         return False  # (a step with an object of its own is another step: "..., suche ich dir Umzugsfirmen")
     return _TOO.search(rest) is None and not (before is not None and reports_done(before))
 
@@ -4160,7 +4205,7 @@ def corrects_above(line: str) -> bool:
 
 # Any mark that may end a sentence, a space after it: a line split at these may be split too
 # often ("den 4. Mai"), never too seldom ("era il 20. Annullo ...")
-_ANY_END = regex.compile(r"[.!?]+[ \t]+|[。！？][ \t]*")
+_ANY_END = regex.compile(r"[.!?]+[ \t]+|[。！？।॥][ \t]*")
 
 
 def sentences(line: str) -> list[str]:
@@ -4174,17 +4219,20 @@ def sentences(line: str) -> list[str]:
     return found
 
 
-def names_before_lead(line: str, value: str) -> bool:
+def names_before_lead(line: str, value: str, *, was: str | None = None) -> bool:
     """Whether ``line``, of two or more sentences, names ``value`` (a word, or its stem) before
     its last sentence, in one that says nothing else was done besides ("Oeps, het was Bram. Die
     hierboven telt niet.", "Non, pardon, tu as dit Peugeot. Je remplace par :"): the value a block
     below corrects to, said before the lead into that block. A sibling's line names what it adds
     in its lead ("Thanks. Now the evening one:"), and a report names what was done ("Saved Miso.
-    Adding Luna:")."""
+    Adding Luna:"). ``was``: ``value`` is a number, named also inside a word ("d8s"), and ``was``
+    the one it replaces, which the sentence may name only after it ("a d12, not a d10"; "a d6 and
+    a d8" names two values, the second no correction)."""
     parts = sentences(line[:LINE_CHARS])
     if len(parts) < 2 or not value:
         return False
-    found = _value_pattern(value)
+    found = _value_pattern(value, number=was is not None)
+    old = None if was is None else _value_pattern(was, number=True)
     ends, at = [], 0  # where each sentence before the last ends
     for part in parts[:-1]:
         at += len(part)
@@ -4192,12 +4240,17 @@ def names_before_lead(line: str, value: str) -> bool:
     # (the value is looked for across the sentences: a split made too often may cut it, "7. März")
     for m in found.finditer(line, 0, at):
         i = next(i for i, end in enumerate(ends) if m.start() < end)
+        if old is not None and old.search(line, ends[i] - len(parts[i]), m.start()) is not None:
+            continue
         if _TOO.search(parts[i]) is None and not reports_done(parts[i] + " "):
             return True
     return False
 
 
-def _value_pattern(value: str) -> regex.Pattern[str]:
+def _value_pattern(value: str, *, number: bool = False) -> regex.Pattern[str]:
+    if number:
+        # (a number stands in a word too, "d8s", "3x"; never in a longer number)
+        return regex.compile(r"(?<![\d.,:])" + regex.escape(value) + r"(?!\d|[.,:]\d)")
     if UNSPACED.search(value):
         return regex.compile(regex.escape(value))
     # a stem: the word may be inflected in the sentence ("Ostrava" for "v Ostravě")
@@ -4303,6 +4356,12 @@ def shown_after(
         asks_keep = i == 0 and (tight or bool(last)) and _asks_to_keep(line)
         if kind is None and asks_keep:
             kind = "proposed"
+        # (the same asked by grammar alone; one that points back at the block asks for it
+        # whatever a lead above said it had noted)
+        mine = _asks_my_step(line) if kind in (None, "proposed") and i == 0 and (tight or last) and not done else None
+        if mine is not None:
+            kind = "proposed"
+            asks_keep = asks_keep or mine[1]
         if (
             kind is None
             and i == 0
@@ -4317,7 +4376,7 @@ def shown_after(
             # earlier ones ran under theirs, this one waits
             asks_keep = True
             kind = "proposed"
-        if kind is None and i == 0 and tight and _on_yes(line, before):
+        if kind is None and i == 0 and (tight or last) and _on_yes(line, before):
             kind = "proposed"
         if kind is None and i == 0 and _before_my_step(line):
             kind = "proposed"
@@ -4344,7 +4403,7 @@ def shown_after(
             or (i == 0 and _into_next(lines, leads_on))
             or _aside(line)
             or (i == 0 and _yes_for_another_step(line))
-            or (not tight and (_another_step(line) or (not kept and _own_tag(line))))
+            or (not tight and (_another_step(line) or (not kept and mine is None and _own_tag(line))))
             or (
                 before is not None
                 and short
@@ -4430,6 +4489,130 @@ _KEEPS_IT = regex.compile(
     r")[ \t]*[?？][ \t]*$",
     regex.IGNORECASE,
 )
+
+
+# Leave asked for the block by the grammar of a short question rather than by its verb: the
+# writer's own step, not taken yet, in a first person that offers (a modal, subjunctive,
+# optative, future or offering present: "Shall I", "Můžu", "να το", "je l'ajoute ?",
+# "Tallennanko?"), pointed back at the block by a pronoun ("Can I save it?", "Lo actualizo?"),
+# or with no object at all, the verb closing a clause of a word or three ("सेव कर दूँ?",
+# "ذخیره کنم؟"). The words are closed classes (first-person forms and endings, modals, object
+# pronouns), the same few per language whatever the step.
+_MY_STEP_ASKED = regex.compile(
+    r"(?<!\w)(?:"
+    r"(?:shall|should|can|may)\s+I|(?:want|like)\s+me\s+to|"
+    r"(?:soll|darf|kann)\s+ich|dass\s+ich|\p{L}{3,}e\s+ich|(?:zal|moet|mag|kan)\s+ik|dat\s+ik|"
+    r"(?:ska|skall|får|kan|bör)\s+jag|att\s+jag\s+\p{L}+r|(?:skal|må|kan|får|bør)\s+jeg|at\s+jeg\s+\p{L}+r|"
+    r"(?:que|si)\s+(?:je|j['’])|je\s+(?:le|la|les|l['’]\p{L}+)|puis-je|dois-je|"
+    # (a clitic that opens the clause, before a verb in the first person: "¿Lo actualizo?",
+    # "L'aggiungo?", "Ho guardo?"; "el regalo" and "la foto" are a noun's article)
+    r"^(?:lo|la|los|las|li|le|l['’])\s*\p{L}{2,}o|(?:si|que|se)\s+(?:lo|la|los|las)\s+\p{L}{2,}[oe]|puedo|debo|"
+    r"posso|devo|(?:que\s+)?eu\s+\p{L}{3,}|puc|^(?:ho|l['’])\s*\p{L}{2,}[oi]|să\s+(?:îl|o|le|\p{L}{3,}(?:ez|esc))|(?:îl|o)\s+\p{L}{3,}ez|"
+    r"czy\s+(?:mogę|mam)|mogę|mam|můžu|mohu|mám|smím|мне|могу|можу|мені|"
+    r"να\s+(?:το|τα|τον|την|τους|τις)|μπορώ\s+να|"
+    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\p{L}{3,}(?:nko|nkö)|"
+    r"(?:saya|aku)|boleh(?:kah)?|perlu(?:kah)?|(?:tôi|mình)\s+\p{L}+|"
+    r"क्या\s+मैं|"
+    r"(?:^|هل\s+)أ\p{L}{2,}|(?:^|האם\s+)(?:ש?א|ל)\p{L}{3,}"
+    r")(?!\w)",
+    regex.IGNORECASE,
+)
+# The same, where the verb in the first person (or an infinitive asking "shall I") ends the clause
+_MY_STEP_LAST = regex.compile(
+    r"(?:(?<!\w)(?:\p{L}{3,}(?:ть|ти)|\p{L}{3,}(?:nko|nkö)|\p{L}{3,}(?:jam|jem|sam|sem|zam|zem)(?:\s+(?:el|meg|fel|be))?|"
+    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\w+م|\w+(?:ূँ|ूँ|ूं|ऊँ|ऊं)|\w+(?:ব|বো)|\w+ই|"
+    r"nii?\p{L}{3,}[ei]|\p{L}{3,}e\s+ich|(?:ich|ik|jag|jeg)|\p{L}{2,}(?:nhé|nha)|nhé|nha|không)|\p{Hangul}까요?)"
+    r"[ \t]*[?？؟;]$",
+    regex.IGNORECASE,
+)
+# A pronoun or demonstrative that points back at the block, as a word or as an ending on a verb
+# ("guardarlo", "أحفظه", "نگهش", "simpannya")
+_POINTS_BACK = regex.compile(
+    r"(?<!\w)(?:it|this|that|them|lo|la|los|las|l['’]|le|les|esto|eso|ça|cela|ceci|es|das|dies|ihn|isso|isto|"
+    r"questo|quello|это|его|её|их|це|його|її|het|dit|dat|det|detta|dette|den|to|tego|tohle|ho|το|τα|αυτό|"
+    r"bunu|onu|sen|tämän|ezt|azt|îl|asta|acesta|aceasta|ini|itu|này|đó|hii|hiyo|זה|אותו|این|آن|اینو|"
+    r"इसे|यह|इसको|इस|এটা|এটি|এটাকে|এটাও)(?!\w)|\p{L}{2,}(?:[aeií]r|ndo)(?:lo|la|los|las|li)(?!\w)|\p{L}{2,}(?:nya|ه|ش)(?!\w)|(?<!\w)l['’](?=\p{L})",
+    regex.IGNORECASE,
+)
+# Where no spaces part the words: a yes/no particle or the writer's volitive that closes the
+# question ("要加进去吗？", "บันทึกไว้เลยไหมครับ?", "記録しておきましょうか？")
+_ASKED_CJK = regex.compile(
+    r"(?:吗|嗎|要不要|ましょうか|しようか|ておこうか|て(?:も)?(?:いい|よろしい)(?:です|でしょう)?か|"
+    r"ไหม|มั้ย|หรือเปล่า|\p{Hangul}까요?)(?:ครับ|คะ|ค่ะ|นะ)?[ \t]*[?？]?$"
+)
+# and what makes such a question about something else: the reader, more, a time, or a check of
+# what was done ("你周末去吗？", "มีอะไรให้ช่วยอีกไหม", "保存好了吗？", "ถูกต้องไหม")
+_NOT_MY_STEP_CJK = regex.compile(
+    r"你|您|あなた|也|还|還|他|ほか|别|其他|了|対|对|對|没错|(?<=[\p{Han}\p{Katakana}])も|다른|(?<=\p{Hangul})도(?=\s)|"
+    r"คุณ|เธอ|อีก|อื่น|แล้ว|ถูก|อะไร|ไหน|ใคร|ทำไม|ยังไง|อย่างไร|เมื่อ|"
+    r"明天|今天|今晚|周末|週末|明日|今日|今夜|내일|오늘|주말|พรุ่งนี้|วันนี้|คืนนี้|เสาร์|อาทิตย์"
+)
+# Indonesian and Malay "while at it": a step besides the block ("Mau sekalian saya ingat jam kantornya?")
+_BESIDES = regex.compile(r"(?<!\w)(?:sekalian|sekaligus)(?!\w)", regex.IGNORECASE)
+_CJK_COMMA = regex.compile(r"[、，,]")
+_STEP_CLAUSE_WORDS = 3
+_ASK_TAIL = 16  # (the last characters of a line, where its question's mark or particle stands, emoji after it)
+_POLITE_TH = regex.compile(r"(?:ครับ|คะ|ค่ะ|นะ)+$")
+_OR_NOT = regex.compile(
+    r"[,，]?[ \t]+(?:or|o|ou|oder|of|eller|или|або|czy|atau|nebo|alebo|vagy|veya|yoksa|sau|tai|ή|או|یا|या|নাকি|hay|au)"
+    r"[ \t]+(?:not|no|nicht|non|não|nee|nej|ne|nie|не|ні|nu|ei|nem|değil|hayır|όχι|לא|نه|नहीं|না|không|tidak|hapana|"
+    r"nein|niet|inte|ikke|no\s+ser)[ \t]*[?？;؟]$",
+    regex.IGNORECASE,
+)
+_MY_STEP_WORDS = 8
+_STEP_CHARS = 18
+_STEP_BARE_CHARS = 12  # (letters, not the marks over them, of one with no pronoun for the block)
+# Words that ask yes or no and are no question word here (Hindi "क्या" opens one, Turkish "mı" closes one)
+_YES_NO = regex.compile(r"^[\W_]{0,3}क्या(?!\w)|(?<!\w)m[ıiuü](?!\w)", regex.IGNORECASE)
+
+
+def _asks_my_step(line: str) -> tuple[bool, bool] | None:
+    """Whether ``line`` is a short question that asks leave for the writer's step on the block
+    by its grammar (see :data:`_MY_STEP_ASKED`), and whether it points back at the block; None
+    where it does not. One that asks for more, for something too, for a later time, about the
+    reader, with a question word, or whether what was done is right, asks about another thing."""
+    # (most lines after a block ask nothing: the question's mark, or a Thai particle, ends it)
+    tail = line[:LINE_CHARS].rstrip()[-_ASK_TAIL:]
+    if _ASK_MARK(tail) is None and ";" not in tail and not any(p in tail for p in _THAI_ASKS):
+        return None
+    said = sentences(line[:LINE_CHARS].strip())
+    text = _without_signs(said[-1].strip())
+    if not (text.endswith(_ASKS) or _greek_question(text) or any(p in text for p in _THAI_ASKS)):
+        return None
+    # (a sentence before it on the line that reports the block done: "記録しました。...？")
+    if any(reports_done(sentence) or DONE.match(sentence[:LINE_CHARS] + " ") is not None for sentence in said[:-1]):
+        return None
+    if UNSPACED.search(text):
+        bare = _POLITE_TH.sub("", text.rstrip("?？ \t"))
+        if len(bare) > _STEP_CHARS or _ASKED_CJK.search(text) is None or _NOT_MY_STEP_CJK.search(bare):
+            return None
+        if _QUESTION_WORD.search(bare) is not None or _CORRECT.search(bare) is not None:
+            return None
+        back = _BACK_CJK.search(bare) is not None
+        # (a topic of its own before a comma is the step's object: "引っ越しの準備、手伝いましょうか？")
+        letters = sum(1 for ch in bare if unicodedata.category(ch) != "Mn")
+        if not back and (_CJK_COMMA.search(bare) is not None or letters > _STEP_BARE_CHARS):
+            return None
+        return True, back
+    text = _OR_NOT.sub(text[-1], text)  # ("Můžu to uložit, nebo ne?": the refusal offered is no other step)
+    if len(text.split()) > _MY_STEP_WORDS:
+        return None
+    for words in (_TOO, _BESIDES, _FOR_MORE, _LATER, _ANOTHER, _ASKED_DONE, _PAST, _CORRECT):
+        if words.search(text) is not None:
+            return None
+    if _YOU_ANYWHERE.search(text) is not None and _WANT_ME.search(text) is None:
+        return None  # (a question about the reader; "Vil du at jeg ..." asks for the writer's step)
+    if _QUESTION_WORD.search(_YES_NO.sub(" ", text)) is not None:
+        return None
+    # (the clause that asks: after a lead of its own, "Εντάξει, ..." or "ठीक है, ...")
+    clause = text[max(text.rfind(","), text.rfind("،")) + 1 :].strip(" \t¿¡")
+    back = _POINTS_BACK.search(clause) is not None
+    if back and _MY_STEP_ASKED.search(clause) is not None:
+        return True, True
+    if len(clause.split()) <= _STEP_CLAUSE_WORDS and _MY_STEP_LAST.search(clause) is not None:
+        # (the verb alone, its object unsaid, is a step on the block: "Kaydedeyim mi?")
+        return True, True
+    return None
 
 
 def _keeps_it(line: str, before: str | None, above: str | None) -> bool:

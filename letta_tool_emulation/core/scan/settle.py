@@ -560,7 +560,10 @@ def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> 
     sentence that leads nowhere (see :func:`_taken_back`)."""
     texts = _one_text_changed(first, second)
     if texts is None:
-        return False
+        # (a number changed, named in the line as a word of its own or inside one: "you asked for
+        # d8s, not d6s. Rolling properly:")
+        numbers = _one_number_changed(first, second)
+        return numbers is not None and C.names_before_lead(between, numbers[1], was=numbers[0])
     old, new = texts
     value = _changed_value(old, new)
     if value is None:
@@ -574,6 +577,18 @@ def _rewrites(first: ToolCall | None, second: ToolCall | None, between: str) -> 
     # "você disse Porto"), a word that runs into it aside
     main = _main_word(value)
     return main != value and C.names_before_lead(between, main)
+
+
+def _one_number_changed(first: ToolCall | None, second: ToolCall | None) -> tuple[str, str] | None:
+    """The one value that differs between two calls to one tool with the same parameters, as
+    (``first``'s, ``second``'s) written out, where both are numbers; None otherwise."""
+    found = _differing(first, second)
+    if found is None or len(found[2]) != 1:
+        return None
+    old, new = found[0][found[2][0]], found[1][found[2][0]]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (old, new)):
+        return None
+    return str(old), str(new)
 
 
 def _main_word(value: str) -> str:
