@@ -8,11 +8,8 @@ import json
 import logging
 from typing import Any
 
-import pytest
-
 from letta_tool_emulation import calibrate, endpoints, engine, selection
 from letta_tool_emulation.server_dialect import (
-    GRAMMAR_SHAPE,
     STRUCTURAL_TAG_KINDS,
     TRIGGER_KINDS,
     ServerInfo,
@@ -22,8 +19,8 @@ from letta_tool_emulation.server_dialect import (
 )
 from letta_tool_emulation.step import Decision
 
-from .test_call_grammar_requests import FIELDS, SEARCH
-from .test_engine import MEMORY_SYSTEM, PIZZA, TOOLS, block
+from .test_call_grammar_requests import FIELDS, SEARCH, asked_again_unheld
+from .test_engine import MEMORY_SYSTEM, TOOLS
 
 LOG = logging.getLogger("letta_tool_emulation")
 URL = "http://127.0.0.1:9/v1"
@@ -93,21 +90,7 @@ def test_a_refused_tag_is_asked_again_without_it_and_remembered() -> None:
     # vLLM's answer where xgrammar cannot compile the tag (backend_xgrammar.validate_xgrammar_grammar).
     said = '{"error":{"message":"Invalid structural tag specification.","type":"BadRequestError","code":400}}'
     assert schema_rejected(400, said)
-    refusal = first.refused(400, said)
-    assert isinstance(refusal, engine.SchemaRefused)
-    second = flow.throw(refusal)
-    assert not second.constrained and "response_format" not in second.body and second.number == 1
-    second.content(block(PIZZA))
-    second.end("stop")
-    with pytest.raises(StopIteration) as done:
-        flow.send(None)
-    outcome = done.value.value
-    assert [json.loads(c["function"]["arguments"]) for c in outcome.calls] == [PIZZA]
-    assert outcome.refused_schema_status == 400
-    endpoints.remember(req, outcome, LOG)
-    assert endpoints.KNOWN.refused_schema(URL, "m", GRAMMAR_SHAPE)
-    assert selection.grammar_kind(config) is None  # never sent to this model again
-    endpoints.KNOWN.clear()
+    asked_again_unheld(req, flow, first, said, "response_format", config)
 
 
 def test_an_error_about_something_else_is_no_refusal_of_the_tag() -> None:

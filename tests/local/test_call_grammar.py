@@ -23,6 +23,8 @@ from letta_tool_emulation.core.grammar import call_block_grammar
 from letta_tool_emulation.core.tools import ToolSpec, normalize_tools
 from tests.local.conftest import llama_python, model_path  # noqa: F401 - the real model's fixtures
 from tests.proxy.conftest import MEMORY_TOOLS
+from tests.schema_values import WORDS as SHARED_WORDS
+from tests.schema_values import block, value
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = Path(__file__).with_name("gbnf_check.py")
@@ -52,69 +54,21 @@ def check(python: Path, model: Path, cases: list[dict[str, Any]]) -> list[dict[s
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-# -- valid values, drawn from a schema -----------------------------------------------------------
-
-WORDS = ["Paris", "naïve café", 'say "hi"', "back\\slash", "two\nlines", "tab\there", "日本語", "🙂", "", "x\x7f"]
-
-
-def value(schema: Any, rng: random.Random, depth: int = 0) -> Any:
-    if not isinstance(schema, Mapping) or not schema:
-        return rng.choice([1, "any", None, True, [1, 2], {"k": "v"}])
-    if "const" in schema:
-        return schema["const"]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return rng.choice(schema["enum"])
-    for key in ("anyOf", "oneOf"):
-        if isinstance(schema.get(key), list) and schema[key]:
-            outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
-            option = rng.choice(schema[key])
-            merged = {**outer, **option}
-            if "properties" in outer and "properties" in option:
-                merged["properties"] = {**outer["properties"], **option["properties"]}
-            return value(merged, rng, depth + 1)
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = rng.choice(kind)
-    if kind is None:
-        kind = "object" if "properties" in schema else "array" if "items" in schema else "string"
-    if kind == "object":
-        props = schema.get("properties") or {}
-        required = schema.get("required") or []
-        # Keys in the schema's order: the order the grammar holds a call to.
-        return {p: value(s, rng, depth + 1) for p, s in props.items() if p in required or rng.random() < 0.5}
-    if kind == "array":
-        low = schema.get("minItems", 0)
-        high = schema.get("maxItems", low + 3)
-        return [value(schema.get("items", {}), rng, depth + 1) for _ in range(rng.randint(low, high))]
-    if kind == "integer":
-        return rng.choice([0, 7, -3, 2024, 10**12])
-    if kind == "number":
-        return rng.choice([0, 2.5, -0.125, 1e-05, 3.0, 42])
-    if kind == "boolean":
-        return rng.random() < 0.5
-    if kind == "null":
-        return None
-    text = rng.choice(WORDS)
-    low, high = schema.get("minLength", 0), schema.get("maxLength")
-    text = text + "a" * max(0, low - len(text))
-    return text[:high] if high is not None else text
-
-
-def block(name: str, params: Any) -> str:
-    return f"TOOL_CALL_START\n{json.dumps({'function': name, 'params': params}, ensure_ascii=False)}\nTOOL_CALL_END"
+# Beside the shared strings, DEL: JSON allows it unescaped, and the grammar must too.
+WORDS = (*SHARED_WORDS, "x\x7f")
 
 
 def valid_reply(specs: list[ToolSpec], rng: random.Random) -> str:
     calls = [rng.choice(specs) for _ in range(rng.randint(1, 3))]
     # A block starts a line, first in the reply or after prose that ends one.
     prose = ["", "Sure.\n", "Let me check that TOOL_CALL_END for you:\n", "TOOL_CALL_STAR is not a marker.\n"]
-    parts = [rng.choice(prose) + block(s.name, value(s.parameters, rng)) for s in calls]
+    parts = [rng.choice(prose) + block(s.name, value(s.parameters, rng, WORDS)) for s in calls]
     return "\n".join(parts) + rng.choice(["", "\nDone.", " TOOL_"])
 
 
 def invalid_replies(specs: list[ToolSpec], rng: random.Random) -> list[str]:
     spec = specs[0]
-    args = value(spec.parameters, rng)
+    args = value(spec.parameters, rng, WORDS)
     bad = [
         block("no_such_tool_anywhere", args),  # a function no tool has
         "I will call it now:\nTOOL_CALL_START\nlet me think",  # the marker, then no call
@@ -172,8 +126,8 @@ def test_a_required_call_refuses_prose_alone_and_a_forced_tool_is_the_only_one(
     first, second = specs[0], specs[1]
     rng = random.Random(3)
     call_first, call_second = (
-        block(first.name, value(first.parameters, rng)),
-        block(second.name, value(second.parameters, rng)),
+        block(first.name, value(first.parameters, rng, WORDS)),
+        block(second.name, value(second.parameters, rng, WORDS)),
     )
     results = check(
         llama_python,

@@ -32,6 +32,7 @@ from letta_tool_emulation.core import CALL_START, parse_tool_calls
 from letta_tool_emulation.core.structural_tag import call_structural_tag
 from letta_tool_emulation.core.tools import ToolSpec, normalize_tools
 from letta_tool_emulation.step import Decision
+from tests.schema_values import block, value
 
 if os.environ.get("XGRAMMAR_TIER"):  # dev.py runs the tier: an environment without xgrammar is a failure
     import xgrammar as xgr
@@ -98,54 +99,6 @@ def held_specs(tag: Mapping[str, Any]) -> list[ToolSpec]:
         name = json.loads(s["begin"].removeprefix(f"{CALL_START}\n") + "{}}")["function"]
         found.append(ToolSpec(name, "", s["schema"]))
     return found
-
-
-# -- valid values, drawn from a schema -----------------------------------------------------------
-
-WORDS = ["Paris", "naïve café", 'say "hi"', "back\\slash", "two\nlines", "tab\there", "日本語", "🙂", ""]
-
-
-def value(schema: Any, rng: random.Random) -> Any:
-    if not isinstance(schema, Mapping) or not schema:
-        return rng.choice([1, "any", None, True, [1, 2], {"k": "v"}])
-    if "const" in schema:
-        return schema["const"]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return rng.choice(schema["enum"])
-    for key in ("anyOf", "oneOf"):
-        if isinstance(schema.get(key), list) and schema[key]:
-            outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
-            option = rng.choice(schema[key])
-            merged = {**outer, **option}
-            if "properties" in outer and "properties" in option:
-                merged["properties"] = {**outer["properties"], **option["properties"]}
-            return value(merged, rng)
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = rng.choice(kind)
-    if kind is None:
-        kind = "object" if "properties" in schema else "array" if "items" in schema else "string"
-    if kind == "object":
-        props = schema.get("properties") or {}
-        required = schema.get("required") or []
-        return {p: value(s, rng) for p, s in props.items() if p in required or rng.random() < 0.5}
-    if kind == "array":
-        low = schema.get("minItems", 0)
-        return [value(schema.get("items", {}), rng) for _ in range(rng.randint(low, schema.get("maxItems", low + 3)))]
-    if kind == "integer":
-        return rng.choice([0, 7, -3, 2024, 10**12])
-    if kind == "number":
-        return rng.choice([0, 2.5, -0.125, 1e-05, 3.0, 42])
-    if kind == "boolean":
-        return rng.random() < 0.5
-    if kind == "null":
-        return None
-    return rng.choice(WORDS)
-
-
-def block(name: str, params: Any) -> str:
-    """A call block as the prompt teaches it (and as each structure writes it)."""
-    return f"TOOL_CALL_START\n{json.dumps({'function': name, 'params': params}, ensure_ascii=False)}\nTOOL_CALL_END"
 
 
 def tool_lists() -> dict[str, dict[str, Any]]:
