@@ -17,6 +17,7 @@ the tag); the tag is what their source hands to xgrammar.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -34,12 +35,20 @@ from letta_tool_emulation.core.tools import ToolSpec, normalize_tools
 from letta_tool_emulation.step import Decision
 from tests.schema_values import block, value
 
-if os.environ.get("XGRAMMAR_TIER"):  # dev.py runs the tier: an environment without xgrammar is a failure
-    import xgrammar as xgr
-else:
-    xgr = pytest.importorskip(
+
+@functools.cache
+def xgr() -> Any:
+    """xgrammar, imported when a test first needs it rather than when the module is collected:
+    the whole suite collects this module in .venv, which has no xgrammar, and deselects the tier
+    there (it runs in .venv-xgrammar after)."""
+    if os.environ.get("XGRAMMAR_TIER"):  # dev.py runs the tier: an environment without xgrammar is a failure
+        import xgrammar
+
+        return xgrammar
+    return pytest.importorskip(
         "xgrammar", reason="the xgrammar tier runs in .venv-xgrammar: python3 dev.py test --xgrammar"
     )
+
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = json.loads((ROOT / "tests/data/tools.json").read_text(encoding="utf-8"))["tools"]
@@ -61,8 +70,8 @@ STOP = len(VOCAB) - 1
 
 @pytest.fixture(scope="module")
 def compiler() -> Any:
-    info = xgr.TokenizerInfo(VOCAB, vocab_type=xgr.VocabType.RAW, stop_token_ids=[STOP])
-    return xgr.GrammarCompiler(info, max_threads=1)
+    info = xgr().TokenizerInfo(VOCAB, vocab_type=xgr().VocabType.RAW, stop_token_ids=[STOP])
+    return xgr().GrammarCompiler(info, max_threads=1)
 
 
 def compile_as_vllm(compiler: Any, response_format: Mapping[str, Any]) -> Any:
@@ -70,16 +79,16 @@ def compile_as_vllm(compiler: Any, response_format: Mapping[str, Any]) -> Any:
     ``response_format`` reaches it as a JSON string)."""
     s_tag = json.loads(json.dumps(response_format))
     tags = [
-        xgr.StructuralTagItem(begin=s["begin"], schema=json.dumps(s["schema"]), end=s["end"])
+        xgr().StructuralTagItem(begin=s["begin"], schema=json.dumps(s["schema"]), end=s["end"])
         for s in s_tag["structures"]
     ]
-    xgr.Grammar.from_structural_tag(tags, s_tag["triggers"])  # validate_xgrammar_grammar
+    xgr().Grammar.from_structural_tag(tags, s_tag["triggers"])  # validate_xgrammar_grammar
     return compiler.compile_structural_tag(tags, s_tag["triggers"])
 
 
 def accepts(compiled: Any, text: str) -> bool:
     """Whether ``text`` is a whole reply the tag allows, generation ended after it."""
-    matcher = xgr.GrammarMatcher(compiled)
+    matcher = xgr().GrammarMatcher(compiled)
     return bool(matcher.accept_string(text) and matcher.accept_token(STOP) and matcher.is_terminated())
 
 
