@@ -95,10 +95,8 @@ _close = settle.Settle.close
 
 
 def _watching_close(self: settle.Settle) -> None:
-    if self.items:
-        self.settle_line(performed=True)
+    prose = self.settled_prose()  # (close asks it again: the line is settled by then, the prose the same)
     if self.groups:
-        prose = "".join(self.out.texts) + "".join(self.out.pending)
         _seen.append((prose, self.groups[-1].after_at, settle._label_above(self.groups[-1])))
     _close(self)
 
@@ -403,7 +401,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 bp, bl, bm = veto(test, blind, p, t)
                 row += f"{_pct(b_caught, len(leave)):>12} {b_harm:>5} | {t:6.3f} {f'{cp}/{cl}':>5} {cm:>5} | "
                 row += f"{f'{bp}/{bl}':>6} {bm:>6}"
-                totals[m].update(blind_leaks=bl, blind_plus=bp, blind_minus=bm, blind_harm=b_harm)
+                totals[m].update(
+                    blind_caught=b_caught, blind_leaks=bl, blind_plus=bp, blind_minus=bm, blind_harm=b_harm
+                )
                 swept[m][0].extend(p[id(it)] for it in leave if blind[id(it)].leaked)
                 swept[m][1].extend(p[id(it)] for it in notleave if not blind[id(it)].harmed)
             else:
@@ -420,8 +420,6 @@ def main(argv: Sequence[str] | None = None) -> None:
                 cur_plus=cp,
                 cur_minus=cm,
             )
-            if blind is not None:
-                totals[m].update(blind_caught=sum(not blind[id(it)].leaked for it in leave))
             if args.verbose:
                 for it in test:
                     wrong = (p[id(it)] >= 0.5) != it.leave

@@ -5,6 +5,7 @@ xgrammar itself checks what the tag accepts and refuses (tests/xgrammar)."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,26 +13,10 @@ from typing import Any
 from letta_tool_emulation.core import CALL_END, CALL_START, parse_tool_calls
 from letta_tool_emulation.core.structural_tag import call_structural_tag
 from letta_tool_emulation.core.tools import ToolSpec, normalize_tools
+from tests.schema_values import value
 
 TOOLS = json.loads((Path(__file__).resolve().parents[1] / "data" / "tools.json").read_text(encoding="utf-8"))["tools"]
 SPECS = list(normalize_tools(TOOLS).values())
-
-
-def example(schema: Any) -> Any:
-    """A value ``schema`` allows: its first enum value, else one of its type (objects: every
-    property, in the schema's order)."""
-    if not isinstance(schema, Mapping):
-        return "x"
-    if isinstance(schema.get("enum"), list | tuple) and schema["enum"]:
-        return schema["enum"][0]
-    options = schema.get("anyOf") or schema.get("oneOf")
-    if isinstance(options, list) and options:
-        return example({**{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, **options[0]})
-    kind = schema.get("type", "object" if "properties" in schema else "string")
-    kind = kind[0] if isinstance(kind, list) else kind
-    if kind == "object":
-        return {p: example(s) for p, s in (schema.get("properties") or {}).items()}
-    return {"array": [], "integer": 3, "number": 2.5, "boolean": True, "null": None}.get(kind, "a value")
 
 
 def allowed_block(structure: Mapping[str, Any], params: Any, *, indent: int | None = None) -> str:
@@ -72,8 +57,9 @@ def test_the_schema_is_plain_json_and_a_tool_without_parameters_takes_an_object(
 def test_what_each_structure_lets_through_is_a_call_the_parser_performs() -> None:
     tag = call_structural_tag(SPECS)
     assert tag is not None
+    rng = random.Random(7)
     for spec, structure in zip(SPECS, tag["structures"], strict=True):
-        params = example(spec.parameters)
+        params = value(spec.parameters, rng)
         for indent in (None, 2):  # a server's JSON may break lines inside "params"
             block = allowed_block(structure, params, indent=indent)
             for text in (block, f"Sure, I will.\n{block}\nDone.", f"{block}\n{block}"):

@@ -355,13 +355,18 @@ class Settle:
         if prior is not None and prior.region.end_marker is False and prior in self.groups:
             _reject(prior)
 
+    def settled_prose(self) -> str:
+        """Settle the last line's blocks as performed, then the reply's prose so far, which the
+        held blocks' ``after_at`` index ("" where no block is held)."""
+        if self.items:
+            self.settle_line(performed=True)
+        return "".join(self.out.texts) + "".join(self.out.pending) if self.groups else ""
+
     def close(self) -> None:
         """The reply ended: the last line's blocks were performed, and every held call runs
         unless the lines directly after it (up to the next block) ask permission to make it,
         disclaim it, retract it or make it depend on an earlier result."""
-        if self.items:
-            self.settle_line(performed=True)
-        prose = "".join(self.out.texts) + "".join(self.out.pending) if self.groups else ""
+        prose = self.settled_prose()
         groups = self.groups
         listed = _listing(groups)
         ran = False
