@@ -44,6 +44,12 @@ CALLS_KEY = "calls"
 NAME_KEY = "function"
 ARGUMENTS_KEY = "params"
 ENVELOPE_KEYS = (REPLY_KEY, CALLS_KEY)
+# The instructions' stand-ins for the reply's text. A small model sometimes copies one as its
+# answer (SmolLM2-135M at temperature 1.0 answered {"reply": "<short text for the user>"}); shown
+# to the user it reads as a broken agent, so a reply that is only a stand-in is no text, and with
+# no call either the model is asked again, as after an empty reply.
+REPLY_STAND_INS = ("<short text for the user>", "<your answer>", "...")
+_STAND_IN_HOLD = 64  # reply characters held while they may still be a stand-in (blanks around it)
 
 # -- the schema ---------------------------------------------------------------------------------
 
@@ -125,8 +131,8 @@ def envelope_instruction(
         "# Reply format",
         "Every reply is one JSON object.",
         f'To call tools: {{"{CALLS_KEY}": [{{"{NAME_KEY}": "<tool name>", "{ARGUMENTS_KEY}": {{<arguments>}}}}], '
-        f'"{REPLY_KEY}": "<short text for the user>"}}',
-        f'To answer without a tool: {{"{REPLY_KEY}": "<your answer>"}}',
+        f'"{REPLY_KEY}": "{REPLY_STAND_INS[0]}"}}',
+        f'To answer without a tool: {{"{REPLY_KEY}": "{REPLY_STAND_INS[1]}"}}',
         *_example_lines(shown, said),
         "Calls run in the order written; their results come back in the next message.",
         "",
@@ -308,7 +314,9 @@ def render_envelope_feedback(problems: Iterable[Problem], *, executed: int = 0) 
             f"Reply with only the calls that did not run, corrected, as {form}; do not repeat the calls that ran."
         )
     else:
-        lines.append(f'Reply with the corrected call as {form}, or with {{"{REPLY_KEY}": "..."}} if no tool is needed.')
+        lines.append(
+            f'Reply with the corrected call as {form}, or with {{"{REPLY_KEY}": "{REPLY_STAND_INS[2]}"}} if no tool is needed.'
+        )
     return "\n".join(lines)
 
 
@@ -423,6 +431,7 @@ class EnvelopeParser:
         self._calls_open = False  # inside the calls array (or a lone call object)
         self._texts: list[str] = []
         self._pending: list[str] = []  # reply text not yet handed out
+        self._stand_in: list[str] | None = None  # the reply string's start, held while it may be a stand-in
         self._events: list[StreamEvent] = []
         self._calls: list[ToolCall] = []
         self._problems: list[Problem] = []
@@ -612,6 +621,7 @@ class EnvelopeParser:
         self._capture = None
         self._calls_open = False
         self._outer.fence = ""
+        self._stand_in = None
         self._fallback = self._free_text()
         held = "".join(self._held)
         self._held = []
@@ -692,6 +702,8 @@ class EnvelopeParser:
             return i + 1
         if c == '"':
             self._string = "reply" if top and frame.key == REPLY_KEY else "other"
+            if self._string == "reply":
+                self._stand_in = []
             return i + 1
         if c in _SCALAR_CHARS:
             self._scalar = [c]
@@ -791,6 +803,11 @@ class EnvelopeParser:
         role = self._string
         self._string = None
         self._settle_surrogate(role)
+        if role == "reply" and self._stand_in is not None:
+            if "".join(self._stand_in).strip() in REPLY_STAND_INS:
+                self._stand_in = None  # copied from the instructions: no text
+            else:
+                self._release_stand_in()
         if role == "key":
             if not self._stack[-1].array:
                 self._stack[-1].state = _COLON
@@ -854,9 +871,22 @@ class EnvelopeParser:
         if role == "reply":
             if _SURROGATE.search(piece):  # written raw into the reply: no UTF-8 store accepts them
                 piece = _SURROGATE.sub(_REPLACEMENT, piece)
-            self._pending.append(piece)
+            held = self._stand_in
+            if held is None:
+                self._pending.append(piece)
+                return
+            held.append(piece)
+            so_far = "".join(held)
+            if len(so_far) > _STAND_IN_HOLD or not any(s.startswith(so_far.strip()) for s in REPLY_STAND_INS):
+                self._release_stand_in()
         elif role == "key":
             self._stack[-1].key += piece
+
+    def _release_stand_in(self) -> None:
+        """The reply's start is not a stand-in (or the reply ended inside it): it is text."""
+        if self._stand_in is not None:
+            self._pending += self._stand_in
+            self._stand_in = None
 
     def _syntax(self, found: str) -> int:
         """The reply stopped being JSON: nothing after this point is used."""
@@ -904,6 +934,7 @@ class EnvelopeParser:
     def _cut(self, finish_reason: str | None) -> None:
         """The reply ended inside the envelope."""
         self._settle_surrogate(self._string)
+        self._release_stand_in()
         why = cut_why(finish_reason)
         if self._calls_open:
             self._problem(

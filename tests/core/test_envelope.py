@@ -16,6 +16,7 @@ from letta_tool_emulation.core.blocks import offer_lines
 from letta_tool_emulation.core.envelope import (
     CALLS_KEY,
     REPLY_KEY,
+    REPLY_STAND_INS,
     EnvelopeParser,
     envelope_instruction,
     envelope_schema,
@@ -24,6 +25,7 @@ from letta_tool_emulation.core.envelope import (
 )
 from letta_tool_emulation.core.markers import CALL_END, CALL_START
 from letta_tool_emulation.core.parser import StreamingToolCallParser, tidy
+from letta_tool_emulation.core.results import Problem
 from letta_tool_emulation.core.tools import normalize_tools
 
 from .corpus import load_corpus, load_tools
@@ -211,6 +213,33 @@ def test_reply_only() -> None:
     assert result.content == "Hello there!"
     assert result.tool_calls == [] and result.problems == []
     assert "".join(e.text for e in events) == "Hello there!"
+
+
+PROBLEM = Problem("malformed_call", "The call had no name.", rejected=True)
+
+
+@pytest.mark.parametrize("stand_in", REPLY_STAND_INS)
+@pytest.mark.parametrize("size", [None, 1, 3])
+def test_a_reply_copied_from_the_instructions_stand_in_is_no_text(stand_in: str, size: int | None) -> None:
+    assert f'"{stand_in}"' in envelope_instruction(TOOLS) + render_envelope_feedback([PROBLEM]), "the real stand-ins"
+    with_call = envelope(f" {stand_in} ", [call("roll_dice", sides=20)])
+    for text, calls in ((envelope(stand_in), []), (with_call, ["roll_dice"])):
+        p = EnvelopeParser(TOOLS)
+        chunks = [text] if size is None else [text[i : i + size] for i in range(0, len(text), size)]
+        events = [e for chunk in chunks for e in p.feed(chunk)] + p.close(None)
+        assert p.result.content == "" and "".join(e.text for e in events) == ""
+        assert [c.name for c in p.result.tool_calls] == calls and p.result.problems == []
+
+
+@pytest.mark.parametrize("reply", ["<your answer> is 42", "...and then I saved it.", "<b>bold</b>", "(...)"])
+def test_a_reply_that_only_begins_like_a_stand_in_is_all_text(reply: str) -> None:
+    text = envelope(reply)
+    for size in (1, 2, len(text)):
+        p = EnvelopeParser(TOOLS)
+        events = [e for i in range(0, len(text), size) for e in p.feed(text[i : i + size])] + p.close(None)
+        assert p.result.content == reply == "".join(e.text for e in events)
+    result, _ = parse(text[: text.index(reply) + 5])  # cut inside it: what was written is kept
+    assert result.content == reply[:5]
 
 
 def test_calls_then_reply_in_order() -> None:

@@ -155,10 +155,13 @@ def test_an_empty_reply_is_asked_again(empty: str) -> None:
     assert len(attempts) == 2 and outcome.gave_up and outcome.content == "(The model gave an empty reply 2 time(s).)"
 
 
-def test_an_empty_envelope_is_asked_again() -> None:
-    outcome, attempts = drive(constrained_request(), [json.dumps({"reply": ""}), json.dumps({"reply": "Hi Ana."})])
+@pytest.mark.parametrize("reply", ["", "<your answer>"])
+def test_an_empty_envelope_is_asked_again(reply: str) -> None:
+    # The instructions' stand-in for the answer, copied as it stands, is no answer either.
+    outcome, attempts = drive(constrained_request(), [json.dumps({"reply": reply}), json.dumps({"reply": "Hi Ana."})])
     assert len(attempts) == 2 and outcome.content == "Hi Ana."
     assert '"calls"' in attempts[1].messages[-1]["content"]
+    assert not reply or f'"{reply}"' in attempts[0].messages[0]["content"], "the stand-in is the instructions' own"
 
 
 def test_no_tools_means_plain_text() -> None:
