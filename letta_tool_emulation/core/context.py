@@ -318,7 +318,7 @@ def opens_quote(line: str) -> bool:
                 stack.pop()
             elif ch == "»" and not stack:
                 stack.append((ch, i))
-        elif ch == '"' and (not prev.isdigit() or (top == '"' and _closes_after_digit(line, i))):
+        elif ch == '"' and (not prev.isdigit() or (top in ('"', "„", "“") and _closes_after_digit(line, i))):
             if top in ('"', "„", "“"):  # „so" and “so" close with a straight mark too
                 stack.pop()
             else:
@@ -1810,7 +1810,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         kind = _BEFORE_TABLE.first(turn) if opens_onto_next(turn) else None
         if kind is None:
             return None
-    if kind == "example" and _made_so(last_clause(sentence)):
+    if kind == "example" and (_made_so(last_clause(sentence)) or _THEREFORE_ONLY.search(sentence) is not None):
         return None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
@@ -1858,7 +1858,8 @@ def _unlinked(line: str) -> str:
 # ("Saving the link you sent:", "Guardo la dirección que me enviaste:"): the block is the
 # writer's step on what was sent, not the thing sent recited.
 _KEEPING_WHAT_SENT = regex.compile(
-    r"(?:^|(?<=[.!?][ \t]{0,3}))(?:[\W_]{0,3}(?:(?:I['’]ll|I\s+will|I['’]m|I\s+am|let\s+me|I['’]ve|I\s+have)\s+(?:just\s+|also\s+)?)?"
+    # (a one-word adverbial set off by a comma may open the clause: "First, saving the mileage you gave me:")
+    r"(?:^|(?<=[.!?][ \t]{0,3}))(?:[\W_]{0,3}(?:\p{L}{2,12},[ \t]+)?(?:(?:I['’]ll|I\s+will|I['’]m|I\s+am|let\s+me|I['’]ve|I\s+have)\s+(?:just\s+|also\s+)?)?"
     r"(?:saving|saved|save|noting|noted|note|storing|stored|store|adding|added|add|keeping|kept|keep|filing|filed|"
     r"recording|recorded|logging|logged|jotting\s+down)\s+(?:down\s+)?(?:the|your|this|that|those|these)\s+"
     r"[^\n:：]{0,80}?\byou\s+(?:just\s+)?(?:sent|shared|gave|pasted)(?:\s+me)?\b[^\n:：]{0,80}[:：][ \t*_]*$|"
@@ -2021,11 +2022,23 @@ def _holds_it_back(line: str) -> bool:
 
 
 # A comma and a word that opens a clause as the consequence of the one before it
-_CONSEQUENCE = regex.compile(
-    r"[,，][ \t]*(?=(?:so|therefore|hence|thus|also|daher|deshalb|darum|deswegen|donc|alors|du\s+coup|así\s+que|"
+_THEREFORE = (
+    r"(?:so|therefore|hence|thus|also|daher|deshalb|darum|deswegen|donc|alors|du\s+coup|así\s+que|"
     r"por\s+eso|por\s+lo\s+tanto|então|por\s+isso|quindi|dunque|perciò|perció|поэтому|так\s+что|тому|więc|"
     r"dlatego|dus|daarom|derhalve|så|derfor|joten|siksi|ezért|így|deci|așa\s+că|bu\s+yüzden|o\s+yüzden|jadi|"
-    r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w))",
+    r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w)"
+)
+_CONSEQUENCE = regex.compile(r"[,，][ \t]*(?=" + _THEREFORE + ")", regex.IGNORECASE)
+# A lead whose last clause is only a word of consequence, at most with a word for the manner
+# after it ("..., a good example of something worth remembering, so:", "Also so:", "Quindi così:"):
+# the block is what the writer does because of what was said, not an illustration of it. An
+# example's noun right before the comma ("for example, so:") still presents one.
+_THEREFORE_ONLY = regex.compile(
+    r"(?:^|(?<!(?:examples?|beispiel|exemple|ejemplo|esempio|exemplo|пример|e\.g\.)[ \t]*)[,，])[ \t]*[\W_]{0,3}"
+    + _THEREFORE
+    # (English "Also, like this:" adds one more, so "also" takes its manner word without a comma)
+    + r"(?:(?:(?<!also)[ \t]*,[ \t]*|[ \t]+)(?:so|thus|like\s+so|like\s+this|così|ainsi|comme\s+ça|assim|así|так|zo|tak))?"
+    r"[ \t*_]*(?:[:：]|\.\.\.|…)[ \t*_]*$",
     regex.IGNORECASE,
 )
 # A comma and a word that opens a clause against the one before it ("..., but I've got it:");
