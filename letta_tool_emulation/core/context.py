@@ -428,7 +428,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
         + _ENDS
-        + r"|вот\s+так\s+выглядит",
+        + r"|вот\s+так\s+выглядит|"
+        + _adverb(r"например|к\s+примеру"),
         "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样|会是这样|大概是这样|看起来像这样|"
         r"看起来是这样|类似这样|如下所示|像这样|打个比方)" + _COLON,
         "ja": r"(?:例えば|たとえば|例|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
@@ -4093,6 +4094,24 @@ _CJK_YOU_TOO = regex.compile(r"你|您|あなた|당신|(?<=[\p{Han}\p{Katakana}
 _LABEL_LETTER = regex.compile(r"(?<![^\W_])(?:[A-Za-z]|[АБВабв]|[ΑΒΓαβγ])(?![^\W\d_])|(?<=\p{Han})[A-Za-z](?![^\W\d_])")
 
 
+# A letter alone opening a lead as its label, set apart by emphasis or followed by a dash, colon
+# or full stop ("**A** — keep it in your profile:", "B: archive it instead:")
+_LEAD_LETTER = regex.compile(
+    r"[ \t]{0,3}(?:([*_]{1,2})(?P<l>[A-Za-zА-Яа-я])[.):]?\1(?:[ \t]*(?:[—–:.)]|-[ \t])|[ \t])|(?P<l>[A-Za-zА-Яа-я])[ \t]*(?:[—–:]|-[ \t]))"
+)
+
+
+def lettered_leads(first: str, second: str) -> bool:
+    """Whether the lines directly before two blocks open on letters that follow each other as
+    their labels ("**A** — keep it in your profile:" / "**B** — archive it instead:"): letters
+    label alternatives, as in a list, where numbers label steps."""
+    a, b = _LEAD_LETTER.match(first), _LEAD_LETTER.match(second)
+    if a is None or b is None:
+        return False
+    x, y = a.group("l"), b.group("l")
+    return x.isupper() == y.isupper() and ord(y) == ord(x) + 1
+
+
 def alternative_leads(first: str, second: str) -> bool:
     """Whether the lines directly before two blocks offer them as alternatives: one line up to
     case, the second in lower case where the first is not ("O bé així:" / "o bé així:"), or one
@@ -4382,7 +4401,7 @@ def shown_after(
             and others_ran
             and before is not None
             and before.rstrip(" \t*_").endswith((":", "："))
-            and _asks_to_keep(line, too=True)
+            and (_asks_to_keep(line, too=True) or _asks_my_step(line, too=True) is not None)
             and not reports_done(before)
         ):
             # the last of several blocks under a lead of its own, asked for as one more: the
@@ -4579,11 +4598,25 @@ _STEP_BARE_CHARS = 12  # (letters, not the marks over them, of one with no prono
 _YES_NO = regex.compile(r"^[\W_]{0,3}क्या(?!\w)|(?<!\w)m[ıiuü](?!\w)", regex.IGNORECASE)
 
 
-def _asks_my_step(line: str) -> tuple[bool, bool] | None:
+# French asks "shall I" with the first person and its verb in the present, the question carried
+# by its mark alone ("Je mets à jour ?", "J'enregistre ?"); not with "être" or "avoir", which
+# ask whether something is so ("Je suis clair ?", "J'avais raison ?"), nor with the reflexive or
+# the reader as the object ("Je me trompe ?", "Je t'aide autrement ?")
+_I_FIRST = regex.compile(
+    r"(?:je|j['’])(?=\s*\p{L})(?!\s*(?:me|m['’]|te|t['’]|vous|suis|étais|serai|serais|ai|avais|aurai|aurais)(?!\w))",
+    regex.IGNORECASE,
+)
+_YOU_OBJECT_FR = regex.compile(r"(?<!\w)(?:(?:te|vous)(?!\w)|t['’])", regex.IGNORECASE)
+_I_FIRST_WORDS = 5
+
+
+def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
     """Whether ``line`` is a short question that asks leave for the writer's step on the block
     by its grammar (see :data:`_MY_STEP_ASKED`), and whether it points back at the block; None
     where it does not. One that asks for more, for something too, for a later time, about the
-    reader, with a question word, or whether what was done is right, asks about another thing."""
+    reader, with a question word, or whether what was done is right, asks about another thing.
+    With ``too`` (the last of several blocks, under a lead of its own) it may ask for the block
+    as one more ("Je l'ajoute aussi ?")."""
     # (most lines after a block ask nothing: the question's mark, or a Thai particle, ends it)
     tail = line[:LINE_CHARS].rstrip()[-_ASK_TAIL:]
     if _ASK_MARK(tail) is None and ";" not in tail and not any(p in tail for p in _THAI_ASKS):
@@ -4611,7 +4644,7 @@ def _asks_my_step(line: str) -> tuple[bool, bool] | None:
     if len(text.split()) > _MY_STEP_WORDS:
         return None
     for words in (_TOO, _BESIDES, _FOR_MORE, _LATER, _ANOTHER, _ASKED_DONE, _PAST, _CORRECT):
-        if words.search(text) is not None:
+        if words.search(text) is not None and not (too and words is _TOO):
             return None
     if _YOU_ANYWHERE.search(text) is not None and _WANT_ME.search(text) is None:
         return None  # (a question about the reader; "Vil du at jeg ..." asks for the writer's step)
@@ -4625,6 +4658,12 @@ def _asks_my_step(line: str) -> tuple[bool, bool] | None:
     if len(clause.split()) <= _STEP_CLAUSE_WORDS and _MY_STEP_LAST.search(clause) is not None:
         # (the verb alone, its object unsaid, is a step on the block: "Kaydedeyim mi?")
         return True, True
+    if (
+        _I_FIRST.match(clause) is not None
+        and len(clause.rstrip("?？ \t").split()) <= _I_FIRST_WORDS
+        and _YOU_OBJECT_FR.search(clause) is None
+    ):
+        return True, back
     return None
 
 
