@@ -4414,6 +4414,17 @@ def shown_after(
             kind = "proposed"
         if kind is None and i == 0 and _would_be(line):
             kind = "example"
+        if (
+            kind is None
+            and i == 0
+            and tight
+            and not done
+            and (before is None or not _ends_in_colon(before))
+            and _offered_on_wish(line)
+        ):
+            # (under a lead of its own that ends in a colon the block is the writer's act, and an
+            # offer after it is of something more)
+            kind = "proposed"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
         if kind is None and i == 0 and before is not None and _asked_after_offer(before, line):
@@ -4665,6 +4676,42 @@ def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
     ):
         return True, back
     return None
+
+
+# An offer of the writer's step on the block made on the reader's wish, in a sentence right after
+# it ("I can file this now if you want.", "Je peux l'enregistrer si tu veux.", "Ich kann das
+# speichern, wenn du magst."): the writer's modal of ability, a condition whose subject is the
+# reader and whose verb is a wish, and the step's verb the block's own
+_I_CAN = regex.compile(
+    r"(?<!\w)(?:I\s+can|I\s+could|ich\s+kann|ich\s+könnte|je\s+peux|je\s+pourrais|puedo|podría|posso|potrei|"
+    r"eu\s+posso|ik\s+kan|jag\s+kan|jeg\s+kan|mogę|могу|я\s+могу)(?!\w)",
+    regex.IGNORECASE,
+)
+_ON_WISH = regex.compile(
+    r"(?<!\w)(?:if\s+you\s+(?:want|like|wish|prefer|(?:['’]d|would)\s+like)|si\s+(?:quieres|lo\s+quieres|prefieres|tu\s+(?:le\s+)?veux|"
+    r"vous\s+(?:le\s+)?(?:voulez|souhaitez))|wenn\s+du\s+(?:willst|möchtest|magst)|wenn\s+sie\s+(?:wollen|möchten)|"
+    r"se\s+(?:vuoi|volete|preferisci|quiser|você\s+quiser)|als\s+je\s+(?:wilt|wil)|om\s+du\s+vill|hvis\s+du\s+vil|"
+    r"jeśli\s+chcesz|если\s+(?:хочешь|хотите))(?!\w)",
+    regex.IGNORECASE,
+)
+_OFFER_VERB = regex.compile(
+    r"(?<!\w)(?:file|add|put|update|mettre\s+à\s+jour|ajouter|hinzufügen|añadir|aggiungere)(?!\w)", regex.IGNORECASE
+)
+_OFFER_WORDS = 14
+
+
+def _offered_on_wish(line: str) -> bool:
+    """Whether ``line`` offers the writer's step on the block on the reader's wish (see
+    :data:`_I_CAN`): one sentence, and nothing besides the block offered ("I can also set a
+    reminder if you want", "... later")."""
+    said = sentences(line.strip())
+    if len(said) != 1 or len(line.split()) > _OFFER_WORDS:
+        return False
+    if _I_CAN.search(line) is None or _ON_WISH.search(line) is None:
+        return False
+    if _KEEP_VERB.search(line) is None and _OFFER_VERB.search(line) is None:
+        return False
+    return not any(words.search(line) is not None for words in (_TOO, _ANOTHER, _FOR_MORE, _LATER))
 
 
 def _keeps_it(line: str, before: str | None, above: str | None) -> bool:
