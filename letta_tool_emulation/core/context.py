@@ -379,6 +379,21 @@ def _adverb(words: str) -> str:
     return rf"^\W{{0,4}}(?:{words})(?!\w)|(?<!\w)(?:{words})" + _COLON
 
 
+# The participle of a step that would have run the block, in the table's languages
+_DONE_STEP = (
+    r"(?:saved|stored|run|executed|sent|changed|written|gespeichert|ausgeführt|geändert|gesendet|abgeschickt|"
+    r"eingetragen|enregistré|sauvegardé|exécuté|envoyé|modifié|guardado|ejecutado|enviado|cambiado|salvato|"
+    r"eseguito|inviato|modificato|registrato|opgeslagen|uitgevoerd|verstuurd|sparat|skickat|lagret|gemt|"
+    r"сохранено|сохранил|сохранила|записано|отправлено)(?!\w)"
+)
+
+
+# "Else" or "more" after "nothing": the rest, not the block
+_NOTHING_ELSE = (
+    r"(?![ \t]+(?:else|more|anderes|mehr|d['’]autre|de\s+plus|más|altro|di\s+più|anders|mer|другого|больше)(?!\w))"
+)
+
+
 # For each kind, per language: what presents the block that follows as something shown. A row
 # is a pattern matched (ignoring case) against the line directly before the block. ("like" ending
 # the line after its subject is a wish, "if you like:", not the start of a comparison.)
@@ -1412,6 +1427,17 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"아무것도\s+(?:저장|실행))",
         "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
+        # "Nothing" and the participle of the step in one clause, in either order and with at
+        # most a few words between ("Nothing saved yet", "gespeichert habe ich noch nichts",
+        # "no he guardado nada"): nothing ran; "nothing else" or "nada más" speaks of the rest.
+        "nothing-done": r"(?<!(?:sonst|else|otherwise|autrement|altrimenti|anders|иначе)(?:[ \t]+[\w'’]+){0,3}[ \t]+)"
+        r"(?<!\w)(?:nothing|nichts|rien|nada|niente|nulla|niets|inget|ingenting|ничего)"
+        + _NOTHING_ELSE
+        + r"(?:[ \t]+[\w'’]+){0,3}?[ \t]+"
+        + _DONE_STEP
+        + r"(?![ \t]+(?:except|but|außer|sauf|excepto|salvo|tranne|"
+        r"behalve|utom|кроме)(?!\w))|" + _DONE_STEP + r"(?:[ \t]+[\w'’]+){0,3}?[ \t]+"
+        r"(?:nothing|nichts|rien|nada|niente|nulla|niets|inget|ingenting|ничего)" + _NOTHING_ELSE,
         # Disclaimers in further words of several languages.
         "several": r"\bsolo\s+per\s+mostrar(?:ti|le|vi)\b|\bnon\s+ho\s+memorizzato\s+(?:niente|nulla)\b|"
         r"(?<!\w)فقط\s+(?:یک\s+)?نمونه|چیزی\s+ذخیره\s+نشد|"
@@ -2911,6 +2937,8 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         "non è",
         "non ho",
         "nulla",
+        "niente",
+        "ingenting",
         "пример",
         "ничего",
         "не вып",
