@@ -1785,6 +1785,13 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = _unlinked(last_sentence(before))
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
+    if (
+        _ON_READERS_WORD.search(sentence) is not None
+        and opens_onto_next(sentence)
+        and not reports_done(sentence)
+        and DONE.match(sentence) is None
+    ):
+        return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if _EXAMPLE_COMMA.match(sentence):
         return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
     if sentence.rstrip().endswith((".", "。")) and _would_look(sentence):
@@ -2025,6 +2032,20 @@ _HELD_GATES = (
 
 # Any of _HELD_GATES, found in one search of their trie rather than a test per gate
 _HELD_GATE = re.compile(any_of(_HELD_GATES)).search
+
+
+# The writer's step put off to the moment the reader speaks: "only" with a word of time or
+# condition, then the reader as subject or the writer as the one spoken to, a word or two on
+# ("lo salvo solo quando mi dai l'ok:", "I'll save it only once you say so:"); a step told as
+# done is not put off
+_ON_READERS_WORD = regex.compile(
+    r"(?<!\w)(?:(?:only|just|solo|sólo|soltanto|solamente|seulement|nur|erst|apenas|só|alleen|pas|bara|kun|tylko|только)"
+    # (a verb's particle may stand before the comma: "Ich trage es erst ein, wenn du ...")
+    r"(?:[ \t]+\w+,)?[ \t,]+(?:when|once|if|quando|cuando|quand|lorsque|wenn|sobald|falls|als|wanneer|när|om|når|"
+    r"hvis|gdy|kiedy|jeśli|когда|если))[ \t]+(?:[\w'’]+[ \t]+){0,2}?"
+    r"(?:you|tu|du|vous|usted|você|jij|je|u|ty|ты|вы|mi|me|m['’]|mir|mich|mij|mig|mnie|мне)(?!\w)",
+    regex.IGNORECASE,
+)
 
 
 def _may_hold_back(sentence: str) -> bool:
