@@ -1546,7 +1546,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"blok)\b)",
         "ar-fa": r"^\W{0,3}(?:تصحيح|اصلاح)\s*[:：]|^\W{0,3}(?:هذا|ذلك)\s+(?:خطأ|غير\s+صحيح)|^\W{0,3}(?:این|"
         r"آن)\s+(?:اشتباه|غلط)\s+(?:بود|است)|(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|"
-        r"نادیده\s+بگیر|اشتباه\s+کردم)",
+        r"نادیده\s+بگیر|اشتباه\s+(?:کردم|شد))",
         "he": r"^\W{0,3}תיקון\s*[:：]|^\W{0,3}(?:זה|זו)\s+(?:היה\s+|הייתה\s+)?(?:שגוי|לא\s+נכון)|(?:התעלם|תתעלם|"
         r"שכח\s+מזה|טעות\s+שלי|טעיתי)",
         "hi-bn": r"(?:यह|ये)\s+(?:गलत|ग़लत)\s+(?:है|था)|रद्द\s+(?:समझ|करें|कर\s+दें|कीजिए)|বাতিল\s+(?:করুন|ধরুন|"
@@ -1568,7 +1568,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bden\s+(?:rigtige|riktige)\s*(?:version|versjon)?\s*[:：]|\bpomyłka\b|\bźle\s+(?:przeczytał|zrozumiał|usłyszał)\w*|"
         r"\bpoprawna\s+wersja\b|\bšpatně\s+jsem\s+(?:četl|přečetl|slyšel|pochopil)\b|\bsprávná\s+verze\b|"
         r"неправильно\s+(?:прочитал|понял|расслышал)|правильный\s+вариант|неправильно\s+(?:прочитав|зрозумів)|"
-        r"правильний\s+варіант|\bväärin\s+meni\b|\bluin\s+väärin\b|^\W{0,3}oikea\s+on\b|\brosszul\s+(?:olvastam|értettem)\b|"
+        r"правильний\s+варіант|\bväärin\s+meni\b|\bluin\s+väärin\b|^\W{0,3}oikea\s+on\b|\brosszul\s+(?:olvastam|értettem|írtam|jegyeztem)\b|"
         r"\bam\s+citit\s+greșit\b|\bvarianta\s+corectă\b|\byanlış\s+(?:okudum|anladım|duydum)\b|\bdoğrusu\s*[:：]|"
         r"διάβασα\s+λάθος|\bđọc\s+nhầm\b|\bsalah\s+(?:baca|dengar|faham|paham)\b|\b(?:maaf|sori),?\s+silap\b|"
         r"^\W{0,3}yang\s+(?:betul|benar)\s*(?:ialah|adalah)?\s*[:：]|קראתי\s+לא\s+נכון|הנכון\s*[:：]|"
