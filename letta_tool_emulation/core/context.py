@@ -594,9 +594,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (the reader's sending, in any of the auxiliaries of a favour received: くれた, くださった,
         # いただいた, もらった; a line that closes on the writer's own step with it saves what was
         # sent: "送ってくれた住所で更新しました：")
-        "ja": r"(?:使えるツール|ツール一覧|(?:送って|貼り付けて|貼って|共有して|転送して)(?:くれ|くださっ|いただい|もらっ)た"
+        # (the passive with the auxiliary of coming, plain or polite: "送られてきました")
+        "ja": r"(?:使えるツール|ツール一覧|(?:(?:送って|貼り付けて|貼って|共有して|転送して)(?:くれ|くださっ|いただい|もらっ)た|"
+        r"送られて(?:き|来)(?:た|ました))"
         r"(?![^\n]{0,60}?(?:保存|更新|登録|記録|変更|追加|メモ|反映)(?:して|し)(?:おき)?(?:ました|ます)[ \t。]*[:：]?[ \t]*$)|"
-        r"送られてきた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
+        r"先ほど(?:実行|呼び出)|あなたのメッセージ)",
         "nl": r"\b(?:je\s+(?:stuurde|hebt\s+(?:me\s+)?gestuurd|plakte)|u\s+(?:stuurde|heeft\s+(?:me\s+)?gestuurd)|"
         r"(?:eerder|gisteren|vorige\s+keer)\b[^\n]{0,60}\b(?:heb\s+ik|voerde\s+ik|riep\s+ik)|"
         r"wat\s+ik\s+(?:eerder\s+)?deed|"
