@@ -1787,19 +1787,14 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = _unlinked(last_sentence(before))
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
-    if (
-        _ON_READERS_WORD.search(sentence) is not None
-        and opens_onto_next(sentence)
-        and not reports_done(sentence)
-        and DONE.match(sentence) is None
-    ):
-        return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if _EXAMPLE_COMMA.match(sentence):
         return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
     if sentence.rstrip().endswith((".", "。")) and _would_look(sentence):
         return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
+    if _ON_READERS_WORD.search(sentence) is not None and not reports_done(sentence) and DONE.match(sentence) is None:
+        return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
     if kind is None and (named := _QUOTED_END.search(sentence)) is not None and _OFFERED.search(sentence) is not None:
         # a quotation that closes a lead in the conditional names the format or the words the
@@ -2040,7 +2035,7 @@ _HELD_GATE = re.compile(any_of(_HELD_GATES)).search
 # condition, then the reader as subject or the writer as the one spoken to, a word or two on
 # ("lo salvo solo quando mi dai l'ok:", "I'll save it only once you say so:"); a step told as
 # done is not put off
-_ON_READERS_WORD = regex.compile(
+_ON_READERS_WORD = re.compile(
     r"(?<!\w)(?:(?:only|just|solo|sólo|soltanto|solamente|seulement|nur|erst|apenas|só|alleen|pas|bara|kun|tylko|только)"
     # (a verb's particle may stand before the comma: "Ich trage es erst ein, wenn du ...")
     r"(?:[ \t]+\w+,)?[ \t,]+(?:when|once|if|quando|cuando|quand|lorsque|wenn|sobald|falls|als|wanneer|när|om|når|"
