@@ -3494,7 +3494,16 @@ AFTER_GATES["proposed"] += (
 )
 _KINDS_AFTER: tuple[ProblemKind, ...] = tuple(AFTER_GATES)
 # The gates of each kind, and those of a message held back (HELD_BACK), found in one pass
-_GATE_GROUPS: dict[str, tuple[str, ...]] = {**{str(k): v for k, v in AFTER_GATES.items()}, "held": _HELD_GATES}
+# Pieces of text that each condition of _ON_WISH holds
+_WISH_GATES = (
+    *("if you", "si quier", "si lo quier", "si prefier", "si tu", "si vous", "wenn du", "wenn sie", "se vuoi"),
+    *("se volete", "se preferisci", "se quiser", "se você", "als je", "om du", "hvis du", "jeśli", "если"),
+)
+_GATE_GROUPS: dict[str, tuple[str, ...]] = {
+    **{str(k): v for k, v in AFTER_GATES.items()},
+    "held": _HELD_GATES,
+    "wish": _WISH_GATES,
+}
 _LINE_GATES: Gates[str] = Gates(_GATE_GROUPS)
 
 
@@ -4466,6 +4475,7 @@ def shown_after(
             and i == 0
             and tight
             and not done
+            and "wish" in gated
             and (before is None or not _ends_in_colon(before))
             and _offered_on_wish(line)
         ):
@@ -4729,12 +4739,12 @@ def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
 # it ("I can file this now if you want.", "Je peux l'enregistrer si tu veux.", "Ich kann das
 # speichern, wenn du magst."): the writer's modal of ability, a condition whose subject is the
 # reader and whose verb is a wish, and the step's verb the block's own
-_I_CAN = regex.compile(
+_I_CAN = re.compile(
     r"(?<!\w)(?:I\s+can|I\s+could|ich\s+kann|ich\s+könnte|je\s+peux|je\s+pourrais|puedo|podría|posso|potrei|"
     r"eu\s+posso|ik\s+kan|jag\s+kan|jeg\s+kan|mogę|могу|я\s+могу)(?!\w)",
     regex.IGNORECASE,
 )
-_ON_WISH = regex.compile(
+_ON_WISH = re.compile(
     r"(?<!\w)(?:if\s+you\s+(?:want|like|wish|prefer|(?:['’]d|would)\s+like)|si\s+(?:quieres|lo\s+quieres|prefieres|tu\s+(?:le\s+)?veux|"
     r"vous\s+(?:le\s+)?(?:voulez|souhaitez))|wenn\s+du\s+(?:willst|möchtest|magst)|wenn\s+sie\s+(?:wollen|möchten)|"
     r"se\s+(?:vuoi|volete|preferisci|quiser|você\s+quiser)|als\s+je\s+(?:wilt|wil)|om\s+du\s+vill|hvis\s+du\s+vil|"
@@ -4751,10 +4761,10 @@ def _offered_on_wish(line: str) -> bool:
     """Whether ``line`` offers the writer's step on the block on the reader's wish (see
     :data:`_I_CAN`): one sentence, and nothing besides the block offered ("I can also set a
     reminder if you want", "... later")."""
-    said = sentences(line.strip())
-    if len(said) != 1 or len(line.split()) > _OFFER_WORDS:
+    # (the condition first: most lines after a block hold none)
+    if _ON_WISH.search(line) is None or len(line.split()) > _OFFER_WORDS or _I_CAN.search(line) is None:
         return False
-    if _I_CAN.search(line) is None or _ON_WISH.search(line) is None:
+    if len(sentences(line.strip())) != 1:
         return False
     if _KEEP_VERB.search(line) is None and _OFFER_VERB.search(line) is None:
         return False
