@@ -318,7 +318,7 @@ def opens_quote(line: str) -> bool:
                 stack.pop()
             elif ch == "»" and not stack:
                 stack.append((ch, i))
-        elif ch == '"' and (not prev.isdigit() or (top == '"' and _closes_after_digit(line, i))):
+        elif ch == '"' and (not prev.isdigit() or (top in ('"', "„", "“") and _closes_after_digit(line, i))):
             if top in ('"', "„", "“"):  # „so" and “so" close with a straight mark too
                 stack.pop()
             else:
@@ -379,6 +379,21 @@ def _adverb(words: str) -> str:
     return rf"^\W{{0,4}}(?:{words})(?!\w)|(?<!\w)(?:{words})" + _COLON
 
 
+# The participle of a step that would have run the block, in the table's languages
+_DONE_STEP = (
+    r"(?:saved|stored|run|executed|sent|changed|written|gespeichert|ausgeführt|geändert|gesendet|abgeschickt|"
+    r"eingetragen|enregistré|sauvegardé|exécuté|envoyé|modifié|guardado|ejecutado|enviado|cambiado|salvato|"
+    r"eseguito|inviato|modificato|registrato|opgeslagen|uitgevoerd|verstuurd|sparat|skickat|lagret|gemt|"
+    r"сохранено|сохранил|сохранила|записано|отправлено)(?!\w)"
+)
+
+
+# "Else" or "more" after "nothing": the rest, not the block
+_NOTHING_ELSE = (
+    r"(?![ \t]+(?:else|more|anderes|mehr|d['’]autre|de\s+plus|más|altro|di\s+più|anders|mer|другого|больше)(?!\w))"
+)
+
+
 # For each kind, per language: what presents the block that follows as something shown. A row
 # is a pattern matched (ignoring case) against the line directly before the block. ("like" ending
 # the line after its subject is a wish, "if you like:", not the start of a comparison.)
@@ -428,7 +443,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
         + _ENDS
-        + r"|вот\s+так\s+выглядит",
+        + r"|вот\s+так\s+выглядит|"
+        + _adverb(r"например|к\s+примеру"),
         "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样|会是这样|大概是这样|看起来像这样|"
         r"看起来是这样|类似这样|如下所示|像这样|打个比方)" + _COLON,
         "ja": r"(?:例えば|たとえば|例|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
@@ -578,9 +594,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (the reader's sending, in any of the auxiliaries of a favour received: くれた, くださった,
         # いただいた, もらった; a line that closes on the writer's own step with it saves what was
         # sent: "送ってくれた住所で更新しました：")
-        "ja": r"(?:使えるツール|ツール一覧|(?:送って|貼り付けて|貼って|共有して|転送して)(?:くれ|くださっ|いただい|もらっ)た"
+        # (the passive with the auxiliary of coming, plain or polite: "送られてきました")
+        "ja": r"(?:使えるツール|ツール一覧|(?:(?:送って|貼り付けて|貼って|共有して|転送して)(?:くれ|くださっ|いただい|もらっ)た|"
+        r"送られて(?:き|来)(?:た|ました))"
         r"(?![^\n]{0,60}?(?:保存|更新|登録|記録|変更|追加|メモ|反映)(?:して|し)(?:おき)?(?:ました|ます)[ \t。]*[:：]?[ \t]*$)|"
-        r"送られてきた|先ほど(?:実行|呼び出)|あなたのメッセージ)",
+        r"先ほど(?:実行|呼び出)|あなたのメッセージ)",
         "nl": r"\b(?:je\s+(?:stuurde|hebt\s+(?:me\s+)?gestuurd|plakte)|u\s+(?:stuurde|heeft\s+(?:me\s+)?gestuurd)|"
         r"(?:eerder|gisteren|vorige\s+keer)\b[^\n]{0,60}\b(?:heb\s+ik|voerde\s+ik|riep\s+ik)|"
         r"wat\s+ik\s+(?:eerder\s+)?deed|"
@@ -1339,7 +1357,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|"
         r"отправлено)|не\s+"
         r"(?:выполнял|сохранял|запускал))",
-        "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|"
+        # (去 before the verb only points the step outward: "我没有真正去搜索")
+        "zh": r"(?:并|还|都|其实)?没(?:有)?(?:真的|实际|真正)?去?(?:保存|执行|发送|运行|调用|搜索|记录|写入)|"
         r"没(?:有)?(?:修改|更改|改动)(?:任何|什么)|只是(?:调用|它)的样子|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|"
         r"为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|"
         r"并未)",
@@ -1411,6 +1430,17 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"아무것도\s+(?:저장|실행))",
         "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
+        # "Nothing" and the participle of the step in one clause, in either order and with at
+        # most a few words between ("Nothing saved yet", "gespeichert habe ich noch nichts",
+        # "no he guardado nada"): nothing ran; "nothing else" or "nada más" speaks of the rest.
+        "nothing-done": r"(?<!(?:sonst|else|otherwise|autrement|altrimenti|anders|иначе)(?:[ \t]+[\w'’]+){0,3}[ \t]+)"
+        r"(?<!\w)(?:nothing|nichts|rien|nada|niente|nulla|niets|inget|ingenting|ничего)"
+        + _NOTHING_ELSE
+        + r"(?:[ \t]+[\w'’]+){0,3}?[ \t]+"
+        + _DONE_STEP
+        + r"(?![ \t]+(?:except|but|außer|sauf|excepto|salvo|tranne|"
+        r"behalve|utom|кроме)(?!\w))|" + _DONE_STEP + r"(?:[ \t]+[\w'’]+){0,3}?[ \t]+"
+        r"(?:nothing|nichts|rien|nada|niente|nulla|niets|inget|ingenting|ничего)" + _NOTHING_ELSE,
         # Disclaimers in further words of several languages.
         "several": r"\bsolo\s+per\s+mostrar(?:ti|le|vi)\b|\bnon\s+ho\s+memorizzato\s+(?:niente|nulla)\b|"
         r"(?<!\w)فقط\s+(?:یک\s+)?نمونه|چیزی\s+ذخیره\s+نشد|"
@@ -1518,7 +1548,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"blok)\b)",
         "ar-fa": r"^\W{0,3}(?:تصحيح|اصلاح)\s*[:：]|^\W{0,3}(?:هذا|ذلك)\s+(?:خطأ|غير\s+صحيح)|^\W{0,3}(?:این|"
         r"آن)\s+(?:اشتباه|غلط)\s+(?:بود|است)|(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|"
-        r"نادیده\s+بگیر|اشتباه\s+کردم)",
+        r"نادیده\s+بگیر|اشتباه\s+(?:کردم|شد))",
         "he": r"^\W{0,3}תיקון\s*[:：]|^\W{0,3}(?:זה|זו)\s+(?:היה\s+|הייתה\s+)?(?:שגוי|לא\s+נכון)|(?:התעלם|תתעלם|"
         r"שכח\s+מזה|טעות\s+שלי|טעיתי)",
         "hi-bn": r"(?:यह|ये)\s+(?:गलत|ग़लत)\s+(?:है|था)|रद्द\s+(?:समझ|करें|कर\s+दें|कीजिए)|বাতিল\s+(?:করুন|ধরুন|"
@@ -1540,7 +1570,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bden\s+(?:rigtige|riktige)\s*(?:version|versjon)?\s*[:：]|\bpomyłka\b|\bźle\s+(?:przeczytał|zrozumiał|usłyszał)\w*|"
         r"\bpoprawna\s+wersja\b|\bšpatně\s+jsem\s+(?:četl|přečetl|slyšel|pochopil)\b|\bsprávná\s+verze\b|"
         r"неправильно\s+(?:прочитал|понял|расслышал)|правильный\s+вариант|неправильно\s+(?:прочитав|зрозумів)|"
-        r"правильний\s+варіант|\bväärin\s+meni\b|\bluin\s+väärin\b|^\W{0,3}oikea\s+on\b|\brosszul\s+(?:olvastam|értettem)\b|"
+        r"правильний\s+варіант|\bväärin\s+meni\b|\bluin\s+väärin\b|^\W{0,3}oikea\s+on\b|\brosszul\s+(?:olvastam|értettem|írtam|jegyeztem)\b|"
         r"\bam\s+citit\s+greșit\b|\bvarianta\s+corectă\b|\byanlış\s+(?:okudum|anladım|duydum)\b|\bdoğrusu\s*[:：]|"
         r"διάβασα\s+λάθος|\bđọc\s+nhầm\b|\bsalah\s+(?:baca|dengar|faham|paham)\b|\b(?:maaf|sori),?\s+silap\b|"
         r"^\W{0,3}yang\s+(?:betul|benar)\s*(?:ialah|adalah)?\s*[:：]|קראתי\s+לא\s+נכון|הנכון\s*[:：]|"
@@ -1763,6 +1793,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
     if not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
+    if _ON_READERS_WORD.search(sentence) is not None and not reports_done(sentence) and DONE.match(sentence) is None:
+        return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
     if kind is None and (named := _QUOTED_END.search(sentence)) is not None and _OFFERED.search(sentence) is not None:
         # a quotation that closes a lead in the conditional names the format or the words the
@@ -1810,7 +1842,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         kind = _BEFORE_TABLE.first(turn) if opens_onto_next(turn) else None
         if kind is None:
             return None
-    if kind == "example" and _made_so(last_clause(sentence)):
+    if kind == "example" and (_made_so(last_clause(sentence)) or _THEREFORE_ONLY.search(sentence) is not None):
         return None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
@@ -1858,7 +1890,8 @@ def _unlinked(line: str) -> str:
 # ("Saving the link you sent:", "Guardo la dirección que me enviaste:"): the block is the
 # writer's step on what was sent, not the thing sent recited.
 _KEEPING_WHAT_SENT = regex.compile(
-    r"(?:^|(?<=[.!?][ \t]{0,3}))(?:[\W_]{0,3}(?:(?:I['’]ll|I\s+will|I['’]m|I\s+am|let\s+me|I['’]ve|I\s+have)\s+(?:just\s+|also\s+)?)?"
+    # (a one-word adverbial set off by a comma may open the clause: "First, saving the mileage you gave me:")
+    r"(?:^|(?<=[.!?][ \t]{0,3}))(?:[\W_]{0,3}(?:\p{L}{2,12},[ \t]+)?(?:(?:I['’]ll|I\s+will|I['’]m|I\s+am|let\s+me|I['’]ve|I\s+have)\s+(?:just\s+|also\s+)?)?"
     r"(?:saving|saved|save|noting|noted|note|storing|stored|store|adding|added|add|keeping|kept|keep|filing|filed|"
     r"recording|recorded|logging|logged|jotting\s+down)\s+(?:down\s+)?(?:the|your|this|that|those|these)\s+"
     r"[^\n:：]{0,80}?\byou\s+(?:just\s+)?(?:sent|shared|gave|pasted)(?:\s+me)?\b[^\n:：]{0,80}[:：][ \t*_]*$|"
@@ -1998,6 +2031,20 @@ _HELD_GATES = (
 _HELD_GATE = re.compile(any_of(_HELD_GATES)).search
 
 
+# The writer's step put off to the moment the reader speaks: "only" with a word of time or
+# condition, then the reader as subject or the writer as the one spoken to, a word or two on
+# ("lo salvo solo quando mi dai l'ok:", "I'll save it only once you say so:"); a step told as
+# done is not put off
+_ON_READERS_WORD = re.compile(
+    r"(?<!\w)(?:(?:only|just|solo|sólo|soltanto|solamente|seulement|nur|erst|apenas|só|alleen|pas|bara|kun|tylko|только)"
+    # (a verb's particle may stand before the comma: "Ich trage es erst ein, wenn du ...")
+    r"(?:[ \t]+\w+,)?[ \t,]+(?:when|once|if|quando|cuando|quand|lorsque|wenn|sobald|falls|als|wanneer|när|om|når|"
+    r"hvis|gdy|kiedy|jeśli|когда|если))[ \t]+(?:[\w'’]+[ \t]+){0,2}?"
+    r"(?:you|tu|du|vous|usted|você|jij|je|u|ty|ты|вы|mi|me|m['’]|mir|mich|mij|mig|mnie|мне)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 def _may_hold_back(sentence: str) -> bool:
     return _HELD_GATE(sentence[:LINE_CHARS].lower()) is not None
 
@@ -2021,11 +2068,23 @@ def _holds_it_back(line: str) -> bool:
 
 
 # A comma and a word that opens a clause as the consequence of the one before it
-_CONSEQUENCE = regex.compile(
-    r"[,，][ \t]*(?=(?:so|therefore|hence|thus|also|daher|deshalb|darum|deswegen|donc|alors|du\s+coup|así\s+que|"
+_THEREFORE = (
+    r"(?:so|therefore|hence|thus|also|daher|deshalb|darum|deswegen|donc|alors|du\s+coup|así\s+que|"
     r"por\s+eso|por\s+lo\s+tanto|então|por\s+isso|quindi|dunque|perciò|perció|поэтому|так\s+что|тому|więc|"
     r"dlatego|dus|daarom|derhalve|så|derfor|joten|siksi|ezért|így|deci|așa\s+că|bu\s+yüzden|o\s+yüzden|jadi|"
-    r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w))",
+    r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w)"
+)
+_CONSEQUENCE = regex.compile(r"[,，][ \t]*(?=" + _THEREFORE + ")", regex.IGNORECASE)
+# A lead whose last clause is only a word of consequence, at most with a word for the manner
+# after it ("..., a good example of something worth remembering, so:", "Also so:", "Quindi così:"):
+# the block is what the writer does because of what was said, not an illustration of it. An
+# example's noun right before the comma ("for example, so:") still presents one.
+_THEREFORE_ONLY = regex.compile(
+    r"(?:^|(?<!(?:examples?|beispiel|exemple|ejemplo|esempio|exemplo|пример|e\.g\.)[ \t]*)[,，])[ \t]*[\W_]{0,3}"
+    + _THEREFORE
+    # (English "Also, like this:" adds one more, so "also" takes its manner word without a comma)
+    + r"(?:(?:(?<!also)[ \t]*,[ \t]*|[ \t]+)(?:so|thus|like\s+so|like\s+this|così|ainsi|comme\s+ça|assim|así|так|zo|tak))?"
+    r"[ \t*_]*(?:[:：]|\.\.\.|…)[ \t*_]*$",
     regex.IGNORECASE,
 )
 # A comma and a word that opens a clause against the one before it ("..., but I've got it:");
@@ -2897,6 +2956,8 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         "non è",
         "non ho",
         "nulla",
+        "niente",
+        "ingenting",
         "пример",
         "ничего",
         "не вып",
@@ -3433,7 +3494,16 @@ AFTER_GATES["proposed"] += (
 )
 _KINDS_AFTER: tuple[ProblemKind, ...] = tuple(AFTER_GATES)
 # The gates of each kind, and those of a message held back (HELD_BACK), found in one pass
-_GATE_GROUPS: dict[str, tuple[str, ...]] = {**{str(k): v for k, v in AFTER_GATES.items()}, "held": _HELD_GATES}
+# Pieces of text that each condition of _ON_WISH holds
+_WISH_GATES = (
+    *("if you", "si quier", "si lo quier", "si prefier", "si tu", "si vous", "wenn du", "wenn sie", "se vuoi"),
+    *("se volete", "se preferisci", "se quiser", "se você", "als je", "om du", "hvis du", "jeśli", "если"),
+)
+_GATE_GROUPS: dict[str, tuple[str, ...]] = {
+    **{str(k): v for k, v in AFTER_GATES.items()},
+    "held": _HELD_GATES,
+    "wish": _WISH_GATES,
+}
 _LINE_GATES: Gates[str] = Gates(_GATE_GROUPS)
 
 
@@ -4080,6 +4150,24 @@ _CJK_YOU_TOO = regex.compile(r"你|您|あなた|당신|(?<=[\p{Han}\p{Katakana}
 _LABEL_LETTER = regex.compile(r"(?<![^\W_])(?:[A-Za-z]|[АБВабв]|[ΑΒΓαβγ])(?![^\W\d_])|(?<=\p{Han})[A-Za-z](?![^\W\d_])")
 
 
+# A letter alone opening a lead as its label, set apart by emphasis or followed by a dash, colon
+# or full stop ("**A** — keep it in your profile:", "B: archive it instead:")
+_LEAD_LETTER = regex.compile(
+    r"[ \t]{0,3}(?:([*_]{1,2})(?P<l>[A-Za-zА-Яа-я])[.):]?\1(?:[ \t]*(?:[—–:.)]|-[ \t])|[ \t])|(?P<l>[A-Za-zА-Яа-я])[ \t]*(?:[—–:]|-[ \t]))"
+)
+
+
+def lettered_leads(first: str, second: str) -> bool:
+    """Whether the lines directly before two blocks open on letters that follow each other as
+    their labels ("**A** — keep it in your profile:" / "**B** — archive it instead:"): letters
+    label alternatives, as in a list, where numbers label steps."""
+    a, b = _LEAD_LETTER.match(first), _LEAD_LETTER.match(second)
+    if a is None or b is None:
+        return False
+    x, y = a.group("l"), b.group("l")
+    return x.isupper() == y.isupper() and ord(y) == ord(x) + 1
+
+
 def alternative_leads(first: str, second: str) -> bool:
     """Whether the lines directly before two blocks offer them as alternatives: one line up to
     case, the second in lower case where the first is not ("O bé així:" / "o bé així:"), or one
@@ -4369,7 +4457,7 @@ def shown_after(
             and others_ran
             and before is not None
             and before.rstrip(" \t*_").endswith((":", "："))
-            and _asks_to_keep(line, too=True)
+            and (_asks_to_keep(line, too=True) or _asks_my_step(line, too=True) is not None)
             and not reports_done(before)
         ):
             # the last of several blocks under a lead of its own, asked for as one more: the
@@ -4382,6 +4470,18 @@ def shown_after(
             kind = "proposed"
         if kind is None and i == 0 and _would_be(line):
             kind = "example"
+        if (
+            kind is None
+            and i == 0
+            and tight
+            and not done
+            and "wish" in gated
+            and (before is None or not _ends_in_colon(before))
+            and _offered_on_wish(line)
+        ):
+            # (under a lead of its own that ends in a colon the block is the writer's act, and an
+            # offer after it is of something more)
+            kind = "proposed"
         if kind is None and tight and _my_step(line):
             kind = "proposed"
         if kind is None and i == 0 and before is not None and _asked_after_offer(before, line):
@@ -4566,11 +4666,25 @@ _STEP_BARE_CHARS = 12  # (letters, not the marks over them, of one with no prono
 _YES_NO = regex.compile(r"^[\W_]{0,3}क्या(?!\w)|(?<!\w)m[ıiuü](?!\w)", regex.IGNORECASE)
 
 
-def _asks_my_step(line: str) -> tuple[bool, bool] | None:
+# French asks "shall I" with the first person and its verb in the present, the question carried
+# by its mark alone ("Je mets à jour ?", "J'enregistre ?"); not with "être" or "avoir", which
+# ask whether something is so ("Je suis clair ?", "J'avais raison ?"), nor with the reflexive or
+# the reader as the object ("Je me trompe ?", "Je t'aide autrement ?")
+_I_FIRST = regex.compile(
+    r"(?:je|j['’])(?=\s*\p{L})(?!\s*(?:me|m['’]|te|t['’]|vous|suis|étais|serai|serais|ai|avais|aurai|aurais)(?!\w))",
+    regex.IGNORECASE,
+)
+_YOU_OBJECT_FR = regex.compile(r"(?<!\w)(?:(?:te|vous)(?!\w)|t['’])", regex.IGNORECASE)
+_I_FIRST_WORDS = 5
+
+
+def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
     """Whether ``line`` is a short question that asks leave for the writer's step on the block
     by its grammar (see :data:`_MY_STEP_ASKED`), and whether it points back at the block; None
     where it does not. One that asks for more, for something too, for a later time, about the
-    reader, with a question word, or whether what was done is right, asks about another thing."""
+    reader, with a question word, or whether what was done is right, asks about another thing.
+    With ``too`` (the last of several blocks, under a lead of its own) it may ask for the block
+    as one more ("Je l'ajoute aussi ?")."""
     # (most lines after a block ask nothing: the question's mark, or a Thai particle, ends it)
     tail = line[:LINE_CHARS].rstrip()[-_ASK_TAIL:]
     if _ASK_MARK(tail) is None and ";" not in tail and not any(p in tail for p in _THAI_ASKS):
@@ -4598,7 +4712,7 @@ def _asks_my_step(line: str) -> tuple[bool, bool] | None:
     if len(text.split()) > _MY_STEP_WORDS:
         return None
     for words in (_TOO, _BESIDES, _FOR_MORE, _LATER, _ANOTHER, _ASKED_DONE, _PAST, _CORRECT):
-        if words.search(text) is not None:
+        if words.search(text) is not None and not (too and words is _TOO):
             return None
     if _YOU_ANYWHERE.search(text) is not None and _WANT_ME.search(text) is None:
         return None  # (a question about the reader; "Vil du at jeg ..." asks for the writer's step)
@@ -4612,7 +4726,49 @@ def _asks_my_step(line: str) -> tuple[bool, bool] | None:
     if len(clause.split()) <= _STEP_CLAUSE_WORDS and _MY_STEP_LAST.search(clause) is not None:
         # (the verb alone, its object unsaid, is a step on the block: "Kaydedeyim mi?")
         return True, True
+    if (
+        _I_FIRST.match(clause) is not None
+        and len(clause.rstrip("?？ \t").split()) <= _I_FIRST_WORDS
+        and _YOU_OBJECT_FR.search(clause) is None
+    ):
+        return True, back
     return None
+
+
+# An offer of the writer's step on the block made on the reader's wish, in a sentence right after
+# it ("I can file this now if you want.", "Je peux l'enregistrer si tu veux.", "Ich kann das
+# speichern, wenn du magst."): the writer's modal of ability, a condition whose subject is the
+# reader and whose verb is a wish, and the step's verb the block's own
+_I_CAN = re.compile(
+    r"(?<!\w)(?:I\s+can|I\s+could|ich\s+kann|ich\s+könnte|je\s+peux|je\s+pourrais|puedo|podría|posso|potrei|"
+    r"eu\s+posso|ik\s+kan|jag\s+kan|jeg\s+kan|mogę|могу|я\s+могу)(?!\w)",
+    regex.IGNORECASE,
+)
+_ON_WISH = re.compile(
+    r"(?<!\w)(?:if\s+you\s+(?:want|like|wish|prefer|(?:['’]d|would)\s+like)|si\s+(?:quieres|lo\s+quieres|prefieres|tu\s+(?:le\s+)?veux|"
+    r"vous\s+(?:le\s+)?(?:voulez|souhaitez))|wenn\s+du\s+(?:willst|möchtest|magst)|wenn\s+sie\s+(?:wollen|möchten)|"
+    r"se\s+(?:vuoi|volete|preferisci|quiser|você\s+quiser)|als\s+je\s+(?:wilt|wil)|om\s+du\s+vill|hvis\s+du\s+vil|"
+    r"jeśli\s+chcesz|если\s+(?:хочешь|хотите))(?!\w)",
+    regex.IGNORECASE,
+)
+_OFFER_VERB = regex.compile(
+    r"(?<!\w)(?:file|add|put|update|mettre\s+à\s+jour|ajouter|hinzufügen|añadir|aggiungere)(?!\w)", regex.IGNORECASE
+)
+_OFFER_WORDS = 14
+
+
+def _offered_on_wish(line: str) -> bool:
+    """Whether ``line`` offers the writer's step on the block on the reader's wish (see
+    :data:`_I_CAN`): one sentence, and nothing besides the block offered ("I can also set a
+    reminder if you want", "... later")."""
+    # (the condition first: most lines after a block hold none)
+    if _ON_WISH.search(line) is None or len(line.split()) > _OFFER_WORDS or _I_CAN.search(line) is None:
+        return False
+    if len(sentences(line.strip())) != 1:
+        return False
+    if _KEEP_VERB.search(line) is None and _OFFER_VERB.search(line) is None:
+        return False
+    return not any(words.search(line) is not None for words in (_TOO, _ANOTHER, _FOR_MORE, _LATER))
 
 
 def _keeps_it(line: str, before: str | None, above: str | None) -> bool:

@@ -134,7 +134,7 @@ def test_tables_and_gates_read_once_agree_with_each_kind_on_every_line_of_the_co
     for path in DATA.rglob("*.txt"):
         lines.update(path.read_text(encoding="utf-8").split("\n"))
     gates = context._LINE_GATES
-    groups = {**context.AFTER_GATES, "held": context._HELD_GATES}
+    groups = {**context.AFTER_GATES, "held": context._HELD_GATES, "wish": context._WISH_GATES}
     held = 0
     for line in sorted(lines):
         for table in TABLES:

@@ -692,7 +692,11 @@ def _alternatives(groups: list[Group], prose: str) -> dict[int, C.Shown]:
             and b is not None
             and a.strip()
             and b.strip()
-            and (C.alternative_leads(a, b) or _labelled_versions(first, second, a, b, prose, start))
+            and (
+                C.alternative_leads(a, b)
+                or C.lettered_leads(a, b)
+                or _labelled_versions(first, second, a, b, prose, start)
+            )
         ) or _labelled_wordings(first, second, _label_above(first), _label_above(second)):
             for group in (first, second):
                 found[id(group)] = C.Shown("proposed", OFFERED, C.quote_words(_label_above(first)))
