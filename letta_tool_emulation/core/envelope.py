@@ -391,6 +391,16 @@ class _Outer:
         self.waiting: list[StreamEvent] = []  # calls, handed out once the envelope is settled
 
 
+class _ReplyText:
+    """The reply's text not yet handed out."""
+
+    __slots__ = ("pending", "stand_in")
+
+    def __init__(self) -> None:
+        self.pending: list[str] = []  # ready to go out with the next events
+        self.stand_in: list[str] | None = None  # a reply's start, held while it may be a stand-in
+
+
 class EnvelopeParser:
     """Parse a constrained reply chunk by chunk; the same surface as ``StreamingToolCallParser``.
 
@@ -430,8 +440,7 @@ class EnvelopeParser:
         self._capture_depth = 0
         self._calls_open = False  # inside the calls array (or a lone call object)
         self._texts: list[str] = []
-        self._pending: list[str] = []  # reply text not yet handed out
-        self._stand_in: list[str] | None = None  # the reply string's start, held while it may be a stand-in
+        self._reply = _ReplyText()
         self._events: list[StreamEvent] = []
         self._calls: list[ToolCall] = []
         self._problems: list[Problem] = []
@@ -610,7 +619,7 @@ class EnvelopeParser:
         fence = _FENCE_OPENER.search(before)
         prose = (before[: fence.start()] if fence is not None else before).strip()
         if prose:
-            self._pending.append(prose + "\n\n")
+            self._reply.pending.append(prose + "\n\n")
 
     def _fall_back(self, text: str = "", rest: int = 0) -> int:
         """Not the envelope: the whole reply goes through the free-text parser."""
@@ -621,7 +630,7 @@ class EnvelopeParser:
         self._capture = None
         self._calls_open = False
         self._outer.fence = ""
-        self._stand_in = None
+        self._reply.stand_in = None
         self._fallback = self._free_text()
         held = "".join(self._held)
         self._held = []
@@ -703,7 +712,7 @@ class EnvelopeParser:
         if c == '"':
             self._string = "reply" if top and frame.key == REPLY_KEY else "other"
             if self._string == "reply":
-                self._stand_in = []
+                self._reply.stand_in = []
             return i + 1
         if c in _SCALAR_CHARS:
             self._scalar = [c]
@@ -803,9 +812,9 @@ class EnvelopeParser:
         role = self._string
         self._string = None
         self._settle_surrogate(role)
-        if role == "reply" and self._stand_in is not None:
-            if "".join(self._stand_in).strip() in REPLY_STAND_INS:
-                self._stand_in = None  # copied from the instructions: no text
+        if role == "reply" and self._reply.stand_in is not None:
+            if "".join(self._reply.stand_in).strip() in REPLY_STAND_INS:
+                self._reply.stand_in = None  # copied from the instructions: no text
             else:
                 self._release_stand_in()
         if role == "key":
@@ -871,9 +880,9 @@ class EnvelopeParser:
         if role == "reply":
             if _SURROGATE.search(piece):  # written raw into the reply: no UTF-8 store accepts them
                 piece = _SURROGATE.sub(_REPLACEMENT, piece)
-            held = self._stand_in
+            held = self._reply.stand_in
             if held is None:
-                self._pending.append(piece)
+                self._reply.pending.append(piece)
                 return
             held.append(piece)
             so_far = "".join(held)
@@ -884,9 +893,9 @@ class EnvelopeParser:
 
     def _release_stand_in(self) -> None:
         """The reply's start is not a stand-in (or the reply ended inside it): it is text."""
-        if self._stand_in is not None:
-            self._pending += self._stand_in
-            self._stand_in = None
+        if self._reply.stand_in is not None:
+            self._reply.pending += self._reply.stand_in
+            self._reply.stand_in = None
 
     def _syntax(self, found: str) -> int:
         """The reply stopped being JSON: nothing after this point is used."""
@@ -926,8 +935,8 @@ class EnvelopeParser:
             text = text.lstrip(_WS)
             if not text:
                 return
-            self._outer.tail = self._free_text(before="".join(self._texts) + "".join(self._pending))
-            self._pending.append("\n\n")
+            self._outer.tail = self._free_text(before="".join(self._texts) + "".join(self._reply.pending))
+            self._reply.pending.append("\n\n")
         self._flush()
         self._emit_all(self._outer.tail.feed(text))
 
@@ -1024,9 +1033,9 @@ class EnvelopeParser:
         self._events.append(StreamEvent(problem=problem))
 
     def _flush(self) -> None:
-        if self._pending:
-            text = "".join(self._pending)
-            self._pending = []
+        if self._reply.pending:
+            text = "".join(self._reply.pending)
+            self._reply.pending = []
             self._texts.append(text)
             self._events.append(StreamEvent(text=text))
 
