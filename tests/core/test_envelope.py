@@ -224,20 +224,18 @@ def test_a_reply_copied_from_the_instructions_stand_in_is_no_text(stand_in: str,
     assert f'"{stand_in}"' in envelope_instruction(TOOLS) + render_envelope_feedback([PROBLEM]), "the real stand-ins"
     with_call = envelope(f" {stand_in} ", [call("roll_dice", sides=20)])
     for text, calls in ((envelope(stand_in), []), (with_call, ["roll_dice"])):
-        p = EnvelopeParser(TOOLS)
         chunks = [text] if size is None else [text[i : i + size] for i in range(0, len(text), size)]
-        events = [e for chunk in chunks for e in p.feed(chunk)] + p.close(None)
-        assert p.result.content == "" and "".join(e.text for e in events) == ""
-        assert [c.name for c in p.result.tool_calls] == calls and p.result.problems == []
+        (*_, result), shown = run(chunks, None)
+        assert result.content == "" and shown == ""
+        assert [c.name for c in result.tool_calls] == calls and result.problems == []
 
 
 @pytest.mark.parametrize("reply", ["<your answer> is 42", "...and then I saved it.", "<b>bold</b>", "(...)"])
 def test_a_reply_that_only_begins_like_a_stand_in_is_all_text(reply: str) -> None:
     text = envelope(reply)
     for size in (1, 2, len(text)):
-        p = EnvelopeParser(TOOLS)
-        events = [e for i in range(0, len(text), size) for e in p.feed(text[i : i + size])] + p.close(None)
-        assert p.result.content == reply == "".join(e.text for e in events)
+        (*_, result), shown = run([text[i : i + size] for i in range(0, len(text), size)], None)
+        assert result.content == reply == shown
     result, _ = parse(text[: text.index(reply) + 5])  # cut inside it: what was written is kept
     assert result.content == reply[:5]
 
