@@ -1829,7 +1829,9 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
         if kind == "proposed" and _slip_told(clause):
             kind = None
-    elif kind == "quoted" and (_KEEPING_WHAT_SENT.search(sentence) is not None or _done_clause(sentence)):
+    elif kind == "quoted" and (
+        _KEEPING_WHAT_SENT.search(sentence) is not None or _done_clause(sentence) or _sent_as_reason(sentence)
+    ):
         return None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
         # (unless that clause itself presents the block as sent: "... — the call you sent:")
@@ -1904,6 +1906,26 @@ _KEEPING_WHAT_SENT = regex.compile(
     r"[^\n:：]{0,80}?\bque\s+(?:você\s+)?me\s+(?:enviou|mandou|passou)\b[^\n:：]{0,80}[:：][ \t*_]*$)",
     regex.IGNORECASE,
 )
+
+
+# What the reader sent or gave, told in a clause of reason or time that follows the writer's own
+# clause ("Saving it now that you gave me the OK:", "Storing it, because you sent me your
+# confirmation:"): the clause says why the writer acts, and the block is that act, not the thing
+# sent. The thing has a noun of its own; "this" or "the following" would point at the block.
+_SENT_AS_REASON = regex.compile(
+    r"(?<=\w[ \t,;—–-]{0,3}[ \t])(?:now\s+that|since|because|as|once|after|given\s+that|seeing\s+(?:as|that))\s+"
+    r"you(?:['’]ve|\s+have|['’]d|\s+had)?\s+(?:just\s+|already\s+|finally\s+|kindly\s+)?"
+    r"(?:sent|gave|given|shared|pasted|wrote|written)\s+(?:me|us)?\s*(?:the|your|an?|some)\s+"
+    r"(?!(?:following|block|call|snippet|code|text)(?!\w))\p{L}[^\n:：]{0,60}[:：][ \t*_]*$",
+    regex.IGNORECASE,
+)
+
+
+def _sent_as_reason(sentence: str) -> bool:
+    """Whether the lead's "you sent" stands in a clause of reason after the writer's own clause
+    (see :data:`_SENT_AS_REASON`), and that clause recites nothing itself."""
+    found = _SENT_AS_REASON.search(sentence)
+    return found is not None and _BEFORE_TABLE.first(sentence[: found.start()].rstrip(" \t,;—–-") + ":") != "quoted"
 
 
 # The word for a block made, opening the clause that leads into it and followed only by how it
@@ -4458,6 +4480,7 @@ def shown_after(
             and before is not None
             and before.rstrip(" \t*_").endswith((":", "："))
             and (_asks_to_keep(line, too=True) or _asks_my_step(line, too=True) is not None)
+            and not _own_object(line)
             and not reports_done(before)
         ):
             # the last of several blocks under a lead of its own, asked for as one more: the
@@ -4733,6 +4756,30 @@ def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
     ):
         return True, back
     return None
+
+
+# An object of the question's own, named by an article and its noun, after the verb: French "le",
+# "la", "les", "l'" stand before the verb as pronouns ("Je le note aussi ?") and after it as
+# articles ("Je note aussi le yoga ?"); German "das", "die", "den" are articles before a noun's
+# capital ("Soll ich auch das Yoga eintragen?"); the indefinite articles and the possessives
+# ("un", "du", "ton", "ein", "deine") are determiners wherever they stand. ("l'autre", "the other
+# one", stands for a thing as a pronoun would.) Asked with "too" after several blocks that ran, such a question
+# offers one more thing, not the block.
+_OWN_OBJECT = regex.compile(
+    r"(?<!\w)(?:(?<!(?:^|[\s¿¡])(?:je|j['’]|tu|il|elle|on|nous|vous|ne|n['’]|que|qu['’]|si|me|m['’]|te|t['’]|se|s['’])\s*)"
+    r"(?:le|la|les)\s+(?!autres?(?!\w))\p{Ll}|(?<=\p{L}\s+)l['’](?=\p{L})(?!autre)(?<!(?<!\w)(?:je|ne|que|si|me|te|se|on|il|tu)\s+l['’])|"
+    r"(?:das|die|den|dem)\s+\p{Lu}|(?:un|une|des|du|mon|ma|mes|ton|ta|tes|son|sa|ses|votre|vos|notre|nos|ein|eine|einen|"
+    r"einem|mein|meine|meinen|dein|deine|deinen|dein|ihre|ihren)\s+\p{L})",
+    regex.IGNORECASE,
+)
+
+
+def _own_object(line: str) -> bool:
+    """Whether the question on ``line`` names an object of its own by an article (see :data:`_OWN_OBJECT`)."""
+    said = sentences(line[:LINE_CHARS].strip())
+    clause = said[-1] if said else ""
+    clause = clause[max(clause.rfind(","), clause.rfind("،")) + 1 :].strip(" \t¿¡")
+    return _OWN_OBJECT.search(clause) is not None
 
 
 # An offer of the writer's step on the block made on the reader's wish, in a sentence right after
