@@ -4433,6 +4433,8 @@ def shown_after(
     last = int(ends and len(lines) == 1 and after.rstrip().endswith(lines[0].rstrip()))
     for i, line in enumerate(lines):
         line = line[:LINE_CHARS]
+        if i == 0 and (asked := _answer_asked(line)) is not None:
+            line = asked
         if others_ran and CHECK_QUESTION.match(line):
             continue
         gated = _LINE_GATES.held(line.lower())
@@ -4454,6 +4456,8 @@ def shown_after(
         if kind is None and i == 0 and not done and "held" in gated and _holds_it_back(line):
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
+            kind = "proposed"
+        if kind is None and i == 0 and (tight or last) and not done and _dash_consent(line):
             kind = "proposed"
         if kind is None and tight and short and _checks_then_asks(line):
             kind = "proposed"
@@ -5188,6 +5192,61 @@ OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
 
 
 _FIRST_ASK = regex.compile(r"\?[ \t]+|？[ \t]*")
+
+
+# A dash that sets the line's last words apart as a question of their own ("..., so I'd rather
+# check first — go ahead?", "… je préfère vérifier — d'accord ?")
+_DASH_TAIL = regex.compile(r"[ \t](?:—|–|-)[ \t]*(?P<ask>[^—–\n]{1,24})$")
+
+
+def _dash_consent(line: str) -> bool:
+    """Whether the line right after a block, or one that closes the reply past a blank line, ends
+    on a question of consent set apart by a dash (see :data:`_DASH_TAIL`): a bare consent of a
+    word or two, like one on a line of its own, asked of the block the line's statement was about."""
+    if _ASK_MARK(line[-_ASK_TAIL:]) is None:
+        return False
+    found = _DASH_TAIL.search(_without_signs(line.strip()))
+    if found is None:
+        return False
+    ask = found.group("ask")
+    if not (_short_question(ask) and _bare_shape(ask, 2) and _BARE.search(_bare_text(ask))):
+        return False
+    if len(sentences(line.strip())) > 1:
+        return False  # (a sentence before it is what the question goes on from: "Saved. By the way, ... — used to it yet?")
+    # (a statement that announces a step of the writer's own in the future asks consent for
+    # that step: "I'll use it for reminders from now on — okay?")
+    return _MY_FUTURE.search(line, 0, found.start()) is None
+
+
+_MY_FUTURE = regex.compile(
+    r"(?<!\w)(?:I['’]ll|I\s+will|I\s+shall|we['’]ll|we\s+will|je\s+vais|on\s+va|voy\s+a|vamos\s+a|(?:eu\s+)?vou|"
+    r"ich\s+werde|werde\s+ich|wir\s+werden)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+# A sentence that only asks for the answer, yes or no ("Dis-moi juste oui ou non.", "Just say yes
+# or no."): the pair of answer words, no question of its own, a few words at most
+_YES_OR_NO = regex.compile(
+    r"(?<!\w)(?:yes|sí|si|oui|ja|sim|sì|да|так|tak|ano|evet|ya|igen)[ \t]*(?:,[ \t]*)?(?:or|o|ou|oder|of|eller|или|чи|czy|"
+    r"nebo|atau|veya|ya\s+da|vagy|sau|/)[ \t]*(?:(?:a|an|un|una|um|uma|ein|een)[ \t]+)?(?:no|non|nein|não|nee|nej|нет|ні|nie|ne|hayır|tidak|nem|nu)(?!\w)",
+    regex.IGNORECASE,
+)
+_ANSWER_WORDS = 8
+
+
+def _answer_asked(line: str) -> str | None:
+    """The question a line asks, where the sentence after it only asks for its answer, yes or no
+    (see :data:`_YES_OR_NO`): that sentence asks for nothing of its own, and the line is judged
+    by the question ("Je le fais ? Dis-moi juste oui ou non." asks leave as "Je le fais ?" does;
+    "Want me to add the other one too? Just say yes or no." asks about the other one)."""
+    q = _question_then(line)
+    if q is None:
+        return None
+    rest = _without_signs(q[1].strip())
+    if _ASK_MARK(rest) is not None or len(rest.split()) > _ANSWER_WORDS or _YES_OR_NO.search(rest) is None:
+        return None
+    return q[0]
 
 
 def _question_then(line: str) -> tuple[str, str] | None:
