@@ -1662,6 +1662,48 @@ _WOULD_LOOK_GATES = (
 )
 
 
+# "For example" inside the lead, not only at its start or before its colon, in a clause whose
+# verb is in the conditional ("Une entrée ressemblerait, par exemple, à ceci :", "Einen Eintrag
+# könnte man zum Beispiel so schreiben:"): the lead says how a block would be written, and the
+# block is that example. Without the conditional the writer may be naming one of the things it
+# keeps ("Ich speichere zum Beispiel deinen Geburtstag:").
+_EXAMPLE_INSIDE = regex.compile(
+    r"(?<!\w)(?:for\s+(?:example|instance)|e\.\s?g\.|por\s+ejemplo|par\s+exemple|zum\s+beispiel|beispielsweise|z\.\s?b\.|"
+    r"ad\s+esempio|per\s+esempio|por\s+exemplo|например|наприклад|bijvoorbeeld|till\s+exempel|for\s+eksempel|"
+    r"til\s+eksempel|na\s+przykład|například|esimerkiksi|örneğin)(?!\w)",
+    regex.IGNORECASE,
+)
+# The conditional, by its auxiliaries and its endings
+_CONDITIONAL = regex.compile(
+    r"(?<!\w)(?:would|could|might|I['’]d|it['’]d|würden?|könnten?|sähen?|wären?|zou|zouden|skulle|ville|бы|by|"
+    r"\p{L}{2,}(?:rais|rait|rions|riez|raient)|\p{L}{2,}(?:ría|rías|ríamos|rían)|\p{L}{2,}(?:ria|riam)|"
+    r"\p{L}{2,}(?:rebbe|rebbero)|\p{L}{2,}(?:łby|łaby|łoby|liby|łyby))(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _example_in_conditional(clause: str) -> bool:
+    """Whether the lead's last clause holds "for example" and a verb in the conditional (see
+    :data:`_EXAMPLE_INSIDE`)."""
+    if _EXAMPLE_INSIDE.search(clause) is None:
+        return False
+    for found in _CONDITIONAL.finditer(clause):
+        # (a conditional in a clause of reason or condition is the reader's wish, not how the
+        # block would look: "Comme tu voudrais, par exemple, un rappel, je l'enregistre :")
+        opened = clause[: found.start()]
+        opened = opened[max(opened.rfind(","), opened.rfind(";")) + 1 :]
+        if _SUBORDINATE.search(opened) is None:
+            return True
+    return False
+
+
+_SUBORDINATE = regex.compile(
+    r"(?<!\w)(?:if|as|since|because|when|that|si|comme|que|qu['’]|quand|puisque|wenn|da|weil|dass|ob|como|cuando|"
+    r"porque|se|quando|perché|poiché|als|omdat|dat|om|hvis|jeśli|если)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 def _would_look(sentence: str) -> bool:
     """Whether ``sentence``, the line before a block, closes on how the block would look were the
     writer to make it (:data:`_WOULD_LOOK`)."""
@@ -1801,6 +1843,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # writer would use, and the lead is read as if it named them plainly ("Podría guardarlo
         # con el formato «Cumpleaños: fecha»:"); one that reports or makes the step keeps it
         kind = _BEFORE_TABLE.first(sentence[: named.start()] + " X:")
+    if kind is None and _example_in_conditional(last_clause(sentence)):
+        kind = "example"
     if kind == "example" and _corrects(before, sentence):
         return None
     if kind in ("example", "proposed"):
