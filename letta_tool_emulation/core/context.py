@@ -1662,6 +1662,48 @@ _WOULD_LOOK_GATES = (
 )
 
 
+# "For example" inside the lead, not only at its start or before its colon, in a clause whose
+# verb is in the conditional ("Une entrée ressemblerait, par exemple, à ceci :", "Einen Eintrag
+# könnte man zum Beispiel so schreiben:"): the lead says how a block would be written, and the
+# block is that example. Without the conditional the writer may be naming one of the things it
+# keeps ("Ich speichere zum Beispiel deinen Geburtstag:").
+_EXAMPLE_INSIDE = regex.compile(
+    r"(?<!\w)(?:for\s+(?:example|instance)|e\.\s?g\.|por\s+ejemplo|par\s+exemple|zum\s+beispiel|beispielsweise|z\.\s?b\.|"
+    r"ad\s+esempio|per\s+esempio|por\s+exemplo|например|наприклад|bijvoorbeeld|till\s+exempel|for\s+eksempel|"
+    r"til\s+eksempel|na\s+przykład|například|esimerkiksi|örneğin)(?!\w)",
+    regex.IGNORECASE,
+)
+# The conditional, by its auxiliaries and its endings
+_CONDITIONAL = regex.compile(
+    r"(?<!\w)(?:would|could|might|I['’]d|it['’]d|würden?|könnten?|sähen?|wären?|zou|zouden|skulle|ville|бы|by|"
+    r"\p{L}{2,}(?:rais|rait|rions|riez|raient)|\p{L}{2,}(?:ría|rías|ríamos|rían)|\p{L}{2,}(?:ria|riam)|"
+    r"\p{L}{2,}(?:rebbe|rebbero)|\p{L}{2,}(?:łby|łaby|łoby|liby|łyby))(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _example_in_conditional(clause: str) -> bool:
+    """Whether the lead's last clause holds "for example" and a verb in the conditional (see
+    :data:`_EXAMPLE_INSIDE`)."""
+    if _EXAMPLE_INSIDE.search(clause) is None:
+        return False
+    for found in _CONDITIONAL.finditer(clause):
+        # (a conditional in a clause of reason or condition is the reader's wish, not how the
+        # block would look: "Comme tu voudrais, par exemple, un rappel, je l'enregistre :")
+        opened = clause[: found.start()]
+        opened = opened[max(opened.rfind(","), opened.rfind(";")) + 1 :]
+        if _SUBORDINATE.search(opened) is None:
+            return True
+    return False
+
+
+_SUBORDINATE = regex.compile(
+    r"(?<!\w)(?:if|as|since|because|when|that|si|comme|que|qu['’]|quand|puisque|wenn|da|weil|dass|ob|como|cuando|"
+    r"porque|se|quando|perché|poiché|als|omdat|dat|om|hvis|jeśli|если)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 def _would_look(sentence: str) -> bool:
     """Whether ``sentence``, the line before a block, closes on how the block would look were the
     writer to make it (:data:`_WOULD_LOOK`)."""
@@ -1801,6 +1843,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # writer would use, and the lead is read as if it named them plainly ("Podría guardarlo
         # con el formato «Cumpleaños: fecha»:"); one that reports or makes the step keeps it
         kind = _BEFORE_TABLE.first(sentence[: named.start()] + " X:")
+    if kind is None and _example_in_conditional(last_clause(sentence)):
+        kind = "example"
     if kind == "example" and _corrects(before, sentence):
         return None
     if kind in ("example", "proposed"):
@@ -1829,7 +1873,9 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
         if kind == "proposed" and _slip_told(clause):
             kind = None
-    elif kind == "quoted" and (_KEEPING_WHAT_SENT.search(sentence) is not None or _done_clause(sentence)):
+    elif kind == "quoted" and (
+        _KEEPING_WHAT_SENT.search(sentence) is not None or _done_clause(sentence) or _sent_as_reason(sentence)
+    ):
         return None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
         # (unless that clause itself presents the block as sent: "... — the call you sent:")
@@ -1904,6 +1950,26 @@ _KEEPING_WHAT_SENT = regex.compile(
     r"[^\n:：]{0,80}?\bque\s+(?:você\s+)?me\s+(?:enviou|mandou|passou)\b[^\n:：]{0,80}[:：][ \t*_]*$)",
     regex.IGNORECASE,
 )
+
+
+# What the reader sent or gave, told in a clause of reason or time that follows the writer's own
+# clause ("Saving it now that you gave me the OK:", "Storing it, because you sent me your
+# confirmation:"): the clause says why the writer acts, and the block is that act, not the thing
+# sent. The thing has a noun of its own; "this" or "the following" would point at the block.
+_SENT_AS_REASON = regex.compile(
+    r"(?<=\w[ \t,;—–-]{0,3}[ \t])(?:now\s+that|since|because|as|once|after|given\s+that|seeing\s+(?:as|that))\s+"
+    r"you(?:['’]ve|\s+have|['’]d|\s+had)?\s+(?:just\s+|already\s+|finally\s+|kindly\s+)?"
+    r"(?:sent|gave|given|shared|pasted|wrote|written)\s+(?:me|us)?\s*(?:the|your|an?|some)\s+"
+    r"(?!(?:following|block|call|snippet|code|text)(?!\w))\p{L}[^\n:：]{0,60}[:：][ \t*_]*$",
+    regex.IGNORECASE,
+)
+
+
+def _sent_as_reason(sentence: str) -> bool:
+    """Whether the lead's "you sent" stands in a clause of reason after the writer's own clause
+    (see :data:`_SENT_AS_REASON`), and that clause recites nothing itself."""
+    found = _SENT_AS_REASON.search(sentence)
+    return found is not None and _BEFORE_TABLE.first(sentence[: found.start()].rstrip(" \t,;—–-") + ":") != "quoted"
 
 
 # The word for a block made, opening the clause that leads into it and followed only by how it
@@ -4411,6 +4477,8 @@ def shown_after(
     last = int(ends and len(lines) == 1 and after.rstrip().endswith(lines[0].rstrip()))
     for i, line in enumerate(lines):
         line = line[:LINE_CHARS]
+        if i == 0 and (asked := _answer_asked(line)) is not None:
+            line = asked
         if others_ran and CHECK_QUESTION.match(line):
             continue
         gated = _LINE_GATES.held(line.lower())
@@ -4432,6 +4500,8 @@ def shown_after(
         if kind is None and i == 0 and not done and "held" in gated and _holds_it_back(line):
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
+            kind = "proposed"
+        if kind is None and i == 0 and (tight or last) and not done and _dash_consent(line):
             kind = "proposed"
         if kind is None and tight and short and _checks_then_asks(line):
             kind = "proposed"
@@ -4458,6 +4528,7 @@ def shown_after(
             and before is not None
             and before.rstrip(" \t*_").endswith((":", "："))
             and (_asks_to_keep(line, too=True) or _asks_my_step(line, too=True) is not None)
+            and not _own_object(line)
             and not reports_done(before)
         ):
             # the last of several blocks under a lead of its own, asked for as one more: the
@@ -4733,6 +4804,30 @@ def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
     ):
         return True, back
     return None
+
+
+# An object of the question's own, named by an article and its noun, after the verb: French "le",
+# "la", "les", "l'" stand before the verb as pronouns ("Je le note aussi ?") and after it as
+# articles ("Je note aussi le yoga ?"); German "das", "die", "den" are articles before a noun's
+# capital ("Soll ich auch das Yoga eintragen?"); the indefinite articles and the possessives
+# ("un", "du", "ton", "ein", "deine") are determiners wherever they stand. ("l'autre", "the other
+# one", stands for a thing as a pronoun would.) Asked with "too" after several blocks that ran, such a question
+# offers one more thing, not the block.
+_OWN_OBJECT = regex.compile(
+    r"(?<!\w)(?:(?<!(?:^|[\s¿¡])(?:je|j['’]|tu|il|elle|on|nous|vous|ne|n['’]|que|qu['’]|si|me|m['’]|te|t['’]|se|s['’])\s*)"
+    r"(?:le|la|les)\s+(?!autres?(?!\w))\p{Ll}|(?<=\p{L}\s+)l['’](?=\p{L})(?!autre)(?<!(?<!\w)(?:je|ne|que|si|me|te|se|on|il|tu)\s+l['’])|"
+    r"(?:das|die|den|dem)\s+\p{Lu}|(?:un|une|des|du|mon|ma|mes|ton|ta|tes|son|sa|ses|votre|vos|notre|nos|ein|eine|einen|"
+    r"einem|mein|meine|meinen|dein|deine|deinen|dein|ihre|ihren)\s+\p{L})",
+    regex.IGNORECASE,
+)
+
+
+def _own_object(line: str) -> bool:
+    """Whether the question on ``line`` names an object of its own by an article (see :data:`_OWN_OBJECT`)."""
+    said = sentences(line[:LINE_CHARS].strip())
+    clause = said[-1] if said else ""
+    clause = clause[max(clause.rfind(","), clause.rfind("،")) + 1 :].strip(" \t¿¡")
+    return _OWN_OBJECT.search(clause) is not None
 
 
 # An offer of the writer's step on the block made on the reader's wish, in a sentence right after
@@ -5141,6 +5236,61 @@ OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
 
 
 _FIRST_ASK = regex.compile(r"\?[ \t]+|？[ \t]*")
+
+
+# A dash that sets the line's last words apart as a question of their own ("..., so I'd rather
+# check first — go ahead?", "… je préfère vérifier — d'accord ?")
+_DASH_TAIL = regex.compile(r"[ \t](?:—|–|-)[ \t]*(?P<ask>[^—–\n]{1,24})$")
+
+
+def _dash_consent(line: str) -> bool:
+    """Whether the line right after a block, or one that closes the reply past a blank line, ends
+    on a question of consent set apart by a dash (see :data:`_DASH_TAIL`): a bare consent of a
+    word or two, like one on a line of its own, asked of the block the line's statement was about."""
+    if _ASK_MARK(line[-_ASK_TAIL:]) is None:
+        return False
+    found = _DASH_TAIL.search(_without_signs(line.strip()))
+    if found is None:
+        return False
+    ask = found.group("ask")
+    if not (_short_question(ask) and _bare_shape(ask, 2) and _BARE.search(_bare_text(ask))):
+        return False
+    if len(sentences(line.strip())) > 1:
+        return False  # (a sentence before it is what the question goes on from: "Saved. By the way, ... — used to it yet?")
+    # (a statement that announces a step of the writer's own in the future asks consent for
+    # that step: "I'll use it for reminders from now on — okay?")
+    return _MY_FUTURE.search(line, 0, found.start()) is None
+
+
+_MY_FUTURE = regex.compile(
+    r"(?<!\w)(?:I['’]ll|I\s+will|I\s+shall|we['’]ll|we\s+will|je\s+vais|on\s+va|voy\s+a|vamos\s+a|(?:eu\s+)?vou|"
+    r"ich\s+werde|werde\s+ich|wir\s+werden)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+# A sentence that only asks for the answer, yes or no ("Dis-moi juste oui ou non.", "Just say yes
+# or no."): the pair of answer words, no question of its own, a few words at most
+_YES_OR_NO = regex.compile(
+    r"(?<!\w)(?:yes|sí|si|oui|ja|sim|sì|да|так|tak|ano|evet|ya|igen)[ \t]*(?:,[ \t]*)?(?:or|o|ou|oder|of|eller|или|чи|czy|"
+    r"nebo|atau|veya|ya\s+da|vagy|sau|/)[ \t]*(?:(?:a|an|un|una|um|uma|ein|een)[ \t]+)?(?:no|non|nein|não|nee|nej|нет|ні|nie|ne|hayır|tidak|nem|nu)(?!\w)",
+    regex.IGNORECASE,
+)
+_ANSWER_WORDS = 8
+
+
+def _answer_asked(line: str) -> str | None:
+    """The question a line asks, where the sentence after it only asks for its answer, yes or no
+    (see :data:`_YES_OR_NO`): that sentence asks for nothing of its own, and the line is judged
+    by the question ("Je le fais ? Dis-moi juste oui ou non." asks leave as "Je le fais ?" does;
+    "Want me to add the other one too? Just say yes or no." asks about the other one)."""
+    q = _question_then(line)
+    if q is None:
+        return None
+    rest = _without_signs(q[1].strip())
+    if _ASK_MARK(rest) is not None or len(rest.split()) > _ANSWER_WORDS or _YES_OR_NO.search(rest) is None:
+        return None
+    return q[0]
 
 
 def _question_then(line: str) -> tuple[str, str] | None:
