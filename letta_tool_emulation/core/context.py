@@ -743,19 +743,19 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "nl": r"\b(?:ik\s+zou|zou\s+ik|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
         r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|"
-        r"mocht|afhankelijk\s+van)\b"
+        r"mocht|afhankelijk\s+van|zo\s+niet|zoniet|anders)\b"
         + _ENDS
         + r"|\b(?:twee|drie|een\s+paar)\s+(?:manieren|opties|mogelijkheden)\b"
         + _ENDS,
         "sv": r"\b(?:jag\s+skulle|utkast|inte\s+(?:skickat|sparat|genomfört)\s+(?:\w+\s+)?än|tills\s+du\s+"
         r"(?:har\s+)?(?:bekräftat|bekräftar|godkänt|godkänner)|om\s+du\s+godkänner)\b|"
-        r"^\W{0,4}(?:om\s+(?:det|du|ni|den|inget|ingenting|sökningen)|ifall|beroende\s+på)\b"
+        r"^\W{0,4}(?:om\s+(?:det|du|ni|den|inget|ingenting|sökningen|inte)|ifall|beroende\s+på|annars)\b"
         + _ENDS
         + r"|\b(?:två|tre|flera)\s+(?:sätt|alternativ|möjligheter)\b"
         + _ENDS,
         "da-nb": r"\b(?:jeg\s+ville|udkast|utkast|ikke\s+(?:sendt|gemt|lagret)\s+(?:\w+\s+)?(?:endnu|ennå)|"
         r"(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter|godkender|godkjenner))\b|"
-        r"^\W{0,4}(?:hvis|afhængigt\s+af|avhengig\s+av)\b"
+        r"^\W{0,4}(?:hvis|afhængigt\s+af|avhengig\s+av|ellers)\b"
         + _ENDS
         + r"|\b(?:to|tre|flere)\s+(?:måder|måter|muligheder|muligheter)\b"
         + _ENDS,
@@ -764,7 +764,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"wykonał|uruchomił)\w*|ještě\s+(?:\w+\s+)?(?:jsem\s+)?(?:neodeslal|neuložil|nespustil)\w*|"
         r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym|bych(?:\s+\w+){0,2}\s+(?:udělal|uložil|přidal|"
         r"změnil|zapsal|spustil|odeslal|nahradil)\w*|podle\s+výsledku)\b|"
-        r"^\W{0,4}(?:pokud|jestli|jestliže|kdyby|v\s+případě|jeśli|jeżeli|gdyby|w\s+razie)\b"
+        r"^\W{0,4}(?:pokud|jestli|jestliže|kdyby|v\s+případě|jeśli|jeżeli|gdyby|w\s+razie|w\s+przeciwnym\s+razie|inaczej|jinak)\b"
         + _ENDS
         + r"|\b(?:dva|dvě|tři|několik|dwa|dwie|trzy|kilka)\s+(?:způsoby|možnosti|varianty|sposoby|opcje|warianty)\b"
         + _ENDS,
@@ -773,7 +773,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"^\W{0,4}(?:якщо|коли|у\s+разі|залежно)" + _ENDS + r"|(?:два|три|кілька)\s+(?:способи|варіанти)" + _ENDS,
         "fi-hu": r"\b(?:luonnos|en\s+ole\s+vielä\s+(?:lähettänyt|tallentanut)|kunnes\s+vahvistat|jos\s+hyväksyt|"
         r"piszkozat|vázlat|még\s+nem\s+(?:küldtem|mentettem)|amíg\s+(?:nem\s+)?(?:jóváhagyod|erősíted)|"
-        r"ha\s+egyetértesz)\b|^\W{0,4}(?:jos|mikäli|riippuen|ha|amennyiben)\b"
+        r"ha\s+egyetértesz)\b|^\W{0,4}(?:jos|mikäli|riippuen|ha|amennyiben|muuten|muussa\s+tapauksessa|különben|egyébként)\b"
         + _ENDS
         + r"|\b(?:kaksi|kolme|useita|két|három|több)\s+(?:tapaa|vaihtoehtoa|módon|lehetőség)\w*"
         + _ENDS,
@@ -782,7 +782,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
         r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
         "tr": r"(?:taslak|henüz\s+(?:göndermedim|kaydetmedim|uygulamadım)|onaylayana\s+kadar|onaylarsan|onaylarsanız|"
-        r"kabul\s+edersen)|^\W{0,4}(?:eğer)\b"
+        r"kabul\s+edersen)|^\W{0,4}(?:eğer|değilse|aksi\s+(?:halde|takdirde))\b"
         + _ENDS
         + r"|\b\w+(?:[aeıiuü]r|m[ae]z)s[ae]m?\b,?\s+(?:sonra|o\s+zaman|ardından)\b"
         + _ENDS
@@ -4483,6 +4483,8 @@ def shown_after(
             continue
         gated = _LINE_GATES.held(line.lower())
         kind = _after_kind(line, gated)
+        if kind == "proposed" and i == 0 and _plans_then_consents(line):
+            kind = None
         short = _short_question(line)
         if (
             kind is None
@@ -5243,23 +5245,42 @@ _FIRST_ASK = regex.compile(r"\?[ \t]+|？[ \t]*")
 _DASH_TAIL = regex.compile(r"[ \t](?:—|–|-)[ \t]*(?P<ask>[^—–\n]{1,24})$")
 
 
-def _dash_consent(line: str) -> bool:
-    """Whether the line right after a block, or one that closes the reply past a blank line, ends
-    on a question of consent set apart by a dash (see :data:`_DASH_TAIL`): a bare consent of a
-    word or two, like one on a line of its own, asked of the block the line's statement was about."""
+def _dash_tail(line: str, words: int = 2) -> int | None:
+    """Where a one-sentence line's closing question of consent set apart by a dash begins (see
+    :data:`_DASH_TAIL`): a bare consent of ``words`` words at most, like one on a line of its own."""
     if _ASK_MARK(line[-_ASK_TAIL:]) is None:
-        return False
+        return None
     found = _DASH_TAIL.search(_without_signs(line.strip()))
     if found is None:
-        return False
+        return None
     ask = found.group("ask")
-    if not (_short_question(ask) and _bare_shape(ask, 2) and _BARE.search(_bare_text(ask))):
-        return False
+    if not (_short_question(ask) and _bare_shape(ask, words)):
+        return None
+    if words == 2 and not _BARE.search(_bare_text(ask)):
+        return None
     if len(sentences(line.strip())) > 1:
-        return False  # (a sentence before it is what the question goes on from: "Saved. By the way, ... — used to it yet?")
+        return (
+            None  # (a sentence before it is what the question goes on from: "Saved. By the way, ... — used to it yet?")
+        )
+    return found.start()
+
+
+def _dash_consent(line: str) -> bool:
+    """Whether the line right after a block, or one that closes the reply past a blank line, ends
+    on a question of consent set apart by a dash (see :func:`_dash_tail`), asked of the block the
+    line's statement was about."""
+    start = _dash_tail(line)
     # (a statement that announces a step of the writer's own in the future asks consent for
     # that step: "I'll use it for reminders from now on — okay?")
-    return _MY_FUTURE.search(line, 0, found.start()) is None
+    return start is not None and _MY_FUTURE.search(line, 0, start) is None
+
+
+def _plans_then_consents(line: str) -> bool:
+    """Whether a line is the writer's plan in the first person's future, then a consent of a few
+    words set apart by a dash ("Voy a usarlo para los recordatorios — ¿vale?", "Je vais m'en servir
+    pour les rappels — ça te va ?"): the consent is asked for that later step, not for the block."""
+    start = _dash_tail(line, 3)
+    return start is not None and _MY_FUTURE.search(line, 0, start) is not None
 
 
 _MY_FUTURE = regex.compile(

@@ -407,6 +407,10 @@ class Settle:
                 leads_on = not last and cut == upto and "\n" not in after.strip()
                 # (past a blank line, the nearest line above tells whether the reply reported it done)
                 up = _label_above(group) if before is None and ends else None
+                if group.region.raw.endswith("\n"):
+                    # A fence's close takes its line's end with it: given back, the gap after the
+                    # block reads as it does after an end marker, whatever the format.
+                    after = "\n" + after
                 key = (after, ran and last, before, ends, leads_on, up)
                 shown = judged.get(key, _UNJUDGED)
                 if shown is _UNJUDGED:
