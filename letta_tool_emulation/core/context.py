@@ -4819,7 +4819,7 @@ _OWN_OBJECT = regex.compile(
     r"(?<!\w)(?:(?<!(?:^|[\s¿¡])(?:je|j['’]|tu|il|elle|on|nous|vous|ne|n['’]|que|qu['’]|si|me|m['’]|te|t['’]|se|s['’])\s*)"
     r"(?:le|la|les)\s+(?!autres?(?!\w))\p{Ll}|(?<=\p{L}\s+)l['’](?=\p{L})(?!autre)(?<!(?<!\w)(?:je|ne|que|si|me|te|se|on|il|tu)\s+l['’])|"
     r"(?:das|die|den|dem)\s+\p{Lu}|(?:un|une|des|du|mon|ma|mes|ton|ta|tes|son|sa|ses|votre|vos|notre|nos|ein|eine|einen|"
-    r"einem|mein|meine|meinen|dein|deine|deinen|dein|ihre|ihren)\s+\p{L})",
+    r"einem|mein|meine|meinen|dein|deine|deinen|ihre|ihren)\s+\p{L})",
     regex.IGNORECASE,
 )
 
@@ -5259,9 +5259,8 @@ def _dash_tail(line: str, words: int = 2) -> int | None:
     if words == 2 and not _BARE.search(_bare_text(ask)):
         return None
     if len(sentences(line.strip())) > 1:
-        return (
-            None  # (a sentence before it is what the question goes on from: "Saved. By the way, ... — used to it yet?")
-        )
+        # A sentence before it is what the question goes on from: "Saved. By the way, ... — used to it yet?"
+        return None
     return found.start()
 
 
