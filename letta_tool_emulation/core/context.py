@@ -1616,12 +1616,13 @@ _WHY_AFTER: dict[ProblemKind, str] = {
 }
 
 
-# A sentence that opens with "for instance" and goes on past its comma into the block
-_EXAMPLE_COMMA = regex.compile(
-    r"[\W_]{0,3}(?:for\s+(?:example|instance)|e\.\s?g\.|por\s+ejemplo|par\s+exemple|zum\s+beispiel|z\.\s?b\.|"
-    r"ad\s+esempio|per\s+esempio|por\s+exemplo|например|bijvoorbeeld|na\s+przykład)[ \t]*,[ \t*_]*$",
-    regex.IGNORECASE,
+# "For instance" as an adverb, in the languages both patterns below read it in
+_FOR_EXAMPLE = (
+    r"for\s+(?:example|instance)|e\.\s?g\.|por\s+ejemplo|par\s+exemple|zum\s+beispiel|z\.\s?b\.|"
+    r"ad\s+esempio|per\s+esempio|por\s+exemplo|например|bijvoorbeeld|na\s+przykład"
 )
+# A sentence that opens with "for instance" and goes on past its comma into the block
+_EXAMPLE_COMMA = regex.compile(r"[\W_]{0,3}(?:" + _FOR_EXAMPLE + r")[ \t]*,[ \t*_]*$", regex.IGNORECASE)
 
 
 def quote_words(words: str) -> str:
@@ -1668,9 +1669,8 @@ _WOULD_LOOK_GATES = (
 # block is that example. Without the conditional the writer may be naming one of the things it
 # keeps ("Ich speichere zum Beispiel deinen Geburtstag:").
 _EXAMPLE_INSIDE = regex.compile(
-    r"(?<!\w)(?:for\s+(?:example|instance)|e\.\s?g\.|por\s+ejemplo|par\s+exemple|zum\s+beispiel|beispielsweise|z\.\s?b\.|"
-    r"ad\s+esempio|per\s+esempio|por\s+exemplo|например|наприклад|bijvoorbeeld|till\s+exempel|for\s+eksempel|"
-    r"til\s+eksempel|na\s+przykład|například|esimerkiksi|örneğin)(?!\w)",
+    r"(?<!\w)(?:" + _FOR_EXAMPLE + r"|beispielsweise|наприклад|till\s+exempel|for\s+eksempel|til\s+eksempel|"
+    r"například|esimerkiksi|örneğin)(?!\w)",
     regex.IGNORECASE,
 )
 # The conditional, by its auxiliaries and its endings
