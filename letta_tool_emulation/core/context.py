@@ -648,7 +648,16 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # ("ก่อนหน้านี้ผมจดวันเกิดผิด แก้ให้แล้วครับ:")
         "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)[ \t]*:|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)(?![^\n]{0,200}[ก-๛][ \t]+[ก-๛])|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출)|(?:앞서|이전에|아까|전에)\s+제가\s+(?:실행|호출|했))",
-        "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b",
+        # "you sent/gave me" as Swahili builds it, subject + tense + "ni" (me) + verb, read only where
+        # a demonstrative and the colon follow ("Umenitumia kipande hiki:", "Ulinipa amri hii:") or
+        # the relative form follows "this is what" ("Hiki ndicho ulichonitumia:"); a bare relative
+        # ("tarehe uliyonipa:", the date you gave me) names what is being saved, and stays performed
+        "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b|"
+        r"\b[um](?:me|li)ni(?:tumia|pa|andikia|bandikia)\s+(?:\w+\s+){0,2}?(?:hiki|hii|hili|huu|hizi|haya|hicho|"
+        r"hiyo|hilo|huo)"
+        + _COLON
+        + r"|\bndi(?:cho|yo|lo|o|vyo|zo)\s+[um]li(?:cho|yo|lo|o|vyo|zo)ni(?:tumia|pa|andikia|bandikia)"
+        + _COLON,
         # What was done earlier, told with the time word after "what I" ("Hier ist, was ich vorhin
         # gemacht habe:"), and "you sent me" in Malay and Indonesian word orders.
         "de-ms": r"\bwas\s+ich\s+(?:vorhin|vorher|eben|gestern|früher|zuvor|letztes\s+mal)\s+(?:\w+\s+){0,3}"
