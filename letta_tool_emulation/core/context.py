@@ -65,8 +65,13 @@ class Shown:
 # -- structure --------------------------------------------------------------------------------
 
 # Items of a list or of a set of alternatives, at the start of a line: -, *, +, •, 1., 1),
-# (1), a), (a), →, ->, =>, "Option A:" and its translations.
-_ITEM = r"[ \t]{0,3}(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|\p{L}\p{M}{0,2}[)]|\(\p{L}\p{M}{0,2}\)|[①-⑩])(?:[ \t]|$)"
+# (1), a), (a), →, ->, =>, "Option A:" and its translations. The bullets of CJK writing
+# (・, ●, ○, ■, ...) and full-width numbering ("１．") need no space after them: that is how
+# those scripts set a list.
+_ITEM = (
+    r"[ \t]{0,3}(?:(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|\p{L}\p{M}{0,2}[)]|\(\p{L}\p{M}{0,2}\)|[①-⑩])"
+    r"(?:[ \t]|$)|(?:[・●○◦‣▸▹■□◆◇◾◽]|\d{1,3}[．）])[ \t]*)"
+)
 _OPTION = (
     # an ordinal before the noun ("Première option :", "Zweite Möglichkeit:", "Второй вариант:")
     r"[ \t]{0,3}[*_]{0,2}(?:(?:first|second|third|premi[eè]re?|deuxième|seconde?|troisième|primera|segunda|tercera|"
