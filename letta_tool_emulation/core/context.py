@@ -350,6 +350,10 @@ def in_element(recent: str) -> bool:
 # -- words: the line directly before ------------------------------------------------------------
 
 _COLON = r"[ \t]*(?:[:：]|\.\.\.|…)?[ \t*_]*$"  # what may end an introduction's line
+# Swahili verbs of sending or giving, and the relative markers of its noun classes, that the
+# "you sent me" row builds its forms from (one list each, so the forms cannot drift apart)
+_SW_SEND = "(?:tumia|pa|andikia|bandikia)"
+_SW_RELATIVE = "(?:cho|yo|lo|o|vyo|zo)"
 _ENDS = r"[^\n]*[:：][ \t*_]*$"  # a line that ends with a colon
 # A line that opens with "or" and ends with a colon stands between two blocks offered as
 # alternatives ("Either: <block> or, if you'd rather: <block>"): neither is performed.
@@ -658,10 +662,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # the relative form follows "this is what" ("Hiki ndicho ulichonitumia:"); a bare relative
         # ("tarehe uliyonipa:", the date you gave me) names what is being saved, and stays performed
         "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b|"
-        r"\b[um](?:me|li)ni(?:tumia|pa|andikia|bandikia)\s+(?:\w+\s+){0,2}?(?:hiki|hii|hili|huu|hizi|haya|hicho|"
-        r"hiyo|hilo|huo)"
+        rf"\b[um](?:me|li)ni{_SW_SEND}\s+(?:\w+\s+){{0,2}}?(?:hiki|hii|hili|huu|hizi|haya|hicho|hiyo|hilo|huo)"
         + _COLON
-        + r"|\bndi(?:cho|yo|lo|o|vyo|zo)\s+[um]li(?:cho|yo|lo|o|vyo|zo)ni(?:tumia|pa|andikia|bandikia)"
+        + rf"|\bndi{_SW_RELATIVE}\s+[um]li{_SW_RELATIVE}ni{_SW_SEND}"
         + _COLON,
         # What was done earlier, told with the time word after "what I" ("Hier ist, was ich vorhin
         # gemacht habe:"), and "you sent me" in Malay and Indonesian word orders.
