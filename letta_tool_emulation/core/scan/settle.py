@@ -662,9 +662,11 @@ def _common_ends(a: str, b: str) -> tuple[int, int]:
 def _changed_value(old: str, new: str) -> str | None:
     """The value ``new`` puts in place of one in ``old``, where the two texts are the same but
     for one short span (the word around it in ``new``; in a script written without spaces, the
-    span itself); None where they differ in more than that."""
+    span itself); None where they differ in more than that. What they share may be less than
+    half of the longer: a value that grows by a few words is still one span ("Dentist on
+    Tuesday" / "Dentist on Thursday 4 Dec")."""
     head, tail = _common_ends(old, new)
-    if 2 * (head + tail) < max(len(old), len(new)):
+    if 5 * (head + tail) < 2 * max(len(old), len(new)):
         return _swapped_word(old, new)
     start, end = head, len(new) - tail
     if C.UNSPACED.search(new[start:end] or new[max(0, start - 1) : start + 1]):
