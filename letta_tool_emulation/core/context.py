@@ -3839,6 +3839,9 @@ REPORTED = regex.compile(
     r"(?:ich\s+hab(?:e|['’]s?)?|hab(?:e|['’]s?)?\s+ich)\s+[^.!?\n]{0,60}?(?:gespeichert|notiert|eingetragen|aktualisiert|hinzugefügt|vermerkt|"
     r"abgelegt)|(?:gespeichert|notiert|eingetragen|vermerkt)\s*[.!]|"
     r"(?:ik\s+heb|heb\s+ik)\s+[^.!?\n]{0,60}?(?:opgeslagen|genoteerd|bijgewerkt|toegevoegd)|(?:opgeslagen|genoteerd)\s*[.!]|"
+    # Swedish, Danish, Norwegian
+    r"(?:jag|jeg|eg)\s+har\s+(?:nu\s+|nå\s+|redan\s+|allerede\s+|också\s+|også\s+)?(?:sparat|noterat|uppdaterat|"
+    r"skrivit\s+in|lagt\s+(?:in|inn|ind|till|til)|gemt|lagret|lagra|noteret|notert|opdateret|oppdatert|tilføjet)(?!\w)|"
     # Russian, Ukrainian, Polish, Turkish, Indonesian
     r"(?:я\s+)?(?:уже\s+)?(?:сохранил|записал|обновил|добавил|отметил|запомнил|внёс|внес|исправил)а?(?!\w)|"
     r"(?:я\s+)?(?:зберіг|зберегла|записав|записала|оновив|оновила|додав|додала)(?!\w)|"
@@ -4516,6 +4519,8 @@ def shown_after(
             )
         ):
             kind = "proposed"
+        if kind is None and i == 0 and tight and (asked := _asked_then_told(line)) is not None:
+            line, short, kind = asked, True, "proposed"
         if kind is None and i == 0 and not done and "held" in gated and _holds_it_back(line):
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
@@ -4654,7 +4659,10 @@ def shown_after(
 _KEEPS_IT = regex.compile(
     r"^[\W_]{0,3}(?:"
     r"(?:do\s+you\s+)?(?:want|would\s+you\s+like)\s+me\s+to\s+(?:note|save|record|log|store|keep|update|jot)\s+"
-    r"(?:it|this|that)(?:\s+down)?|(?:shall|should)\s+I\s+(?:note|record|log|update|keep|jot|(?:keep|make)\s+a\s+note\s+of)"
+    r"(?:it|this|that)(?:\s+down)?|"
+    # (leave asked as whether it is all right: "Okay to store this?", "Is it fine if I note it?")
+    r"(?:is\s+it\s+|would\s+it\s+be\s+)?(?:ok|okay|alright|all\s+right|fine)\s+(?:(?:for\s+me\s+)?to|if\s+I)\s+"
+    r"(?:note|save|record|log|store|keep|add|jot)\s+(?:it|this|that)(?:\s+down)?|(?:shall|should)\s+I\s+(?:note|record|log|update|keep|jot|(?:keep|make)\s+a\s+note\s+of)"
     r"\s+(?:it|this|that)(?:\s+down)?(?P<kept>\s+for\s+later)?|"
     # the block the only object of the reader's wish, and where it would go ("Do you want that on
     # your list?"), not a step done to it ("Do you want a reminder for it?")
@@ -4916,6 +4924,19 @@ _REFUSED = regex.compile(
 )
 
 
+# The reader's preference asked for ("or would you rather keep it out of my notes?", "o
+# preferisci di no?"): the other answer to the same leave, not a step of the reader's own
+_RATHER = regex.compile(
+    r"(?<!\w)(?:rather|prefer\w*|lieber|plutôt|préfère\w*|préférez|prefier\w*|preferi\w*|prefere\w*|liever)(?!\w)",
+    regex.IGNORECASE,
+)
+# (a step of "we" is one of its own all the same: "Okay, or would you rather we plan the party?")
+_WE = regex.compile(
+    r"(?<!\w)(?:we|nosotros|nous|wir|a\s+gente|nós|noi|мы|wij|vi)(?!\w)|\w{2,}(?:amos|emos|imos|iamo)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 def _leave_part(line: str) -> str | None:
     """The part of a line's last sentence that can ask leave: the sentence, a question, up to a
     comma and "or" that offers the other answer, where that answer is only the refusal or asks
@@ -4932,7 +4953,11 @@ def _leave_part(line: str) -> str | None:
     other = text[clause.end() :]
     if any(words.search(other) is not None for words in (_FOR_MORE, _TOO, _LATER, _ANOTHER)):
         return None
-    if _THEIR_STEP.search(other) is not None and _REFUSED.search(other) is None:
+    if (
+        _THEIR_STEP.search(other) is not None
+        and _REFUSED.search(other) is None
+        and (_RATHER.search(other) is None or _WE.search(other) is not None)
+    ):
         return None
     return text[: clause.start()].rstrip() + text[-1]
 
@@ -5254,7 +5279,7 @@ def _closing_question(after: str) -> str | None:
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
 
 
-_FIRST_ASK = regex.compile(r"\?[ \t]+|？[ \t]*")
+_FIRST_ASK = regex.compile(r"[?؟][ \t]+|？[ \t]*")
 
 
 # A dash that sets the line's last words apart as a question of their own ("..., so I'd rather
@@ -5330,9 +5355,34 @@ def _answer_asked(line: str) -> str | None:
     return q[0]
 
 
+def _asked_then_told(line: str) -> str | None:
+    """The question of a word or two that opens a line, where the rest of the line is a statement
+    that reports nothing done ("Boleh? Saya simpan selepas awak setuju.", "Можна? Без твоєї згоди
+    не зберігаю.", "ঠিক আছে? আপনি রাজি হলে তবেই সেভ করব।"): whatever the statement says of when
+    the step comes, the line asks what the question alone asks, and is judged by it. A statement
+    that tells the step done ("Sound good? I've saved it.") answers the question itself."""
+    q = _question_then(line)
+    if q is None:
+        return None
+    question, rest = q
+    rest = rest.strip()
+    if not rest or _ASK_MARK(rest) is not None or not _short_question(question):
+        return None
+    if not _BARE.search(_bare_text(question)) and not _bare_shape(question, 2):
+        return None
+    if (
+        DONE.match(rest + " ") is not None
+        or REPORTED.match(rest) is not None
+        or any(REPORTED.match(rest, m.end()) is not None for m in _CLAUSE_STARTS.finditer(rest))
+        or _REPORTED_CJK.search(rest) is not None
+    ):
+        return None
+    return question
+
+
 def _question_then(line: str) -> tuple[str, str] | None:
     """A line's first question and what follows it, where it opens the line's first sentence."""
-    if "?" not in line and "？" not in line:
+    if _ASK_MARK(line) is None:
         return None
     m = _FIRST_ASK.search(line)
     if m is None or m.end() >= len(line) or _SENTENCE_END.search(line, 0, m.start()) is not None:
