@@ -164,12 +164,18 @@ def recited_turn(before: str, after: str) -> bool:
     return bool(first) and _TURN.match(first) is not None
 
 
+# A thematic break alone on its line ("---", "* * *"), which sets a recited passage apart
+_BREAK = regex.compile(r"[ \t]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+
+
 def recited_exchange(above: str, before: str) -> bool:
     """Whether a block ends a recited exchange: the line before it opens with the writer's name
     as a speaker ("Assistente: Fatto!"), and the line above that with another speaker's label
-    ("Utente: ricordati che sono celiaca"). A reply writes no labelled turns before what it does
-    now."""
-    return SPEAKER_FIRST.match(before) is not None and _TURN.match(above) is not None
+    ("Utente: ricordati che sono celiaca"), or is a thematic break that opens a passage set apart
+    ("---" / "Assistant: Noted!"). A reply writes no labelled turns before what it does now."""
+    return SPEAKER_FIRST.match(before) is not None and (
+        _TURN.match(above) is not None or _BREAK.match(above) is not None
+    )
 
 
 # A time before this turn, named on the line before a block ("last week", "in our chat on Tuesday",
