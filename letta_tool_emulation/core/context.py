@@ -666,9 +666,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # "you sent/gave me" as Swahili builds it, subject + tense + "ni" (me) + verb, read only where
         # a demonstrative and the colon follow ("Umenitumia kipande hiki:", "Ulinipa amri hii:") or
         # the relative form follows "this is what" ("Hiki ndicho ulichonitumia:"); a bare relative
-        # ("tarehe uliyonipa:", the date you gave me) names what is being saved, and stays performed
-        "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b|"
+        # ("tarehe uliyonipa:", the date you gave me) names what is being saved, and stays performed,
+        # as does the verb in a clause before the writer's own ("Ulinitumia namba yako, naihifadhi:")
+        "sw": r"\b(?:awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b|"
         rf"\b[um](?:me|li)ni{_SW_SEND}\s+(?:\w+\s+){{0,2}}?(?:hiki|hii|hili|huu|hizi|haya|hicho|hiyo|hilo|huo)"
+        # (and when it was sent: "Ulinitumia kipande hiki jana:")
+        + r"(?:\s+(?:jana|juzi|leo|awali|mapema|asubuhi|jioni|usiku))?"
         + _COLON
         + rf"|\bndi{_SW_RELATIVE}\s+[um]li{_SW_RELATIVE}ni{_SW_SEND}"
         + _COLON,
