@@ -5371,18 +5371,62 @@ def _answer_asked(line: str) -> str | None:
     return q[0]
 
 
+# A word that makes a step wait ("only", "until", "before", "after", "once", "without", "only
+# then"), in the table languages; and where "if" or "when" alone opens the condition, the
+# reader's answer named in it ("if you say yes", "når du har svart", "ถ้ายืนยัน"). "If anything
+# changes, tell me" puts nothing off.
+_WAITS = regex.compile(
+    r"(?<!\w)(?:only|until|till|unless|before|once|as\s+soon\s+as|after|without|solo|sólo|hasta\s+que|antes\s+de|"
+    r"en\s+cuanto|después\s+de|a\s+menos\s+que|seulement|qu['’]après|avant|dès\s+que|une\s+fois\s+que|tant\s+que|"
+    r"erst|nur|bis\s+(?:du|ich|sie)|bevor|sobald|ohne|nachdem|só|apenas|até\s+que|assim\s+que|depois\s+que|sem|"
+    r"soltanto|finché|prima\s+di|appena|dopo\s+che|senza|только|лишь|пока\s+не|как\s+только|после|без|тільки|лише|"
+    r"поки\s+не|як\s+тільки|після|dopiero|tylko|dopóki|zanim|gdy\s+tylko|jak\s+tylko|až|teprve|dokud|jakmile|pas|"
+    r"alleen|totdat|voordat|zodra|nadat|zonder|först|bara|tills|innan|så\s+fort|utan|først|kun|indtil|inntil|før|"
+    r"så\s+snart|uden|uten|vasta|vain|kunnes|ennen|heti\s+kun|ilman|csak|amíg|mielőtt|amint|nélkül|doar|numai|"
+    r"până|înainte|imediat\s+ce|fără|ancak|sadece|μόνο|μέχρι|πριν|μόλις|αφού|χωρίς|chỉ|cho\s+đến\s+khi|"
+    r"trước\s+khi|ngay\s+khi|sau\s+khi|hanya|sampai|sebelum|setelah|selepas|tanpa|فقط|حتى|قبل|بمجرد|بعد|"
+    r"بدون|تا|به\s+محض|רק|עד\s+ש|לפני|ברגע\s+ש|אחרי|בלי|ללא|ही|तक|पहले|बाद|बिना|তবেই|পর্যন্ত|আগে|পরে|ছাড়া|"
+    r"mpaka|hadi|kabla|baada|bila|només|fins\s+que|abans|sense)(?!\w)"
+    r"|rồi\s+(?:mình|tôi|em|anh|chị)\s+mới|เท่านั้น|จนกว่า|หลังจาก|ทันทีที่|てから|次第|までは|才|之后|以后|等你|只有|"
+    r"你[^。！？\n]{0,12}再|때까지|한\s*후에|(?<=\w)(?:ınca|ince|unca|ünce)(?!\w)",
+    regex.IGNORECASE,
+)
+_WHEN = regex.compile(
+    r"(?<!\w)(?:when|cuando|quand|wenn|quando|когда|коли|kiedy|když|wanneer|när|når|kun|amikor|când|"
+    r"khi|bila|ketika|όταν|quan)(?!\w)|ถ้า|たら|(?<=\w)(?:시면)|(?<!\w)uki",
+    regex.IGNORECASE,
+)
+_ANSWERED = regex.compile(
+    r"(?<!\w)(?:answer\w*|repl\w*|respond\w*|say\s+so|svar\w*|vastaa\w*|jawab\w*|ответ\w*|відпов\w*|antwort\w*|"
+    r"répond\w*|respond\w*|rispond\w*|odpowie\w*|odpoví\w*|antwoord\w*|válaszol\w*|răspun\w*)(?!\w)"
+    r"|ยืนยัน|ตกลง|อนุญาต|返事|確認|承認|OK|答|답|확인|동의|허락|kubali|thibitisha|ruhusu|onay",
+    regex.IGNORECASE,
+)
+
+
+def _put_off(rest: str) -> bool:
+    """Whether a statement makes the writer's step wait on the reader: a word that puts it off
+    (:data:`_WAITS`), or a condition or time named by the reader's answer."""
+    if _WAITS.search(rest) is not None:
+        return True
+    conditioned = _CONDITION.search(rest) is not None or _WHEN.search(rest) is not None
+    return conditioned and (_ANSWERED.search(rest) is not None or _YES_IN_CONDITION.search(rest) is not None)
+
+
 def _asked_then_told(line: str) -> str | None:
     """The question of a word or two that opens a line, where the rest of the line is a statement
-    that reports nothing done ("Boleh? Saya simpan selepas awak setuju.", "Можна? Без твоєї згоди
-    не зберігаю.", "ঠিক আছে? আপনি রাজি হলে তবেই সেভ করব।"): whatever the statement says of when
-    the step comes, the line asks what the question alone asks, and is judged by it. A statement
-    that tells the step done ("Sound good? I've saved it.") answers the question itself."""
+    that puts the step off to the reader's word and reports nothing done ("Boleh? Saya simpan
+    selepas awak setuju.", "Можна? Без твоєї згоди не зберігаю.", "ঠিক আছে? আপনি রাজি হলে তবেই
+    সেভ করব।"): the statement says when the step comes, the question asks leave for it, and the
+    line is judged by the question. A statement that tells the step done ("Sound good? I've saved
+    it.") or turns to something else ("OK? Let me know if anything changes.") leaves the question
+    a check-in on what was done."""
     q = _question_then(line)
     if q is None:
         return None
     question, rest = q
     rest = rest.strip()
-    if not rest or _ASK_MARK(rest) is not None or not _short_question(question):
+    if not rest or _ASK_MARK(rest) is not None or not _short_question(question) or not _put_off(rest):
         return None
     if not _BARE.search(_bare_text(question)) and not _bare_shape(question, 2):
         return None
