@@ -231,15 +231,22 @@ class Marker:
     in_code: bool = True  # whether inline code stops at it to see if the code closes on its line
 
 
+# The header of a harmony analysis message, with the role that may open it
+HARMONY_ANALYSIS = r"(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>"
+
+
 MARKERS: tuple[Marker, ...] = (
-    # Reasoning (<think>, <thinking>, <reasoning>, <reflection>, Magistral's [THINK]) opens at
-    # the start of a line, in any letter case; inside a line its tag is
-    # still looked at closely (inline code stops there), and a lone closing tag counts anywhere.
+    # Reasoning (<think>, <thinking>, <reasoning>, <reflection>, Magistral's [THINK], and the
+    # analysis channel of OpenAI's harmony format, which gpt-oss writes as raw tokens where a
+    # server passes them through) opens at the start of a line, in any letter case; inside a
+    # line its tag is still looked at closely (inline code stops there), and a lone closing
+    # tag counts anywhere. The analysis channel has no closing tag of its own, only the end of
+    # its message (markers.HARMONY_END), so nothing closes it that could stand alone.
     Marker(
         "think",
         "line",
-        r"<(?:think|thinking|reasoning|reflection)>|\[THINK\]",
-        prefixes=("<t", "<T", "<r", "<R", "[T"),
+        r"<(?:think|thinking|reasoning|reflection)>|\[THINK\]|" + HARMONY_ANALYSIS,
+        prefixes=("<t", "<T", "<r", "<R", "[T", "<|"),
         line_prefixes=("<", "["),
         fold=True,
         neutralise="</?(?:think|thinking)>",

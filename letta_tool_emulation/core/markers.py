@@ -17,7 +17,16 @@ from dataclasses import dataclass
 
 import regex
 
-from .formats import CALL_FENCE_INFOS, FORMATS, KEY_COLON, MARKERS, NAME_KEYS, FormatSpec, fence_info
+from .formats import (
+    CALL_FENCE_INFOS,
+    FORMATS,
+    HARMONY_ANALYSIS,
+    KEY_COLON,
+    MARKERS,
+    NAME_KEYS,
+    FormatSpec,
+    fence_info,
+)
 
 CALL_START = "TOOL_CALL_START"
 CALL_END = "TOOL_CALL_END"
@@ -260,6 +269,16 @@ _CUTS: dict[str, tuple[int, bool] | None] = {}
 _MAY_BE_CUT = re.compile(r"<[^\n]{0,15}\Z|\[[^\n]{0,12}\Z|T[A-Z_]{0,14}\Z|\n[ \t\r]{0,40}(?:[`~<TOA{\[][\s\S]*)?\Z")
 _MAY_BE_CUT_SEARCH = _MAY_BE_CUT.search
 THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
+# Where a harmony analysis message ends: its end token, with the header of the final message
+# that may follow it (consumed with it, so that the visible reply starts on a line of its own),
+# or that header alone, or the end of the whole reply.
+HARMONY_OPENER = regex.compile(HARMONY_ANALYSIS, regex.IGNORECASE)
+HARMONY_END = regex.compile(
+    r"<\|end\|>(?:<\|start\|>assistant)?(?:<\|channel\|>final<\|message\|>)?"
+    r"|(?:<\|start\|>assistant)?<\|channel\|>final<\|message\|>|<\|return\|>",
+    regex.IGNORECASE,
+)
+HARMONY_HEADER_CHARS = len("<|start|>assistant<|channel|>final<|message|>")
 # The same opener at the very start of a reply that began inside reasoning (a model may write
 # the tag its chat template already wrote); bounded, so waiting for it holds back little.
 THINK_AT_START = regex.compile(r"[ \t\r\n]{0,40}" + _alt(_MARKER["think"].pattern, fold=True))

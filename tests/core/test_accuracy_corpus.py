@@ -44,6 +44,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT23,
     HELDOUT24,
     HELDOUT25,
+    HELDOUT26,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -83,6 +84,7 @@ HELDOUT22_CASES = load_cases(HELDOUT22)
 HELDOUT23_CASES = load_cases(HELDOUT23)
 HELDOUT24_CASES = load_cases(HELDOUT24)
 HELDOUT25_CASES = load_cases(HELDOUT25)
+HELDOUT26_CASES = load_cases(HELDOUT26)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -110,6 +112,7 @@ HELDOUT_SETS = [
     HELDOUT23_CASES,
     HELDOUT24_CASES,
     HELDOUT25_CASES,
+    HELDOUT26_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
@@ -316,7 +319,9 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
     assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
 
 
-@pytest.mark.parametrize("number", [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25])
+@pytest.mark.parametrize(
+    "number", [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26]
+)
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
     (nor with the corpus), is about 300 replies with both sides equal, has every class of both

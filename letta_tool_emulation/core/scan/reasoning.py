@@ -1,5 +1,5 @@
-"""Reasoning: <think> blocks opened at the start of a line, and a lone </think> closing
-reasoning that the chat template opened before the reply began."""
+"""Reasoning: <think> blocks (or a harmony analysis message) opened at the start of a line,
+and a lone </think> closing reasoning that the chat template opened before the reply began."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class Reasoning:
     """The THINK state."""
 
-    __slots__ = ("at_start", "buf", "explicit", "lines", "lone_closed", "open", "sc", "settle", "template")
+    __slots__ = ("at_start", "buf", "end", "explicit", "lines", "lone_closed", "open", "sc", "settle", "template")
 
     def __init__(self, sc: Scanner) -> None:
         self.sc = sc
@@ -28,6 +28,7 @@ class Reasoning:
         self.lone_closed = False  # a lone </think> closed reasoning the reply began in
         self.template = False  # the reply began inside reasoning its chat template opened
         self.at_start = False  # and nothing of it has been read yet
+        self.end = M.THINK_END  # what closes the reasoning now open
 
     @property
     def settled(self) -> bool:
@@ -41,9 +42,10 @@ class Reasoning:
             return not self.open
         return True if self.lone_closed else None
 
-    def begin(self) -> None:
+    def begin(self, harmony: bool = False) -> None:
         self.explicit = True
         self.open = True
+        self.end = M.HARMONY_END if harmony else M.THINK_END
 
     def begin_in_template(self) -> None:
         """The caller knows that this model's chat template opens reasoning before the reply
@@ -63,7 +65,7 @@ class Reasoning:
             self.at_start = False
             if opening is not None:
                 pos = b.pos = opening.end()
-        m = M.THINK_END.search(buf, pos, partial=not eof)
+        m = self.end.search(buf, pos, partial=not eof)
         end = len(buf) if m is None else m.start()
         if end > pos:
             if self.settle.unterminated is not None:
@@ -72,6 +74,8 @@ class Reasoning:
             b.pos = end
         if m is None or m.partial:
             return False
+        if not eof and self.end is M.HARMONY_END and len(buf) - m.end() < M.HARMONY_HEADER_CHARS:
+            return False  # (the end token may go on into the final message's header)
         b.pos = m.end()
         self.open = False
         self.sc.go(TEXT)

@@ -39,6 +39,14 @@ if TYPE_CHECKING:
 
 _UNJUDGED: Any = object()
 _TELLING = regex.compile(r"[\w\"'{}\[\]]")
+# A chat template's control tokens that a server left in the text (``<|im_end|>``, ``<|eot_id|>``,
+# harmony's ``<|call|>`` and ``<|return|>``, ``</s>``, Gemma's ``<end_of_turn>``) end the turn
+# rather than go on with it: after a block on its line they tell nothing. The second pattern is
+# the beginning of one that the end of a streamed chunk may have cut.
+_CONTROL_TOKENS = regex.compile(r"(?:[ \t]{0,8}(?:<\|[A-Za-z_]{1,24}\|>|</s>|<eos>|<end_of_turn>))+")
+_CONTROL_CUT = regex.compile(
+    r"[ \t]{0,8}(?:<(?:\|[A-Za-z_]{0,24}\|?|/s?|eos?|end_of_tur?n?|e|en|end|end_[a-z_]{0,7})?)?\Z"
+)
 
 
 @dataclass(slots=True)
@@ -61,6 +69,7 @@ class Group:
 class Settle:
     __slots__ = (
         "after_call",
+        "control_tail",
         "ctx",
         "fragile",
         "groups",
@@ -86,6 +95,9 @@ class Settle:
         self.ctx: C.Context | None = None  # the context of the block being read
         self.items: list[Block | str] = []  # blocks on this line and the prose after them
         self.fragile = False  # one of them is broken or was mended
+        # what came after them that may still begin the control tokens a server left there
+        # (None once anything else came)
+        self.control_tail: str | None = None
         self.groups: list[Group] = []  # performed calls, released at close
         self.after_call = False  # a call was committed (and not dropped as reasoning)
         self.open_group: Group | None = None  # the last call, while no other block followed it
@@ -108,20 +120,42 @@ class Settle:
         if self.items:
             nl = s.find("\n")
             part = s if nl < 0 else s[:nl]
-            # The first telling character after the blocks decides: JSON punctuation (or, after
-            # a mended block, anything) means the JSON did not really end where it was closed;
-            # a word makes the blocks part of a sentence.
-            m = (M.NOT_BLANK if self.fragile else _TELLING).search(part)
-            if m is not None and (self.fragile or (not m.group().isalnum() and m.group() != "_")):
-                self.settle_line(performed=False, broken=True)
-            elif m is not None:
-                self.settle_line(performed=False)
-            elif nl < 0:
-                self.items.append(s)
-                return
-            else:
+            if self.control_tail is not None:
+                rest = self._past_control_tokens(part, nl < 0)
+                if rest is None:  # (a control token may be cut by the chunk's end: wait for it)
+                    self.items.append(s)
+                    return
+                part = rest
+            if not self._settle_by(part):
+                if nl < 0:
+                    self.items.append(s)
+                    return
                 self.settle_line(performed=True)
         self._pass(s)
+
+    def _settle_by(self, part: str) -> bool:
+        """Settle the line's waiting blocks if ``part``, text after them, tells they were not
+        alone on it: the first telling character decides. JSON punctuation (or, after a mended
+        block, anything) means the JSON did not really end where it was closed; a word makes
+        the blocks part of a sentence."""
+        m = (M.NOT_BLANK if self.fragile else _TELLING).search(part)
+        if m is None:
+            return False
+        self.settle_line(performed=False, broken=self.fragile or (not m.group().isalnum() and m.group() != "_"))
+        return True
+
+    def _past_control_tokens(self, part: str, open_line: bool) -> str | None:
+        """What of ``part``, the line's text after its waiting blocks, follows the control tokens
+        that stand right after them; None while the line is open and what came so far may
+        still be such tokens. Only what may be one is kept, so a stream is read as one-shot."""
+        text = self.control_tail + part if self.control_tail else part
+        tokens = _CONTROL_TOKENS.match(text)
+        rest = text if tokens is None else text[tokens.end() :]
+        if open_line and _CONTROL_CUT.match(rest) is not None:
+            self.control_tail = rest
+            return None
+        self.control_tail = None
+        return rest
 
     def _pass(self, s: str) -> None:
         self.out.pending.append(s)
@@ -184,6 +218,7 @@ class Settle:
 
     def wait(self, block: Block) -> None:
         self.items.append(block)
+        self.control_tail = ""
         if _fragile(block):
             self.fragile = True
 
@@ -358,7 +393,7 @@ class Settle:
     def settled_prose(self) -> str:
         """Settle the last line's blocks as performed, then the reply's prose so far, which the
         held blocks' ``after_at`` index ("" where no block is held)."""
-        if self.items:
+        if self.items and not self._settle_by(self.control_tail or ""):
             self.settle_line(performed=True)
         return "".join(self.out.texts) + "".join(self.out.pending) if self.groups else ""
 

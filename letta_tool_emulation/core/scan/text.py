@@ -183,7 +183,7 @@ class Text:
         kind = t.lastgroup
         if kind == "think":
             b.pos = t.end()
-            self.reasoning.begin()
+            self.reasoning.begin(harmony=M.HARMONY_OPENER.match(buf, e) is not None)
             self.sc.go(THINK)
             return True
         if kind == "result":
