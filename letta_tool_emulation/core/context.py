@@ -5372,9 +5372,9 @@ def _answer_asked(line: str) -> str | None:
 
 
 # A word that makes a step wait ("only", "until", "before", "after", "once", "without", "only
-# then"), in the table languages; and where "if" or "when" alone opens the condition, the
-# reader's answer named in it ("if you say yes", "når du har svart", "ถ้ายืนยัน"). "If anything
-# changes, tell me" puts nothing off.
+# then"), or "if" and "when", in the table languages; and the reader's answer that it waits on
+# ("your consent", "you say yes", "når du har svart", "ถ้ายืนยัน"). "If anything changes, tell
+# me" puts nothing off.
 _WAITS = regex.compile(
     r"(?<!\w)(?:only|until|till|unless|before|once|as\s+soon\s+as|after|without|solo|sólo|hasta\s+que|antes\s+de|"
     r"en\s+cuanto|después\s+de|a\s+menos\s+que|seulement|qu['’]après|avant|dès\s+que|une\s+fois\s+que|tant\s+que|"
@@ -5397,20 +5397,31 @@ _WHEN = regex.compile(
     regex.IGNORECASE,
 )
 _ANSWERED = regex.compile(
-    r"(?<!\w)(?:answer\w*|repl\w*|respond\w*|say\s+so|svar\w*|vastaa\w*|jawab\w*|ответ\w*|відпов\w*|antwort\w*|"
-    r"répond\w*|respond\w*|rispond\w*|odpowie\w*|odpoví\w*|antwoord\w*|válaszol\w*|răspun\w*)(?!\w)"
-    r"|ยืนยัน|ตกลง|อนุญาต|返事|確認|承認|OK|答|답|확인|동의|허락|kubali|thibitisha|ruhusu|onay",
+    r"(?<!\w)(?:yes|ok|okay|oké|okej|agree\w*|confirm\w*|approv\w*|consent\w*|answer\w*|repl\w*|respond\w*|nod|"
+    r"go-ahead|say\s+(?:so|the\s+word)|sí|acuerdo|aprueb\w*|aprob\w*|respuesta|visto\s+bueno|oui|accord|valid\w*|"
+    r"approuv\w*|répon\w*|feu\s+vert|aval|ja|einverstanden|zustimm\w*|bestätig\w*|freigabe|freigibst|antwort\w*|sim|"
+    r"concord\w*|aprov\w*|resposta|sì|d['’]accordo|conferm\w*|rispond\w*|risposta|via\s+libera|да|согла\w+|"
+    r"подтверд\w+|одобр\w+|ответ\w*|так|згод\w*|погод\w+|підтверд\w+|відпов\w+|tak|zgod\w*|zgadzasz|"
+    r"potwierdz\w*|zatwierdz\w*|odpowie\w*|ano|souhlas\w*|potvrd\w*|schválí\w*|odpov\w*|akkoord|bevestig\w*|"
+    r"goedkeur\w*|antwoord\w*|godkän\w*|bekräft\w*|svar\w*|godkend\w*|godkjen\w*|bekræft\w*|bekreft\w*|kyllä|"
+    r"hyväks\w*|vahvist\w*|vastaa\w*|vastaus\w*|igen|jóváhagy\w*|egyetért\w*|beleegyez\w*|megerősít\w*|"
+    r"válaszol\w*|de\s+acord|răspun\w*|evet|onay\w*|kabul|cevap\w*|yanıt\w*|ναι|συμφων\w*|επιβεβαι\w*|απαντ\w*|"
+    r"đồng\s+ý|xác\s+nhận|trả\s+lời|setuju|konfirmasi|sahkan|jawab\w*|balas\w*|izin|موافق\w*|تأكيد\w*|تؤكد|"
+    r"نعم|تأیید|تایید|بله|جواب\w*|اجازه|כן|אישור|שתאשר|תאשר|שתסכים|תסכים|הסכמה|תשובה|שתענה|हाँ|हां|सहमत|पुष्टि|"
+    r"मंज़ूरी|मंजूरी|जवाब|अनुमति|হ্যাঁ|রাজি|সম্মত|অনুমতি|উত্তর|ndiyo|jibu|d['’]acord|respon\w*)(?!\w)"
+    r"|ยืนยัน|ตกลง|อนุญาต|โอเค|返事|確認|承認|了解|同意|返信|确认|点头|答复|回复|批准|답|확인|동의|허락|승인|"
+    r"kubali|thibitisha|ruhusu",
     regex.IGNORECASE,
 )
 
 
 def _put_off(rest: str) -> bool:
     """Whether a statement makes the writer's step wait on the reader: a word that puts it off
-    (:data:`_WAITS`), or a condition or time named by the reader's answer."""
-    if _WAITS.search(rest) is not None:
-        return True
-    conditioned = _CONDITION.search(rest) is not None or _WHEN.search(rest) is not None
-    return conditioned and (_ANSWERED.search(rest) is not None or _YES_IN_CONDITION.search(rest) is not None)
+    (:data:`_WAITS`) or a condition, and the reader's answer named in it (:data:`_ANSWERED`):
+    "only", "without" or "if" alone speak of something else ("N'hésite pas si ...", "Nur zur
+    Info: ...")."""
+    waits = _WAITS.search(rest) is not None or _CONDITION.search(rest) is not None or _WHEN.search(rest) is not None
+    return waits and _ANSWERED.search(rest) is not None
 
 
 def _asked_then_told(line: str) -> str | None:
