@@ -164,12 +164,18 @@ def recited_turn(before: str, after: str) -> bool:
     return bool(first) and _TURN.match(first) is not None
 
 
+# A thematic break alone on its line ("---", "* * *"), which sets a recited passage apart
+_BREAK = regex.compile(r"[ \t]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+
+
 def recited_exchange(above: str, before: str) -> bool:
     """Whether a block ends a recited exchange: the line before it opens with the writer's name
     as a speaker ("Assistente: Fatto!"), and the line above that with another speaker's label
-    ("Utente: ricordati che sono celiaca"). A reply writes no labelled turns before what it does
-    now."""
-    return SPEAKER_FIRST.match(before) is not None and _TURN.match(above) is not None
+    ("Utente: ricordati che sono celiaca"), or is a thematic break that opens a passage set apart
+    ("---" / "Assistant: Noted!"). A reply writes no labelled turns before what it does now."""
+    return SPEAKER_FIRST.match(before) is not None and (
+        _TURN.match(above) is not None or _BREAK.match(above) is not None
+    )
 
 
 # A time before this turn, named on the line before a block ("last week", "in our chat on Tuesday",
@@ -527,7 +533,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "hi-bn": _adverb(r"उदाहरण(?:\s+के\s+लिए)?|मिसाल\s+के\s+तौर\s+पर|উদাহরণ(?:স্বরূপ)?")
         + r"|(?:ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|"
-        r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ)" + _ENDS,
+        r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ)"
+        + _ENDS
+        # ("যেমন", like, only where it alone closes the line: at a line's start it opens "as you
+        # said, ...", a clause of the writer's own)
+        + r"|(?<!\w)যেমন"
+        + _COLON,
         "th": _adverb(r"ตัวอย่างเช่น|ตัวอย่าง|เช่น") + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง)" + _ENDS,
         "ko": _adverb(r"예를\s+들어|예를\s+들면|예시")
         + r"|(?:예:|이런\s+식|다음과\s+같은\s+형식|형식은|모양입니다|모습입니다|예시는)"
@@ -660,9 +671,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # "you sent/gave me" as Swahili builds it, subject + tense + "ni" (me) + verb, read only where
         # a demonstrative and the colon follow ("Umenitumia kipande hiki:", "Ulinipa amri hii:") or
         # the relative form follows "this is what" ("Hiki ndicho ulichonitumia:"); a bare relative
-        # ("tarehe uliyonipa:", the date you gave me) names what is being saved, and stays performed
-        "sw": r"\b(?:ulinitumia|mlinitumia|awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b|"
+        # ("tarehe uliyonipa:", the date you gave me) names what is being saved, and stays performed,
+        # as does the verb in a clause before the writer's own ("Ulinitumia namba yako, naihifadhi:")
+        "sw": r"\b(?:awali\s+nili(?:endesha|ita)|hiki\s+ndicho\s+nilichofanya)\b|"
         rf"\b[um](?:me|li)ni{_SW_SEND}\s+(?:\w+\s+){{0,2}}?(?:hiki|hii|hili|huu|hizi|haya|hicho|hiyo|hilo|huo)"
+        # (and when it was sent: "Ulinitumia kipande hiki jana:")
+        + r"(?:\s+(?:jana|juzi|leo|awali|mapema|asubuhi|jioni|usiku))?"
         + _COLON
         + rf"|\bndi{_SW_RELATIVE}\s+[um]li{_SW_RELATIVE}ni{_SW_SEND}"
         + _COLON,
@@ -699,6 +713,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"还没(?:发|存)(?![出到给])|"
         r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
         r"(?:결과가|아무것도|아무\s+것도|기록이)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|비어\s*있으면)|"
+        # (or with a word that points back at the earlier search: "거기서 안 나오면 ...")
+        r"(?:거기서|거기에서|그쪽에서|그곳에서)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|못\s*찾으면)|"
         r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)|"
         r"結果(?:に|が|で)[^\n]{0,30}?(?:あれば|あったら|見つかれば|見つかったら|出てきたら|出たら)",
         "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
@@ -3839,6 +3855,9 @@ REPORTED = regex.compile(
     r"(?:ich\s+hab(?:e|['’]s?)?|hab(?:e|['’]s?)?\s+ich)\s+[^.!?\n]{0,60}?(?:gespeichert|notiert|eingetragen|aktualisiert|hinzugefügt|vermerkt|"
     r"abgelegt)|(?:gespeichert|notiert|eingetragen|vermerkt)\s*[.!]|"
     r"(?:ik\s+heb|heb\s+ik)\s+[^.!?\n]{0,60}?(?:opgeslagen|genoteerd|bijgewerkt|toegevoegd)|(?:opgeslagen|genoteerd)\s*[.!]|"
+    # Swedish, Danish, Norwegian
+    r"(?:jag|jeg|eg)\s+har\s+(?:nu\s+|nå\s+|redan\s+|allerede\s+|också\s+|også\s+)?(?:sparat|noterat|uppdaterat|"
+    r"skrivit\s+in|lagt\s+(?:in|inn|ind|till|til)|gemt|lagret|lagra|noteret|notert|opdateret|oppdatert|tilføjet)(?!\w)|"
     # Russian, Ukrainian, Polish, Turkish, Indonesian
     r"(?:я\s+)?(?:уже\s+)?(?:сохранил|записал|обновил|добавил|отметил|запомнил|внёс|внес|исправил)а?(?!\w)|"
     r"(?:я\s+)?(?:зберіг|зберегла|записав|записала|оновив|оновила|додав|додала)(?!\w)|"
@@ -4516,6 +4535,8 @@ def shown_after(
             )
         ):
             kind = "proposed"
+        if kind is None and i == 0 and tight and (asked := _asked_then_told(line)) is not None:
+            line, short, kind = asked, True, "proposed"
         if kind is None and i == 0 and not done and "held" in gated and _holds_it_back(line):
             kind = "proposed"
         if kind is None and _tag_on_block(line, tight):
@@ -4654,7 +4675,10 @@ def shown_after(
 _KEEPS_IT = regex.compile(
     r"^[\W_]{0,3}(?:"
     r"(?:do\s+you\s+)?(?:want|would\s+you\s+like)\s+me\s+to\s+(?:note|save|record|log|store|keep|update|jot)\s+"
-    r"(?:it|this|that)(?:\s+down)?|(?:shall|should)\s+I\s+(?:note|record|log|update|keep|jot|(?:keep|make)\s+a\s+note\s+of)"
+    r"(?:it|this|that)(?:\s+down)?|"
+    # (leave asked as whether it is all right: "Okay to store this?", "Is it fine if I note it?")
+    r"(?:is\s+it\s+|would\s+it\s+be\s+)?(?:ok|okay|alright|all\s+right|fine)\s+(?:(?:for\s+me\s+)?to|if\s+I)\s+"
+    r"(?:note|save|record|log|store|keep|add|jot)\s+(?:it|this|that)(?:\s+down)?|(?:shall|should)\s+I\s+(?:note|record|log|update|keep|jot|(?:keep|make)\s+a\s+note\s+of)"
     r"\s+(?:it|this|that)(?:\s+down)?(?P<kept>\s+for\s+later)?|"
     # the block the only object of the reader's wish, and where it would go ("Do you want that on
     # your list?"), not a step done to it ("Do you want a reminder for it?")
@@ -4916,6 +4940,19 @@ _REFUSED = regex.compile(
 )
 
 
+# The reader's preference asked for ("or would you rather keep it out of my notes?", "o
+# preferisci di no?"): the other answer to the same leave, not a step of the reader's own
+_RATHER = regex.compile(
+    r"(?<!\w)(?:rather|prefer\w*|lieber|plutôt|préfère\w*|préférez|prefier\w*|preferi\w*|prefere\w*|liever)(?!\w)",
+    regex.IGNORECASE,
+)
+# (a step of "we" is one of its own all the same: "Okay, or would you rather we plan the party?")
+_WE = regex.compile(
+    r"(?<!\w)(?:we|nosotros|nous|wir|a\s+gente|nós|noi|мы|wij|vi)(?!\w)|\w{2,}(?:amos|emos|imos|iamo)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 def _leave_part(line: str) -> str | None:
     """The part of a line's last sentence that can ask leave: the sentence, a question, up to a
     comma and "or" that offers the other answer, where that answer is only the refusal or asks
@@ -4932,7 +4969,11 @@ def _leave_part(line: str) -> str | None:
     other = text[clause.end() :]
     if any(words.search(other) is not None for words in (_FOR_MORE, _TOO, _LATER, _ANOTHER)):
         return None
-    if _THEIR_STEP.search(other) is not None and _REFUSED.search(other) is None:
+    if (
+        _THEIR_STEP.search(other) is not None
+        and _REFUSED.search(other) is None
+        and (_RATHER.search(other) is None or _WE.search(other) is not None)
+    ):
         return None
     return text[: clause.start()].rstrip() + text[-1]
 
@@ -5254,7 +5295,7 @@ def _closing_question(after: str) -> str | None:
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"
 
 
-_FIRST_ASK = regex.compile(r"\?[ \t]+|？[ \t]*")
+_FIRST_ASK = regex.compile(r"[?؟][ \t]+|？[ \t]*")
 
 
 # A dash that sets the line's last words apart as a question of their own ("..., so I'd rather
@@ -5330,9 +5371,89 @@ def _answer_asked(line: str) -> str | None:
     return q[0]
 
 
+# A word that makes a step wait ("only", "until", "before", "after", "once", "without", "only
+# then"), or "if" and "when", in the table languages; and the reader's answer that it waits on
+# ("your consent", "you say yes", "når du har svart", "ถ้ายืนยัน"). "If anything changes, tell
+# me" puts nothing off.
+_WAITS = regex.compile(
+    r"(?<!\w)(?:only|until|till|unless|before|once|as\s+soon\s+as|after|without|solo|sólo|hasta\s+que|antes\s+de|"
+    r"en\s+cuanto|después\s+de|a\s+menos\s+que|seulement|qu['’]après|avant|dès\s+que|une\s+fois\s+que|tant\s+que|"
+    r"erst|nur|bis\s+(?:du|ich|sie)|bevor|sobald|ohne|nachdem|só|apenas|até\s+que|assim\s+que|depois\s+que|sem|"
+    r"soltanto|finché|prima\s+di|appena|dopo\s+che|senza|только|лишь|пока\s+не|как\s+только|после|без|тільки|лише|"
+    r"поки\s+не|як\s+тільки|після|dopiero|tylko|dopóki|zanim|gdy\s+tylko|jak\s+tylko|až|teprve|dokud|jakmile|pas|"
+    r"alleen|totdat|voordat|zodra|nadat|zonder|först|bara|tills|innan|så\s+fort|utan|først|kun|indtil|inntil|før|"
+    r"så\s+snart|uden|uten|vasta|vain|kunnes|ennen|heti\s+kun|ilman|csak|amíg|mielőtt|amint|nélkül|doar|numai|"
+    r"până|înainte|imediat\s+ce|fără|ancak|sadece|μόνο|μέχρι|πριν|μόλις|αφού|χωρίς|chỉ|cho\s+đến\s+khi|"
+    r"trước\s+khi|ngay\s+khi|sau\s+khi|hanya|sampai|sebelum|setelah|selepas|tanpa|فقط|حتى|قبل|بمجرد|بعد|"
+    r"بدون|تا|به\s+محض|רק|עד\s+ש|לפני|ברגע\s+ש|אחרי|בלי|ללא|ही|तक|पहले|बाद|बिना|তবেই|পর্যন্ত|আগে|পরে|ছাড়া|"
+    r"mpaka|hadi|kabla|baada|bila|només|fins\s+que|abans|sense)(?!\w)"
+    r"|rồi\s+(?:mình|tôi|em|anh|chị)\s+mới|เท่านั้น|จนกว่า|หลังจาก|ทันทีที่|てから|次第|までは|才|之后|以后|等你|只有|"
+    r"你[^。！？\n]{0,12}再|때까지|한\s*후에|(?<=\w)(?:ınca|ince|unca|ünce)(?!\w)",
+    regex.IGNORECASE,
+)
+_WHEN = regex.compile(
+    r"(?<!\w)(?:when|cuando|quand|wenn|quando|когда|коли|kiedy|když|wanneer|när|når|kun|amikor|când|"
+    r"khi|bila|ketika|όταν|quan)(?!\w)|ถ้า|たら|(?<=\w)(?:시면)|(?<!\w)uki",
+    regex.IGNORECASE,
+)
+_ANSWERED = regex.compile(
+    r"(?<!\w)(?:yes|ok|okay|oké|okej|agree\w*|confirm\w*|approv\w*|consent\w*|answer\w*|repl\w*|respond\w*|nod|"
+    r"go-ahead|say\s+(?:so|the\s+word)|sí|acuerdo|aprueb\w*|aprob\w*|respuesta|visto\s+bueno|oui|accord|valid\w*|"
+    r"approuv\w*|répon\w*|feu\s+vert|aval|ja|einverstanden|zustimm\w*|bestätig\w*|freigabe|freigibst|antwort\w*|sim|"
+    r"concord\w*|aprov\w*|resposta|sì|d['’]accordo|conferm\w*|rispond\w*|risposta|via\s+libera|да|согла\w+|"
+    r"подтверд\w+|одобр\w+|ответ\w*|так|згод\w*|погод\w+|підтверд\w+|відпов\w+|tak|zgod\w*|zgadzasz|"
+    r"potwierdz\w*|zatwierdz\w*|odpowie\w*|ano|souhlas\w*|potvrd\w*|schválí\w*|odpov\w*|akkoord|bevestig\w*|"
+    r"goedkeur\w*|antwoord\w*|godkän\w*|bekräft\w*|svar\w*|godkend\w*|godkjen\w*|bekræft\w*|bekreft\w*|kyllä|"
+    r"hyväks\w*|vahvist\w*|vastaa\w*|vastaus\w*|igen|jóváhagy\w*|egyetért\w*|beleegyez\w*|megerősít\w*|"
+    r"válaszol\w*|de\s+acord|răspun\w*|evet|onay\w*|kabul|cevap\w*|yanıt\w*|ναι|συμφων\w*|επιβεβαι\w*|απαντ\w*|"
+    r"đồng\s+ý|xác\s+nhận|trả\s+lời|setuju|konfirmasi|sahkan|jawab\w*|balas\w*|izin|موافق\w*|تأكيد\w*|تؤكد|"
+    r"نعم|تأیید|تایید|بله|جواب\w*|اجازه|כן|אישור|שתאשר|תאשר|שתסכים|תסכים|הסכמה|תשובה|שתענה|हाँ|हां|सहमत|पुष्टि|"
+    r"मंज़ूरी|मंजूरी|जवाब|अनुमति|হ্যাঁ|রাজি|সম্মত|অনুমতি|উত্তর|ndiyo|jibu|d['’]acord|respon\w*)(?!\w)"
+    r"|ยืนยัน|ตกลง|อนุญาต|โอเค|返事|確認|承認|了解|同意|返信|确认|点头|答复|回复|批准|답|확인|동의|허락|승인|"
+    r"kubali|thibitisha|ruhusu",
+    regex.IGNORECASE,
+)
+
+
+def _put_off(rest: str) -> bool:
+    """Whether a statement makes the writer's step wait on the reader: a word that puts it off
+    (:data:`_WAITS`) or a condition, and the reader's answer named in it (:data:`_ANSWERED`):
+    "only", "without" or "if" alone speak of something else ("N'hésite pas si ...", "Nur zur
+    Info: ...")."""
+    waits = _WAITS.search(rest) is not None or _CONDITION.search(rest) is not None or _WHEN.search(rest) is not None
+    return waits and _ANSWERED.search(rest) is not None
+
+
+def _asked_then_told(line: str) -> str | None:
+    """The question of a word or two that opens a line, where the rest of the line is a statement
+    that puts the step off to the reader's word and reports nothing done ("Boleh? Saya simpan
+    selepas awak setuju.", "Можна? Без твоєї згоди не зберігаю.", "ঠিক আছে? আপনি রাজি হলে তবেই
+    সেভ করব।"): the statement says when the step comes, the question asks leave for it, and the
+    line is judged by the question. A statement that tells the step done ("Sound good? I've saved
+    it.") or turns to something else ("OK? Let me know if anything changes.") leaves the question
+    a check-in on what was done."""
+    q = _question_then(line)
+    if q is None:
+        return None
+    question, rest = q
+    rest = rest.strip()
+    if not rest or _ASK_MARK(rest) is not None or not _short_question(question) or not _put_off(rest):
+        return None
+    if not _BARE.search(_bare_text(question)) and not _bare_shape(question, 2):
+        return None
+    if (
+        DONE.match(rest + " ") is not None
+        or REPORTED.match(rest) is not None
+        or any(REPORTED.match(rest, m.end()) is not None for m in _CLAUSE_STARTS.finditer(rest))
+        or _REPORTED_CJK.search(rest) is not None
+    ):
+        return None
+    return question
+
+
 def _question_then(line: str) -> tuple[str, str] | None:
     """A line's first question and what follows it, where it opens the line's first sentence."""
-    if "?" not in line and "？" not in line:
+    if _ASK_MARK(line) is None:
         return None
     m = _FIRST_ASK.search(line)
     if m is None or m.end() >= len(line) or _SENTENCE_END.search(line, 0, m.start()) is not None:
