@@ -3842,6 +3842,10 @@ REPORTED = regex.compile(
     r"i\s+have\s+(?:just\s+|now\s+|also\s+|already\s+)?(?:saved|noted|stored|recorded|added|updated|logged)|"
     r"(?:i['’]m\s+)?(?:saving|noting|storing|recording|adding|updating|logging|filing|jotting)\b[^.!?\n]{0,60}?"
     r"\b(?:now|right\s+away)\b|(?:saved|noted|stored|logged|done)\s*[.!]|"
+    # (the simple past, and a participle closing a lead after a word of assent: "I saved it:",
+    # "Got it, stored:")
+    r"i\s+(?:just\s+|also\s+|already\s+)?(?:saved|noted|stored|recorded|added|updated|logged|filed|changed|"
+    r"corrected|jotted\s+down)(?!\w)|(?:saved|noted|stored|logged|updated|added)\s*[:：]|"
     # Spanish, French, Portuguese, Italian
     r"(?:ya\s+)?(?:lo\s+|la\s+|te\s+lo\s+|te\s+la\s+)?he\s+(?:guardado|anotado|apuntado|actualizado|añadido|"
     r"agregado|registrado|cambiado|corregido)|(?:guardado|anotado|apuntado)\s*[.!]|"
