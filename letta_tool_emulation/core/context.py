@@ -3842,9 +3842,16 @@ REPORTED = regex.compile(
     r"i\s+have\s+(?:just\s+|now\s+|also\s+|already\s+)?(?:saved|noted|stored|recorded|added|updated|logged)|"
     r"(?:i['’]m\s+)?(?:saving|noting|storing|recording|adding|updating|logging|filing|jotting)\b[^.!?\n]{0,60}?"
     r"\b(?:now|right\s+away)\b|(?:saved|noted|stored|logged|done)\s*[.!]|"
+    # (the simple past, and a participle closing a lead after a word of assent: "I saved it:",
+    # "Got it, stored:")
+    r"i\s+(?:just\s+|also\s+|already\s+)?(?:saved|noted|stored|recorded|added|updated|logged|filed|changed|"
+    r"corrected|jotted\s+down)(?!\w)|(?:saved|noted|stored|logged|updated|added)\s*[:：]|"
     # Spanish, French, Portuguese, Italian
     r"(?:ya\s+)?(?:lo\s+|la\s+|te\s+lo\s+|te\s+la\s+)?he\s+(?:guardado|anotado|apuntado|actualizado|añadido|"
     r"agregado|registrado|cambiado|corregido)|(?:guardado|anotado|apuntado)\s*[.!]|"
+    # (the preterite, as much of Latin America reports a step just done: "Lo guardé:", "Ya te lo anoté")
+    r"(?:ya\s+)?(?:lo\s+|la\s+|los\s+|las\s+|te\s+lo\s+|te\s+la\s+)?(?:guardé|anoté|apunté|actualicé|añadí|agregué|"
+    r"registré|cambié|corregí)(?!\w)|(?:ya\s+)?qued[óo]\s+(?:guardad|anotad|apuntad|registrad)[oa]s?(?!\w)|"
     r"j['’](?:l['’]|les\s+)?ai\s+(?:bien\s+|tout\s+|déjà\s+)?(?:enregistré|noté|ajouté|mis\s+à\s+jour|sauvegardé|modifié|corrigé|retenu)|"
     r"je\s+l['’]ai\s+(?:bien\s+)?(?:enregistré|noté|ajouté|sauvegardé)|c['’]est\s+noté|"
     r"(?:já\s+)?(?:salvei|anotei|guardei|atualizei|registrei|adicionei|acrescentei|alterei|corrigi)|"
@@ -4617,7 +4624,7 @@ def shown_after(
             or (not tight and (_another_step(line) or (not kept and mine is None and _own_tag(line))))
             or (
                 before is not None
-                and short
+                and (short or (i == 0 and _opens_with_check(line)))
                 and reports_done(before)
                 and not _wants_me(line)
                 and not asks_keep
@@ -5449,6 +5456,18 @@ def _asked_then_told(line: str) -> str | None:
     ):
         return None
     return question
+
+
+def _opens_with_check(line: str) -> bool:
+    """Whether ``line`` opens with a question of a word or two and goes on with a statement
+    that puts nothing off to the reader's answer ("¿Vale? Si cambia algo, me avisas.", "Ça te va ?
+    N'hésite pas si ..."): under a lead that reports the block made, the question checks on what
+    was done, as it does standing alone."""
+    q = _question_then(line)
+    if q is None or not _short_question(q[0]):
+        return False
+    rest = q[1].strip()
+    return bool(rest) and _ASK_MARK(rest) is None and not _put_off(rest)
 
 
 def _question_then(line: str) -> tuple[str, str] | None:
