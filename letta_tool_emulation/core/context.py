@@ -4475,16 +4475,22 @@ def reports_done(before: str) -> bool:
     line = before[:LINE_CHARS].rstrip()
     if not line or line.endswith(_ASKS):
         return False
-    found = (
-        # a line of a word or two that says it is done ("Sparat.", "Готово.") as after a block,
-        # or names the block below done ("Guardado:", "Saved:")
+    found = _tells_done(line) or (
+        # a line of a word or two that names the block below done ("Guardado:", "Saved:")
+        line.endswith((":", "：")) and DONE.match(line[:-1].rstrip() + ". ") is not None
+    )
+    return found and _NO_REPORT.search(line) is None
+
+
+def _tells_done(line: str) -> bool:
+    """Whether ``line`` tells a step done: a word or two that says so ("Sparat.", "Готово."), or
+    a report where the line or one of its clauses starts."""
+    return (
         DONE.match(line + " ") is not None
-        or (line.endswith((":", "：")) and DONE.match(line[:-1].rstrip() + ". ") is not None)
         or REPORTED.match(line) is not None
         or any(REPORTED.match(line, m.end()) is not None for m in _CLAUSE_STARTS.finditer(line))
         or _REPORTED_CJK.search(line) is not None
     )
-    return found and _NO_REPORT.search(line) is None
 
 
 def shown_after(
@@ -5439,23 +5445,13 @@ def _asked_then_told(line: str) -> str | None:
     line is judged by the question. A statement that tells the step done ("Sound good? I've saved
     it.") or turns to something else ("OK? Let me know if anything changes.") leaves the question
     a check-in on what was done."""
-    q = _question_then(line)
-    if q is None:
+    q = _short_question_then_told(line)
+    if q is None or not _put_off(q[1]):
         return None
     question, rest = q
-    rest = rest.strip()
-    if not rest or _ASK_MARK(rest) is not None or not _short_question(question) or not _put_off(rest):
-        return None
     if not _BARE.search(_bare_text(question)) and not _bare_shape(question, 2):
         return None
-    if (
-        DONE.match(rest + " ") is not None
-        or REPORTED.match(rest) is not None
-        or any(REPORTED.match(rest, m.end()) is not None for m in _CLAUSE_STARTS.finditer(rest))
-        or _REPORTED_CJK.search(rest) is not None
-    ):
-        return None
-    return question
+    return None if _tells_done(rest) else question
 
 
 def _opens_with_check(line: str) -> bool:
@@ -5463,11 +5459,18 @@ def _opens_with_check(line: str) -> bool:
     that puts nothing off to the reader's answer ("¿Vale? Si cambia algo, me avisas.", "Ça te va ?
     N'hésite pas si ..."): under a lead that reports the block made, the question checks on what
     was done, as it does standing alone."""
+    q = _short_question_then_told(line)
+    return q is not None and not _put_off(q[1])
+
+
+def _short_question_then_told(line: str) -> tuple[str, str] | None:
+    """A question of a word or two that opens ``line``, and the statement that follows it on the
+    line (stripped; no question of its own)."""
     q = _question_then(line)
     if q is None or not _short_question(q[0]):
-        return False
+        return None
     rest = q[1].strip()
-    return bool(rest) and _ASK_MARK(rest) is None and not _put_off(rest)
+    return (q[0], rest) if rest and _ASK_MARK(rest) is None else None
 
 
 def _question_then(line: str) -> tuple[str, str] | None:

@@ -20,7 +20,6 @@ import regex
 from .formats import (
     CALL_FENCE_INFOS,
     FORMATS,
-    HARMONY_ANALYSIS,
     KEY_COLON,
     MARKERS,
     NAME_KEYS,
@@ -272,7 +271,6 @@ THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
 # Where a harmony analysis message ends: its end token, with the header of the final message
 # that may follow it (consumed with it, so that the visible reply starts on a line of its own),
 # or that header alone, or the end of the whole reply.
-HARMONY_OPENER = regex.compile(HARMONY_ANALYSIS, regex.IGNORECASE)
 HARMONY_END = regex.compile(
     r"<\|end\|>(?:<\|start\|>assistant)?(?:<\|channel\|>final<\|message\|>)?"
     r"|(?:<\|start\|>assistant)?<\|channel\|>final<\|message\|>|<\|return\|>",

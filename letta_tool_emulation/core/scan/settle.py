@@ -43,9 +43,14 @@ _TELLING = regex.compile(r"[\w\"'{}\[\]]")
 # harmony's ``<|call|>`` and ``<|return|>``, ``</s>``, Gemma's ``<end_of_turn>``) end the turn
 # rather than go on with it: after a block on its line they tell nothing. The second pattern is
 # the beginning of one that the end of a streamed chunk may have cut.
-_CONTROL_TOKENS = regex.compile(r"(?:[ \t]{0,8}(?:<\|[A-Za-z_]{1,24}\|>|</s>|<eos>|<end_of_turn>))+")
+_CONTROL_WORDS = ("</s>", "<eos>", "<end_of_turn>")  # (besides every <|name|>)
+_CONTROL_TOKENS = regex.compile(
+    r"(?:[ \t]{0,8}(?:<\|[A-Za-z_]{1,24}\|>|" + "|".join(map(regex.escape, _CONTROL_WORDS)) + "))+"
+)
 _CONTROL_CUT = regex.compile(
-    r"[ \t]{0,8}(?:<(?:\|[A-Za-z_]{0,24}\|?|/s?|eos?|end_of_tur?n?|e|en|end|end_[a-z_]{0,7})?)?\Z"
+    r"[ \t]{0,8}(?:<\|[A-Za-z_]{0,24}\|?|"
+    + "|".join(map(regex.escape, dict.fromkeys(w[:n] for w in _CONTROL_WORDS for n in range(len(w) - 1, 0, -1))))
+    + r")?\Z"
 )
 
 

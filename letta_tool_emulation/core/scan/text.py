@@ -183,7 +183,8 @@ class Text:
         kind = t.lastgroup
         if kind == "think":
             b.pos = t.end()
-            self.reasoning.begin(harmony=M.HARMONY_OPENER.match(buf, e) is not None)
+            # (of the reasoning openers only harmony's begins with "<|")
+            self.reasoning.begin(harmony=buf.startswith("<|", e))
             self.sc.go(THINK)
             return True
         if kind == "result":
