@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from .accept import DEFAULT_THRESHOLD, Acceptor
 from .calls import Interpreter
 from .chunks import ChunkReader, internal_error
-from .results import ParseResult, StreamEvent
+from .control_tokens import TrailingTokens
+from .results import ParseResult, StreamEvent, text_event
 from .scan import Scanner
 from .tools import ToolLike, ToolSpec, normalize_tools
 from .validate import DEFAULT_IGNORED_PARAMS
@@ -55,6 +56,9 @@ class StreamingToolCallParser:
         self._chunks = ChunkReader()
         self._broken = False  # an internal error stopped the parser
         self._extra: list[StreamEvent] = []
+        # (the scanner reads the tokens that end the reply as they are; only what is shown is without them)
+        self._trailing = TrailingTokens()
+        self._texts: list[str] = []  # the text handed out
 
     def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
         """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
@@ -62,7 +66,7 @@ class StreamingToolCallParser:
         if self._broken:
             return []
         try:
-            return self._scanner.feed(text)
+            return self._shown(self._scanner.feed(text))
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
             return self._fail(exc)
 
@@ -71,9 +75,27 @@ class StreamingToolCallParser:
         if self._broken:
             return []
         try:
-            return self._scanner.feed(tail) + self._scanner.close(finish_reason)
+            events = self._shown(self._scanner.feed(tail) + self._scanner.close(finish_reason))
+            if rest := self._trailing.close():
+                self._texts.append(rest)
+                events.append(text_event(rest))
+            return events
         except Exception as exc:  # noqa: BLE001
             return self._fail(exc)
+
+    def _shown(self, events: list[StreamEvent]) -> list[StreamEvent]:
+        """``events`` with their text as it is shown: less the control tokens that may end the reply."""
+        out = []
+        for event in events:
+            if event.text:
+                text = self._trailing.text(event.text)
+                if not text:
+                    continue
+                if text != event.text:
+                    event = text_event(text)
+                self._texts.append(text)
+            out.append(event)
+        return out
 
     @property
     def in_call(self) -> bool:
@@ -85,7 +107,7 @@ class StreamingToolCallParser:
         """Everything so far; complete after :meth:`close`."""
         out = self._scanner.out
         return ParseResult(
-            content=tidy("".join(out.texts)),
+            content=tidy("".join(self._texts)),
             tool_calls=[] if self._broken else list(out.calls),
             problems=out.problems + [e.problem for e in self._extra if e.problem is not None],
             reasoning="".join(out.reasoning).strip(),

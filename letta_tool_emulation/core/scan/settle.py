@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from .. import context as C
+from .. import control_tokens
 from .. import markers as M
 from ..blocks import NEW_TEXT, REPLACED_TEXT
 from ..region import Interpret, Reading, Region, excerpt
@@ -39,19 +40,6 @@ if TYPE_CHECKING:
 
 _UNJUDGED: Any = object()
 _TELLING = regex.compile(r"[\w\"'{}\[\]]")
-# A chat template's control tokens that a server left in the text (``<|im_end|>``, ``<|eot_id|>``,
-# harmony's ``<|call|>`` and ``<|return|>``, ``</s>``, Gemma's ``<end_of_turn>``) end the turn
-# rather than go on with it: after a block on its line they tell nothing. The second pattern is
-# the beginning of one that the end of a streamed chunk may have cut.
-_CONTROL_WORDS = ("</s>", "<eos>", "<end_of_turn>")  # (besides every <|name|>)
-_CONTROL_TOKENS = regex.compile(
-    r"(?:[ \t]{0,8}(?:<\|[A-Za-z_]{1,24}\|>|" + "|".join(map(regex.escape, _CONTROL_WORDS)) + "))+"
-)
-_CONTROL_CUT = regex.compile(
-    r"[ \t]{0,8}(?:<\|[A-Za-z_]{0,24}\|?|"
-    + "|".join(map(regex.escape, dict.fromkeys(w[:n] for w in _CONTROL_WORDS for n in range(len(w) - 1, 0, -1))))
-    + r")?\Z"
-)
 
 
 @dataclass(slots=True)
@@ -154,9 +142,9 @@ class Settle:
         that stand right after them; None while the line is open and what came so far may
         still be such tokens. Only what may be one is kept, so a stream is read as one-shot."""
         text = self.control_tail + part if self.control_tail else part
-        tokens = _CONTROL_TOKENS.match(text)
+        tokens = control_tokens.TOKENS.match(text)
         rest = text if tokens is None else text[tokens.end() :]
-        if open_line and _CONTROL_CUT.match(rest) is not None:
+        if open_line and control_tokens.CUT.match(rest) is not None:
             self.control_tail = rest
             return None
         self.control_tail = None
