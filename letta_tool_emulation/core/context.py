@@ -5093,7 +5093,7 @@ def _asked_after_offer(before: str, line: str) -> bool:
 _PROPOSES = regex.compile(
     r"(?<!\w)(?:I['’]d|I\s+would|I\s+want\s+to|I['’]d\s+like\s+to|"
     r"(?:je\s+|j['’])\p{L}{2,}rais|(?:me\s+)?gustar[íi]a|quisiera|quiero|vorrei|\p{L}{2,}rei|queria|quero|gostaria|"
-    r"eu\s+\p{L}{2,}ria|\p{L}{2,}(?:ría|aria|eria|iria)|aș|vreau\s+să|\p{L}{2,}(?:diğim|dığım|duğum|düğüm)|"
+    r"eu\s+\p{L}{2,}ria|\p{L}{2,}(?:ría|aria|eria|iria)|aș|vreau\s+să|iste(?:diğim|rdim|rim)|"
     r"\p{L}{2,}(?:mek|mak)\s+ist(?:i|er)\p{L}*|würde\s+ich|ich\s+würde|möchte\s+ich|ich\s+möchte|zou\s+ik|ik\s+zou|"
     r"wil\s+ik|ik\s+wil|skulle\s+jag|jag\s+skulle|vill\s+jag|jag\s+vill|ville\s+jeg|jeg\s+ville|vil\s+jeg|jeg\s+vil|"
     r"бы|хочу|хотел\w*|\p{L}*bym|chciał\w*|chcę|bych|chci|\p{L}{3,}(?:isin|isimme)|\p{L}{2,}(?:nám|ném)|θα|θέλω|"
