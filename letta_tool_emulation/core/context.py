@@ -4628,7 +4628,16 @@ def shown_after(
             kind = "proposed"
         if kind is None and i == 0 and before is not None and _asked_after_offer(before, line):
             kind = "proposed"
-        if kind is None and i == 0 and (tight or last) and before is not None and _asked_after_proposal(before, line):
+        if (
+            kind is None
+            and i == 0
+            and (tight or last)
+            and before is not None
+            and _proposes(before)
+            and _asks_leave(line)
+        ):
+            # (the question alone, under a lead that only presents the block or tells it made, is
+            # as often about another step: "Ist es okay, wenn ich dich daran erinnere?")
             kind = "proposed"
         if kind is None and i == 0 and (q := _question_then(line)) and waits_on_answer(*q):
             # the same on one line ("C'est bien ça ? Si oui, je lance la mise à jour.")
@@ -5139,19 +5148,22 @@ _BARE_LEAVE_WORDS = 3  # (a modal and its verb, the object unsaid: "Posso inclui
 _LEAVE_CHARS = 30  # (where no spaces part the words)
 
 
-def _asked_after_proposal(before: str, line: str) -> bool:
-    """Whether ``line``, a short question right after a block, asks leave for the writer's step on
-    it (:data:`_MY_LEAVE_ASKED`) where the lead above proposed it (:data:`_PROPOSES`): pointing
-    back at it, by a pronoun or how it is written, or naming no object but the reader's place it
-    would go ("Voici ce que j'enregistrerais :" then "Je peux l'ajouter à ton profil ?"). One that
-    asks for more, for something too, for a later time or with a question word offers another step."""
-    if _ASK_MARK(line[-_ASK_TAIL:]) is None and not line.rstrip().endswith((";", "ไหม", "มั้ย")):
-        return False
+def _proposes(before: str) -> bool:
+    """Whether the line before a block proposes it (:data:`_PROPOSES`) in its last clause ("I'd
+    love to help, so saving it:" makes the block) and reports nothing done."""
     lead = last_sentence(before[:LINE_CHARS])
-    # (only its last clause: "I'd love to help, so saving it:" makes the block)
     mark = _CLAUSE_MARK.search(lead)
     lead = lead if mark is None else lead[mark.end() :]
-    if _PROPOSES.search(lead) is None or reports_done(before) or _ALMOST.search(lead) is not None:
+    return _PROPOSES.search(lead) is not None and not reports_done(before) and _ALMOST.search(lead) is None
+
+
+def _asks_leave(line: str) -> bool:
+    """Whether ``line``, a short question right after a block, asks leave for the writer's step on
+    it (:data:`_MY_LEAVE_ASKED`): pointing back at it, by a pronoun or how it is written, or naming
+    no object but the reader's place it would go ("Je peux l'ajouter à ton profil ?", "Böyle
+    güncelleyebilir miyim?"). One that asks for more, for something too, for a later time or with
+    a question word offers another step."""
+    if _ASK_MARK(line[-_ASK_TAIL:]) is None and not line.rstrip().endswith((";", "ไหม", "มั้ย")):
         return False
     said = sentences(line[:LINE_CHARS].strip())
     text = _without_signs(said[-1].strip()) if said else ""
