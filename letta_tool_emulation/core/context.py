@@ -431,10 +431,15 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "es": r"\b(?:por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
         r"(?:quedar[ií]a|ser[ií]a)\s+(?:más\s+o\s+menos\s+)?así|así|de\s+esta\s+forma|como\s+este|como\s+esto|"
         r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como)|un\s+poco\s+como)"
+        + _COLON
+        # (colloquial "like:" after a comma: "puedes buscar por fechas, tipo:")
+        + r"|[,，][ \t]*tipo(?:[ \t]+así)?"
         + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
         r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme)"
+        + _COLON
+        + r"|(?:[,，][ \t]*|\bdu[ \t]+)genre(?:[ \t]+(?:ça|comme\s+ça))?"
         + _COLON
         + r"|\bvoici\s+à\s+quoi\s+ressemble",
         # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
@@ -442,9 +447,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
         r"wie\s+folgt|"
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
-        r"veranschaulicht|ungefähr\s+so|etwa|aussehen)" + _COLON + r"|\bso\s+sieht\b",
+        r"veranschaulicht|ungefähr\s+so|etwa|aussehen|so\s+wie)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
         r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
+        + _COLON
+        + r"|[,，][ \t]*tipo(?:[ \t]+(?:assim|isso|isto))?"
         + _COLON
         + r"|^\W{0,4}um\s+exemplo\b"
         + _ENDS,
@@ -452,6 +459,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
         r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
         r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|un\s+po['’]\s+come|più\s+o\s+meno\s+così)"
+        + _COLON
+        + r"|[,，][ \t]*tipo(?:[ \t]+così)?"
         + _COLON,
         "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
         r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде)"
@@ -653,7 +662,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|"
         r"εκτέλεσα|κάλεσα)|"
         r"το\s+μήνυμά\s+σου)",
-        "vi": r"(?:bạn\s+(?:đã\s+)?gửi\s+(?:cho\s+)?(?:mình|tôi)|(?:trước\s+đó|lúc\s+nãy|hôm\s+qua)[^\n]{0,60}"
+        "vi": r"(?:bạn\s+(?:đã\s+)?gửi\s+(?:cho\s+)?(?:mình|tôi)|"
+        # (the block between the verb and "cho mình", closing the line: "Bạn đã gửi khối này cho tôi:")
+        r"bạn\s+(?:đã\s+|vừa\s+|mới\s+)?(?:gửi|dán|chia\s+sẻ|chuyển)\s+(?:[^\W\d_]+\s+){0,4}?cho\s+(?:mình|tôi|em)"
+        + _COLON
+        + r"|(?:trước\s+đó|lúc\s+nãy|hôm\s+qua)[^\n]{0,60}"
         r"(?:đã\s+chạy|đã\s+gọi)|đây\s+là\s+(?:những\s+gì|điều)\s+(?:mình|tôi)\s+đã\s+làm)",
         "id-ms": r"\b(?:(?:kamu|anda|kau)\s+(?:kirim|mengirim|kirimkan)|yang\s+(?:kamu|anda)\s+kirim|"
         r"sebelumnya\s+(?:aku|saya)\b[^\n]{0,40}\b(?:menjalankan|memanggil)|ini\s+yang\s+(?:aku|saya)\s+lakukan)\b",
@@ -666,7 +679,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # Thai ends a clause with a space: "earlier I ..." that another Thai clause follows on the
         # line told what went wrong before, and that clause is what the writer does now
         # ("ก่อนหน้านี้ผมจดวันเกิดผิด แก้ให้แล้วครับ:")
-        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)[ \t]*:|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)(?![^\n]{0,200}[ก-๛][ \t]+[ก-๛])|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
+        # (Thai: the reader as subject, a verb of sending or pasting, the block as its object, then
+        # "มา(ให้)" toward the writer, the writer's pronoun and a polite particle left out or not,
+        # closing the line: "คุณส่งบล็อกนี้มาให้ค่ะ:")
+        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)[ \t]*:|"
+        r"คุณ(?:ได้|เพิ่ง)?(?:ส่ง|แปะ|วาง|แชร์|คัดลอก)[^\n \t]{0,30}?มา(?:ให้)?(?:ฉัน|ผม|ดิฉัน|หนู|เรา)?(?:นะ)?"
+        r"(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)?[ \t*_]*[:：][ \t*_]*$|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)(?![^\n]{0,200}[ก-๛][ \t]+[ก-๛])|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출)|(?:앞서|이전에|아까|전에)\s+제가\s+(?:실행|호출|했))",
         # "you sent/gave me" as Swahili builds it, subject + tense + "ni" (me) + verb, read only where
         # a demonstrative and the colon follow ("Umenitumia kipande hiki:", "Ulinipa amri hii:") or
@@ -684,7 +702,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # gemacht habe:"), and "you sent me" in Malay and Indonesian word orders.
         "de-ms": r"\bwas\s+ich\s+(?:vorhin|vorher|eben|gestern|früher|zuvor|letztes\s+mal)\s+(?:\w+\s+){0,3}"
         r"(?:habe|hatte)\b|\b(?:anda|kamu|awak|engkau|kau)\s+(?:hantar|hantarkan|menghantar|kirim|kirimkan|mengirim|"
-        r"tampal|menampal|tempel|kongsi)\w*\b" + _ENDS,
+        r"tampal|menampal|tempel|menempel|kongsi)\w*\b" + _ENDS,
     },
     "proposed": {
         # the reader's verdict asked for before the block ("tell me if it reads well:", "dime si te
@@ -4610,6 +4628,17 @@ def shown_after(
             kind = "proposed"
         if kind is None and i == 0 and before is not None and _asked_after_offer(before, line):
             kind = "proposed"
+        if (
+            kind is None
+            and i == 0
+            and (tight or last)
+            and before is not None
+            and _proposes(before)
+            and _asks_leave(line)
+        ):
+            # (the question alone, under a lead that only presents the block or tells it made, is
+            # as often about another step: "Ist es okay, wenn ich dich daran erinnere?")
+            kind = "proposed"
         if kind is None and i == 0 and (q := _question_then(line)) and waits_on_answer(*q):
             # the same on one line ("C'est bien ça ? Si oui, je lance la mise à jour.")
             kind = "proposed"
@@ -5065,6 +5094,106 @@ def _asked_after_offer(before: str, line: str) -> bool:
             _BACK.search(line) is not None or _SHALL_IT.match(line) is not None
         )
     return _WHETHER_I.search(line) is not None
+
+
+# A lead that proposes the block rather than reports it: the writer's verb in the conditional or
+# of wish, in the first person ("Voici ce que j'enregistrerais :", "Asta aș salva:", "Kaydetmek
+# istediğim şu:", "Ezt menteném el:", "Folgendes möchte ich speichern:")
+_PROPOSES = regex.compile(
+    r"(?<!\w)(?:I['’]d|I\s+would|I\s+want\s+to|I['’]d\s+like\s+to|"
+    r"(?:je\s+|j['’])\p{L}{2,}rais|(?:me\s+)?gustar[íi]a|quisiera|quiero|vorrei|\p{L}{2,}rei|queria|quero|gostaria|"
+    r"eu\s+\p{L}{2,}ria|\p{L}{2,}(?:ría|aria|eria|iria)|aș|vreau\s+să|iste(?:diğim|rdim|rim)|"
+    r"\p{L}{2,}(?:mek|mak)\s+ist(?:i|er)\p{L}*|würde\s+ich|ich\s+würde|möchte\s+ich|ich\s+möchte|zou\s+ik|ik\s+zou|"
+    r"wil\s+ik|ik\s+wil|skulle\s+jag|jag\s+skulle|vill\s+jag|jag\s+vill|ville\s+jeg|jeg\s+ville|vil\s+jeg|jeg\s+vil|"
+    r"бы|хочу|хотел\w*|\p{L}*bym|chciał\w*|chcę|bych|chci|\p{L}{3,}(?:isin|isimme)|\p{L}{2,}(?:nám|ném)|θα|θέλω|"
+    r"ingin|mau|nak|muốn|चाहूँगा|चाहूँगी|चाहता|चाहती|চাই|ningependa|ningetaka|nataka|(?:ש|כש)?הייתי|אני\s+רוצה|أود|أريد)(?!\w)|"
+    r"想|打算|たい|싶어요|싶습니다|싶은",
+    regex.IGNORECASE,
+)
+# The writer asking leave for a step of their own, by a first-person modal of permission or
+# ability ("je peux", "pot să", "güncelleyebilir miyim", "Hozzáadhatom", "Voinko") or as the
+# subject of a verb the reader is asked to be fine with ("que ho desi", "se eu salvar", "if I add")
+_MY_LEAVE_ASKED = regex.compile(
+    r"(?<!\w)(?:(?:can|may|could|shall|should)\s+I|if\s+I|je\s+peux|puis-je|pourrais-je|dois-je|est-ce\s+que\s+je|"
+    r"(?:que|si)\s+(?:je|j['’])|puedo|podría|debo|posso|potrei|devo|poderia|puc|podria|pot(?:\s+să)?|să\s+\p{L}{3,}|"
+    r"\p{L}{3,}(?:abilir|ebilir)\s+m[iı]y[iı]m|\p{L}{2,}(?:ayım|eyim)\s+m[ıi]|(?:kann|darf|soll)\s+ich|(?:wenn|dass|ob)\s+ich|"
+    r"(?:kan|mag|zal)\s+ik|(?:als|dat)\s+ik|(?:kan|får|ska)\s+jag|om\s+jag|(?:kan|må|skal|får)\s+jeg|(?:om|at|hvis)\s+jeg|"
+    r"могу|можно|если\s+я|можу|можна|якщо\s+я|mogę|czy\s+mogę|jeśli|můžu|mohu|smím|jestli|\p{L}{3,}(?:nko|nkö)|"
+    r"\p{L}{3,}(?:hatom|hetem)|μπορώ|να\s+(?:το|τα)|boleh(?:kah)?|bisa(?:kah)?|(?:saya|aku)|được\s+không|क्या\s+मैं|"
+    r"(?:que|si|se)\s+(?:lo|la|los|las|ho|l['’])\s*\p{L}{2,}|(?:se|si)\s+eu|eu\s+\p{L}{3,}|আমি\s+কি|naweza|"
+    r"אפשר|אוכל|هل\s+يمكنني|يمكنني)(?!\w)|"
+    r"我(?:可以|能)|可以吗|行吗|てもいい|てもよろしい|\p{Hangul}도\s*(?:될까요|괜찮을까요|되나요|괜찮나요)|ได้ไหม|ได้มั้ย",
+    regex.IGNORECASE,
+)
+# A place the block would go, of the reader's ("à ton profil", "en tu perfil", "to your notes"):
+# it names no step or object of the reader's own
+_YOUR_PLACE = regex.compile(
+    r"(?<!\w)(?:à|a|en|in|into|on|to|dans|nel|nella|no|na|do|zu|ins|au|al|w|v|в|do)\s+"
+    r"(?:ton|ta|tes|tu|tus|tuo|tua|teu|your|dein\w*|je|jouw|din|ditt|dina|твой|твоё|твою|тво\w+|twoj\w*|tvého|tvůj|tvém)"
+    r"\s+\p{L}+",
+    regex.IGNORECASE,
+)
+# How the block is written, pointing back at it ("așa", "böyle", "desse jeito", "így", "näin")
+_SO_BACK = regex.compile(
+    r"(?<!\w)(?:așa|aşa|böyle|şöyle|desse\s+jeito|deste\s+jeito|dessa\s+forma|de\s+esta\s+forma|de\s+cette\s+façon|"
+    r"comme\s+ceci|takhle|tak|tak\s+jak|így|näin|noin|έτσι|slik|sådan|sånn|auf\s+diese\s+Weise|als\s+volgt|"
+    r"seperti\s+ini|macam\s+ini|macam\s+ni|như\s+vậy|như\s+thế|ऐसे|यूँ|এভাবে|hivi|ככה|هكذا|així|aixi)(?!\w)|"
+    r"这样|這樣|このまま|こう|이렇게|이대로|แบบนี้",
+    regex.IGNORECASE,
+)
+# Hebrew marks a definite object with "את", which also spells "you"
+_ACCUSATIVE = regex.compile(r"(?<!\w)את(?=\s+(?:זה|ה\p{L}))")
+_LEAVE_WORDS = 10
+_BARE_LEAVE_WORDS = 3  # (a modal and its verb, the object unsaid: "Posso incluir?")
+_LEAVE_CHARS = 30  # (where no spaces part the words)
+
+
+def _proposes(before: str) -> bool:
+    """Whether the line before a block proposes it (:data:`_PROPOSES`) in its last clause ("I'd
+    love to help, so saving it:" makes the block) and reports nothing done."""
+    lead = last_sentence(before[:LINE_CHARS])
+    mark = _CLAUSE_MARK.search(lead)
+    lead = lead if mark is None else lead[mark.end() :]
+    return _PROPOSES.search(lead) is not None and not reports_done(before) and _ALMOST.search(lead) is None
+
+
+def _asks_leave(line: str) -> bool:
+    """Whether ``line``, a short question right after a block, asks leave for the writer's step on
+    it (:data:`_MY_LEAVE_ASKED`): pointing back at it, by a pronoun or how it is written, or naming
+    no object but the reader's place it would go ("Je peux l'ajouter à ton profil ?", "Böyle
+    güncelleyebilir miyim?"). One that asks for more, for something too, for a later time or with
+    a question word offers another step."""
+    if _ASK_MARK(line[-_ASK_TAIL:]) is None and not line.rstrip().endswith((";", "ไหม", "มั้ย")):
+        return False
+    said = sentences(line[:LINE_CHARS].strip())
+    text = _without_signs(said[-1].strip()) if said else ""
+    if not text.endswith((*_ASKS, ";")) and not UNSPACED.search(text[-4:]):
+        return False
+    if _MY_LEAVE_ASKED.search(text) is None:
+        return False
+    for words in (_TOO, _BESIDES, _FOR_MORE, _LATER, _ANOTHER, _ASKED_DONE):
+        if words.search(text) is not None:
+            return False
+    if _QUESTION_WORD.search(_YES_NO.sub(" ", text)) is not None:
+        return False
+    if UNSPACED.search(text):
+        bare = _SO_BACK.sub("", _MY_LEAVE_ASKED.sub("", text))
+        return len(text) <= _LEAVE_CHARS and _NOT_MY_STEP_CJK.search(bare) is None
+    if len(text.split()) > _LEAVE_WORDS:
+        return False
+    rest = _YOUR_PLACE.sub(" ", text)
+    # (a word for the block or its manner that spells "you" elsewhere points back at it: Finnish
+    # "sen", Malay "macam ni", Hebrew "את" before its object)
+    if _YOU_ANYWHERE.search(_POINTS_BACK.sub(" ", _SO_BACK.sub(" ", _ACCUSATIVE.sub(" ", rest)))) is not None and (
+        _WANT_ME.search(rest) is None
+    ):
+        return False
+    return (
+        _POINTS_BACK.search(rest) is not None
+        or _SO_BACK.search(rest) is not None
+        or _OBJECT_BACK.search(rest) is not None
+        or len(rest.split()) <= _BARE_LEAVE_WORDS
+    )
 
 
 # A question whether the reader wants the writer to do something ("Want me to save it?", "Tu veux
