@@ -526,7 +526,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek)"
         + _ENDS,
         "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
-        + r"|(?:μοιάζει\s+(?:κάπως\s+)?έτσι|φαίνεται\s+έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
+        + r"|(?:(?:θα\s+)?(?:μοιάζει|έμοιαζε|φαίνεται|φαινόταν)\s+(?:κάπως\s+)?έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
         + _ENDS,
         "vi": _adverb(r"ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ")
         + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ)"
@@ -719,7 +719,25 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"\bI\s+won['’]t\s+(?:post|send|share|publish)\s+(?:it|this|that|them|anything)\s+(?:unless|until)\b|"
         r"\b(?:todavía|aún)\s+sin\s+(?:enviar|mandar|guardar|publicar)\b|"
         r"\bespero\s+tu\s+(?:visto\s+bueno|ok|confirmación|aprobación)\b|"
-        r"\brien\s+n['’]est\s+(?:parti|envoyé|enregistré)\b|\bj['’]attends\s+ton\s+(?:feu\s+vert|accord|ok|aval)\b|"
+        r"\brien\s+n['’]est\s+(?:parti|envoyé|enregistré)\b|\bj['’]attends\s+(?:ton|votre)\s+(?:feu\s+vert|accord|ok|aval|"
+        r"confirmation|validation)\b|"
+        # the writer waits for the reader's word, or makes the step only after it ("espero a que me
+        # confirmes", "la applico solo dopo la tua conferma", "erst nach deiner Freigabe")
+        r"\bespero\s+a\s+que\s+(?:me\s+)?(?:confirmes|digas|des|apruebes|revises|veas)\b|"
+        r"\b(?:solo|sólo)\s+(?:(?:lo|la|los|las)\s+)?(?:\w+\s+){0,2}?(?:después\s+de|tras)\s+(?:que\s+(?:me\s+)?(?:confirmes|lo\s+apruebes|me\s+digas)|"
+        r"tu\s+(?:confirmación|visto\s+bueno|ok|aprobación))\b|"
+        r"\bj['’]attends\s+que\s+(?:tu|vous)\s+(?:confirm|valid|approuv|me\s+dis|me\s+disiez)\w*|"
+        r"\b(?:seulement|uniquement)\s+après\s+(?:ta|votre|ton)\s+(?:confirmation|validation|accord|feu\s+vert)\b|"
+        r"\b(?:solo|soltanto)\s+dopo\s+(?:la\s+tua|il\s+tuo|la\s+sua|il\s+suo|la\s+vostra|il\s+vostro)\s+"
+        r"(?:conferma|ok|via\s+libera|approvazione)\b|\baspetto\s+(?:la\s+tua|la\s+sua)\s+(?:conferma|approvazione)\b|"
+        r"\b(?:só|somente|apenas)\s+(?:(?:o|a)\s+)?(?:\w+\s+){0,2}?depois\s+(?:da\s+(?:sua|tua)\s+(?:confirmação|aprovação)|do\s+(?:seu|teu)\s+"
+        r"(?:ok|sinal\s+verde)|que\s+(?:você|tu)\s+(?:confirmar|aprovar))\b|"
+        r"\b(?:aguardo|espero)\s+(?:a\s+)?(?:sua|tua)\s+(?:confirmação|aprovação)\b|"
+        r"\berst\s+nach\s+(?:deiner|ihrer|eurer)\s+(?:bestätigung|freigabe|zustimmung)\b|"
+        r"\bonly\s+(?:after|once)\s+you\s+(?:confirm|approve|say\s+(?:yes|so|ok))\b|"
+        r"\bonly\s+after\s+your\s+(?:ok|okay|confirmation|approval|go-ahead)\b|"
+        r"\b(?:I['’]m|I\s+am|I['’]ll|I\s+will)\s+wait(?:ing)?\s+(?:for|on)\s+your\s+(?:ok|okay|confirmation|approval|"
+        r"go-ahead)\b|только\s+после\s+(?:твоего|вашего)\s+(?:подтверждения|одобрения)|"
         r"\bnoch\s+nicht\s+(?:verschickt|abgeschickt|versendet)\b|\berst\s+ab,?\s+wenn\s+du\b|\bwenn\s+du\s+zustimmst\b|"
         r"\bsó\s+(?:mando|envio|salvo|publico)\s+quando\s+(?:você|vc)\b|\bainda\s+não\s+(?:enviei|mandei)\b|"
         r"\bnon\s+l['’]ho\s+ancora\s+(?:inviat|mandat|salvat)\w*|\baspetto\s+il\s+tuo\s+(?:ok|via\s+libera)\b|"
@@ -864,7 +882,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"এখনও\s+পাঠাইনি|নিশ্চিত\s+না\s+করা\s+পর্যন্ত)|^\W{0,4}(?:अगर|यदि|যদি)" + _ENDS,
         "th-ko": r"(?:ฉบับร่าง|ยังไม่ได้(?:ส่ง|บันทึก)|จนกว่าคุณจะยืนยัน|초안|아직\s+(?:보내지|저장하지|전송하지|적용하지)|"
         r"확인해\s?주시면|승인해\s?주시면|동의하시면)|^\W{0,4}(?:ถ้า|หาก|만약)" + _ENDS,
-        "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa)\b"
+        "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
         + _ENDS,
         # A step that depends on an earlier result, opened by "and if", "in case", a verb-first
         # condition (Dutch "levert dat niets op, dan") or a conditional ending (Japanese 場合は).
@@ -1396,13 +1414,15 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|"
         r"não\s+"
         r"(?:salvei|executei))|\bnenhuma?\s+(?!outr)(?:\w+\s+){0,2}?foi\s+(?:alterad|salv|modificad|gravad|"
-        r"enviad)\w*",
+        r"enviad)\w*|\bnão\s+(?:pesquisei|procurei|anotei|registrei|rodei|chamei|gravei)\s+nada\b(?!\s+(?:além|mais))|"
+        r"\b(?:só|apenas)\s+o\s+(?:aspeto|aspecto|formato)\s+de\b",
         "it": r"\bsolo\s+per\s+(?:mostrare|illustrare|farti\s+vedere)|\bnon\s+(?:ho\s+)?(?:salvato|eseguito|"
         r"inviato|cercato)\s+nulla|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:salvato|eseguito|inviato|"
         r"registrato)|\bnon\s+ancora\s+(?:salvato|inviato|eseguito)|(?:solo\s+un\s+esempio|"
         r"non\s+è\s+stato\s+(?:salvato|eseguito|inviato)|non\s+ho\s+(?:salvato|eseguito)|"
         r"nulla\s+è\s+stato)|\bnessun[oa]?\s+(?!altr)(?:\w+\s+){0,2}?è\s+stat[oa]\s+(?:modificat|salvat|"
-        r"cambiat|inviat)\w*",
+        r"cambiat|inviat)\w*|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:eseguit|salvat|inviat|registrat|cercat|lanciat)[aie]\b|"
+        r"\bti\s+mostro\s+solo\b|\bsolo\s+com['’]è\s+fatt[oa]\b",
         "ru": r"(?:только|лишь|просто)\s+(?:для\s+)?(?:демонстрац|иллюстрац|наглядност)\w*|(?:ещё|"
         r"пока)\s+не\s+(?:сохранил|отправил|выполнил|записал|искал)|ничего\s+не\s+(?:искал|записал|"
         r"отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|"
@@ -1452,10 +1472,12 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "tr": r"(?:sadece|yalnızca)\s+[^\n]{0,40}göstermek\s+için|(?:arama|kayıt)\s+yapmadım|"
         r"gerçekten\s+[^\n]{0,20}(?:yapmadım|kaydetmedim|göndermedim|çalıştırmadım)|(?:(?:sadece|"
         r"yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
-        r"(?:kaydetmedim|çalıştırmadım|göndermedim))",
+        r"(?:kaydetmedim|çalıştırmadım|göndermedim))|(?<!başka\s)hiçbir\s+şey\s+\w*(?:madım|medim)\b|"
+        r"nasıl\s+göründüğünü\s+göster",
         "el": r"(?:μόνο|απλώς)\s+για\s+να\s+(?:δείξω|φανεί)|δεν\s+(?:έκανα|αποθήκευσα)\s+τίποτα|(?:(?:απλώς|"
         r"μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|"
-        r"τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))",
+        r"τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))|δεν\s+(?:έψαξα|έτρεξα|κατέγραψα)\b(?![^\n]{0,30}(?:αλλού|άλλο|άλλη|άλλα))|"
+        r"μόνο\s+για\s+να\s+(?:δεις|δείτε)\b",
         "vi": r"chỉ\s+để\s+(?:minh\s+họa|cho\s+thấy|bạn\s+xem)|(?:mình|"
         r"tôi)\s+(?:vẫn\s+)?chưa\s+(?:thực\s+sự\s+)?(?:lưu|gửi|chạy|tìm)(?:\s+(?:gì|cả|nó))?\s*(?:[.!,;]|"
         r"$)|(?:chỉ\s+là\s+(?:một\s+)?(?:ví\s+dụ|minh\s+họa|minh\s+hoạ)|chưa\s+(?:lưu|gửi|chạy|"
@@ -1905,7 +1927,9 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # consequence opens ("Die Einladung ist noch nicht verschickt, also notiere ich mir das:"):
         # what was not done is its reason, not the block.
         clause = last_clause(sentence)
-        if kind == "proposed" and clause == sentence:
+        if kind == "proposed" and clause == sentence and not _on_result(sentence):
+            # (after a condition on what a step finds, the word is its "then", and what follows
+            # still waits on that: "Se não encontrar, então procuro no arquivo:")
             clause = _after_last(_CONSEQUENCE, sentence)
         if kind == "proposed" and clause == sentence and (rest := _THE_REST.search(sentence)) is not None:
             # an offer made for the rest, in a clause of its own after what the block does ("Only
@@ -2191,6 +2215,24 @@ _THEREFORE = (
     r"dlatego|dus|daarom|derhalve|så|derfor|joten|siksi|ezért|így|deci|așa\s+că|bu\s+yüzden|o\s+yüzden|jadi|"
     r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w)"
 )
+# A sentence that opens with a condition on what a step finds, up to its first comma: nothing
+# found, or a finding verb negated ("Se não encontrar,", "If nothing comes up,", "Si je ne trouve
+# rien,", "Nisipopata kitu,"); not one on what the writer knows ("If I heard you right,", "Si je
+# ne me trompe pas,").
+_ON_RESULT = regex.compile(
+    r"\W{0,4}(?:(?:if|se|si|wenn|falls|als|om|hvis|jeśli|jeżeli|если|якщо|eğer|αν|nếu|jika|kalau|kama|ikiwa|"
+    r"dacă|ha|jos|pokud)\b[^,，\n]{0,60}?(?:\b(?:nada|rien|nothing|nichts|niente|nulla|ничего|нічого|hiçbir|"
+    r"τίποτα|nic|niets|inget|ingenting|nenhum\w*|ningún|ninguno|aucun\w*|kein\w*|chochote)\b|"
+    r"\b(?:no|não|ne|not|nicht|non|не|δεν)\s+(?:\w+\s+)?(?:encontr|ach[aeo]|trouv|find|finde|trov|найд|"
+    r"βρ|bul)\w*)|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?:pata|ona)\w*)",
+    regex.IGNORECASE,
+)
+
+
+def _on_result(sentence: str) -> bool:
+    return _ON_RESULT.match(sentence) is not None
+
+
 _CONSEQUENCE = regex.compile(r"[,，][ \t]*(?=" + _THEREFORE + ")", regex.IGNORECASE)
 # A lead whose last clause is only a word of consequence, at most with a word for the manner
 # after it ("..., a good example of something worth remembering, so:", "Also so:", "Quindi così:"):
@@ -2221,8 +2263,9 @@ _THE_REST = regex.compile(
 )
 # A clause, after a comma, that puts a step off until later and ends the line
 _LATER_CLAUSE = regex.compile(
-    r"[,，;][^,，;\n]*\b(?:later|another\s+time|más\s+tarde|luego|plus\s+tard|später|più\s+tardi|mais\s+tarde|"
-    r"depois|позже|потом)\b[^,，;\n]*$",
+    r"[,，;][^,，;\n]*\b(?:later|another\s+time|más\s+tarde|luego(?!\s+de\b)|plus\s+tard|später|più\s+tardi|mais\s+tarde|"
+    # ("depois de"/"luego de" take an object: "after your confirmation" is no later step of its own)
+    r"depois(?!\s+(?:d[aeo]s?|que)\b)|позже|потом)\b[^,，;\n]*$",
     regex.IGNORECASE,
 )
 # What someone sent, quoted in full on the line, then a clause of the writer's own that points
@@ -3561,6 +3604,9 @@ AFTER_GATES["retracted"] += (
     *["обращай", "不算", "无效", "pod uwagę", "scratch", "scrap that", "hang on", "hold on"],
 )
 AFTER_GATES["example"] += (
+    *["não pesquisei", "não procurei", "não anotei", "não registrei", "não rodei", "não chamei", "não gravei"],
+    *["o aspeto de", "o aspecto de", "o formato de", "ti mostro solo", "com'è fatt", "com’è fatt"],
+    *["hiçbir şey", "göründüğünü", "δεν έψαξα", "δεν έτρεξα", "δεν κατέγραψα", "για να δεις", "για να δείτε"],
     "見せるため",
     "はしてい",
     "もしてい",
