@@ -4713,7 +4713,7 @@ def shown_after(
             or (
                 before is not None
                 and (short or (i == 0 and _opens_with_check(line)))
-                and reports_done(before)
+                and (reports_done(before) or (short and _acts_in_lead(before) and _checks_content(line)))
                 and not _wants_me(line)
                 and not asks_keep
                 and not (
@@ -5455,6 +5455,57 @@ def _one_word(before: str) -> bool:
     in a script with spaces, that neither names the block a draft nor hedges it."""
     text = before.strip(" \t*_")
     return " " not in text and UNSPACED.search(text) is None and _NOT_DONE_WORD.search(text) is None
+
+
+# The writer as the subject of a step taken now or next, in the auxiliaries and persons that
+# say so: the progressive, the near future, "let me" ("I'm saving", "I'll note", "voy a",
+# "je vais", "ich werde", "vou", "lass mich", "déjame", "laisse-moi")
+_MY_STEP_NOW = regex.compile(
+    r"(?<!\w)(?:i['’]m\s+(?:going\s+to\s+\w+|\w+ing)|i\s+am\s+(?:going\s+to\s+\w+|\w+ing)|i['’]ll|i\s+will|"
+    r"let\s+me|voy\s+a|estoy\s+\w+(?:ando|iendo)|d[ée]jame|je\s+vais|laisse[- ]moi|ich\s+werde|lass\s+mich|"
+    r"vou|estou\s+\w+ndo|deixa\s+eu|deixe-me|sto\s+\w+ndo|lascia(?:mi)?\s+che|"
+    # (the first person's present with an object pronoun: "je le note", "ich speichere das")
+    r"je\s+(?:l['’]|le\s+|la\s+|les\s+)\w+|ich\s+\w+e\s+(?:das|es|den|die|dir))(?!\w)",
+    regex.IGNORECASE,
+)
+# A lead that hedges the step it names: a modal of possibility or the conditional ("I could
+# save it:", "Lo guardaría:", "Je pourrais le noter :"), or the manner of a sample ("like this:")
+_HEDGED = regex.compile(
+    r"(?<!\w)(?:can|may|shall|should|\w+['’]d|podría\w*|\w+ría(?:s|mos)?|pourr\w*|\w+rais|\w+rait|könnte\w*|"
+    r"sollte\w*|hätte\w*|wäre|würde\w*|potrei|potrebbe|\w+rei|\w+rebbe|poderia|zou|kan|kunnen|skulle|kunde|kunne|mógł\w*|\w+łbym|"
+    r"bych|mohl\w*|можно|мог\w*|міг|могу|можу|like\s+(?:this|so)|as\s+follows|así|ainsi|comme\s+(?:ça|ceci)|"
+    r"folgendermaßen|assim|così|zo|så\s+här|sådan|slik)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _acts_in_lead(before: str) -> bool:
+    """Whether the line before a block is a lead of its own that names the writer's step in the
+    indicative ("I'm saving this:", "I'll note it:", "Let me add that:", "Lo anotaré:"): it ends in
+    a colon, asks nothing, and neither negates, conditions nor hedges the step. A bare check after
+    such a block ("OK?") asks whether the content is right, not leave to make it."""
+    line = before[:LINE_CHARS].strip(" \t*_")
+    return (
+        _ends_in_colon(line)
+        and _MY_STEP_NOW.search(line) is not None
+        and _ASK_MARK(line) is None
+        and _NO_REPORT.search(line) is None
+        and _HEDGED.search(line) is None
+    )
+
+
+# A question that opens on the writer's own leave ("Shall I?", "¿Puedo?", "Darf ich?")
+_MY_LEAVE_OPEN = regex.compile(
+    r"[\W_]{0,3}(?:(?:shall|should|may|can)\s+I|posso|devo|puedo|debo|(?:soll|darf|kann)\s+ich|puis-je|"
+    r"(?:zal|mag|moet)\s+ik|(?:ska|får)\s+jag|(?:skal|må)\s+(?:jeg|eg))(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _checks_content(line: str) -> bool:
+    """Whether a short question after a block only checks what it holds ("OK?", "Is that
+    right?"), asking neither the writer's leave ("Shall I?") nor for a step."""
+    return _checks_only(line, any_words=True) and _MY_LEAVE_OPEN.match(line) is None
 
 
 def _wants_me(line: str) -> bool:
