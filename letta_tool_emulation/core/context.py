@@ -753,7 +753,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"(?:거기서|거기에서|그쪽에서|그곳에서)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|못\s*찾으면)|"
         r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)|"
         r"結果(?:に|が|で)[^\n]{0,30}?(?:あれば|あったら|見つかれば|見つかったら|出てきたら|出たら)",
-        "en": r"\b(?:I|we)['’]d\b|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
+        "en": r"\b(?:I|we)['’]d\b(?!\s+(?:(?:already|just|never|both|all|ever)\s+)?(?:\w+ed|been|done|gone|seen|"
+        r"made|said|told|had|got|gotten|written|spoken|met|known|given|taken|sent|found|left|heard|brought|bought|"
+        r"thought|kept)\b)|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
         r"\buntil\s+you\s+(?:confirm|say|approve|give)\b|\bpending\s+(?:your\s+)?(?:approval|confirmation)\b|"
         r"\bdraft(?:ed)?\b|\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
         r"run)\b|\bshall\s+I\b|\bwant\s+me\s+to\b|\bnext\s+step\s+would\b|"
@@ -1121,7 +1123,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         + _DEICTIC
         + r"\b[^\n]*\?|\b(?:want|like)\s+me\s+to\s+(?:go\s+ahead\s+and\s+)?(?:\w+\s+){0,2}?"
         + _DEICTIC
-        + r"\b[^\n]*\?|"
+        # (not a further step, later or besides: "Want me to send it to you after?")
+        + r"\b(?![^\n]*\b(?:after|afterwards|later|too|also|as\s+well)\b)[^\n]*\?|"
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
         r"^\W{0,3}(?:do\s+you\s+)?want\s+(?:it|this|that|them)\s+(?:saved|stored|noted|sent|added|updated|changed|"
         r"recorded|kept|on\s+file|in\s+(?:your\s+|the\s+)?(?:notes|memory|archive))\b[^\n]*\?|"
@@ -3822,6 +3825,15 @@ _FOR_MORE = regex.compile(
     r"עוד|और|আর|อีก|또|더|다른|别的|其他|还有|还要|他に|ほかに|ほか|何か)(?!\w)",
     regex.IGNORECASE,
 )
+# Words that ask when, where or who: a short question holding one asks about something else
+# ("কবে গৃহপ্রবেশ?", "When's the party?"), never leave for the block
+_ASKS_ELSE = regex.compile(
+    r"(?<!\w)(?:when|where|who|cuándo|dónde|quién|quand|où|wann|wo|wer|quando|onde|quem|dove|chi|когда|где|кто|"
+    r"коли|хто|wanneer|waar|kiedy|gdzie|kto|kdy|kde|kdo|när|vem|når|hvor|hvem|milloin|missä|kuka|mikor|hol|când|"
+    r"unde|cine|quan|nerede|kim|ne\s+zaman|πότε|πού|ποιος|kapan|bila|di\s+mana|siapa|khi\s+nào|bao\s+giờ|ở\s+đâu|"
+    r"متى|أين|کجا|מתי|איפה|कब|कहाँ|कौन|কবে|কোথায়|কে|lini|wapi|nani)(?!\w)|什么时候|哪里|哪儿|几点|几号|いつ|どこ|언제|어디|누구",
+    regex.IGNORECASE,
+)
 _QUESTION_WORD = regex.compile(
     r"(?<!\w)(?:how|what|when|where|who|whom|whose|why|which|cómo|qué|cuándo|dónde|quién|por\s+qué|cuál|"
     r"comment|quoi|quand|où|qui|pourquoi|quel\w*|wie|was|wann|wo|wer|warum|welche\w*|como|quando|onde|quem|"
@@ -4609,6 +4621,7 @@ def shown_after(
         if (
             kind is None
             and short
+            and _ASKS_ELSE.search(line) is None
             and (
                 _BARE.search(_bare_text(line))
                 or (
@@ -4852,7 +4865,7 @@ _ASKED_CJK = regex.compile(
 # and what makes such a question about something else: the reader, more, a time, or a check of
 # what was done ("你周末去吗？", "มีอะไรให้ช่วยอีกไหม", "保存好了吗？", "ถูกต้องไหม")
 _NOT_MY_STEP_CJK = regex.compile(
-    r"你|您|あなた|也|还|還|他|ほか|别|其他|了|対|对|對|没错|(?<=[\p{Han}\p{Katakana}])も|다른|(?<=\p{Hangul})도(?=\s)|"
+    r"^(?:接下来|然后|下一步|之后)|^是|你|您|あなた|也|还|還|他|ほか|别|其他|了|対|对|對|没错|(?<=[\p{Han}\p{Katakana}])も|다른|(?<=\p{Hangul})도(?=\s)|"
     r"คุณ|เธอ|อีก|อื่น|แล้ว|ถูก|อะไร|ไหน|ใคร|ทำไม|ยังไง|อย่างไร|เมื่อ|"
     r"明天|今天|今晚|周末|週末|明日|今日|今夜|내일|오늘|주말|พรุ่งนี้|วันนี้|คืนนี้|เสาร์|อาทิตย์"
 )
@@ -4887,6 +4900,25 @@ _YOU_OBJECT_FR = regex.compile(r"(?<!\w)(?:(?:te|vous)(?!\w)|t['’])", regex.IG
 _I_FIRST_WORDS = 5
 
 
+# The writer's step told as under way, in the progressive ("I'm checking my notes ...", "Estoy
+# buscando ...", "Sto cercando ..."): a question after it on the line asks about another thing
+_DOING_NOW = regex.compile(
+    r"(?<!\w)(?:I['’]m|I\s+am)\s+(?:now\s+|just\s+)?(?!going\b)\w+ing\b|(?<!\w)(?:estoy|estou|sto)\s+"
+    r"(?:ahora\s+|agora\s+|ora\s+)?\w+(?:ando|iendo|endo|indo)\b",
+    regex.IGNORECASE,
+)
+
+
+def _doing_now(sentence: str) -> bool:
+    line = sentence[:LINE_CHARS]
+    return (
+        _DOING_NOW.search(line) is not None
+        and _HEDGED.search(line) is None
+        and _NO_REPORT.search(line) is None
+        and _ASK_MARK(line) is None
+    )
+
+
 def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
     """Whether ``line`` is a short question that asks leave for the writer's step on the block
     by its grammar (see :data:`_MY_STEP_ASKED`), and whether it points back at the block; None
@@ -4903,7 +4935,10 @@ def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
     if not (text.endswith(_ASKS) or _greek_question(text) or any(p in text for p in _THAI_ASKS)):
         return None
     # (a sentence before it on the line that reports the block done: "記録しました。...？")
-    if any(reports_done(sentence) or DONE.match(sentence[:LINE_CHARS] + " ") is not None for sentence in said[:-1]):
+    if any(
+        reports_done(sentence) or DONE.match(sentence[:LINE_CHARS] + " ") is not None or _doing_now(sentence)
+        for sentence in said[:-1]
+    ):
         return None
     if UNSPACED.search(text):
         bare = _POLITE_TH.sub("", text.rstrip("?？ \t"))
