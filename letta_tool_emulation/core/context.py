@@ -1144,12 +1144,6 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"aplico|ejecuto|mando)|¿\s*(?:te\s+parece\s+bien|está\s+bien|"
         r"sigo\s+adelante|quieres\s+que\s+(?:lo|la))|hasta\s+que\s+(?:me\s+)?confirmes|(?<!(?:avísame|avisame|dime|dímelo|dimelo|escríbeme|avisa)\s+)solo\s+si\b)",
         "fr": r"\b(?:ça|cela)\s+(?:te|vous)\s+(?:va|convient)\b[^\n]*\b(?:comme\s+ça|ainsi|comme\s+ceci)\b|"
-        # the reader asked whether the writer should make it, pointing back at it by a pronoun ("Vous
-        # voulez que je garde ça dans vos notes ?", "Je le fais ?"); not a further step ("aussi")
-        r"\b(?:tu\s+veux|vous\s+voulez|veux-tu|voulez-vous)\s+que\s+je\s+(?:(?:le|la|les)\s+|l['’])?\w+\s+"
-        r"(?:ça|cela|ceci)\b(?![^\n]*\b(?:aussi|également|autre))[^\n]*\?|"
-        r"\b(?:tu\s+veux|vous\s+voulez|veux-tu|voulez-vous)\s+que\s+je\s+(?:(?:le|la|les)\s+|l['’])\w+\b"
-        r"(?![^\n]*\b(?:aussi|également|autre))[^\n]*\?|^\W{0,3}je\s+(?:(?:le|la|les)\s+|l['’])\w+\s*\?|"
         r"\bcomme\s+ça\s*\?|\bje\s+(?:l['’]|les\s+)?(?:enregistre|envoie|applique|mets\s+à\s+jour|lance|"
         r"note)\s+(?:comme\s+ça|ainsi)\s*\?|\b(?:tu\s+confirmes|vous\s+confirmez)\s*\?|\bje\s+(?:peux|"
         r"dois)\s+(?:l['’]|les\s+)(?:enregistrer|envoyer|appliquer|lancer)\b[^\n]*\?|\b(?:juste|seulement|"
@@ -1192,7 +1186,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"можно\s+(?:сохранить|"
         r"отправить)|^\W{0,3}можно\s+(?:менять|поменять|изменить|заменить|обновить|записать|вносить|внести)\s*\?|^\W{0,3}точно\s+(?:сохранить|записать|отправить|применить|обновить)\s*\?|"
         r"подтверди(?:те)?,?\s+и\s+я\s+(?:сохраню|запишу|отправлю|обновлю|внесу)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
-        "zh": r"只是(?:一个)?草稿|你同意我(?:把(?:它|这个|这条|这些))?(?:存|保存|记|记录|添加|加|写)[^\n？?]{0,8}[吗么][？?]?|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
+        "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|(?:你)?确定要(?:改|修改|更新|保存|替换|换)吗|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
         "ja": r"(?:確認|承認)(?:して|し)?(?:いただけ|もらえ|くれ)(?:たら|れば)[、,]?\s*(?:送り|保存し|登録し|実行し)ます|"
         r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
@@ -3656,7 +3650,6 @@ AFTER_GATES["retracted"] += (
     *["聞き間違え", "正しいのは", "잘못", "맞는", "อ่านผิด", "nimesoma vibaya"],
 )
 AFTER_GATES["proposed"] += (
-    *["que je", "je le", "je la", "je les", "je l'", "je l’", "你同意我"],
     *["give me ", "send me ", "let me know", "tell me", "say so", "bescheid", "gib mir", "sag mir", "dammi"],
     *["dimmi", "fammi sapere", "avísame", "dime", "dame el", "dis-moi", "fais-moi signe", "donne-moi"],
     *["me avis", "avise-me", "avisa-me", "me dá", "me dê", "laat ", "säg till", "скажи", "дай знать", "дайте знать"],
@@ -4648,6 +4641,8 @@ def shown_after(
         kept = kind is None and last and not tight and not done and _keeps_it(line, before, above)
         if kept:
             kind = "proposed"
+        if kind is None and i == 0 and (tight or last) and not done and _MAKE_IT_ASKED.search(line) is not None:
+            kind = "proposed"
         asks_keep = i == 0 and (tight or bool(last)) and _asks_to_keep(line)
         if kind is None and asks_keep:
             kind = "proposed"
@@ -5396,6 +5391,18 @@ _KEEP_WORDS = 4  # words of a question that keeps the block with no object of it
 _KEEP_ANAPHOR_WORDS = 8
 _JA_ASKS = ("か。", "か", "かな。")
 _CJK_MORE = ("他", "ほか", "别的", "還有", "还有", "다른", "또")
+
+
+# The reader asked whether the writer should make the step, pointing back at the block by a
+# pronoun ("Vous voulez que je garde ça dans vos notes ?", "Je le fais ?", "你同意我把这条记下来
+# 吗？"); not a further step ("aussi", "autre chose", "te le rappeler")
+_MAKE_IT_ASKED = regex.compile(
+    r"\b(?:tu\s+veux|vous\s+voulez|veux-tu|voulez-vous)\s+que\s+je\s+(?:(?:(?:le|la|les)\s+|l['’])?\w+\s+"
+    r"(?:ça|cela|ceci)\b|(?:(?:le|la|les)\s+|l['’])\w+\b)(?![^\n]*\b(?:aussi|également|autre))[^\n]*\?|"
+    r"^\W{0,3}je\s+(?:(?:le|la|les)\s+|l['’])\w+\s*\?|"
+    r"你同意我(?:把(?:它|这个|这条|这些))?(?:存|保存|记|记录|添加|加|写)[^\n？?]{0,8}[吗么]",
+    regex.IGNORECASE,
+)
 
 
 def _asks_to_keep(line: str, *, too: bool = False) -> bool:
