@@ -4641,7 +4641,7 @@ def shown_after(
         kept = kind is None and last and not tight and not done and _keeps_it(line, before, above)
         if kept:
             kind = "proposed"
-        if kind is None and i == 0 and (tight or last) and not done and _MAKE_IT_ASKED.search(line) is not None:
+        if kind is None and i == 0 and (tight or last) and not done and _asks_to_make_it(line):
             kind = "proposed"
         asks_keep = i == 0 and (tight or bool(last)) and _asks_to_keep(line)
         if kind is None and asks_keep:
@@ -4694,8 +4694,8 @@ def shown_after(
             and i == 0
             and (tight or last)
             and before is not None
+            and _asks_leave(line)  # (first: most lines ask nothing, and the lead's reading costs)
             and _proposes(before)
-            and _asks_leave(line)
         ):
             # (the question alone, under a lead that only presents the block or tells it made, is
             # as often about another step: "Ist es okay, wenn ich dich daran erinnere?")
@@ -5403,6 +5403,13 @@ _MAKE_IT_ASKED = regex.compile(
     r"你同意我(?:把(?:它|这个|这条|这些))?(?:存|保存|记|记录|添加|加|写)[^\n？?]{0,8}[吗么]",
     regex.IGNORECASE,
 )
+
+
+def _asks_to_make_it(line: str) -> bool:
+    # (most lines after a block ask nothing, and few hold the words)
+    if _ASK_MARK(line) is None and "吗" not in line and "么" not in line:
+        return False
+    return ("je" in line.lower() or "你同意我" in line) and _MAKE_IT_ASKED.search(line) is not None
 
 
 def _asks_to_keep(line: str, *, too: bool = False) -> bool:
