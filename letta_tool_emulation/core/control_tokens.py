@@ -75,11 +75,12 @@ class TrailingTokens:
     are dropped; a token that was never finished is text, and is handed out as written. A
     stream's chunks add up to what the whole text gives, however they cut it."""
 
-    __slots__ = ("open", "run")
+    __slots__ = ("dropped", "open", "run")
 
     def __init__(self) -> None:
         self.run: list[str] = []  # complete tokens (with the space before each) that end the text so far
         self.open = ""  # what follows them: space, and the beginning of one more token
+        self.dropped: tuple[int, int] | None = None  # at the end: the tokens dropped, and what followed them
 
     def text(self, s: str) -> str:
         """What of ``s``, the text that follows what came so far, can be shown now."""
@@ -114,5 +115,16 @@ class TrailingTokens:
         """What is left to show at the end of the reply: what follows the last complete token
         (space, or a token that was never finished)."""
         rest = self.open
+        self.dropped = (sum(map(len, self.run)), len(rest))
         self.run, self.open = [], ""
         return rest
+
+    def shown(self, text: str) -> str:
+        """What of ``text``, all the text this was given so far, is shown: less what is held, or,
+        at the end, less the tokens dropped."""
+        n = len(text)
+        if self.dropped is not None:
+            tokens, rest = self.dropped
+            return text[: n - rest - tokens] + text[n - rest :] if tokens else text
+        held = sum(map(len, self.run)) + len(self.open)
+        return text[: n - held] if held else text

@@ -58,7 +58,6 @@ class StreamingToolCallParser:
         self._extra: list[StreamEvent] = []
         # (the scanner reads the tokens that end the reply as they are; only what is shown is without them)
         self._trailing = TrailingTokens()
-        self._texts: list[str] = []  # the text handed out
 
     def feed(self, chunk: str | bytes | None) -> list[StreamEvent]:
         """Events for ``chunk``: ``str``, UTF-8 ``bytes`` split anywhere, or None (nothing)."""
@@ -66,7 +65,16 @@ class StreamingToolCallParser:
         if self._broken:
             return []
         try:
-            return self._shown(self._scanner.feed(text))
+            events = self._scanner.feed(text)
+            trailing = self._trailing
+            if not (trailing.run or trailing.open):
+                # (nearly every chunk: nothing held, and no "<" that could begin a token)
+                for event in events:
+                    if "<" in event.text:
+                        break
+                else:
+                    return events
+            return self._shown(events)
         except Exception as exc:  # noqa: BLE001 - a parser bug must not take the agent down
             return self._fail(exc)
 
@@ -77,7 +85,6 @@ class StreamingToolCallParser:
         try:
             events = self._shown(self._scanner.feed(tail) + self._scanner.close(finish_reason))
             if rest := self._trailing.close():
-                self._texts.append(rest)
                 events.append(text_event(rest))
             return events
         except Exception as exc:  # noqa: BLE001
@@ -93,7 +100,6 @@ class StreamingToolCallParser:
                     continue
                 if text != event.text:
                     event = text_event(text)
-                self._texts.append(text)
             out.append(event)
         return out
 
@@ -107,7 +113,7 @@ class StreamingToolCallParser:
         """Everything so far; complete after :meth:`close`."""
         out = self._scanner.out
         return ParseResult(
-            content=tidy("".join(self._texts)),
+            content=tidy(self._trailing.shown("".join(out.texts))),
             tool_calls=[] if self._broken else list(out.calls),
             problems=out.problems + [e.problem for e in self._extra if e.problem is not None],
             reasoning="".join(out.reasoning).strip(),
