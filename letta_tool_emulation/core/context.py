@@ -668,7 +668,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON
         + r"|(?:trước\s+đó|lúc\s+nãy|hôm\s+qua)[^\n]{0,60}"
         r"(?:đã\s+chạy|đã\s+gọi)|đây\s+là\s+(?:những\s+gì|điều)\s+(?:mình|tôi)\s+đã\s+làm)",
-        "id-ms": r"\b(?:(?:kamu|anda|kau)\s+(?:kirim|mengirim|kirimkan)|yang\s+(?:kamu|anda)\s+kirim|"
+        # (as the lead's last clause: "Anda mengirim nomor baru, jadi saya perbarui:" is the reason for the step)
+        "id-ms": r"\b(?:(?:kamu|anda|kau)\s+(?:kirim|mengirim|kirimkan)(?=\b[^\n,，;]*$)|yang\s+(?:kamu|anda)\s+kirim(?=\b[^\n,，;]*$)|"
         r"sebelumnya\s+(?:aku|saya)\b[^\n]{0,40}\b(?:menjalankan|memanggil)|ini\s+yang\s+(?:aku|saya)\s+lakukan)\b",
         "ar-fa": r"(?:أرسلت\s+لي|أرسلتها\s+لي|ما\s+أرسلته|سابقا[^\n]{0,60}(?:نفذت|شغلت)|هذا\s+ما\s+فعلته|"
         r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
@@ -699,10 +700,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + rf"|\bndi{_SW_RELATIVE}\s+[um]li{_SW_RELATIVE}ni{_SW_SEND}"
         + _COLON,
         # What was done earlier, told with the time word after "what I" ("Hier ist, was ich vorhin
-        # gemacht habe:"), and "you sent me" in Malay and Indonesian word orders.
+        # gemacht habe:"), and "you sent me" in Malay and Indonesian word orders, as the lead's
+        # only clause: one that goes on after a comma to the writer's own step ("Kamu mengirimkan
+        # alamat baru, saya simpan ya:") tells why the block is made
         "de-ms": r"\bwas\s+ich\s+(?:vorhin|vorher|eben|gestern|früher|zuvor|letztes\s+mal)\s+(?:\w+\s+){0,3}"
         r"(?:habe|hatte)\b|\b(?:anda|kamu|awak|engkau|kau)\s+(?:hantar|hantarkan|menghantar|kirim|kirimkan|mengirim|"
-        r"tampal|menampal|tempel|menempel|kongsi)\w*\b" + _ENDS,
+        r"tampal|menampal|tempel|menempel|kongsi)\w*\b[^\n,，;]*[:：][ \t*_]*$",
     },
     "proposed": {
         # the reader's verdict asked for before the block ("tell me if it reads well:", "dime si te
