@@ -32,6 +32,8 @@ TOKENS = regex.compile(r"(?:[ \t]{0,8}" + _TOKEN + ")+")
 CUT = regex.compile(r"[ \t]{0,8}" + _CUT_TOKEN + r"?\Z")
 
 _SPACE = " \t\r\n"
+# What may follow the beginning of a token in it
+_GOES_ON = frozenset("|>/_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 # From a run's start: complete tokens one after another (with the space before each), then space
 # and the beginning of one more, up to the end of the text. (The standard library's engine:
 # these are tried on every piece of text that holds a "<", and it is quicker to call.)
@@ -49,11 +51,16 @@ def _trailing_run(text: str) -> tuple[int, int]:
     before it."""
     n = len(text)
     last_at = text.rfind("<")
-    last = _LAST.match(text, last_at) if last_at >= 0 else None
-    if last is None:
+    if last_at < 0:
         return n, n
+    if last_at == n - 1:
+        tokens_end = -1  # (a "<" that ends the text begins one: no need to read it)
+    else:
+        last = _LAST.match(text, last_at)
+        if last is None:
+            return n, n
+        tokens_end = last.end(1) if last.group(1) else -1
     start = last_at
-    tokens_end = last.end(1) if last.group(1) else -1
     while True:  # back over the complete tokens before it, one at a time
         end = start
         while end and text[end - 1] in _SPACE:
@@ -91,6 +98,16 @@ class TrailingTokens:
         else:
             if not s:
                 return ""
+            if self.open[-1:] not in _SPACE and s[0] not in _GOES_ON:
+                # (the cut token does not go on: nothing of it is held any longer)
+                shown = "".join(self.run) + self.open
+                self.run, self.open = [], ""
+                start, tokens_end = _trailing_run(s)
+                if start < len(s):
+                    if tokens_end > start:
+                        self.run.append(s[start:tokens_end])
+                    self.open = s[tokens_end:]
+                return shown + s[:start]
             t = self.open + s
             if (more := _CONTINUES.match(t)) is not None:
                 end = more.end(1)
