@@ -99,28 +99,23 @@ class TrailingTokens:
             if not s:
                 return ""
             if self.open[-1:] not in _SPACE and s[0] not in _GOES_ON:
-                # (the cut token does not go on: nothing of it is held any longer)
+                # (the cut token does not go on: all that was held is shown, without reading the
+                # two together)
                 shown = "".join(self.run) + self.open
-                self.run, self.open = [], ""
-                start, tokens_end = _trailing_run(s)
-                if start < len(s):
-                    if tokens_end > start:
-                        self.run.append(s[start:tokens_end])
-                    self.open = s[tokens_end:]
-                return shown + s[:start]
-            t = self.open + s
-            if (more := _CONTINUES.match(t)) is not None:
-                end = more.end(1)
-                if end:
-                    self.run.append(t[:end])
-                self.open = t[end:]
-                return ""
-            # Text that is no token: the run was not the reply's end. A new one can begin only
-            # past where this one broke (a token before that point runs into the same text),
-            # which reading back from the end never passes.
-            shown = "".join(self.run)
+            else:
+                t = self.open + s
+                if (more := _CONTINUES.match(t)) is not None:
+                    end = more.end(1)
+                    if end:
+                        self.run.append(t[:end])
+                    self.open = t[end:]
+                    return ""
+                # Text that is no token: the run was not the reply's end. A new one can begin only
+                # past where this one broke (a token before that point runs into the same text),
+                # which reading back from the end never passes.
+                shown = "".join(self.run)
+                s = t
             self.run, self.open = [], ""
-            s = t
         start, tokens_end = _trailing_run(s)
         if start < len(s):
             if tokens_end > start:
