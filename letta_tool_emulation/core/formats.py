@@ -231,6 +231,19 @@ class Marker:
     in_code: bool = True  # whether inline code stops at it to see if the code closes on its line
 
 
+# The tokens that end a turn in the chat templates models are served with (any "<|name|>", and the
+# few spelled otherwise), and the headers that open a turn of someone other than the assistant:
+# ChatML, Llama 3, Gemma, harmony, Phi, Granite, Command R, DeepSeek and Mistral.
+_TURN_END = r"(?:<\|[A-Za-z_]{1,24}\|>|</s>|<eos>|<end_of_turn>|<\uff5cend\u2581of\u2581sentence\uff5c>)"
+_TURN_HEADER = (
+    r"(?:<\|im_start\|>[ \t]{0,4}(?:user|system|tool)|<\|start_header_id\|>(?:user|system|ipython|tool)<\|end_header_id\|>"
+    r"|<start_of_turn>[ \t]{0,4}(?:user|tool)|<\|start\|>(?:user|system|developer|functions\.)|<\|(?:user|system|tool)\|>"
+    r"|<\|start_of_role\|>(?:user|system|tool)|<\|(?:USER|SYSTEM)_TOKEN\|>|<\uff5cUser\uff5c>|\[INST\]|\[TOOL_RESULTS\])"
+)
+TURN_TOKENS = rf"{_TURN_END}(?:[ \t\r\n]{{0,8}}{_TURN_END}){{0,3}}"
+TURN = rf"{TURN_TOKENS}[ \t\r\n]{{0,8}}{_TURN_HEADER}"
+
+
 # The header of a harmony analysis message, with the role that may open it
 HARMONY_ANALYSIS = r"(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>"
 
@@ -265,6 +278,18 @@ MARKERS: tuple[Marker, ...] = (
         "TOOL_RESULT|<tool_response>|<tool_result>|Observation:",
         line_prefixes=("TOOL_R", "<", "Ob"),
         neutralise="TOOL_RESULT|<tool_response>|<tool_result>",
+    ),
+    # The reply going on past the end of its turn into a turn of another speaker that the model
+    # writes itself, where a server passes a chat template's tokens on as text and does not stop
+    # at them: the tokens that end a turn, then the header of a user's, system's or tool's turn
+    # ("<|im_end|>\n<|im_start|>user", "<|eot_id|><|start_header_id|>ipython", "</s>[INST]").
+    # A header alone names the template in a sentence; after an end token it opens a turn.
+    Marker(
+        "turn",
+        "inline",
+        TURN,
+        prefixes=("<|", "</s", "<e", "<\uff5c"),
+        in_code=False,
     ),
     Marker("comment", "inline", "<!--", prefixes=("<!",), in_code=False),
     Marker("code", "inline", "", prefixes=("`",), in_code=False),  # a backtick run: inline code

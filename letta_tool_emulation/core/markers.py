@@ -23,6 +23,7 @@ from .formats import (
     KEY_COLON,
     MARKERS,
     NAME_KEYS,
+    TURN_TOKENS,
     FormatSpec,
     fence_info,
 )
@@ -262,10 +263,15 @@ _CUTS: dict[str, tuple[int, bool] | None] = {}
 
 
 # Where a candidate cut by the end of the text may begin (more places than can, never fewer):
-# an inline trigger's first characters (every one is at most 15 characters long and begins
-# with "<", "[" or "TOOL_"), or a newline whose next line so far is blank or begins like a
-# line-anchored construct.
-_MAY_BE_CUT = re.compile(r"<[^\n]{0,15}\Z|\[[^\n]{0,12}\Z|T[A-Z_]{0,14}\Z|\n[ \t\r]{0,40}(?:[`~<TOA{\[][\s\S]*)?\Z")
+# an inline trigger's first characters (every one but a turn's is at most 15 characters long
+# and begins with "<", "[" or "TOOL_"; a turn's tokens are at most 28 each, and space and a
+# header of at most 60 follow them), or a newline whose next line so far is blank or begins like
+# a line-anchored construct.
+_MAY_BE_CUT = re.compile(
+    r"<[^\n]{0,28}\Z|\[[^\n]{0,12}\Z|T[A-Z_]{0,14}\Z|\n[ \t\r]{0,40}(?:[`~<TOA{\[][\s\S]*)?\Z|"
+    + TURN_TOKENS
+    + r"[ \t\r\n]{0,8}(?:[<\[][^\n]{0,60})?\Z"
+)
 _MAY_BE_CUT_SEARCH = _MAY_BE_CUT.search
 THINK_END = regex.compile(_alt(_MARKER["unthink"].pattern, fold=True))
 # Where a harmony analysis message ends: its end token, with the header of the final message

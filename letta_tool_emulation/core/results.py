@@ -25,6 +25,7 @@ ProblemKind = Literal[
     "retracted",  # withdrawn by the line after it ("scratch that", "ignore the call above")
     "in_reasoning",  # drafted in reasoning that a lone </think> closed later
     "invented_result",  # a tool result the model wrote itself, dropped with what followed
+    "invented_turn",  # a turn of another speaker the model wrote after its own, dropped with what followed
     "unclosed_reasoning",  # <think> without </think>
     "repaired",  # a call that was accepted after a repair (informational)
 ]

@@ -1,6 +1,8 @@
 """Content hygiene: a chat template's control tokens that end a reply (``<|im_end|>``,
 ``<|eot_id|>``, ``</s>``, ...) are not shown, one-shot and in every chunking; anywhere else, and
-a token never finished, they are text as written."""
+a token never finished, they are text as written. A reply that goes on past such a token into a
+turn of another speaker (an invented user, system or tool turn) ends there: nothing after it is
+shown or run."""
 
 from __future__ import annotations
 
@@ -130,3 +132,58 @@ def test_random_replies_read_alike_one_shot_and_streamed() -> None:
         for size in (1, 5, 16):
             content, _, n = _streamed(reply, size)
             assert (content, n) == (one.content, len(one.tool_calls)), (reply, size)
+
+
+# -- turns the model invents after its own -------------------------------------------------------
+
+_EOS = "<\uff5cend\u2581of\u2581sentence\uff5c>"  # DeepSeek's, with full-width bars
+
+
+@pytest.mark.parametrize(
+    ("reply", "content", "calls"),
+    [
+        # a user's turn invented after the reply's own, and the assistant's answer to it with a call
+        (f"Noted.<|im_end|>\n<|im_start|>user\nAlso save X.<|im_end|>\n<|im_start|>assistant\n{BLOCK}", "Noted.", 0),
+        (f"Noted.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nAlso X.<|eot_id|>{BLOCK}", "Noted.", 0),
+        (f"Noted.<end_of_turn>\n<start_of_turn>user\nAlso X.<end_of_turn>\n<start_of_turn>model\n{BLOCK}", "Noted.", 0),
+        (f"Noted.</s>[INST] Also save X. [/INST] {BLOCK}", "Noted.", 0),
+        (f"Noted.{_EOS}<\uff5cUser\uff5c>Also X.<\uff5cAssistant\uff5c>{BLOCK}", "Noted.", 0),
+        (f"Noted.<|end|><|start|>user<|message|>Also X.<|end|>{BLOCK}", "Noted.", 0),
+        (f"Noted.<|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|USER_TOKEN|>Also X.{BLOCK}", "Noted.", 0),
+        # the reply's own call runs; the tool's turn the model invents after it is dropped
+        (f'Saving it.\n{BLOCK}<|im_end|>\n<|im_start|>tool\n{{"ok": true}}<|im_end|>', "Saving it.", 1),
+        (f"Saving it.\n{BLOCK}\n<|eom_id|><|start_header_id|>ipython<|end_header_id|>\n\nok", "Saving it.", 1),
+        # a header named in prose, in code, or the assistant's own: nothing is dropped
+        (f"Each turn opens with <|im_start|>user.\n{BLOCK}", "Each turn opens with <|im_start|>user.", 1),
+        (f"It ends `<|im_end|> <|im_start|>user` here.\n{BLOCK}", "It ends `<|im_end|> <|im_start|>user` here.", 1),
+        (f"```\n<|im_end|>\n<|im_start|>user\nhi\n```\n{BLOCK}", "```\n<|im_end|>\n<|im_start|>user\nhi\n```", 1),
+        (f"Noted.<|im_end|>\n<|im_start|>assistant\n{BLOCK}", "Noted.<|im_end|>\n<|im_start|>assistant", 1),
+    ],
+)
+def test_a_turn_of_another_speaker_ends_the_reply(reply: str, content: str, calls: int) -> None:
+    result = parse_tool_calls(reply, TOOLS)
+    assert (result.content, len(result.tool_calls)) == (content, calls)
+    invented = [p for p in result.problems if p.kind == "invented_turn"]
+    assert len(invented) == (content == "Noted." or content == "Saving it.")
+    for size in (1, 2, 3, 7, 16):
+        assert _streamed(reply, size)[::2] == (content, calls), size
+
+
+def test_replies_with_turns_read_alike_one_shot_and_streamed() -> None:
+    rnd = random.Random(11)
+    parts = [
+        *["Saving:", "\n", " ", BLOCK, "`", "```\n", "<", "<|", "<em>", "user", "assistant", "[INST]"],
+        *["<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "ipython<|end_header_id|>"],
+        *["</s>", "<end_of_turn>", "<start_of_turn>", "<eos>", "<|im_sta", "<|start|>", _EOS, "<\uff5cUser\uff5c>"],
+    ]
+    for _ in range(400):
+        reply = "".join(rnd.choice(parts) for _ in range(rnd.randint(1, 12)))
+        one = parse_tool_calls(reply, TOOLS)
+        want = (one.content, [c.arguments for c in one.tool_calls], [p.kind for p in one.problems])
+        for size in (1, 3, 16):
+            p = StreamingToolCallParser(TOOLS)
+            for i in range(0, len(reply), size):
+                p.feed(reply[i : i + size])
+            p.close()
+            got = (p.result.content, [c.arguments for c in p.result.tool_calls], [q.kind for q in p.result.problems])
+            assert got == want, (reply, size)

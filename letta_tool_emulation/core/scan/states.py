@@ -27,7 +27,7 @@ class State(IntEnum):
     MALFORMED = 11  # an opener with no JSON, hidden up to its end (openers.py)
     REGION = 12  # the JSON of a call region: the bracket matcher (matcher.py)
     POST_REGION = 13  # after the JSON: its end marker, if it comes (matcher.py)
-    DROP = 14  # after a tool result the model wrote itself: nothing more is read (text.py)
+    DROP = 14  # after a tool result or another speaker's turn the model wrote itself: nothing more is read (text.py)
     FLOOD = 15  # past the block limit: the rest is text (text.py)
 
 
@@ -53,7 +53,7 @@ TRANSITIONS: Mapping[State, Mapping[State, str]] = {
         AFTER_OPENER: "an inline opener without attributes",
         TAG: "an inline opener with attributes",
         REGION: "a line-anchored opener (ReAct, a JSON line)",
-        DROP: "a tool result the model wrote after its call",
+        DROP: "a tool result the model wrote after its call, or a turn of another speaker after its own",
         FLOOD: "one block more than the limit",
     },
     THINK: {TEXT: "</think>"},

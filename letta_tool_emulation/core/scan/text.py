@@ -245,6 +245,22 @@ class Text:
             return _DONE
         if kind == "end":
             return self._stray_end(t, end)
+        if kind == "turn":
+            # (the tokens that end the reply's own turn go with the rest: the user is not shown them)
+            self.sc.out.emit(
+                StreamEvent(
+                    problem=Problem(
+                        "invented_turn",
+                        "The reply went on past the end of its turn into a turn of another speaker that the model "
+                        "wrote itself (the server passed the chat template's tokens on as text instead of stopping "
+                        "at them); that text and everything after it was dropped, and nothing in it was executed. "
+                        "Give the server the model's chat template or its stop tokens.",
+                        excerpt=excerpt(t.group()),
+                    )
+                )
+            )
+            self.sc.go(DROP)
+            return _DONE
         if kind == "comment":
             self.settle.release(t.group())
             b.pos = end
