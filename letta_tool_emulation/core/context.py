@@ -4724,7 +4724,10 @@ def shown_after(
             or (
                 before is not None
                 and (short or (i == 0 and _opens_with_check(line)))
-                and (reports_done(before) or (short and _acts_in_lead(before) and _checks_content(line)))
+                and (
+                    reports_done(before)
+                    or (short and _acts_in_lead(before, line if tight else None) and _checks_content(line))
+                )
                 and not _wants_me(line)
                 and not asks_keep
                 and not (
@@ -5531,18 +5534,95 @@ _HEDGED = regex.compile(
 )
 
 
-def _acts_in_lead(before: str) -> bool:
+# The same step in the other languages, by their first person's inflection or auxiliary:
+# the present, future and past persons and the perfective (tr -iyorum/-acağım/-dım, sw
+# ni-na-/ni-ta-/ni-me-, vi đang/sẽ/đã, zh 我在/我会/已/了, ja ～ます/～ました, ru/uk/pl/cs the
+# first person singular), or a lead that is only the step's participle ("Uloženo:", "Disimpan:")
+_MY_STEP_INTL = regex.compile(
+    r"[\W_]{0,3}(?:(?:ni(?:na|ta|me|li)\w{3,}|niache|\w+mehifadhiwa|"
+    r"(?:mình|tôi|tớ|em)\s+(?:đang|sẽ|đã|vừa|\w+)|để\s+(?:mình|tôi)|đã\s+\w+|"
+    r"(?:aku|saya)\s+(?:akan\s+|sedang\s+)?\w+|(?:akan\s+)?ku\w{4,}|biar\s+(?:aku|saya|ku)\w*|(?:ter|di)\w{4,}\s*:|"
+    r"(?:я\s+|давай\s+я\s+|дай\s+я\s+)?(?:(?:это|це)\s+)?(?!предлага|пропону)\w+[юу](?:\s+(?:это|це|его|її))?\s*[:,]|"
+    r"(?!propon)\w+(?:uję|ę)|\w+(?:ám|ím|uji|uju)|\w+l[ao]?\s+jsem|\w+eno\s*:|"
+    r"ik\s+(?!zou|kan|wil|stel)\w+|laat\s+me|(?:jag|jeg)\s+(?!skulle|kan|kunde|vill|vil|föreslår|foreslår)\w+|"
+    r"låt\s+mig|lad\s+mig|la\s+meg|\w+(?:at|et|t)\s*:|"
+    r"\w+(?:ez|esc)|o\s+să|voi\s+\w+|am\s+\w+(?:at|it|ut)|lasă-mă|"
+    r"\w+(?:em|om|öm)|hadd|ho\s+\w+|estic\s+\w+|he\s+\w+[td]|deixa['’]m|\w+aré|"
+    r"(?:θα\s+)?(?:το|τα|τη|την|τον)\s+\w+[ωώα]|άσε\s+με|"
+    r"س?أ(?!قترح)\w+|\w{2,}ته|تم|دعني|אני|א\w{3,}|\w+תי|נשמר|תן\s+לי|"
+    r"\w+(?:an|än|in|en)\s+(?:sen|tämän|ne)|annas\s+kun|\w+ttu\s*:|"
+    r"\w+ing\s+(?:the|this|that|it|your)|\w+e\s+ich\s+(?:es|das|dir)|(?:lo|la)\s+\w+o|"
+    r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’])|\w+ando\s+o|je\s+garde)(?!\w)|"
+    r"(?:我(?:正在|在|会|要|已经|已|来|先)|让我|已(?:经)?|กำลัง|จะ|ขอ))",
+    regex.IGNORECASE,
+)
+# The same where the verb closes the lead, its person or aspect in the ending right before the
+# colon (tr -iyorum/-acağım/-dım, ja ～ます/～ました, hi/bn/fa the auxiliary, zh 了/一下, th แล้ว)
+_MY_VERB_LAST = regex.compile(
+    r"(?:(?<=\w)(?:iyorum|ıyorum|uyorum|üyorum|ayım|eyim|dım|dim|dum|düm|tım|tim|tum|tüm)|ます|ました|させてください|"
+    r"済み|了|一下|แล้ว|เรียบร้อย|ไว้(?:ก่อน)?(?:นะ|ให้)?|रहा\s+हूँ|रही\s+हूँ|लूँगा|लूँगी|लिया|हो\s+गया|दीजिए|করছি|রাখব|"
+    r"করেছি|হয়েছে|দিন|করব|می‌کنم|کردم|شد|کنم)[ \t]*[:：]$",
+    regex.IGNORECASE,
+)
+# A short question that asks the writer's leave by the step's own verb, in those languages: the
+# optative or subjunctive of the first person (tr -eyim mi, hi दूँ/लूँ, ko -까요), an infinitive
+# standing alone (he ל-), a modal of leave (boleh, bisa, てよい), or "go ahead" (th เลยไหม)
+_LEAVE_INTL = regex.compile(
+    r"(?:eyim|ayım|yim|yım)\s+m[ıi]|^[\W_]*(?:ho|l['’])\s*\w+\s*[?？]$|दूँ|लूँ|करूँ|দেব|করব|까요|^[\W_]*ל\w+[?？]|(?<!\w)(?:boleh|bisa|mau|nak)(?!\w)|"
+    r"てよい|ても(?:いい|よい)|ましょうか|เลยไหม|ได้ไหม|要我|吗.{0,2}$(?<=[要让]我.*)|có\s+nên|"
+    r"(?<!\w)(?:salvez|notez|mentsem|ni\w+e|zapisać|zapisywać|записать|записати|сохранить|зберегти|θα\s+το)(?!\w)",
+    regex.IGNORECASE,
+)
+_JOINED = regex.compile(r"\w+[ \t]+")
+# The hedges of those languages: a modal of possibility, the conditional, "for example", "if"
+_HEDGED_INTL = regex.compile(
+    r"可以|能|可能|比如|例如|如下|这样|でしょう|かも|ふうに|こう|こんな|そんな|思います|แบบนี้|อย่างนี้|이렇게|이런|例えば|以下|ように|ような|อาจ|ได้|ถ้า|เช่น|"
+    r"có\s+thể|ví\s+dụ|nếu|bisa|boleh|misalnya|contoh|kalau|"
+    r"(?<!\w)(?:aș|ar|pot|putea|de\s+exemplu|astfel|például|így|lehet\w*|\w+nám|\w+ném|"
+    r"\w*nge\w*|kwa\s+mfano|kama|hivi|μπορ\w*|\w+ούσα|π\.χ|παράδειγμα|έτσι|όπως|يمكن\w*|أستطيع|مثل\w*|إذا|لو|هكذا|"
+    r"كالتالي|אם|יכול\w*|למשל|כמו|כך|אפשר|esimerkiksi|voisin|\w+isin|näin|bilir\w*|örneğin|gibi|şöyle|"
+    r"например|напр|podobně|například|takto|na\s+przykład|tak|bijvoorbeeld|als|zoals|till\s+exempel|"
+    r"for\s+eksempel|f\.eks|per\s+exemple|podria|\w+aria|com|així(?!\s+que)|begini\w*|beginilah|begitu|gini|gitu|seperti|sebagai|thế\s+này|như\s+vầy|এভাবে|định|ככה|הייתי|\w+acağım|\w+eceğim|düşün\w*|planl\w*)(?!\w)|"
+    r"सकता|सकती|चाहिए|जैसे|अगर|পারি|পারব|যেমন|যদি|می‌توانم|اگر|مثلاً|مثل",
+    regex.IGNORECASE,
+)
+
+
+def _acts_in_lead(before: str, after: str | None = None) -> bool:
     """Whether the line before a block is a lead of its own that names the writer's step in the
     indicative ("I'm saving this:", "I'll note it:", "Let me add that:", "Lo anotaré:"): it ends in
     a colon, asks nothing, and neither negates, conditions nor hedges the step. A bare check after
-    such a block ("OK?") asks whether the content is right, not leave to make it."""
+    such a block ("OK?") asks whether the content is right, not leave to make it. In the other
+    languages only for ``after``, the question right under the block, where it does not ask leave
+    by the step's own verb ("Ekleyeyim mi?", "Boleh?")."""
     line = before[:LINE_CHARS].strip(" \t*_")
     return (
         _ends_in_colon(line)
-        and _MY_STEP_NOW.search(line) is not None
         and _ASK_MARK(line) is None
         and _NO_REPORT.search(line) is None
         and _HEDGED.search(line) is None
+        and (
+            _MY_STEP_NOW.search(line) is not None
+            or (
+                (
+                    _MY_VERB_LAST.search(line) is not None
+                    or _MY_STEP_INTL.match(line) is not None
+                    # (a clause after a comma, also past the word that joins it: "..., so I'm noting it:")
+                    or any(
+                        _MY_STEP_INTL.match(line, m.end()) is not None
+                        or (
+                            (j := _JOINED.match(line, m.end())) is not None
+                            and _MY_STEP_INTL.match(line, j.end()) is not None
+                        )
+                        for m in _CLAUSE_STARTS.finditer(line)
+                    )
+                )
+                and _HEDGED_INTL.search(line) is None
+                # (past a blank line the question stands apart, as likely a new matter or leave asked)
+                and after is not None
+                and _LEAVE_INTL.search(after) is None
+            )
+        )
     )
 
 
