@@ -417,7 +417,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "en": r"\b(?:for\s+(?:example|instance)|e\.\s?g\.?|examples?|samples?|for\s+reference|like\s+(?:this|that|so)|"
         r"as\s+follows|looks?\s+like|would\s+look|(?:would\s+be|is|are)\s+written(?:\s+as)?|written\s+as|"
         r"(?:the|call|tool)\s+format(?:\s+is)?|format\s+is|syntax(?:\s+is)?|something\s+like|template|"
-        r"would\s+be|illustration|(?<!\b(?:you|you['’]d|would|we|they|I)\s)like|with|using|via|as|(?:a\s+)?call\s+like|to\s+illustrate|by\s+way\s+of\s+example|"
+        r"would\s+be|illustration|(?<!\b(?:you|you['’]d|would|we|they|I)\s)like|"
+        # (not where it ends a clause of the reader's: "the one you're sticking with:", "what we settled on with:")
+        r"(?<!\b(?:you|we|they)(?:['’](?:re|ve|ll|d))?\s+\w+\s)with|using|via|as|(?:a\s+)?call\s+like|to\s+illustrate|by\s+way\s+of\s+example|"
         r"purely\s+as\s+an\s+example|hypothetically|imagine)"
         + _COLON
         + r"|^\W{0,4}(?:an?\s+)?(?:examples?|samples?|illustration|demo)\b"
