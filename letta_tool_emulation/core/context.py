@@ -5475,7 +5475,9 @@ def _checks_only(line: str, *, any_words: bool = False) -> bool:
     text = _without_signs(line.strip())
     if _KEEP_VERB.search(text) is not None:
         return False
-    if _CORRECT.search(text) is None and not (any_words and text.rstrip(" *_").endswith(("?", "？"))):
+    if _CORRECT.search(text) is None and not (
+        any_words and ((asked := text.rstrip(" *_")).endswith(("?", "？")) or _greek_question(asked))
+    ):
         # without a word of correctness the line must ask ("Jó így?", "Sawa?"): after a report
         # of one word, a bare short question naming no step can only check what was done
         return False
