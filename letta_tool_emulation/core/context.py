@@ -5545,17 +5545,17 @@ _HEDGED = regex.compile(
 _MY_STEP_INTL = regex.compile(
     r"[\W_]{0,3}(?:(?:ni(?:na|ta|me|li)\w{3,}|niache|\w+mehifadhiwa|"
     r"(?:mình|tôi|tớ|em)\s+(?:đang|sẽ|đã|vừa|\w+)|để\s+(?:mình|tôi)|đã\s+\w+|"
-    r"(?:aku|saya)\s+(?:akan\s+|sedang\s+)?\w+|(?:akan\s+)?ku\w{4,}|biar\s+(?:aku|saya|ku)\w*|(?:ter|di)\w{4,}\s*:|"
+    r"(?:aku|saya)\s+(?:akan\s+|sedang\s+)?\w+|(?:akan\s+)?ku\w{4,}|biar\s+(?:aku|saya|ku)\w*|(?:ter|di)(?:simpan|catat|perbarui|tambahkan|rekam)\s*:|"
     r"(?:я\s+|давай\s+я\s+|дай\s+я\s+)?(?:(?:это|це)\s+)?(?!предлага|пропону)\w+[юу](?:\s+(?:это|це|его|її))?\s*[:,]|"
     r"(?!propon)\w+(?:uję|ę)|\w+(?:ám|ím|uji|uju)|\w+l[ao]?\s+jsem|\w+eno\s*:|"
     r"ik\s+(?!zou|kan|wil|stel)\w+|laat\s+me|(?:jag|jeg)\s+(?!skulle|kan|kunde|vill|vil|föreslår|foreslår)\w+|"
-    r"låt\s+mig|lad\s+mig|la\s+meg|\w+(?:at|et|t)\s*:|"
+    r"låt\s+mig|lad\s+mig|la\s+meg|"
     r"\w+(?:ez|esc)|o\s+să|voi\s+\w+|am\s+\w+(?:at|it|ut)|lasă-mă|"
-    r"\w+(?:em|om|öm)|hadd|ho\s+\w+|estic\s+\w+|he\s+\w+[td]|deixa['’]m|\w+aré|"
+    r"(?:el|fel|meg|hozzá)\w+(?:em|om|öm)|\w+ítem|hadd|ho\s+\w+|estic\s+\w+|he\s+\w+[td]|deixa['’]m|\w+aré|"
     r"(?:θα\s+)?(?:το|τα|τη|την|τον)\s+\w+[ωώα]|άσε\s+με|"
     r"س?أ(?!قترح)\w+|\w{2,}ته|تم|دعني|אני|א\w{3,}|\w+תי|נשמר|תן\s+לי|"
     r"\w+(?:an|än|in|en)\s+(?:sen|tämän|ne)|annas\s+kun|\w+ttu\s*:|"
-    r"\w+ing\s+(?:the|this|that|it|your)|\w+e\s+ich\s+(?:es|das|dir)|(?:lo|la)\s+\w+o|"
+    r"\w+e\s+ich\s+(?:es|das|dir)|(?:lo|la)\s+\w+o|"
     r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’])|\w+ando\s+o|je\s+garde)(?!\w)|"
     r"(?:我(?:正在|在|会|要|已经|已|来|先)|让我|已(?:经)?|กำลัง|จะ|ขอ))",
     regex.IGNORECASE,
