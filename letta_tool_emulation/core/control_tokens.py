@@ -20,7 +20,8 @@ import re
 import regex
 
 WORDS = ("</s>", "<eos>", "<end_of_turn>")  # (besides every <|name|>)
-_TOKEN = r"(?:<\|[A-Za-z_]{1,24}\|>|" + "|".join(map(regex.escape, WORDS)) + ")"
+# One complete token (the turn markers of core/formats.py begin with a run of them)
+TOKEN = r"(?:<\|[A-Za-z_]{1,24}\|>|" + "|".join(map(regex.escape, WORDS)) + ")"
 # The beginning of a token that the end of the text so far may have cut
 _CUT_TOKEN = (
     r"(?:<\|[A-Za-z_]{0,24}\|?|"
@@ -28,7 +29,7 @@ _CUT_TOKEN = (
     + ")"
 )
 # Tokens right after a block on its line, and the beginning of one there
-TOKENS = regex.compile(r"(?:[ \t]{0,8}" + _TOKEN + ")+")
+TOKENS = regex.compile(r"(?:[ \t]{0,8}" + TOKEN + ")+")
 CUT = regex.compile(r"[ \t]{0,8}" + _CUT_TOKEN + r"?\Z")
 
 _SPACE = " \t\r\n"
@@ -37,11 +38,11 @@ _GOES_ON = frozenset("|>/_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 # From a run's start: complete tokens one after another (with the space before each), then space
 # and the beginning of one more, up to the end of the text. (The standard library's engine:
 # these are tried on every piece of text that holds a "<", and it is quicker to call.)
-_RUN = re.compile(r"(?:[ \t\r\n]*+" + _TOKEN + r")*+")
+_RUN = re.compile(r"(?:[ \t\r\n]*+" + TOKEN + r")*+")
 _CONTINUES = re.compile("(" + _RUN.pattern + r")[ \t\r\n]*+" + _CUT_TOKEN + r"?\Z")
 # From the last "<" of a text: a complete token and space, or the beginning of one, up to its end
-_LAST = re.compile(r"(" + _TOKEN + r")[ \t\r\n]*+\Z|" + _CUT_TOKEN + r"\Z")
-_ONE = re.compile(_TOKEN)
+_LAST = re.compile(r"(" + TOKEN + r")[ \t\r\n]*+\Z|" + _CUT_TOKEN + r"\Z")
+_ONE = re.compile(TOKEN)
 
 
 def _trailing_run(text: str) -> tuple[int, int]:

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from .control_tokens import TOKEN
+
 # Where an opener may stand: anywhere in a line ("inline"), as the first non-blank text of a
 # line ("line"), or as a code fence's opening line ("fence").
 Anchor = Literal["inline", "line", "fence"]
@@ -231,10 +233,11 @@ class Marker:
     in_code: bool = True  # whether inline code stops at it to see if the code closes on its line
 
 
-# The tokens that end a turn in the chat templates models are served with (any "<|name|>", and the
-# few spelled otherwise), and the headers that open a turn of someone other than the assistant:
-# ChatML, Llama 3, Gemma, harmony, Phi, Granite, Command R, DeepSeek and Mistral.
-_TURN_END = r"(?:<\|[A-Za-z_]{1,24}\|>|</s>|<eos>|<end_of_turn>|<\uff5cend\u2581of\u2581sentence\uff5c>)"
+# The tokens that end a turn in the chat templates models are served with (the control tokens a
+# server may leave in a reply's text, and DeepSeek's, spelled with full-width bars), and the
+# headers that open a turn of someone other than the assistant: ChatML, Llama 3, Gemma, harmony,
+# Phi, Granite, Command R, DeepSeek and Mistral.
+_TURN_END = rf"(?:{TOKEN}|<\uff5cend\u2581of\u2581sentence\uff5c>)"
 _TURN_HEADER = (
     r"(?:<\|im_start\|>[ \t]{0,4}(?:user|system|tool)|<\|start_header_id\|>(?:user|system|ipython|tool)<\|end_header_id\|>"
     r"|<start_of_turn>[ \t]{0,4}(?:user|tool)|<\|start\|>(?:user|system|developer|functions\.)|<\|(?:user|system|tool)\|>"

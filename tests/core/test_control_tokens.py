@@ -13,7 +13,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+from letta_tool_emulation import ParseResult, StreamingToolCallParser, parse_tool_calls
 from letta_tool_emulation.core import control_tokens as T
 
 from .corpus import load_tools
@@ -23,14 +23,20 @@ CALL = '{"function": "core_memory_append", "params": {"label": "human", "content
 BLOCK = f"TOOL_CALL_START\n{CALL}\nTOOL_CALL_END"
 
 
-def _streamed(text: str, size: int) -> tuple[str, str, int]:
-    """The content, the text events joined, and the number of calls, streamed in chunks of ``size``."""
+def _stream(text: str, size: int) -> tuple[ParseResult, str]:
+    """The result and the text events joined, streamed in chunks of ``size``."""
     p = StreamingToolCallParser(TOOLS)
     events = []
     for i in range(0, len(text), size):
         events += p.feed(text[i : i + size])
     events += p.close()
-    return p.result.content, "".join(e.text for e in events), len(p.result.tool_calls)
+    return p.result, "".join(e.text for e in events)
+
+
+def _streamed(text: str, size: int) -> tuple[str, str, int]:
+    """The content, the text events joined, and the number of calls, streamed in chunks of ``size``."""
+    result, events = _stream(text, size)
+    return result.content, events, len(result.tool_calls)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +74,7 @@ def test_tokens_that_end_the_reply_are_not_shown(reply: str, content: str, calls
 # (with space before each), then space and the beginning of one more, starts what is dropped;
 # what follows the complete tokens stays.
 _OPEN = regex.compile(r"[ \t\r\n]*+" + T._CUT_TOKEN + r"?\Z")
-_FULL = regex.compile(r"(?:[ \t\r\n]*+" + T._TOKEN + r")*+")
+_FULL = regex.compile(r"(?:[ \t\r\n]*+" + T.TOKEN + r")*+")
 
 
 def _reference(text: str) -> str:
@@ -179,11 +185,10 @@ def test_replies_with_turns_read_alike_one_shot_and_streamed() -> None:
     for _ in range(400):
         reply = "".join(rnd.choice(parts) for _ in range(rnd.randint(1, 12)))
         one = parse_tool_calls(reply, TOOLS)
-        want = (one.content, [c.arguments for c in one.tool_calls], [p.kind for p in one.problems])
         for size in (1, 3, 16):
-            p = StreamingToolCallParser(TOOLS)
-            for i in range(0, len(reply), size):
-                p.feed(reply[i : i + size])
-            p.close()
-            got = (p.result.content, [c.arguments for c in p.result.tool_calls], [q.kind for q in p.result.problems])
-            assert got == want, (reply, size)
+            streamed = _stream(reply, size)[0]
+            assert _read(streamed) == _read(one), (reply, size)
+
+
+def _read(result: ParseResult) -> tuple[str, list[dict[str, object]], list[str]]:
+    return result.content, [c.arguments for c in result.tool_calls], [p.kind for p in result.problems]

@@ -190,18 +190,15 @@ class Text:
         if kind == "result":
             if not self.settle.after_call:
                 return None
-            self.sc.out.emit(
-                StreamEvent(
-                    problem=Problem(
-                        "invented_result",
-                        "After its call the reply went on with a tool result the model wrote itself; "
-                        "that text and everything after it was dropped.",
-                        excerpt=excerpt(buf[e:]),
-                    )
+            b.pos = e
+            self._drop_rest(
+                Problem(
+                    "invented_result",
+                    "After its call the reply went on with a tool result the model wrote itself; "
+                    "that text and everything after it was dropped.",
+                    excerpt=excerpt(buf[e:]),
                 )
             )
-            b.pos = e
-            self.sc.go(DROP)
             return True
         assert kind is not None
         spec = BY_NAME[kind]
@@ -247,19 +244,16 @@ class Text:
             return self._stray_end(t, end)
         if kind == "turn":
             # (the tokens that end the reply's own turn go with the rest: the user is not shown them)
-            self.sc.out.emit(
-                StreamEvent(
-                    problem=Problem(
-                        "invented_turn",
-                        "The reply went on past the end of its turn into a turn of another speaker that the model "
-                        "wrote itself (the server passed the chat template's tokens on as text instead of stopping "
-                        "at them); that text and everything after it was dropped, and nothing in it was executed. "
-                        "Give the server the model's chat template or its stop tokens.",
-                        excerpt=excerpt(t.group()),
-                    )
+            self._drop_rest(
+                Problem(
+                    "invented_turn",
+                    "The reply went on past the end of its turn into a turn of another speaker that the model "
+                    "wrote itself (the server passed the chat template's tokens on as text instead of stopping "
+                    "at them); that text and everything after it was dropped, and nothing in it was executed. "
+                    "Give the server the model's chat template or its stop tokens.",
+                    excerpt=excerpt(t.group()),
                 )
             )
-            self.sc.go(DROP)
             return _DONE
         if kind == "comment":
             self.settle.release(t.group())
@@ -316,6 +310,12 @@ class Text:
         self.settle.release(b.text[b.pos :])
         b.pos = len(b.text)
         return False
+
+    def _drop_rest(self, problem: Problem) -> None:
+        """What the model wrote from here on is not its reply (a result or a turn it invented): say
+        so, and read nothing more."""
+        self.sc.out.emit(StreamEvent(problem=problem))
+        self.sc.go(DROP)
 
     def drop(self, eof: bool) -> bool:
         b = self.buf
