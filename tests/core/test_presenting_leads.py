@@ -120,6 +120,7 @@ _OTHER_LEADS = [
 _OTHER_CHECKS = [
     *["OK?", "Dobře?", "Ок?", "Tamam mı?", "Được không?", "Sopiiko?", "Jó?", "Bine?", "D'acord?", "Εντάξει;"],
     *["בסדר?", "ठीक है?", "ঠিক আছে?", "โอเคไหม?", "Sawa?", "好吗？", "いいですか？", "Goed zo?", "Okej?"],
+    *["괜찮아요?", "어때요?", "이대로 괜찮나요?"],
 ]
 
 
@@ -138,6 +139,13 @@ def test_a_label_and_a_check_run_nothing(leads: list[str], checks: list[str]) ->
 
 def test_a_lead_naming_the_step_and_a_check_run_the_block() -> None:
     # (the other side: the same check under a lead that makes the step runs it)
-    leads = ["I'm saving this:", "Zapisuję to:", "Jag sparar det här:", "Ninahifadhi hili:", "我已经记下了："]
+    leads = [
+        "I'm saving this:",
+        "Zapisuję to:",
+        "Jag sparar det här:",
+        "Ninahifadhi hili:",
+        "我已经记下了：",
+        "저장해 둘게요:",
+    ]
     ran = [lead for lead in leads if len(parse_tool_calls(f"{lead}\n{BLOCK}\nOK?", TOOLS).tool_calls) == 1]
     assert ran == leads
