@@ -3969,7 +3969,8 @@ _NO_REPORT = regex.compile(
     # (Turkish "not" is a note: "Not alındı.", "Not aldım:" report one taken)
     r"(?<!\w)(?:not(?!\s+(?:alındı|aldım|aldık|alınmıştır|alınmış|edildi|ettim|düştüm|düşüldü)(?!\w))|never|nothing|yet|"
     r"if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
-    r"si|jamais|encore|non|nunca|nada|todavía|aún|não|ainda|se|ancora|mai|не|ни|ещё|еще|если|бы|ще|якщо|nie|jeszcze|"
+    # (Czech "si" after its verb is a reflexive, not an "if": "Uložím si to:", "Zapamatuji si to:")
+    r"(?<!\p{L}(?:ím|ám|ji|u)\s)si|jamais|encore|non|nunca|nada|todavía|aún|não|ainda|se|ancora|mai|не|ни|ещё|еще|если|бы|ще|якщо|nie|jeszcze|"
     r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika|"
     # the change named as only planned ("voici la mise à jour prévue.", "here's the planned change.")
     r"(?:planned|proposed)\s+(?:change|update|edit)|(?:mise\s+à\s+jour|modification|changement)\s+(?:prévue?|proposée?)|"
@@ -5199,7 +5200,7 @@ _PROPOSES = regex.compile(
     r"eu\s+\p{L}{2,}ria|\p{L}{2,}(?:ría|aria|eria|iria)|aș|vreau\s+să|iste(?:diğim|rdim|rim)|"
     r"\p{L}{2,}(?:mek|mak)\s+ist(?:i|er)\p{L}*|würde\s+ich|ich\s+würde|möchte\s+ich|ich\s+möchte|zou\s+ik|ik\s+zou|"
     r"wil\s+ik|ik\s+wil|skulle\s+jag|jag\s+skulle|vill\s+jag|jag\s+vill|ville\s+jeg|jeg\s+ville|vil\s+jeg|jeg\s+vil|"
-    r"бы|хочу|хотел\w*|\p{L}*bym|chciał\w*|chcę|bych|chci|\p{L}{3,}(?:isin|isimme)|\p{L}{2,}(?:nám|ném)|θα|θέλω|"
+    r"бы|хочу|хотел\w*|\p{L}*bym|chciał\w*|chcę|bych|chci|\p{L}{3,}(?:isin|isimme)|(?!(?:po|za)znamen)\p{L}{2,}(?:nám|ném)|θα|θέλω|"
     r"ingin|mau|nak|muốn|चाहूँगा|चाहूँगी|चाहता|चाहती|চাই|ningependa|ningetaka|nataka|(?:ש|כש)?הייתי|אני\s+רוצה|أود|أريد)(?!\w)|"
     r"想|打算|たい|싶어요|싶습니다|싶은",
     regex.IGNORECASE,
@@ -5550,7 +5551,7 @@ _MY_STEP_INTL = regex.compile(
     r"(?:mình|tôi|tớ|em)\s+(?:đang|sẽ|đã|vừa|\w+)|để\s+(?:mình|tôi)|đã\s+\w+|"
     r"(?:aku|saya)\s+(?:akan\s+|sedang\s+)?\w+|(?:akan\s+)?ku\w{4,}|biar\s+(?:aku|saya|ku)\w*|(?:ter|di)(?:simpan|catat|perbarui|tambahkan|rekam)\s*:|"
     r"(?:я\s+|давай\s+я\s+|дай\s+я\s+)?(?:(?:это|це)\s+)?(?!предлага|пропону)\w+[юу](?:\s+(?:это|це|его|її))?\s*[:,]|"
-    r"(?!propon)\w+(?:uję|ę)|\w+(?:ám|ím|uji|uju)|\w+l[ao]?\s+jsem|\w+eno\s*:|"
+    r"(?!propon)\w+(?:uję|ę)|\w+(?:ám|ím|uji|uju|íšu)|\w+l[ao]?\s+jsem|\w+eno\s*:|"
     r"ik\s+(?!zou|kan|wil|stel)\w+|laat\s+me|(?:jag|jeg)\s+(?!skulle|kan|kunde|vill|vil|föreslår|foreslår)\w+|"
     r"låt\s+mig|lad\s+mig|la\s+meg|"
     r"\w+(?:ez|esc)|o\s+să|voi\s+\w+|am\s+\w+(?:at|it|ut)|lasă-mă|"
@@ -5591,10 +5592,10 @@ _JOINED = regex.compile(r"\w+[ \t]+")
 _HEDGED_INTL = regex.compile(
     r"可以|能|可能|比如|例如|如下|这样|でしょう|かも|ふうに|こう|こんな|そんな|思います|แบบนี้|อย่างนี้|이렇게|이런|例えば|以下|ように|ような|อาจ|ได้|ถ้า|เช่น|"
     r"có\s+thể|ví\s+dụ|nếu|bisa|boleh|misalnya|contoh|kalau|"
-    r"(?<!\w)(?:aș|ar|pot|putea|de\s+exemplu|astfel|például|így|lehet\w*|\w+nám|\w+ném|"
+    r"(?<!\w)(?:aș|ar|pot|putea|de\s+exemplu|astfel|például|így|lehet\w*|(?!(?:po|za)znamen)\w+nám|\w+ném|"
     r"\w*nge\w*|kwa\s+mfano|kama|hivi|μπορ\w*|\w+ούσα|π\.χ|παράδειγμα|έτσι|όπως|يمكن\w*|أستطيع|مثل\w*|إذا|لو|هكذا|"
     r"كالتالي|אם|יכול\w*|למשל|כמו|כך|אפשר|esimerkiksi|voisin|\w+isin|näin|bilir\w*|örneğin|gibi|şöyle|"
-    r"например|напр|podobně|například|takto|na\s+przykład|tak|bijvoorbeeld|als|zoals|till\s+exempel|"
+    r"например|напр|podobně|například|takto|takhle|na\s+przykład|tak|bijvoorbeeld|als|zoals|till\s+exempel|"
     r"for\s+eksempel|f\.eks|per\s+exemple|podria|\w+aria|com|així(?!\s+que)|begini\w*|beginilah|begitu|gini|gitu|seperti|sebagai|thế\s+này|như\s+vầy|এভাবে|định|ככה|הייתי|\w+acağım|\w+eceğim|düşün\w*|planl\w*)(?!\w)|"
     r"सकता|सकती|चाहिए|जैसे|अगर|পারি|পারব|যেমন|যদি|می‌توانم|اگر|مثلاً|مثل",
     regex.IGNORECASE,
