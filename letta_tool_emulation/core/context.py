@@ -3973,11 +3973,11 @@ _REPORTED_CJK = regex.compile(
 )
 _NO_REPORT = regex.compile(
     # (Turkish "not" is a note: "Not alındı.", "Not aldım:" report one taken)
-    r"(?<!\w)(?:not(?!\s+(?:alındı|aldım|aldık|alınmıştır|alınmış|edildi|ettim|düştüm|düşüldü)(?!\w))|never|nothing|yet|"
+    r"(?<!\w)(?:not(?!\s+(?:alındı|aldım|aldık|alınmıştır|alınmış|alıyorum|alacağım|edildi|ettim|ediyorum|edeceğim|düştüm|düşüldü)(?!\w))|never|nothing|yet|"
     r"if|would|could|might|nicht|noch|nichts|kein\w*|wenn|falls|würde|wäre|pas|rien|"
     # (Czech "si" after its verb is a reflexive, not an "if": "Uložím si to:", "Zapamatuji si to:")
     r"(?<!\p{L}(?:ím|ám|ji|u)\s)si|jamais|encore|non|nunca|nada|todavía|aún|não|ainda|se|ancora|mai|не|ни|ещё|еще|если|бы|ще|якщо|nie|jeszcze|"
-    r"jeśli|gdyby|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika|"
+    r"jeśli|gdyby|kdyby\w*|pokud|jestli|niet|nog|als|değil|henüz|eğer|belum|tidak|kalau|jika|"
     # the change named as only planned ("voici la mise à jour prévue.", "here's the planned change.")
     r"(?:planned|proposed)\s+(?:change|update|edit)|(?:mise\s+à\s+jour|modification|changement)\s+(?:prévue?|proposée?)|"
     r"(?:geplante|vorgesehene|vorgeschlagene)\s+(?:änderung|aktualisierung)|(?:cambio|actualización|modificación)\s+"
@@ -5498,7 +5498,8 @@ def _checks_only(line: str, *, any_words: bool = False) -> bool:
         return False
     if UNSPACED.search(text):
         return len(text) <= _TERSE_CHARS
-    return len(text.split()) <= _CHECK_WORDS and _FOR_MORE.search(text) is None
+    # (French spaces its question mark: "Ça te va ?" is three words)
+    return len(text.rstrip(" \t?？!;").split()) <= _CHECK_WORDS and _FOR_MORE.search(text) is None
 
 
 def _terse_report(before: str) -> bool:
@@ -5539,7 +5540,8 @@ _MY_STEP_NOW = regex.compile(
     r"let\s+me|voy\s+a|estoy\s+\w+(?:ando|iendo)|d[ée]jame|je\s+vais|laisse[- ]moi|ich\s+werde|lass\s+mich|"
     r"vou|estou\s+\w+ndo|deixa\s+eu|deixe-me|sto\s+\w+ndo|lascia(?:mi)?\s+che|"
     # (the first person's present with an object pronoun: "je le note", "ich speichere das")
-    r"je\s+(?:l['’]|le\s+|la\s+|les\s+)\w+|ich\s+\w+e\s+(?:das|es|den|die|dir))(?!\w)",
+    r"je\s+(?:l['’]|le\s+|la\s+|les\s+)\w+|ich\s+\w+e\s+(?:das|es|den|die|dir)|"
+    r"j['’](?:ajoute|enregistre|inscris|actualise)|je\s+(?:note|garde|retiens|sauvegarde|rajoute|mets\s+à\s+jour))(?!\w)",
     regex.IGNORECASE,
 )
 # A lead that hedges the step it names: a modal of possibility or the conditional ("I could
@@ -5563,6 +5565,19 @@ _MY_STEP_INTL = regex.compile(
     r"(?:aku|saya)\s+(?:akan\s+|sedang\s+)?\w+|(?:akan\s+)?ku\w{4,}|biar\s+(?:aku|saya|ku)\w*|(?:ter|di)(?:simpan|catat|perbarui|tambahkan|rekam)\s*:|"
     r"(?:я\s+|давай\s+я\s+|дай\s+я\s+)?(?:(?:это|це)\s+)?(?!предлага|пропону)\w+[юу](?:\s+(?:это|це|его|її))?\s*[:,]|"
     r"(?!propon)\w+(?:uję|ę)|\w+(?:ám|ím|uji|uju|íšu)|\w+l[ao]?\s+jsem|\w+eno\s*:|"
+    # (pl -am with its object, "Dodam to"; an adverb of time first, "Już zapisuję", "Hned to uložím")
+    r"\w+am\s+(?:to|je|go|sobie)(?!\w)|(?:już|teraz|zaraz|od\s+razu|hned|teď|rovnou|ihned)\s+(?:(?:to|si|ti)\s+)*"
+    r"\w+(?:uję|ę|ám|ím|uji|uju|íšu)|"
+    # (ru/uk -аю/-яю/-ую before a place: "Додаю до пам'яті:", "Записываю в профиль:")
+    r"(?!предлага|пропону)\w+(?:аю|яю|ую)\s+(?:(?:это|це|его|её|її|их|їх)\s+)?(?:до|в|во|у|на|к)(?=\s)|"
+    # (el: the present's -ω, not the adverbs of place "παρακάτω", "πάνω", "έξω", "μέσω")
+    r"(?!(?:παρα)?κάτω|(?:από|επά)?νω|πάνω|έξω|μέσω)\w{3,}[ωώ]|"
+    # (fi, hu, ro, ms: the first person's present or past of the common verbs)
+    r"lisään|kirjaan|merkitsen|tallennan|päivitän|\w+nsin|lisäsin|kirjasin|merkitsin|päivitin|"
+    r"\w{3,}(?:ettem|ottam|öttem)|adaug|rețin|dah\s+\w+|"
+    # (it, es, pt, ca: the first person's present of noting and adding)
+    r"aggiungo|annoto|segno|memorizzo|inserisco|aggiorno|añado|anoto|apunto|actualizo|agrego|adiciono|atualizo|"
+    r"acrescento|afegeixo|actualitzo|"
     r"ik\s+(?!zou|kan|wil|stel)\w+|laat\s+me|(?:jag|jeg)\s+(?!skulle|kan|kunde|vill|vil|föreslår|foreslår)\w+|"
     r"låt\s+mig|lad\s+mig|la\s+meg|"
     r"\w+(?:ez|esc)|o\s+să|voi\s+\w+|am\s+\w+(?:at|it|ut)|lasă-mă|"
@@ -5580,7 +5595,7 @@ _MY_STEP_INTL = regex.compile(
 _MY_VERB_LAST = regex.compile(
     r"(?:(?<=\w)(?:iyorum|ıyorum|uyorum|üyorum|ayım|eyim|dım|dim|dum|düm|tım|tim|tum|tüm)|ます|ました|させてください|"
     r"済み|了|一下|แล้ว|เรียบร้อย|ไว้(?:ก่อน)?(?:นะ|ให้)?|रहा\s+हूँ|रही\s+हूँ|लूँगा|लूँगी|लिया|हो\s+गया|दीजिए|করছি|রাখব|"
-    r"করেছি|হয়েছে|দিন|করব|می‌کنم|کردم|شد|کنم|"
+    r"করেছি|হয়েছে|দিন|করব|\p{Bengali}+লাম|(?<!चाह|सक)(?:ता|ती)\s+हूँ|(?<=मैंने[^\n]{0,80})(?:दिया|लिया|किया)|می‌کنم|کردم|شد|کنم|"
     # ko: a verb of keeping or changing in the promissive, formal present or past ("저장할게요", "남겨 둘게요",
     # "추가했습니다"); the bare declarative ("다음과 같습니다:") only presents
     r"(?:저장|기록|추가|메모|업데이트|변경|수정|반영|적용|검색|실행|전송|보관|등록|정리)(?:할게요|할게|하겠습니다|하겠어요|합니다|"
@@ -5604,11 +5619,31 @@ _HEDGED_INTL = regex.compile(
     r"可以|能|可能|比如|例如|如下|这样|でしょう|かも|ふうに|こう|こんな|そんな|思います|แบบนี้|อย่างนี้|이렇게|이런|例えば|以下|ように|ような|อาจ|ได้|ถ้า|เช่น|"
     r"có\s+thể|ví\s+dụ|nếu|bisa|boleh|misalnya|contoh|kalau|"
     r"(?<!\w)(?:aș|ar|pot|putea|de\s+exemplu|astfel|például|így|lehet\w*|(?!(?:po|za)znamen)\w+nám|\w+ném|"
-    r"\w*nge\w*|kwa\s+mfano|kama|hivi|μπορ\w*|\w+ούσα|π\.χ|παράδειγμα|έτσι|όπως|يمكن\w*|أستطيع|مثل\w*|إذا|لو|هكذا|"
+    r"(?:ni|tu|u|a|wa|m|ki|li|i|zi|ya|ku)nge\w+|kwa\s+mfano|kama|hivi|μπορ\w*|θέλω|ήθελα|\w+ούσα|π\.χ|παράδειγμα|έτσι|όπως|يمكن\w*|أستطيع|مثل\w*|إذا|لو|هكذا|"
     r"كالتالي|אם|יכול\w*|למשל|כמו|כך|אפשר|esimerkiksi|voisin|\w+isin|näin|bilir\w*|örneğin|gibi|şöyle|"
     r"например|напр|podobně|například|takto|takhle|na\s+przykład|tak|bijvoorbeeld|als|zoals|till\s+exempel|"
     r"for\s+eksempel|f\.eks|per\s+exemple|podria|\w+aria|com|així(?!\s+que)|begini\w*|beginilah|begitu|gini|gitu|seperti|sebagai|thế\s+này|như\s+vầy|এভাবে|định|ככה|הייתי|\w+acağım|\w+eceğim|düşün\w*|planl\w*)(?!\w)|"
     r"सकता|सकती|चाहिए|जैसे|अगर|পারি|পারব|যেমন|যদি|می‌توانم|اگر|مثلاً|مثل",
+    regex.IGNORECASE,
+)
+
+
+# A lead whose step is showing or proposing the block, not making it ("I'll show you the entry:",
+# "I'm suggesting this:", "Δείχνω:", "Показываю в профиле:"): a check under it asks for approval
+_PRESENTS_STEP = regex.compile(
+    r"(?<!\w)(?:show(?:s|ing)?|present(?:s|ing)?|propos(?:e|es|ing)|suggest(?:s|ing)?|recommend(?:s|ing)?|"
+    r"quot(?:e|es|ing)|illustrat(?:e|es|ing)|display(?:s|ing)?|preview(?:s|ing)?|draft(?:s|ing)?|sketch(?:es|ing)?|"
+    r"demonstrat(?:e|es|ing)|mock(?:ing)?\s+up|propose|montre|présente|suggère|recommande|cite|affiche|propongo|"
+    r"muestro|presento|sugiero|recomiendo|enseño|cito|proponho|mostro|apresento|sugiro|recomendo|suggerisco|"
+    r"consiglio|raccomando|zeige|schlage|empfehle|präsentiere|zitiere|toon|stel\s+voor|raad\s+aan|visar|"
+    r"föreslår|viser|foreslår|anbefaler|rekommenderar|показываю|покажу|предлагаю|предложу|рекомендую|советую|"
+    r"привожу|цитирую|показую|пропоную|раджу|наводжу|pokazuję|pokażę|proponuję|sugeruję|polecam|przedstawiam|"
+    r"ukážu|ukazuji|ukazuju|navrhuji|navrhuju|navrhnu|doporučuji|doporučuju|předkládám|uvádím|δείχνω|προτείνω|"
+    r"παραθέτω|παρουσιάζω|συστήνω|näytän|ehdotan|suosittelen|esitän|mutatom|javaslom|ajánlom|bemutatom|arăt|"
+    r"propun|sugerez|recomand|prezint|gösteriyorum|göstereyim|öneriyorum|öneririm|sunuyorum|\w*tunjuk\w*|"
+    r"\w*usul\w*|\w*saran\w*|đề\s+xuất|gợi\s+ý|cho\s+bạn\s+xem|\w*pendekez\w*|\w*onyesh\w*|proposo|"
+    r"suggereixo|أقترح|أعرض|מציע|מציעה|מראה|מציג|מציגה)(?!\w)|दिखा|सुझाव|प्रस्ताव|建议|推荐|展示|给你看|提案|お見せ|"
+    r"示します|제안|보여|پیشنهاد|نشان|দেখাচ্ছি|প্রস্তাব|เสนอ|แสดง",
     regex.IGNORECASE,
 )
 
@@ -5626,6 +5661,7 @@ def _acts_in_lead(before: str, after: str | None = None) -> bool:
         and _ASK_MARK(line) is None
         and _NO_REPORT.search(line) is None
         and _HEDGED.search(line) is None
+        and _PRESENTS_STEP.search(line) is None
         and (
             _MY_STEP_NOW.search(line) is not None
             or (

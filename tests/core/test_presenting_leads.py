@@ -106,6 +106,8 @@ _ENGLISH_LEADS = [
     *["Presenting the update:", "Previewing the change:", "Considering this:", "Sketching the call:"],
     *["Imagining the entry:", "Testing the format:", "Describing the call:", "Explaining the format:"],
     *["Illustrating it:", "Quoting the entry:", "Recalling the earlier call:", "Repeating your block:"],
+    # (a step of the writer's that is showing or proposing the block, not making it)
+    *["I'll show you the entry:", "I'm proposing this:", "I'm suggesting this entry:", "Let me show you:"],
 ]
 _ENGLISH_CHECKS = ["OK?", "Good?", "Right?", "Look OK?", "Sound good?"]
 _OTHER_LEADS = [
@@ -116,6 +118,8 @@ _OTHER_LEADS = [
     *["Черновик:", "Черновик записи:", "Пример:", "Чернетка:", "Taslak:", "Örnek kayıt:", "Draf:", "Contoh:"],
     *["Bản nháp:", "Ví dụ:", "Luonnos:", "Vázlat:", "Ciornă:", "Exemplu:", "Esborrany:", "Παράδειγμα:", "טיוטה:"],
     *["مسودة:", "मसौदा:", "খসড়া:", "Rasimu:", "草稿：", "下書き：", "초안:", "Voorbeeld:", "Eksempel:", "Exempel:"],
+    *["Δείχνω:", "Προτείνω:", "Παραθέτω την εγγραφή:", "Показываю в профиле:", "Рекомендую в профиль:"],
+    *["Ukážu ti to:", "Θέλω να γράψω:", "Kdybys chtěl, uložím:", "मैं यह जोड़ना चाहता हूँ:", "Javaslom:"],
 ]
 _OTHER_CHECKS = [
     *["OK?", "Dobře?", "Ок?", "Tamam mı?", "Được không?", "Sopiiko?", "Jó?", "Bine?", "D'acord?", "Εντάξει;"],
@@ -146,6 +150,14 @@ def test_a_lead_naming_the_step_and_a_check_run_the_block() -> None:
         "Ninahifadhi hili:",
         "我已经记下了：",
         "저장해 둘게요:",
+        "Αποθηκεύω:",
+        "Hned to uložím:",
+        "Dodam to do pamięci:",
+        "Додаю до пам'яті:",
+        "J'ajoute ça à ta fiche :",
+        "Aggiungo alla memoria:",
+        "Rögzítettem:",
+        "Desat:",
     ]
     ran = [lead for lead in leads if len(parse_tool_calls(f"{lead}\n{BLOCK}\nOK?", TOOLS).tool_calls) == 1]
     assert ran == leads
