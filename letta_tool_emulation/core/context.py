@@ -5476,7 +5476,7 @@ def _asks_to_keep(line: str, *, too: bool = False) -> bool:
 _CORRECT = regex.compile(
     r"(?<!\w)(?:right|correct|accurate|riktig|rigtigt?|rätt|richtig|korrekt|correct[oa]|juste|exact|certo|"
     r"corrett[oa]|giusto|верно|правильно|вірно|klopt|dobrze|poprawnie|správně|oikein|helyes|doğru|benar|betul|"
-    r"đúng|σωστά|σωστό|صحيح|درسته|נכון|सही|ঠিক)(?!\w)|对吗|對嗎|对不对|正しい|合って|맞아|맞나|맞죠|ถูกไหม|ถูกต้องไหม",
+    r"đúng|σωστά|σωστό|صحيح|تمام|درسته|خوبه|נכון|सही|ঠিক)(?!\w)|对吗|對嗎|对不对|正しい|合って|맞아|맞나|맞죠|ถูกไหม|ถูกต้องไหม",
     regex.IGNORECASE,
 )
 _CHECK_WORDS = 3
@@ -5583,7 +5583,7 @@ _MY_STEP_INTL = regex.compile(
     r"\w+(?:ez|esc)|o\s+să|voi\s+\w+|am\s+\w+(?:at|it|ut)|lasă-mă|"
     r"(?:el|fel|meg|hozzá)\w+(?:em|om|öm)|\w+ítem|hadd|ho\s+\w+|estic\s+\w+|he\s+\w+[td]|deixa['’]m|\w+aré|"
     r"(?:θα\s+)?(?:το|τα|τη|την|τον)\s+\w+[ωώα]|άσε\s+με|"
-    r"س?أ(?!قترح)\w+|\w{2,}ته|تم|دعني|אני|א\w{3,}|\w+תי|נשמר|תן\s+לי|"
+    r"س?أ(?!قترح)\w+|(?:حفظت|سجلت|أضفت|دونت|خزنت)(?!\w)|\w{2,}ته|تم|دعني|אני|א\w{3,}|\w+תי|נשמר|תן\s+לי|"
     r"\w+(?:an|än|in|en)\s+(?:sen|tämän|ne)|annas\s+kun|\w+ttu\s*:|"
     r"\w+e\s+ich\s+(?:es|das|dir)|(?:lo|la)\s+\w+o|"
     r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’])|\w+ando\s+o|je\s+garde)(?!\w)|"
@@ -5619,7 +5619,7 @@ _HEDGED_INTL = regex.compile(
     r"可以|能|可能|比如|例如|如下|这样|でしょう|かも|ふうに|こう|こんな|そんな|思います|แบบนี้|อย่างนี้|이렇게|이런|例えば|以下|ように|ような|อาจ|ได้|ถ้า|เช่น|"
     r"có\s+thể|ví\s+dụ|nếu|bisa|boleh|misalnya|contoh|kalau|"
     r"(?<!\w)(?:aș|ar|pot|putea|de\s+exemplu|astfel|például|így|lehet\w*|(?!(?:po|za)znamen)\w+nám|\w+ném|"
-    r"(?:ni|tu|u|a|wa|m|ki|li|i|zi|ya|ku)nge\w+|kwa\s+mfano|kama|hivi|μπορ\w*|θέλω|ήθελα|\w+ούσα|π\.χ|παράδειγμα|έτσι|όπως|يمكن\w*|أستطيع|مثل\w*|إذا|لو|هكذا|"
+    r"(?:ni|tu|u|a|wa|m|ki|li|i|zi|ya|ku)nge\w+|kwa\s+mfano|kama|hivi|μπορ\w*|θέλω|ήθελα|\w+ούσα|π\.χ|παράδειγμα|έτσι|όπως|يمكن\w*|أستطيع|أود|أريد|أرغب|می‌خواهم|میخواهم|می‌خوام|مثل\w*|إذا|لو|هكذا|"
     r"كالتالي|אם|יכול\w*|למשל|כמו|כך|אפשר|esimerkiksi|voisin|\w+isin|näin|bilir\w*|örneğin|gibi|şöyle|"
     r"например|напр|podobně|například|takto|takhle|na\s+przykład|tak|bijvoorbeeld|als|zoals|till\s+exempel|"
     r"for\s+eksempel|f\.eks|per\s+exemple|podria|\w+aria|com|així(?!\s+que)|begini\w*|beginilah|begitu|gini|gitu|seperti|sebagai|thế\s+này|như\s+vầy|এভাবে|định|ככה|הייתי|\w+acağım|\w+eceğim|düşün\w*|planl\w*)(?!\w)|"

@@ -120,11 +120,12 @@ _OTHER_LEADS = [
     *["مسودة:", "मसौदा:", "খসড়া:", "Rasimu:", "草稿：", "下書き：", "초안:", "Voorbeeld:", "Eksempel:", "Exempel:"],
     *["Δείχνω:", "Προτείνω:", "Παραθέτω την εγγραφή:", "Показываю в профиле:", "Рекомендую в профиль:"],
     *["Ukážu ti to:", "Θέλω να γράψω:", "Kdybys chtěl, uložím:", "मैं यह जोड़ना चाहता हूँ:", "Javaslom:"],
+    *["أود أن أضيف:", "می‌خواهم اضافه کنم:"],
 ]
 _OTHER_CHECKS = [
     *["OK?", "Dobře?", "Ок?", "Tamam mı?", "Được không?", "Sopiiko?", "Jó?", "Bine?", "D'acord?", "Εντάξει;"],
     *["בסדר?", "ठीक है?", "ঠিক আছে?", "โอเคไหม?", "Sawa?", "好吗？", "いいですか？", "Goed zo?", "Okej?"],
-    *["괜찮아요?", "어때요?", "이대로 괜찮나요?"],
+    *["괜찮아요?", "어때요?", "이대로 괜찮나요?", "تمام؟", "خوبه؟"],
 ]
 
 
@@ -158,6 +159,7 @@ def test_a_lead_naming_the_step_and_a_check_run_the_block() -> None:
         "Aggiungo alla memoria:",
         "Rögzítettem:",
         "Desat:",
+        "حفظت ذلك:",
     ]
     ran = [lead for lead in leads if len(parse_tool_calls(f"{lead}\n{BLOCK}\nOK?", TOOLS).tool_calls) == 1]
     assert ran == leads
