@@ -514,7 +514,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:vypadá\s+(?:\w+\s+)?(?:takto|následovně)|formát\s+je|tady\s+je\s+příklad|"
         r"(?:takhle|takto|tak)\s+by\s+(?:to\s+)?(?:\w+\s+)?vypadal\w*|vypadal\w*\s+by\s+(?:to\s+)?(?:takto|takhle)|"
         r"(?:tak|w\s+ten\s+sposób)\s+(?:by\s+)?(?:to\s+)?wyglądał\w*|wyglądał\w*\s+by\s+(?:to\s+)?(?:tak|następująco)|"
-        r"wygląda\s+(?:\w+\s+)?(?:tak|następująco)|format\s+jest|oto\s+przykład)\b" + _ENDS,
+        r"wygląda\s+(?:\w+\s+)?(?:tak|następująco)|format\s+jest|oto\s+przykład)\b"
+        + _ENDS
+        # ("like this:" closing the lead: "Mohl bych to uložit takhle:", "Zapisałbym to w ten sposób:";
+        # not the correction's "Správně je to takto:")
+        + r"|(?<!\w)(?<!(?:správně|poprawnie)[^\n]{0,12})(?:takhle|takto|následovně|w\s+ten\s+sposób|następująco)"
+        + _COLON,
         "uk": _adverb(r"наприклад|приклад\w*|для\s+прикладу")
         + r"|(?:виглядає\s+(?:\w+\s+)?(?:так|ось\s+так)|формат\s+такий|ось\s+приклад)"
         + _ENDS,
@@ -3959,6 +3964,7 @@ REPORTED = regex.compile(
     r"(?:я\s+)?(?:уже\s+)?(?:сохранил|записал|обновил|добавил|отметил|запомнил|внёс|внес|исправил)а?(?!\w)|"
     r"(?:я\s+)?(?:зберіг|зберегла|записав|записала|оновив|оновила|додав|додала)(?!\w)|"
     r"(?:zapisał|zanotował|dodał|zaktualizował)(?:em|am)(?!\w)|"
+    r"(?:už\s+)?(?:jsem\s+)?(?:uložil|zapsal|poznamenal|přidal|aktualizoval|zaznamenal|upravil)[ao]?\s+jsem(?!\w)|"
     r"[^.!?\n]{0,60}?(?:kaydettim|not\s+ettim|not\s+aldım|ekledim|güncelledim|not\s+alındı|not\s+edildi|eklendi|"
     r"güncellendi)(?!\w)|"
     r"(?:aku|saya)?\s*(?:sudah|udah|telah)\s+(?:aku\s+|saya\s+|ku)?(?:simpan|catat|perbarui|tambahkan|disimpan|dicatat)"
