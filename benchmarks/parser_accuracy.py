@@ -114,6 +114,8 @@ HELDOUT25 = ROOT / "tests" / "data" / "heldout25"
 HELDOUT26 = ROOT / "tests" / "data" / "heldout26"
 # A twenty-seventh, written blind once the twenty-sixth was used to improve the rules, with the same weighting.
 HELDOUT27 = ROOT / "tests" / "data" / "heldout27"
+# A twenty-eighth, written blind once the twenty-seventh was used to improve the rules, with the same weighting.
+HELDOUT28 = ROOT / "tests" / "data" / "heldout28"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 
