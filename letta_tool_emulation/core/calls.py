@@ -24,6 +24,19 @@ from .results import Format, Problem, ProblemKind, StreamEvent
 __all__ = ["DEFAULT_THRESHOLD", "Interpreter"]  # the threshold's old home, still imported from here
 
 _LAST_SIGNIFICANT = regex.compile(r"\S(?=\s*\Z)")
+# A bare fence's body that is comment lines, then one call block, then nothing
+_COMMENTED_BLOCK = regex.compile(
+    r"(?:[ \t]*\r?\n)*(?:[ \t]*#[^\n]*\n(?:[ \t]*\r?\n)*)+[ \t]*"
+    + M.CALL_START
+    + r"(?:(?!"
+    + M.CALL_START
+    + r"|"
+    + M.CALL_END
+    + r").)*+"
+    + M.CALL_END
+    + r"\s*",
+    regex.DOTALL,
+)
 
 
 class Interpreter:
@@ -97,7 +110,9 @@ class Interpreter:
         body = region.text
         tool_fence = info in CALL_FENCE_INFOS
         if M.CALL_START in body:
-            if not tool_fence:
+            # A bare fence of the model's own block under its comment lines ("# saving the new
+            # address"), and nothing else, wraps a call as ```tool_call does; the context judges it
+            if not tool_fence and not (not info and _COMMENTED_BLOCK.fullmatch(body)):
                 return Reading(
                     shown=Shown("in_code_block", "it is inside a code block (calls are written outside them)")
                 )

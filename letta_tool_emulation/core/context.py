@@ -83,7 +83,7 @@ _OPTION = (
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
-    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano|version|versión|versão|versione|fassung|wersja|verze|versio|versiune|versie)[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano|version|versión|versão|versione|fassung|wersja|verze|versio|versiune|versie)\p{M}*[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -101,7 +101,8 @@ ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
 # is that alternative, whatever the line goes on to say.
 # Korean and Japanese write the number first ("1안:", "A案:")
 _OPTION_AFTER = r"[ \t]{0,3}[*_]{0,2}(?:\d{1,2}|[A-Za-z]|[一二三])[ \t]?(?:안|案)"
-OPTION_LABEL = regex.compile(f"(?i:{_OPTION}|{_OPTION_AFTER})[ \t*_]*[:：)–—-]")
+# (Persian writes the noun with its ezafe mark, "گزینهٔ ۱", and may point with an arrow, "گزینهٔ ۱ ←")
+OPTION_LABEL = regex.compile(f"(?i:{_OPTION}|{_OPTION_AFTER})[ \t*_]*[:：)–—\\-→←]")
 BLOCKQUOTE = regex.compile(r"[ \t]{0,3}>")
 TABLE_ROW = regex.compile(r"[ \t]{0,3}\|")
 HEADING = regex.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
@@ -128,7 +129,9 @@ _SPEAKER = (
     # ones too ("助手（上次）：")
     r"(?:[ \t]*[\[(（][^\])）\n]{1,24}[\])）])?(?:\W{0,4}[:：]|[ \t*_]{0,4}(?:→|->|=>))\W{0,4}"
     # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
-    r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私)[\])][ \t]*"
+    r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私|assistent\w*|assistente|asistente|"
+    r"ассистент|асистент|asystent|asisten|avustaja|asszisztens|βοηθός|помічник|助手|アシスタント|어시스턴트|ผู้ช่วย|"
+    r"المساعد|دستیار|सहायक|msaidizi)[\])][ \t]*"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 SPEAKER_FIRST = regex.compile(_SPEAKER, regex.IGNORECASE)
@@ -139,9 +142,25 @@ _TURN = regex.compile(
     r"strumento|usuário|usuária|você|ferramenta|пользователь|ты|вы|инструмент|gebruiker|jij|gereedschap|"
     r"użytkownik|narzędzie|kullanıcı|araç|用户|你|工具|ユーザー|あなた|ツール|사용자|도구|यूज़र|उपयोगकर्ता|टूल|"
     r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|"
-    r"користувач|uživatel|bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้)[*_]{0,2}[ \t]*[:：])",
+    r"користувач|uživatel|bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ)[*_]{0,2}[ \t]*[:：])",
     regex.IGNORECASE,
 )
+# The reader's own turn, labelled, opening a line that goes on ("User: can you find ...", "[Bruger]
+# Kan du huske ...", "คุณ: ช่วยจำ..."): a block right under it is recited, as a reply labels no turn
+# of the reader's before what it does now
+_READERS_TURN = regex.compile(
+    r"[ \t]{0,3}[*_]{0,2}[\[(]?(?:user|human|you|nutzer|benutzer|du|usuario|usuaria|tú|utilisateur|utilisatrice|toi|"
+    r"utente|usuário|usuária|você|пользователь|gebruiker|użytkownik|kullanıcı|用户|ユーザー|사용자|उपयोगकर्ता|"
+    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|"
+    r"користувач|uživatel|bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ)[\])]?[*_]{0,2}"
+    r"(?:[ \t]*[:：]|(?<=[\])])[ \t])[ \t]*\S",
+    regex.IGNORECASE,
+)
+
+
+def readers_turn(before: str) -> bool:
+    """Whether the line directly before a block is a labelled turn of the reader's (:data:`_READERS_TURN`)."""
+    return _READERS_TURN.match(before) is not None
 
 
 # The marks a speaker's name ends with or stands in, one of which the line must hold
@@ -437,7 +456,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (colloquial "like:" after a comma: "puedes buscar por fechas, tipo:")
         + r"|[,，][ \t]*tipo(?:[ \t]+así)?"
         + _COLON,
-        "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|format|comme\s+ceci|comme\s+ça|comme\s+cela|"
+        "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|(?<!\b(?-i:\p{Lu}{2,5})\s)format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
         r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme)"
         + _COLON
@@ -446,7 +465,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\bvoici\s+à\s+quoi\s+ressemble",
         # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
         # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
-        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
+        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|(?<!\b(?-i:\p{Lu}{2,5})\s)format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
         r"wie\s+folgt|"
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen|so\s+wie)" + _COLON + r"|\bso\s+sieht\b",
@@ -464,7 +483,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON
         + r"|[,，][ \t]*tipo(?:[ \t]+così)?"
         + _COLON,
-        "ru": r"(?:например|пример\w*|формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
+        "ru": r"(?:например|пример\w*|(?<!\b(?:одном|едином|одинаковом|том\s+же)\s)формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
         r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде)"
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
@@ -484,10 +503,12 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # not the format a saving follows as usual ("con el formato de siempre", "the same format"),
         # nor one spelled out in a quotation right after it ("un format du genre « JJ/MM »", "в
         # формате «дата — настроение»"): the quotation is the format, and the block is no example
-        r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)format\w*"
+        # (nor one named by its file type, "in PDF format", "у форматі PDF": a property of the thing)
+        r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)(?<!\b(?-i:\p{Lu}{2,5})\s)format\w*"
+        r"(?!\s+(?-i:\p{Lu}{2,5})\b)"
         r"(?!\s+(?:de\s+siempre|habitual|usual|yang\s+(?:sama|biasa)|de\s+toujours|habituel|di\s+sempre|"
         r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)(?!" + _QUALIFIED + _SPELLED + ")|"
-        r"формат\w*(?!"
+        r"(?<!\b(?:одном|едином|одинаковом|том\s+же|тому\s+ж|одному)\s)формат\w*(?!\s+(?-i:\p{Lu}{2,5})\b)(?!"
         + _QUALIFIED
         + _SPELLED
         + r"))\b"
@@ -509,7 +530,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"så\s+här\s+ser|här\s+är\s+ett\s+exempel)\b" + _ENDS,
         "da-nb": _adverb(r"for\s+eksempel|f\.\s?eks\.|eksempelvis|(?:et\s+)?eksempel")
         + r"|\b(?:formatet\s+er|ser\s+(?:\w+\s+)?(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|"
-        r"slik\s+ser|her\s+er\s+et\s+eksempel)\b" + _ENDS,
+        r"slik\s+ser|her\s+er\s+et\s+eksempel)\b"
+        + _ENDS
+        # ("like this:" closing the lead, "Jeg kunne notert det slik:")
+        + r"|(?<!\w)(?:slik|sånn|sådan|således)"
+        + _COLON,
         "cs-pl": _adverb(r"například|např\.|příklad\w*|pro\s+představu|ukázk\w*|na\s+przykład|np\.|przykład\w*")
         + r"|\b(?:vypadá\s+(?:\w+\s+)?(?:takto|následovně)|formát\s+je|tady\s+je\s+příklad|"
         r"(?:takhle|takto|tak)\s+by\s+(?:to\s+)?(?:\w+\s+)?vypadal\w*|vypadal\w*\s+by\s+(?:to\s+)?(?:takto|takhle)|"
@@ -528,7 +553,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"a\s+formátum|íme\s+egy\s+példa)" + _ENDS,
         "ro-ca": _adverb(r"de\s+exemplu|de\s+ex\.|(?:un\s+)?exemplu|per\s+exemple|p\.\s?ex\.|(?:un\s+)?exemple")
         + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
-        r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple)" + _ENDS,
+        r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
+        r"(?:perquè|per\s+tal\s+que)\s+(?:et\s+facis|us\s+feu)\s+una\s+idea)" + _ENDS,
         "tr": _adverb(r"örneğin|mesela|örnek\w*")
         + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek)"
         + _ENDS,
@@ -548,7 +574,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:נראה\s+כך|נראית\s+כך|נראים\s+כך|הפורמט|הנה\s+דוגמ)"
         + _ENDS,
         "hi-bn": _adverb(r"उदाहरण(?:\s+के\s+लिए)?|मिसाल\s+के\s+तौर\s+पर|উদাহরণ(?:স্বরূপ)?")
-        + r"|(?:ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|"
+        + r"|(?:ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|(?:এরকম|এমন|এভাবে)\s+হবে|"
         r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ)"
         + _ENDS
         # ("যেমন", like, only where it alone closes the line: at a line's start it opens "as you
@@ -669,7 +695,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "el": r"(?:μου\s+(?:έστειλες|στείλατε|έστειλε)|(?:νωρίτερα|προηγουμένως|χθες)[^\n]{0,60}(?:έτρεξα|"
         r"εκτέλεσα|κάλεσα)|"
         r"το\s+μήνυμά\s+σου)",
-        "vi": r"(?:bạn\s+(?:đã\s+)?gửi\s+(?:cho\s+)?(?:mình|tôi)|"
+        "vi": r"(?:bạn\s+(?:đã\s+|vừa\s+|mới\s+)?gửi\s+(?:cho\s+)?(?:mình|tôi|em)|"
         # (the block between the verb and "cho mình", closing the line: "Bạn đã gửi khối này cho tôi:")
         r"bạn\s+(?:đã\s+|vừa\s+|mới\s+)?(?:gửi|dán|chia\s+sẻ|chuyển)\s+(?:[^\W\d_]+\s+){0,4}?cho\s+(?:mình|tôi|em)"
         + _COLON
@@ -803,7 +829,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
         + _ENDS,
-        "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato)|(?:ti|vi|le)\s+propongo)\b|"
+        "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato)|(?<!\bnon\s)(?:ti|vi|le)\s+propongo)\b|"
         r"\b(?:lo|la|li|le)\s+[^\W\d_]{2,}(?:erei|irei)\b|"
         r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
         + _ENDS
@@ -1181,7 +1207,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"desse\s+jeito|dessa\s+forma))?\s*\?|\bposso\s+(?:prosseguir|seguir|avançar|continuar)(?:\s+com\s+(?:isso|"
         r"isto))?\s*\?|\bposso\s+(?:salvá|enviá|aplicá)-l[oa]s?\b[^\n]*\?|\bquer\s+que\s+eu\s+(?:o|a|os|"
         r"as)\s+\w+[^\n]*\?|\bquer\s+que\s+eu\s+\w+\s+(?:isso|isto|assim)\b[^\n]*\?|"
-        r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\baté\s+(?:você\s+)?confirmar|(?<!(?:avisa|avise|diz|diga|fala|fale)\s+)\bsó\s+se\b|"
+        r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\btudo\s+bem\s+se\s+eu\s+(?!também\b)\w+(?:\s+(?:essa|esta|isso|isto|esse|este|a|o)(?:\s+\w+)?)?\s*\?|\bprefiro\s+confirmar\s+(?:antes|primeiro)\b|\baté\s+(?:você\s+)?confirmar|(?<!(?:avisa|avise|diz|diga|fala|fale)\s+)\bsó\s+se\b|"
         r"\bprocedo\s*\?|\bprocedo\s+(?:assim|com\s+(?:isso|isto|esta|este|essa|esse))\b[^\n]*\?)",
         "it": r"\b(?:solo|soltanto)\s+una\s+bozza|\b(?:lo|la)\s+(?:salvo|invio|applico|aggiorno|mando|"
         r"registro)\s+così\s*\?|\b(?:procedo|confermi)\s*\?|\b(?:lo|la)\s+(?:invio|salvo|applico)\s+(?:appena|"
@@ -1224,7 +1250,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"bekreftelse|godkendelse|godkjenning)|\b(?:gem|lagre)\s+(?:det\s+)?(?:sådan|slik)\s*\?|"
         r"\bskal\s+jeg\s+(?:\w+\s+)?(?:sådan|slik)\b[^\n]*\?|(?:\bskal\s+jeg\s+(?:\w+\s+){0,2}?(?:det|den|"
         r"dette|dem)\b[^\n]*\?|\bser\s+det\s+(?:rigtigt|riktig)\s+ud?t?\b|"
-        r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
+        r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\ber\s+det\s+(?:ok|okay|i\s+orden|greit|fint)\s+(?:at|om)\s+jeg\b[^\n?]*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
         "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic)\b|"
         r"\b(?:wyślę|zapiszę|dodam|odešlu|uložím|pošlu)\b[^\n]{0,30}\b(?:jak\s+tylko|gdy|kiedy|po\s+tym,?\s+jak|"
@@ -1307,7 +1333,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:이대로|이렇게|이걸|이것을|그대로)\s*(?:\S+\s+)?(?:저장|전송|적용|진행|실행)할까요|이대로\s+괜찮|"
         r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
         "sw": r"\bni\s+rasimu\s+tu\b|\bnasubiri\s+uthibitisho|\b(?:nihifadhi|nitume)\s+hivi\s*\?|"
-        r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b)",
+        r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b|\bniambie\s+[\"“„«]?\w+[\"”»]?\s+(?:nami|na\s+mimi)\s+nita\w+|\bukiridhika\b)",
         # A sentence that only names the block a draft, a preview or a proposal ("Das wäre mein
         # Entwurf.", "Just a preview — nothing saved yet.", "Dit is een concept;"): the block is
         # the thing named, in any language's order of pointer, verb and noun. A noun that goes on
@@ -1480,7 +1506,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
         r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bcsak\s+a\s+formátum|"
         r"\bnem\s+(?:mentettem|futtattam|küldtem)|\bnem\s+kerestem\s+semmit|\bsemmit\s+nem\s+kerestem|\bsemmi(?:t)?\s+nem\s+(?:mentettem|futtattam|küldtem))",
-        "ro-ca": r"\b(?:doar|numai)\s+ca\s+să\s+(?:arăt|ilustrez)|\bnomés\s+per\s+(?:mostrar|il·lustrar)|"
+        "ro-ca": r"\b(?:doar|numai)\s+ca\s+să\s+(?:arăt|ilustrez)|\bnomés\s+(?:és\s+)?per\s+(?:mostrar|il·lustrar|ensenyar)|"
+        r"\bno\s+he\s+(?:buscat|cercat)\s+(?:res|cap)\b|\bni\s+he\s+(?:desat|enviat|executat|buscat|cercat)\b|"
         r"\bno\s+he\s+(?:desat|enviat|executat)\s+res|(?:\bdoar\s+un\s+exemplu|\bnu\s+am\s+(?:salvat|"
         r"rulat|executat|trimis)|\bnimic\s+nu\s+a\s+fost|"
         r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat)|"
@@ -1513,7 +1540,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"শুধু(?:মাত্র)?\s+(?:\S+\s+){0,2}?দেখানোর\s+জন্য|কিছুই\s+(?:সেভ|সংরক্ষণ)\s+(?:করিনি|হয়নি|করা\s+হয়নি)|"
         r"कुछ\s+भी\s+(?:सेव|सहेजा)\s+(?:नहीं|न)\s+(?:हुआ|किया)|(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|"
         r"भेजा)\s+नहीं|नहीं\s+(?:सहेजा|चलाया|भेजा)|"
-        r"শুধু(?:মাত্র)?\s+(?:একটি\s+)?উদাহরণ|সংরক্ষণ\s+করিনি)",
+        r"শুধু(?:মাত্র)?\s+(?:একটি\s+|একটা\s+)?উদাহরণ|সংরক্ষণ\s+করিনি|(?:কিছু|কিছুই)\s+খুঁজিনি)",
         "th-ko": r"แค่แสดงให้ดู|보여\s?(?:드리기|주기)\s+위한|(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|"
         r"예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
         r"아무것도\s+(?:저장|실행))",
@@ -1613,9 +1640,14 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|"
         r"\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
         r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd|\b(?:tamten|ten|poprzedni|pierwszy)\s+odrzucam\b|"
-        r"\bpoprawn\w*\s+jest\s+(?:ten|ta|to)\s*[:：]|\bzahoď\b|\b(?:tady|tohle|toto)\s+je\s+(?:ten\s+)?správn\w*\s*[:：])",
+        r"\bpoprawn\w*\s+jest\s+(?:ten|ta|to)\s*[:：]|\bzahoď\b|\b(?:tady|tohle|toto)\s+je\s+(?:ten\s+)?správn\w*\s*[:：]|"
+        # (the call named and not run: "Tego wywołania nie wykonuję.", "Chwila, nie — ...")
+        r"\b(?:tego|tamtego|pierwszego|poprzedniego)\s+(?:wywołania|bloku|polecenia)\s+nie\s+(?:wykonuj\w*|uruchamiam|"
+        r"licz\w*)|^\W{0,3}chwila,?\s+nie\b)",
         "uk": r"^\W{0,3}(?:виправлення|виправляю)\s*[:：]|^\W{0,3}це\s+(?:неправильно|помилка)\s*[.!,;:—–-]|"
-        r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*)",
+        r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*|"
+        r"(?:цей|той|попередній|перший)\s+(?:виклик|блок)\s+скасов\w*|не\s+виконуй(?:те)?\s+(?:його|це|цей)|"
+        r"^\W{0,3}(?:ой,?\s+)?ні,?\s+(?:вибач\w*\s*)?[—–-]?\s*це\s+помилка)",
         "fi-hu": r"^\W{0,3}(?:korjaus|javítás|helyesbítés)\s*[:：]|^\W{0,3}(?:tuo|se)\s+oli\s+väärin|"
         r"^\W{0,3}ez\s+(?:rossz|hibás)\s+volt|(?:\bunohda\s+(?:tuo|se|edellinen|äskeinen)|"
         r"\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
@@ -1631,7 +1663,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "vi": r"^\W{0,3}(?:sửa\s+lại|đính\s+chính)\s*[:：]|^\W{0,3}(?:cái\s+)?(?:đó|này)\s+sai\s+rồi|"
         r"(?:bỏ\s+qua\s+(?:khối|lệnh|cái)|quên\s+(?:khối|lệnh|cái)\s+(?:đó|trên|vừa\s+rồi)|(?:mình|"
         r"tôi)\s+nhầm|"
-        r"(?:khối|lệnh)\s+(?:trên|vừa\s+rồi)\s+sai)",
+        r"(?:khối|lệnh)\s+(?:trên|vừa\s+rồi)\s+sai|"
+        r"bỏ\s+(?:lệnh|khối|cái)\s+(?:ở\s+)?(?:trên|đó|vừa\s+rồi)|không\s+dùng\s+(?:cái|lệnh|khối)\s+(?:đó|trên|này))",
         "id-ms": r"^\W{0,3}(?:koreksi|ralat|pembetulan)\s*[:：]|^\W{0,3}(?:itu|yang\s+tadi)\s+salah\s*[.!,;:—–-]|"
         r"(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|"
         r"blok)\b)",
@@ -2987,6 +3020,12 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
     "example": (
         # the same in the other languages of the tables
         *[
+            "només",
+            "he busca",
+            "he cerca",
+            "ni he ",
+            "একটা উদাহরণ",
+            "খুঁজিনি",
             "ver como",
             "abych ukázal",
             "at vise",
@@ -3650,6 +3689,10 @@ AFTER_GATES["example"] += (
     "nessun",
 )
 AFTER_GATES["retracted"] += (
+    *["wywołania nie", "bloku nie", "polecenia nie", "chwila", "скасов", "не виконуй", "це помилка", "bỏ lệnh"],
+    *["bỏ khối", "bỏ cái", "không dùng"],
+)
+AFTER_GATES["retracted"] += (
     *["misread", "misheard", "got that wrong", "got it wrong", "correct one", "correct version", "right one"],
     *["right version", "stimmt nicht", "stimmt so nicht", "verlesen", "verhört", "vertan", "stattdessen"],
     *["richtige", "letto male", "capito male", "sentito male", "giust", "corrett", "leí mal", "entendí mal"],
@@ -3662,6 +3705,7 @@ AFTER_GATES["retracted"] += (
     *["गलत पढ़", "ভুল পড়েছি", "记错了", "看错了", "听错了", "不对", "改成这个", "正确的", "読み間違え"],
     *["聞き間違え", "正しいのは", "잘못", "맞는", "อ่านผิด", "nimesoma vibaya"],
 )
+AFTER_GATES["proposed"] += (*["niambie", "ukiridhika", "tudo bem se eu", "confirmar antes", "confirmar primeiro"],)
 AFTER_GATES["proposed"] += (
     *["give me ", "send me ", "let me know", "tell me", "say so", "bescheid", "gib mir", "sag mir", "dammi"],
     *["dimmi", "fammi sapere", "avísame", "dime", "dame el", "dis-moi", "fais-moi signe", "donne-moi"],
@@ -4137,6 +4181,30 @@ _OR_CLAUSE = regex.compile(
 )
 
 
+# A sentence that opens on "or", offering the other answer to the question before it
+_OR_SENTENCE = regex.compile(
+    r"[\W_]{0,3}(?:or|oder|ou|o|of|eller|или|або|czy|albo|nebo|vagy|sau|yoksa|atau|hay|ή|أو|یا|או|या|নাকি|หรือ|"
+    r"아니면|还是|或者|それとも)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _bare_then_or(line: str) -> str | None:
+    """The first sentence of a line that asks leave for the block in a bare question, then offers
+    the other answer in a question of its own opening on "or" ("Запустить? Или посчитаете сами?",
+    "Run it? Or is the formula enough?"): the first question is the block's, whatever the other
+    answer is; None for any other line."""
+    if _ASK_MARK(line) is None:
+        return None
+    parts = sentences(line.strip())
+    if len(parts) != 2 or not parts[0].rstrip().endswith(_ASKS) or not parts[1].rstrip().endswith(_ASKS):
+        return None
+    first = parts[0].strip()
+    if _OR_SENTENCE.match(parts[1].strip()) is None or not (_BARE.search(_bare_text(first)) or _bare_shape(first, 1)):
+        return None
+    return first
+
+
 def _asks_or_offers(line: str) -> bool:
     """Whether the last sentence of a line after a block asks leave to make it in a bare question,
     then offers the other answer after a comma and "or": the question is the block's, whatever
@@ -4227,10 +4295,21 @@ def _own_tag(line: str) -> bool:
         return len(statement) >= _STATEMENT_CHARS and _BACK_CJK.search(statement) is None
     if len(statement.split()) < _STATEMENT_WORDS:
         return False
-    # a pronoun for the block in a statement of another time, or of what was done, asks nothing of it
+    # a pronoun for the block in a statement of another time, or of what was done, asks nothing of
+    # it; nor does one the next step works with ("Y con eso te monto un plan, ¿vale?")
     return (
-        _BACK.search(statement) is None or _LATER.search(statement) is not None or _PAST.search(statement) is not None
+        _BACK.search(_WITH_IT.sub(" ", statement)) is None
+        or _LATER.search(statement) is not None
+        or _PAST.search(statement) is not None
     )
+
+
+# The block's result as what a next step works with, not its object: "con eso", "with that", "damit"
+_WITH_IT = regex.compile(
+    r"(?<!\w)(?:(?:with|con|avec|mit|com|met|с|z)\s+(?:it|this|that|eso|esto|ello|ça|cela|ceci|dem|das|isso|isto|"
+    r"questo|quello|ciò|этим|тем|tym|dat|dit)|damit|dadurch|daarmee|daarmede|così\s+facendo)(?!\w)",
+    regex.IGNORECASE,
+)
 
 
 # A line that opens with the action on a yes, after a question ("If so, I'll save it.", "Si
@@ -4629,6 +4708,8 @@ def shown_after(
     for i, line in enumerate(lines):
         line = line[:LINE_CHARS]
         if i == 0 and (asked := _answer_asked(line)) is not None:
+            line = asked
+        if i == 0 and (asked := _bare_then_or(line)) is not None:
             line = asked
         if others_ran and CHECK_QUESTION.match(line):
             continue
@@ -5646,8 +5727,8 @@ _PRESENTS_STEP = regex.compile(
     r"привожу|цитирую|показую|пропоную|раджу|наводжу|pokazuję|pokażę|proponuję|sugeruję|polecam|przedstawiam|"
     r"ukážu|ukazuji|ukazuju|navrhuji|navrhuju|navrhnu|doporučuji|doporučuju|předkládám|uvádím|δείχνω|προτείνω|"
     r"παραθέτω|παρουσιάζω|συστήνω|näytän|ehdotan|suosittelen|esitän|mutatom|javaslom|ajánlom|bemutatom|arăt|"
-    r"propun|sugerez|recomand|prezint|gösteriyorum|göstereyim|öneriyorum|öneririm|sunuyorum|\w*tunjuk\w*|"
-    r"\w*usul\w*|\w*saran\w*|đề\s+xuất|gợi\s+ý|cho\s+bạn\s+xem|\w*pendekez\w*|\w*onyesh\w*|proposo|"
+    r"propun|sugerez|recomand|prezint|gösteriyorum|göstereyim|öneriyorum|öneririm|sunuyorum|(?:menunjuk|tunjuk|kutunjuk)\w*|"
+    r"(?:meng)?usulkan|(?:meny)?arankan|sarankan|đề\s+xuất|gợi\s+ý|cho\s+bạn\s+xem|\w{0,4}pendekez\w*|\w{0,5}onyesh\w*|proposo|"
     r"suggereixo|أقترح|أعرض|מציע|מציעה|מראה|מציג|מציגה)(?!\w)|दिखा|सुझाव|प्रस्ताव|建议|推荐|展示|给你看|提案|お見せ|"
     r"示します|제안|보여|پیشنهاد|نشان|দেখাচ্ছি|প্রস্তাব|เสนอ|แสดง",
     regex.IGNORECASE,
@@ -5667,7 +5748,6 @@ def _acts_in_lead(before: str, after: str | None = None) -> bool:
         and _ASK_MARK(line) is None
         and _NO_REPORT.search(line) is None
         and _HEDGED.search(line) is None
-        and _PRESENTS_STEP.search(line) is None
         and (
             _MY_STEP_NOW.search(line) is not None
             or (
@@ -5690,6 +5770,8 @@ def _acts_in_lead(before: str, after: str | None = None) -> bool:
                 and _LEAVE_INTL.search(after) is None
             )
         )
+        # (last: the step is known by now, and this long list is searched for few lines)
+        and _PRESENTS_STEP.search(line) is None
     )
 
 

@@ -77,8 +77,10 @@ FENCED = '{"name": "roll_dice", "arguments": {"sides": 6}}'
     [
         ("```json\n# a d6\n" + FENCED + "\n```", True),
         ("```json\n// a d6\n" + FENCED + "\n```", True),
-        # a bare fence that opens with '#' holds a heading or a script, not a call
-        ("```\n# a d6\n" + FENCED + "\n```", False),
+        # a bare fence of the model's comment lines and its call holds the call, as one of the
+        # call alone does; one whose '#' line goes on into anything else is a script (test_commented_fence)
+        ("```\n# a d6\n" + FENCED + "\n```", True),
+        ("```\n# a d6\necho go\n" + FENCED + "\n```", False),
     ],
 )
 def test_a_comment_line_first_in_a_fence_named_json_keeps_its_call(fence: str, runs: bool) -> None:

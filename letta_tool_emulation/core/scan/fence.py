@@ -37,6 +37,7 @@ class Fence:
         "buf",
         "char",
         "code",
+        "comment",
         "data",
         "first",
         "hold",
@@ -64,6 +65,7 @@ class Fence:
         self.hold = False  # the fence is held (it may hold a call)
         self.data = False  # held only while its content starts like a call (```json, bare)
         self.first = False  # the first non-blank character of the content was seen
+        self.comment = False  # in a leading comment line of a bare fence, not yet ended
         self.line_state = _LS
         self.line_count = 0  # fence characters counted on the current line
         self.line_at = 0  # where the line being read starts, within the held text
@@ -128,6 +130,7 @@ class Fence:
         self.line_state = _LS
         self.line_count = 0
         self.first = False
+        self.comment = False
         self.line_at = b.held_len(b.pos)
         if info in CALL_FENCE_INFOS or info in DATA_FENCE_INFOS:
             self.hold = True
@@ -154,11 +157,26 @@ class Fence:
 
     def _look_at_first(self, buf: str, pos: int, end: int) -> bool:
         """Settle a data fence by its first non-blank character before ``end``, if there is
-        one; whether the fence is still held."""
-        first = M.NOT_BLANK.search(buf, pos, end)
-        if first is not None:
-            self._first_content(buf[first.start()], pos)
-        return self.hold
+        one; whether the fence is still held. A bare fence's leading ``#`` comment lines are
+        passed over (held): the model's note above its own call block, "# saving the new
+        address", settles nothing, and the first line after them does."""
+        while True:
+            if self.comment:
+                nl = buf.find("\n", pos, end)
+                if nl < 0:
+                    return self.hold
+                self.comment = False
+                pos = nl + 1
+            first = M.NOT_BLANK.search(buf, pos, end)
+            if first is None:
+                return self.hold
+            c = buf[first.start()]
+            if c == "#" and not self.info_text:
+                self.comment = True
+                pos = first.start() + 1
+                continue
+            self._first_content(c, pos)
+            return self.hold
 
     def _pass_text(self, buf: str, pos: int, upto: int, hold: bool) -> bool:
         """Stream or hold the fence's text up to ``upto``; whether the fence is still held."""

@@ -424,6 +424,8 @@ class Settle:
             speaks = shown is None and before is not None and C.speaks_first(before)
             if speaks and before is not None and C.recited_turn(before, after):
                 shown = C.Shown("quoted", "it stands between two turns of a recited transcript")
+            if shown is None and before is not None and C.readers_turn(before):
+                shown = C.Shown("quoted", "it stands right under the reader's labelled turn of a recited transcript")
             if shown is None and before and C.recited_earlier(before, after):
                 shown = C.Shown("quoted", "it is recited from an earlier exchange, named around it")
             if shown is None and speaks and before is not None:
