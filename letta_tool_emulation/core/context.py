@@ -4194,13 +4194,16 @@ def _bare_then_or(line: str) -> str | None:
     the other answer in a question of its own opening on "or" ("Запустить? Или посчитаете сами?",
     "Run it? Or is the formula enough?"): the first question is the block's, whatever the other
     answer is; None for any other line."""
-    if _ASK_MARK(line) is None:
+    text = line.strip()
+    # (most lines ask nothing, or once: found by the marks before any pattern is tried)
+    marks = [i for i in (text.find("?"), text.find("？")) if i >= 0]
+    if not marks or not text.endswith(_ASKS) or _ASK_MARK(line) is None:
         return None
-    parts = sentences(line.strip())
-    if len(parts) != 2 or not parts[0].rstrip().endswith(_ASKS) or not parts[1].rstrip().endswith(_ASKS):
+    cut = min(marks) + 1
+    first, rest = text[:cut].strip(), text[cut:].strip()
+    if not rest or _OR_SENTENCE.match(rest) is None or len(sentences(rest)) != 1:
         return None
-    first = parts[0].strip()
-    if _OR_SENTENCE.match(parts[1].strip()) is None or not (_BARE.search(_bare_text(first)) or _bare_shape(first, 1)):
+    if not (_BARE.search(_bare_text(first)) or _bare_shape(first, 1)):
         return None
     return first
 
