@@ -3950,12 +3950,6 @@ DONE = regex.compile(
     r"সেভ\s+হয়েছে|kész|elmentve|已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了|저장했어요|저장했습니다|완료|"
     # the Scandinavian, Polish and Indic participles of keeping ("Lagret.", "Noterat.", "सेव हो गया।")
     r"lagret|lagra|notert|oppdatert|noteret|opdateret|noterat|uppdaterat|zapisano|zanotowano|"
-    # (and the Romance, Slavic and Czech ones of noting and adding: "Desat:", "Annotato:", "Записано:";
-    # not Romanian "notat", which is Danish and Norwegian for a note)
-    r"adăugat|actualizat|desat|anotat|guardat|afegit|actualitzat|annotato|registrato|segnato|memorizzato|"
-    r"aggiunto|apuntado|registrado|añadido|agregado|adicionado|gravado|ajouté|vermerkt|eingetragen|aktualisiert|"
-    r"hinzugefügt|bijgewerkt|toegevoegd|zapsáno|poznamenáno|zaznamenáno|přidáno|aktualizováno|dodano|"
-    r"zaktualizowano|записано|обновлено|добавлено|отмечено|оновлено|додано|записала?|"
     r"(?:सेव|अपडेट|नोट|दर्ज)\s+(?:हो\s+गया|कर\s+दिया|कर\s+लिया)|सहेज\s+(?:लिया|दिया)|सहेजा\s+गया|"
     r"(?:সেভ|নোট)\s+(?:করা\s+হয়েছে|করেছি|করে\s+রেখেছি))"
     r"[ \t]*[.!。！।][ \t]|^\W{0,3}(?:已保存|已更新|已记录|好了|完成了?|保存しました|更新しました|完了)[。！]|"
@@ -4649,6 +4643,17 @@ def names_both(line: str, value: str, was: str) -> bool:
     )
 
 
+# More participles of keeping, that name the block below done only as a lead of a word or two
+# ("Desat:", "Annotato:", "Записано:"; not Romanian "notat", which is Danish and Norwegian for a note)
+_DONE_LEAD = regex.compile(
+    r"^\W{0,3}(?:adăugat|actualizat|desat|anotat|guardat|afegit|actualitzat|annotato|registrato|segnato|memorizzato|"
+    r"aggiunto|apuntado|registrado|añadido|agregado|adicionado|gravado|ajouté|vermerkt|eingetragen|aktualisiert|"
+    r"hinzugefügt|bijgewerkt|toegevoegd|zapsáno|poznamenáno|zaznamenáno|přidáno|aktualizováno|dodano|"
+    r"zaktualizowano|записано|обновлено|добавлено|отмечено|оновлено|додано|записала?)[ \t]*[.!][ \t]",
+    regex.IGNORECASE,
+)
+
+
 def reports_done(before: str) -> bool:
     """Whether the line directly before a block reports the block made or being made now."""
     line = before[:LINE_CHARS].rstrip()
@@ -4658,9 +4663,13 @@ def reports_done(before: str) -> bool:
         # a line, or its last clause, of a word or two that names the block below done ("Guardado:",
         # "Понял. Сохранено:")
         line.endswith((":", "："))
-        and (
-            DONE.match(line[:-1].rstrip() + ". ") is not None
-            or any(DONE.match(line[m.end() : -1].rstrip() + ". ") is not None for m in _CLAUSE_STARTS.finditer(line))
+        and any(
+            done.match(clause) is not None
+            for done in (DONE, _DONE_LEAD)
+            for clause in (
+                line[:-1].rstrip() + ". ",
+                *(line[m.end() : -1].rstrip() + ". " for m in _CLAUSE_STARTS.finditer(line)),
+            )
         )
     )
     return found and _NO_REPORT.search(line) is None
