@@ -163,3 +163,16 @@ def test_a_lead_naming_the_step_and_a_check_run_the_block() -> None:
     ]
     ran = [lead for lead in leads if len(parse_tool_calls(f"{lead}\n{BLOCK}\nOK?", TOOLS).tool_calls) == 1]
     assert ran == leads
+
+
+def test_a_hedged_wished_or_proposed_lead_and_a_check_run_nothing() -> None:
+    # (benchmarks/lead_checks.py: 405 such replies in 21 languages; it also prints the performed side)
+    from benchmarks.lead_checks import TOOLS as CHECK_TOOLS
+    from benchmarks.lead_checks import reply, shown_replies
+
+    ran = [
+        f"{lang}: {lead} / {q}"
+        for lang, lead, q in shown_replies()
+        if parse_tool_calls(reply(lead, q), CHECK_TOOLS).tool_calls
+    ]
+    assert ran == []
