@@ -135,25 +135,25 @@ _SPEAKER = (
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 SPEAKER_FIRST = regex.compile(_SPEAKER, regex.IGNORECASE)
+# The reader's name as a transcript labels its turns ("User", "Nutzer", "Bruger", "คุณ")
+_READERS = (
+    r"user|human|you|nutzer|benutzer|du|usuario|usuaria|tú|utilisateur|utilisatrice|toi|utente|usuário|usuária|"
+    r"você|пользователь|gebruiker|użytkownik|kullanıcı|用户|ユーザー|사용자|उपयोगकर्ता|ব্যবহারকারী|người\s+dùng|"
+    r"pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|користувач|uživatel|"
+    r"bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ"
+)
 # Another speaker's label that opens a line of a transcript ("Tool:", "User:", "[tool]")
 _TURN = regex.compile(
-    r"[ \t]{0,3}[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:user|human|you|tool|system|function|observation|result|"
-    r"nutzer|benutzer|du|werkzeug|usuario|usuaria|tú|herramienta|utilisateur|utilisatrice|toi|vous|outil|utente|tu|"
-    r"strumento|usuário|usuária|você|ferramenta|пользователь|ты|вы|инструмент|gebruiker|jij|gereedschap|"
-    r"użytkownik|narzędzie|kullanıcı|araç|用户|你|工具|ユーザー|あなた|ツール|사용자|도구|यूज़र|उपयोगकर्ता|टूल|"
-    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|"
-    r"користувач|uživatel|bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ)[*_]{0,2}[ \t]*[:：])",
+    r"[ \t]{0,3}[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:" + _READERS + r"|tool|system|function|observation|result|"
+    r"werkzeug|herramienta|vous|outil|tu|strumento|ferramenta|ты|вы|инструмент|jij|gereedschap|narzędzie|araç|你|"
+    r"工具|あなた|ツール|도구|यूज़र|टूल)[*_]{0,2}[ \t]*[:：])",
     regex.IGNORECASE,
 )
 # The reader's own turn, labelled, opening a line that goes on ("User: can you find ...", "[Bruger]
 # Kan du huske ...", "คุณ: ช่วยจำ..."): a block right under it is recited, as a reply labels no turn
 # of the reader's before what it does now
 _READERS_TURN = regex.compile(
-    r"[ \t]{0,3}[*_]{0,2}[\[(]?(?:user|human|you|nutzer|benutzer|du|usuario|usuaria|tú|utilisateur|utilisatrice|toi|"
-    r"utente|usuário|usuária|você|пользователь|gebruiker|użytkownik|kullanıcı|用户|ユーザー|사용자|उपयोगकर्ता|"
-    r"ব্যবহারকারী|người\s+dùng|pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|"
-    r"користувач|uživatel|bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ)[\])]?[*_]{0,2}"
-    r"(?:[ \t]*[:：]|(?<=[\])])[ \t])[ \t]*\S",
+    r"[ \t]{0,3}[*_]{0,2}[\[(]?(?:" + _READERS + r")[\])]?[*_]{0,2}(?:[ \t]*[:：]|(?<=[\])])[ \t])[ \t]*\S",
     regex.IGNORECASE,
 )
 
