@@ -748,7 +748,14 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"\bскажи(?:те)?,?\s+(?:если|подходит\s+ли)\b|\blaat\s+(?:me\s+)?weten\s+of\b|\bzeg\s+(?:me\s+)?of\b" + _ENDS,
         # held back in other words ("ready when you are (I haven't sent it):"), and a step that
         # waits on an empty result in Korean and Japanese ("결과가 없으면 ... 실행할게요:", "何も見つからなければ")
-        "held-before": r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
+        # (the step put off to the reader's yes: "once you confirm", "sobald du bestätigst")
+        "held-before": r"\b(?:once|after|when|as\s+soon\s+as)\s+you\s+(?:confirm|approve|agree|say\s+(?:yes|so|the\s+word)|"
+        r"give\s+(?:me\s+)?the\s+(?:ok|go-ahead|green\s+light))\b|\b(?:en\s+cuanto|cuando|apenas)\s+(?:me\s+)?(?:lo\s+)?"
+        r"(?:confirmes|apruebes|digas\s+que\s+sí)\b|\b(?:dès\s+que|quand|une\s+fois\s+que)\s+(?:tu|vous)\s+(?:confirmes|"
+        r"confirmez|valides|validez)\b|\b(?:sobald|wenn)\s+(?:du|sie)\s+(?:es\s+)?(?:bestätigst|bestätigen|zustimmst|"
+        r"zustimmen)\b|\b(?:assim\s+que|quando)\s+(?:você\s+)?(?:confirmar|aprovar)\b|\b(?:appena|quando|non\s+appena)\s+"
+        r"(?:mi\s+)?(?:confermi|approvi)\b|"
+        r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|saved|run|applied|stored)\s+(?:it|this|that|them)\b|"
         # not sent yet, or sent only once the reader agrees ("I won't post it unless you tell me
         # to:", "todavía sin enviar:", "Rien n'est parti, j'attends ton feu vert :")
         r"\bI\s+(?:haven['’]t|have\s+not)\s+(?:sent|posted)\s+anything\b|"
@@ -5660,6 +5667,9 @@ _HEDGED = regex.compile(
 # first person singular), or a lead that is only the step's participle ("Uloženo:", "Disimpan:")
 _MY_STEP_INTL = regex.compile(
     r"[\W_]{0,3}(?:(?:ni(?:na|ta|me|li)\w{3,}|niache|\w+mehifadhiwa|"
+    # (English: a verb of keeping in the progressive, its subject dropped, "Adding to memory:")
+    r"(?:adding|saving|storing|noting|updating|recording|logging|jotting|archiving)\s+(?:it|this|that|these|them|to|"
+    r"in|into|your|the)|"
     r"(?:mình|tôi|tớ|em)\s+(?:đang|sẽ|đã|vừa|\w+)|để\s+(?:mình|tôi)|đã\s+\w+|"
     r"(?:aku|saya)\s+(?:akan\s+|sedang\s+)?\w+|(?:akan\s+)?ku\w{4,}|biar\s+(?:aku|saya|ku)\w*|(?:ter|di)(?:simpan|catat|perbarui|tambahkan|rekam)\s*:|"
     r"(?:я\s+|давай\s+я\s+|дай\s+я\s+)?(?:(?:это|це)\s+)?(?!предлага|пропону)\w+[юу](?:\s+(?:это|це|его|її))?\s*[:,]|"
