@@ -205,6 +205,9 @@ def setup_llama() -> Path:
             "pip",
             "install",
             "--quiet",
+            # (pip's wheel cache keys a wheel it built by the source alone, not by CMAKE_ARGS: a
+            # cached build for the building CPU would come back whatever the options say)
+            "--no-cache-dir",
             "-c",
             LLAMA_CONSTRAINTS,
             "--no-binary",
