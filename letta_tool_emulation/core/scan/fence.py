@@ -1,7 +1,8 @@
 """Code fences: streamed as prose, or held when their info string says they may hold a call.
 
 A ```tool_call fence (or the like) is held whole; a ```json or bare fence is held only while
-its content starts like a call, and streams from its first other character. The interpreter
+its content starts like a call (a bare fence's leading ``#`` comment lines passed over), and
+streams from its first other character. The interpreter
 reads a held fence's content (``calls.Interpreter``).
 """
 
@@ -146,8 +147,8 @@ class Fence:
     def _first_content(self, c: str, pos: int) -> None:
         """A data fence holds a call only if its content starts like one (a ``//`` or ``/*``
         comment may stand first: the decoder reads the JSON after it; so may a ``#`` one in a
-        fence named JSON, where a bare fence opening with ``#`` is a heading or a shell
-        script); anything else is code, and streams."""
+        fence named JSON, while a bare fence's ``#`` lines are passed over before this, by
+        :meth:`_look_at_first`); anything else is code, and streams."""
         self.first = True
         if c not in "{[T/" and not (c == "#" and self.info_text):
             b = self.buf
