@@ -13,13 +13,15 @@ differ). Asserts nothing; ``tests/core/test_presenting_leads.py`` holds that the
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from letta_tool_emulation import StreamingToolCallParser, parse_tool_calls
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-TOOLS = json.loads((Path(__file__).resolve().parent.parent / "tests" / "data" / "tools.json").read_text())["tools"]
+from benchmarks.parser_accuracy import load_tools, parse_once, parse_streamed  # noqa: E402
+
 BLOCK = (
     'TOOL_CALL_START\n{"function": "core_memory_append", "params": {"label": "human", "content": "X"}}\nTOOL_CALL_END'
 )
@@ -355,33 +357,26 @@ def reply(lead: str, after: str) -> str:
     return f"{lead}\n{BLOCK}" + (f"\n{after}" if after else "")
 
 
-def _streamed(text: str) -> int:
-    parser = StreamingToolCallParser(TOOLS)
-    for i in range(0, len(text), 16):
-        parser.feed(text[i : i + 16])
-    parser.close()
-    return len(parser.result.tool_calls)
-
-
 def main() -> None:
     verbose = "-v" in sys.argv[1:]
-    lost: dict[str, int] = {}
-    ran: dict[str, int] = {}
+    tools = load_tools()
     differ = 0
-    for side, replies, wrong in (("performed", performed_replies(), lost), ("shown", shown_replies(), ran)):
+    for side, replies, table, runs_wanted in (
+        ("performed", performed_replies(), PERFORMED, 1),
+        ("shown", shown_replies(), SHOWN, 0),
+    ):
+        wrong: dict[str, int] = {}
         for lang, lead, after in replies:
             text = reply(lead, after)
-            runs = len(parse_tool_calls(text, TOOLS).tool_calls)
-            differ += _streamed(text) != runs
-            if runs != (1 if side == "performed" else 0):
+            calls = parse_once(text, tools)
+            differ += parse_streamed(text, tools, 16) != calls
+            if len(calls) != runs_wanted:
                 wrong[lang] = wrong.get(lang, 0) + 1
                 if verbose:
-                    print(f"  {side} {lang}: {lead!r} / {after!r} ran {runs}")
-    n_perf, n_shown = len(performed_replies()), len(shown_replies())
-    print(f"performed replies lost: {sum(lost.values())} of {n_perf} ({len(PERFORMED)} languages)")
-    print("  by language: " + (", ".join(f"{k} {v}" for k, v in sorted(lost.items())) or "none"))
-    print(f"shown replies run: {sum(ran.values())} of {n_shown} ({len(SHOWN)} languages)")
-    print("  by language: " + (", ".join(f"{k} {v}" for k, v in sorted(ran.items())) or "none"))
+                    print(f"  {side} {lang}: {lead!r} / {after!r} ran {len(calls)}")
+        what = "lost" if runs_wanted else "run"
+        print(f"{side} replies {what}: {sum(wrong.values())} of {len(replies)} ({len(table)} languages)")
+        print("  by language: " + (", ".join(f"{k} {v}" for k, v in sorted(wrong.items())) or "none"))
     print(f"16-char streams that differ from one-shot: {differ}")
 
 

@@ -112,7 +112,8 @@ class Interpreter:
         if M.CALL_START in body:
             # A bare fence of the model's own block under its comment lines ("# saving the new
             # address"), and nothing else, wraps a call as ```tool_call does; the context judges it
-            if not tool_fence and not (not info and _COMMENTED_BLOCK.fullmatch(body)):
+            wrapped = not info and _COMMENTED_BLOCK.fullmatch(body) is not None
+            if not (tool_fence or wrapped):
                 return Reading(
                     shown=Shown("in_code_block", "it is inside a code block (calls are written outside them)")
                 )

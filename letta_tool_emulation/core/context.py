@@ -4175,19 +4175,16 @@ def _checks_then_asks(line: str) -> bool:
 
 # "Or" opening a question's last clause, after a comma ("Shall I save it, or would you rather
 # change it?", "저장해도 괜찮을까요, 아니면 내용을 조금 고칠까요?")
-_OR_CLAUSE = regex.compile(
-    r"[,，、][ \t]*(?:or|oder|ou|o|of|eller|или|або|czy|albo|nebo|vagy|sau|yoksa|atau|hay|ή|أو|یا|או|या|নাকি|หรือ|"
-    r"아니면|还是|或者|それとも)(?!\w)",
-    regex.IGNORECASE,
+# "Or" in the languages of the tables, offering the other answer to a question
+_OR_WORDS = (
+    r"(?:or|oder|ou|o|of|eller|или|або|czy|albo|nebo|vagy|sau|yoksa|atau|hay|ή|أو|یا|או|या|নাকি|หรือ|"
+    r"아니면|还是|或者|それとも)(?!\w)"
 )
+_OR_CLAUSE = regex.compile(r"[,，、][ \t]*" + _OR_WORDS, regex.IGNORECASE)
 
 
 # A sentence that opens on "or", offering the other answer to the question before it
-_OR_SENTENCE = regex.compile(
-    r"[\W_]{0,3}(?:or|oder|ou|o|of|eller|или|або|czy|albo|nebo|vagy|sau|yoksa|atau|hay|ή|أو|یا|או|या|নাকি|หรือ|"
-    r"아니면|还是|或者|それとも)(?!\w)",
-    regex.IGNORECASE,
-)
+_OR_SENTENCE = regex.compile(r"[\W_]{0,3}" + _OR_WORDS, regex.IGNORECASE)
 
 
 def _bare_then_or(line: str) -> str | None:
@@ -5742,7 +5739,7 @@ _HEDGED_INTL = regex.compile(
 _PRESENTS_STEP = regex.compile(
     r"(?<!\w)(?:show(?:s|ing)?|present(?:s|ing)?|propos(?:e|es|ing)|suggest(?:s|ing)?|recommend(?:s|ing)?|"
     r"quot(?:e|es|ing)|illustrat(?:e|es|ing)|display(?:s|ing)?|preview(?:s|ing)?|draft(?:s|ing)?|sketch(?:es|ing)?|"
-    r"demonstrat(?:e|es|ing)|mock(?:ing)?\s+up|propose|montre|présente|suggère|recommande|cite|affiche|propongo|"
+    r"demonstrat(?:e|es|ing)|mock(?:ing)?\s+up|montre|présente|suggère|recommande|cite|affiche|propongo|"
     r"muestro|presento|sugiero|recomiendo|enseño|cito|proponho|mostro|apresento|sugiro|recomendo|suggerisco|"
     r"consiglio|raccomando|zeige|schlage|empfehle|präsentiere|zitiere|toon|stel\s+voor|raad\s+aan|visar|"
     r"föreslår|viser|foreslår|anbefaler|rekommenderar|показываю|покажу|предлагаю|предложу|рекомендую|советую|"
@@ -5750,7 +5747,7 @@ _PRESENTS_STEP = regex.compile(
     r"ukážu|ukazuji|ukazuju|navrhuji|navrhuju|navrhnu|doporučuji|doporučuju|předkládám|uvádím|δείχνω|προτείνω|"
     r"παραθέτω|παρουσιάζω|συστήνω|näytän|ehdotan|suosittelen|esitän|mutatom|javaslom|ajánlom|bemutatom|arăt|"
     r"propun|sugerez|recomand|prezint|gösteriyorum|göstereyim|öneriyorum|öneririm|sunuyorum|(?:menunjuk|tunjuk|kutunjuk)\w*|"
-    r"(?:meng)?usulkan|(?:meny)?arankan|sarankan|đề\s+xuất|gợi\s+ý|cho\s+bạn\s+xem|\w{0,4}pendekez\w*|\w{0,5}onyesh\w*|proposo|"
+    r"(?:meng)?usulkan|(?:meny|s)arankan|đề\s+xuất|gợi\s+ý|cho\s+bạn\s+xem|\w{0,4}pendekez\w*|\w{0,5}onyesh\w*|proposo|"
     r"suggereixo|أقترح|أعرض|מציע|מציעה|מראה|מציג|מציגה)(?!\w)|दिखा|सुझाव|प्रस्ताव|建议|推荐|展示|给你看|提案|お見せ|"
     r"示します|제안|보여|پیشنهاد|نشان|দেখাচ্ছি|প্রস্তাব|เสนอ|แสดง",
     regex.IGNORECASE,

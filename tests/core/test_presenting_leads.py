@@ -167,12 +167,11 @@ def test_a_lead_naming_the_step_and_a_check_run_the_block() -> None:
 
 def test_a_hedged_wished_or_proposed_lead_and_a_check_run_nothing() -> None:
     # (benchmarks/lead_checks.py: 405 such replies in 21 languages; it also prints the performed side)
-    from benchmarks.lead_checks import TOOLS as CHECK_TOOLS
     from benchmarks.lead_checks import reply, shown_replies
 
     ran = [
         f"{lang}: {lead} / {q}"
         for lang, lead, q in shown_replies()
-        if parse_tool_calls(reply(lead, q), CHECK_TOOLS).tool_calls
+        if parse_tool_calls(reply(lead, q), TOOLS).tool_calls
     ]
     assert ran == []
