@@ -345,6 +345,48 @@ def test_a_listing_whose_entries_hold_placeholders_runs_nothing() -> None:
     assert [p.kind for p in result.problems] == ["example", "example"]
 
 
+_DESCRIBED = [
+    ("Send a message:", "Roll dice:", "Run Python:"),
+    ("发送消息：", "掷骰子：", "运行 Python："),
+    ("Nachricht senden:", "Würfeln:", "Python ausführen:"),
+]
+
+
+@pytest.mark.parametrize("labels", _DESCRIBED)
+def test_call_shapes_listed_under_labels_in_words_run_nothing(labels: tuple[str, str, str]) -> None:
+    """Each tool under a label that says what it does rather than naming it: the entries that
+    leave a value as a placeholder show the run is a listing of shapes, and its one entry with
+    values is an entry too."""
+    blocks = [
+        json.dumps({"name": "send_message", "arguments": {"message": "..."}}),
+        json.dumps({"name": "roll_dice", "arguments": {"sides": 6, "count": 1}}),
+        json.dumps({"name": "run_python", "arguments": {"code": "..."}}),
+    ]
+    text = "What I can do, with the call for each:\n\n" + "\n".join(
+        f"{a}\n{b}" for a, b in zip(labels, blocks, strict=True)
+    )
+    for r in _parse_both(text + "\n\nThe memory tools I use on my own when needed."):
+        assert r.tool_calls == [] and r.rejected == []
+        assert [p.kind for p in r.problems] == ["example"] * 3
+
+
+def test_steps_under_leads_of_their_own_run_beside_a_placeholder() -> None:
+    """The same run with every value given runs each call; one under a lead that reports it done
+    is a step, not an entry; a call under a label with nothing open beside it runs."""
+    dice = json.dumps({"name": "roll_dice", "arguments": {"sides": 6, "count": 1}})
+    search = json.dumps({"name": "conversation_search", "arguments": {"query": "receipts"}})
+    for text in (
+        f"Roll dice:\n{dice}\nSearch:\n{search}",
+        f"Rolled:\n{dice}",
+        f"Roll dice:\n{dice}\n\nSearch:\n{search}",
+    ):
+        for r in _parse_both(text):
+            assert r.tool_calls and r.problems == [], text
+    held = json.dumps({"name": "conversation_search", "arguments": {"query": "..."}})
+    for r in _parse_both(f"Saving your dice now:\n{dice}\nSearch:\n{held}"):
+        assert [c.name for c in r.tool_calls] == ["roll_dice"]
+
+
 @pytest.mark.parametrize(
     ("line", "opens"),
     [

@@ -396,7 +396,7 @@ class Settle:
         disclaim it, retract it or make it depend on an earlier result."""
         prose = self.settled_prose()
         groups = self.groups
-        listed = _listing(groups)
+        listed = _listing(groups) | _labelled_shapes(groups, prose)
         ran = False
         # context.shown_after depends on nothing but its arguments: calls written again and
         # again with the same line after each are judged once.
@@ -707,6 +707,56 @@ def _listing(groups: list[Group]) -> dict[int, C.Shown]:
         return {}
     why = "it is one of several tools listed, each under a line naming it"
     return {id(group): C.Shown("example", why, C.quote_words(label)) for group, _, label in named}
+
+
+def _labelled_shapes(groups: list[Group], prose: str) -> dict[int, C.Shown]:
+    """The calls of a listing of tools' call shapes, by ``id`` of their group: a run of blocks to
+    two or more tools, each right under a label of its own, a phrase of a few words that says what
+    the tool does ("Roll dice:", "掷骰子："), nothing but the next label between one block and the next, and a
+    value in one of them only a placeholder ("..."). A reply that performs several steps leads
+    each with its step ("Saving your name:") and fills in every value; one that lists the shapes
+    of what it can do leaves some open, and the one filled in is as much an entry as the rest."""
+    found: dict[int, C.Shown] = {}
+    runs: list[list[Group]] = []
+    for group in groups:
+        label = _line_above(group)
+        if (
+            label is None
+            or _ENTRY_LABEL.match(label) is None
+            or C.reports_done(label)
+            or _tool_named(group.events) is None
+        ):
+            runs.append([])
+            continue
+        last = runs[-1] if runs else []
+        if last and prose[last[-1].after_at : group.after_at].strip() == label.strip():
+            last.append(group)
+        else:
+            runs.append([group])
+    for run in runs:
+        if (
+            len(run) > 1
+            and len({_tool_named(g.events) for g in run}) > 1
+            and any(_placeholder_in(g) or _placeholder_written(g.region.raw) for g in run)
+        ):
+            for g in run:
+                found[id(g)] = C.Shown("example", LISTED_SHAPES, C.quote_words(_line_above(g) or ""))
+    return found
+
+
+LISTED_SHAPES = "it is one of several tools' call shapes listed under labels, some with placeholders for values"
+# An entry's label: a phrase of up to six words on its own, ending in a colon ("Buscar en la conversación:")
+_ENTRY_LABEL = regex.compile(
+    r"[ \t]*[\W_]{0,3}[^\W\d_][^\s.!?。！？]*(?:[ \t]+[^\s.!?。！？]+){0,5}[ \t*_]*[:：][ \t*_]*$"
+)
+# A JSON string value, short enough to be a placeholder, after its key's colon
+_STRING_VALUE = regex.compile(r':[ \t]*"([^"\\\n]{0,96})"')
+
+
+def _placeholder_written(raw: str) -> bool:
+    """Whether a block's text gives some key only a placeholder (a rejected call keeps none of its
+    arguments in its events)."""
+    return any(is_placeholder(m.group(1)) for m in _STRING_VALUE.finditer(raw))
 
 
 OFFERED = "it is one of several blocks offered as alternatives"
