@@ -116,6 +116,8 @@ HELDOUT26 = ROOT / "tests" / "data" / "heldout26"
 HELDOUT27 = ROOT / "tests" / "data" / "heldout27"
 # A twenty-eighth, written blind once the twenty-seventh was used to improve the rules, with the same weighting.
 HELDOUT28 = ROOT / "tests" / "data" / "heldout28"
+# A twenty-ninth, written blind once the twenty-eighth was used to improve the rules, with the same weighting.
+HELDOUT29 = ROOT / "tests" / "data" / "heldout29"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 
