@@ -23,6 +23,7 @@ length, so judging costs a bounded amount per block.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -66,11 +67,11 @@ class Shown:
 
 # Items of a list or of a set of alternatives, at the start of a line: -, *, +, •, 1., 1),
 # (1), a), (a), →, ->, =>, "Option A:" and its translations. The bullets of CJK writing
-# (・, ●, ○, ■, ...) and full-width numbering ("１．") need no space after them: that is how
+# (・, ●, ○, ■, ...), circled numbers (①) and full-width numbering ("１．") need no space after them: that is how
 # those scripts set a list.
 _ITEM = (
-    r"[ \t]{0,3}(?:(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|\p{L}\p{M}{0,2}[)]|\(\p{L}\p{M}{0,2}\)|[①-⑩])"
-    r"(?:[ \t]|$)|(?:[・●○◦‣▸▹■□◆◇◾◽]|\d{1,3}[．）])[ \t]*)"
+    r"[ \t]{0,3}(?:(?:[-*+•·▪►→⇒➔➜]|->|=>|\d{1,3}[.)、]|\(\d{1,3}\)|\p{L}\p{M}{0,2}[)]|\(\p{L}\p{M}{0,2}\))"
+    r"(?:[ \t]|$)|(?:[・●○◦‣▸▹■□◆◇◾◽①-⑳]|\d{1,3}[．）])[ \t]*)"
 )
 _OPTION = (
     # an ordinal before the noun ("Première option :", "Zweite Möglichkeit:", "Второй вариант:")
@@ -143,8 +144,11 @@ _READERS = (
     r"bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ"
 )
 # Another speaker's label that opens a line of a transcript ("Tool:", "User:", "[tool]")
+# (a dash may open each turn, as a dialogue is set in many languages: "— Você: ...")
 _TURN = regex.compile(
-    r"[ \t]{0,3}[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:" + _READERS + r"|tool|system|function|observation|result|"
+    r"[ \t]{0,3}(?:[-–—][ \t]+)?[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:"
+    + _READERS
+    + r"|tool|system|function|observation|result|"
     r"werkzeug|herramienta|vous|outil|tu|strumento|ferramenta|ты|вы|инструмент|jij|gereedschap|narzędzie|araç|你|"
     r"工具|あなた|ツール|도구|यूज़र|टूल)[*_]{0,2}[ \t]*[:：])",
     regex.IGNORECASE,
@@ -153,7 +157,9 @@ _TURN = regex.compile(
 # Kan du huske ...", "คุณ: ช่วยจำ..."): a block right under it is recited, as a reply labels no turn
 # of the reader's before what it does now
 _READERS_TURN = regex.compile(
-    r"[ \t]{0,3}[*_]{0,2}[\[(]?(?:" + _READERS + r")[\])]?[*_]{0,2}(?:[ \t]*[:：]|(?<=[\])])[ \t])[ \t]*\S",
+    r"[ \t]{0,3}(?:[-–—][ \t]+)?[*_]{0,2}[\[(]?(?:"
+    + _READERS
+    + r")[\])]?[*_]{0,2}(?:[ \t]*[:：]|(?<=[\])])[ \t])[ \t]*\S",
     regex.IGNORECASE,
 )
 
@@ -466,7 +472,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
         # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
         "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|(?<!\b(?-i:\p{Lu}{2,5})\s)format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
-        r"wie\s+folgt|"
+        r"wie\s+folgt|(?<=\w[ \t]{1,3})so\s+(?:auf|an|ab|ein|vor)|"
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen|so\s+wie)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
@@ -550,9 +556,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "fi-hu": _adverb(r"esimerkiksi|esim\.|esimerk\w*|például|pl\.|(?:egy\s+)?példa\w*|példá\w*")
         + r"|\b(?:näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|muoto\s+on|tässä\s+esimerkki|így\s+néz\s+ki|"
-        r"a\s+formátum|íme\s+egy\s+példa)" + _ENDS,
+        r"a\s+formátum|íme\s+egy\s+példa|így\s+\w+(?:ném|nám)|\w+(?:ném|nám)\s+így)" + _ENDS,
         "ro-ca": _adverb(r"de\s+exemplu|de\s+ex\.|(?:un\s+)?exemplu|per\s+exemple|p\.\s?ex\.|(?:un\s+)?exemple")
-        + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
+        + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|(?:aș|ar)\s+(?:\S+\s+){0,6}?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
         r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
         r"(?:perquè|per\s+tal\s+que)\s+(?:et\s+facis|us\s+feu)\s+una\s+idea)" + _ENDS,
         "tr": _adverb(r"örneğin|mesela|örnek\w*")
@@ -565,7 +571,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ)"
         + _ENDS,
         "id-ms": _adverb(r"misalnya|contohnya|sebagai\s+contoh|contoh|misal")
-        + r"|\b(?:seperti\s+(?:ini|berikut)\s+bentuknya|terlihat\s+seperti|kelihatan\s+seperti|formatnya|"
+        + r"|\b(?:seperti\s+(?:ini|berikut)\s+bentuknya|tepat\s+seperti\s+ini|terlihat\s+seperti|kelihatan\s+seperti|formatnya|"
         r"bentuknya|berikut\s+contoh\w*|ini\s+contoh\w*)\b" + _ENDS,
         "ar-fa": _adverb(r"على\s+سبيل\s+المثال|مثلاً|مثلا|مثال|برای\s+مثال|به\s+عنوان\s+مثال|نمونه")
         + r"|(?:يبدو\s+(?:هكذا|كالتالي|كما\s+يلي)|هكذا\s+يبدو|الصيغة|إليك\s+مثال|این\s+شکلی|به\s+این\s+شکل|"
@@ -626,7 +632,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"minhas\s+instruções)\b|(?:мои\s+инструкции|моих\s+инструкциях)(?!\w)|আমার\s+নির্দেশনা|मेरे\s+निर्देश",
         "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste|pegaste|compartiste|"
         r"reenviaste|escribiste)|lo\s+que\s+(?:me\s+)?(?:pegaste|copiaste|enviaste|mandaste|compartiste)|"
-        r"(?:tu|el)\s+mensaje\s+anterior|me\s+has\s+(?:enviado|pegado|pasado|compartido)|(?:antes|ayer|"
+        r"(?:tu|el)\s+mensaje\s+anterior|me\s+(?:has|habías)\s+(?:enviado|mandado|reenviado|pegado|pasado|compartido|escrito)|(?:antes|ayer|"
         r"la\s+última\s+vez)\b[^\n]{0,60}\b"
         r"(?:ejecuté|llamé|hice)|(?<!\ben\s)tu\s+(?:último\s+)?mensaje)\b",
         "fr": r"\b(?:mes\s+outils|tu\s+m['’]as\s+(?:envoyé|collé|transmis|partagé|écrit)|vous\s+m['’]avez\s+(?:envoyé|"
@@ -652,7 +658,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"(?:запустил|вызвал|выполнил)|ваше\w*\s+сообщени)",
         # ("你刚才发给我的是这个：", the verb closing the line: "你刚才发给我的地址我存一下：" saves it)
         "zh-sent": r"你(?:刚才|刚刚|之前|昨天|上次)发给我的(?:是|就是)?(?:这个|这段|这些|如下)?" + _COLON,
-        "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|你(?:刚才|之前)?(?:粘贴|复制|转发)|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
+        "zh": r"(?:我的工具|你发给我|你发送|你发来|你贴|你(?:刚才|之前)?(?:粘贴|复制|转发)|"
+        # ("你刚才发来的是这段：": what was sent, named as what the block is; not "你刚才发给我的地址我存一下：")
+        r"你(?:刚才|刚刚|之前|上次)(?:发来|发给我|发送)的(?:就)?是|之前我(?:运行|调用|执行)|你的(?:上一条)?消息)",
         # (the reader's sending, in any of the auxiliaries of a favour received: くれた, くださった,
         # いただいた, もらった; a line that closes on the writer's own step with it saves what was
         # sent: "送ってくれた住所で更新しました：")
@@ -708,7 +716,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
         "he": r"(?:שלחת\s+לי|ששלחת|קודם[^\n]{0,60}(?:הרצתי|הפעלתי|ביצעתי|עשיתי)|הנה\s+מה\s+שעשיתי)",
         "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|"
-        r"তুমি\s+পাঠিয়েছ|(?:তুমি|আপনি)\s+আমাকে\s+[^\n]{0,30}পাঠিয়েছিলে(?:ন)?[ \t]*:|"
+        r"তুমি\s+পাঠিয়েছ|(?:তুমি|আপনি)\s+আমাকে\s+[^\n]{0,30}পাঠিয়ে(?:ছিলে|ছে|ছ)(?:ন)?[ \t]*:|"
         r"আগে\s+আমি)",
         # Thai ends a clause with a space: "earlier I ..." that another Thai clause follows on the
         # line told what went wrong before, and that clause is what the writer does now
@@ -912,7 +920,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|(?:hai|ba|vài)\s+(?:cách|lựa\s+chọn)"
         + _ENDS,
-        "id-ms": r"\b(?:draf|belum\s+(?:aku\s+|saya\s+)?(?:dikirim|disimpan|kirim|simpan|kukirim|kusimpan)|"
+        "id-ms": r"\b(?:draf|belum\s+(?:aku\s+|saya\s+)?(?:dikirim|disimpan|kirim|simpan|kukirim|kusimpan|dihantar|hantar|kuhantar)|"
         r"sampai\s+(?:kamu|anda|kau)\s+(?:konfirmasi|setuju|mengonfirmasi)|(?:kalau|jika)\s+(?:kamu|anda)\s+setuju)\b|"
         r"^\W{0,4}(?:kalau(?!\s+begitu)|jika(?!\s+demikian)|apabila|bila|seandainya)\b"
         + _ENDS
@@ -1095,7 +1103,15 @@ _YES: tuple[str, ...] = (
 _YES_OPEN = '「『«"“„'
 # "that" opening a clause ("note that you prefer ...") points at no block
 _DEICTIC = (
-    r"(?:it|this|that(?!\s+(?:you|your|I|we|he|she|they|my|our|his|her|their|there|the(?!\s+way))\b)|these|them|"
+    r"(?:it|this|that(?!\s+(?:you|your|I|we|he|she|they|my|our|his|her|their|there|the(?!\s+way))\b)"
+    # ("that" before a noun that names no block, no message and no content of one points at
+    # something else: "book that table", "look up that recipe")
+    r"(?!\s+(?!(?:now|too|for|to|in|into|as|again|first|then|up|down|off|away|on|there|here|right|real|quickly|"
+    r"later|today|tonight|tomorrow|once|and|or|so|with|without|before|after|instead|yet|anyway|please|already|"
+    r"still|also|one|entry|note|call|change|update|block|version|fact|line|edit|text|info|information|detail|"
+    r"details|item|record|reminder|memory|bit|way|mood|search|lookup|query|roll|message|last|first|second|third|"
+    r"final|other|same|new|updated|corrected|previous|whole|exact|email|mail|letter|draft|reply|invite|invitation|"
+    r"post|tweet|sms|note|file|script|code|snippet|command|dice)\b)[a-z]{3,}\b)|these|them|"
     r"the\s+(?:call|update|change|block)s?)"
 )
 # The pieces of the row that names the block a draft, a preview or a proposal: a sentence's
@@ -1290,7 +1306,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"\b(?:doar|numai)\s+o\s+(?:ciornă|schiță)|\baștept\s+confirmarea\s+ta|"
         r"\bnomés\s+és\s+un\s+esborrany|\bespero\s+la\s+teva\s+confirmació|\b(?:el|la)\s+(?:deso|"
         r"envio)\s+així\s*\?|(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|"
-        r"\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|"
+        r"\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|\b(?:îmi\s+dai\s+voie|îmi\s+permiți)\s+să\s+\w+[^\n]*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
         r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|(?<!(?:digues(?:-m['’]ho)?|avisa['’]m|escriu-me|fes-m['’]ho\s+saber),?\s+)\bnomés\s+si\b)",
         "tr": r"(?:sadece|yalnızca)\s+bir\s+taslak|onayını\s+bekliyorum|\b(?:bunu|onu|böyle|"
@@ -1621,14 +1637,16 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
         "de": r"^\W{0,3}(?:halt,?\s+)?das\s+(?:ist|war)\s+falsch\s*[.!,;:—–-]|^\W{0,3}(?:korrektur|"
         r"ich\s+korrigiere)\s*[:：]|\bfehler\s+meinerseits\b|(?:vergiss\s+(?:das|den|die)\b(?!\s+nicht)|"
-        r"nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf)",
+        r"nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf|"
+        # (the block above not to be run, "bitte diesen Aufruf nicht ausführen")
+        r"\b(?:diesen|den|das|dieses)\s+(?:aufruf|block)\s+(?:bitte\s+)?nicht\s+(?:ausführen|verwenden|beachten)\b)",
         "pt": r"^\W{0,3}(?:opa,?\s+)?isso\s+(?:está|estava)\s+errado\s*[.!,;:—–-]|^\W{0,3}(?:corrigindo|"
         r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:(?<!não\s)esqueça\s+(?:isso|essa|a)\b|ignore\s+(?:a|essa|esta)|"
         r"desconsidere|me\s+enganei)",
         "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|"
         r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
         "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|"
-        r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб|(?:этот|тот|предыдущий|первый)\s+(?:блок|вызов)\s+не\s+(?:считается|в\s+счёт|в\s+счет))",
+        r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб|(?:(?:этот|тот|предыдущий|первый)\s+(?:блок|вызов)|(?:этот|тот)\s+(?!раз\b)\w+)\s+не\s+(?:считается|в\s+счёт|в\s+счет))",
         "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
         "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
         "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}dat\s+(?:klopt\s+niet|"
@@ -1685,7 +1703,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"ভুল\s+হয়েছে)",
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
         r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
-        "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b)",
+        "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b|"
+        r"\busijali\s+(?:ile|hiyo|hii)(?:\s+ya\s+juu)?\b)",
         # A slip owned (misread, misheard, got it wrong) or the right one brought in its place
         # ("No, aspetta, ho letto male ... Ecco quella giusta:", "Nie, pomyłka ... Poprawna wersja:").
         "slip": r"\bI\s+(?:misread|misheard|got\s+(?:that|it)\s+wrong)\b|\b(?:the\s+)?(?:correct|right)\s+(?:one|version)\s*"
@@ -2005,7 +2024,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         if kind == "proposed" and _slip_told(clause):
             kind = None
     elif kind == "quoted" and (
-        _KEEPING_WHAT_SENT.search(sentence) is not None or _done_clause(sentence) or _sent_as_reason(sentence)
+        _KEEPING_WHAT_SENT.search(sentence) is not None
+        or _done_clause(sentence)
+        or _sent_as_reason(sentence)
+        or _acts_on_what_sent(sentence)
     ):
         return None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
@@ -2021,7 +2043,49 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             return None
     if kind == "example" and (_made_so(last_clause(sentence)) or _THEREFORE_ONLY.search(sentence) is not None):
         return None
+    if kind == "example" and _saved_in_format(sentence):
+        return None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+# A format as the manner of a step: the word after a preposition, a few words between ("in a
+# short list format", "en formato de lista", "au format titre + auteur", "im Format", "в формате")
+_IN_FORMAT = regex.compile(
+    r"(?<!\w)(?:in|into|im|en|au|em|no|num|numa|nel|nello|col|con|w|we|ve|v|в|у|op|på|i)\s+(?:[^\s:：]+\s+){0,5}?"
+    r"(?:format|formats|formato|formatos|formaat|formátu|formacie|формат\w*)(?!\w)"
+    # (not one a comparison opens onto: "in un formato tipo:", "in a format like:")
+    r"(?![ \t]+(?:like|such|as|tipo|come|comme|como|wie|как|als)(?!\w))"
+    # (or a format the thing noted names, in a clause of its own: "salvo che vuoi questo formato
+    # per le foto", "I'm noting that you prefer the ISO format")
+    r"|(?<!\w)(?:that|che|que|qu['’]|dass|что|że|že)\s+(?:[^\s:：]+\s+){1,6}?"
+    r"(?:format|formats|formato|formatos|formaat|formátu|formacie|формат\w*)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _saved_in_format(sentence: str) -> bool:
+    """Whether the lead names the writer's own step now and its only word of an example is the
+    format the step keeps the thing in ("I'm saving it in a short list format:", "La guardo en
+    formato de lista corta:", "Te le segno in un formato veloce:", "Сохраняю в формате списка:"):
+    that says how the block was written, as "in PDF format" names a property of a file. A lead
+    that hedges, asks or negates the step, or one whose other words still introduce an example
+    ("I'll save it in this format, for example:"), keeps the block shown."""
+    found = _IN_FORMAT.search(sentence)
+    if found is None or _ASK_MARK(sentence) is not None or _PRESENTS_STEP.search(sentence) is not None:
+        return False
+    head = sentence[: found.start()]
+    # (a hedge or a negation after the format is a purpose's, "para você não esquecer", "così la
+    # prossima volta"; before it, the step's; a "like this" after it is still read below)
+    if _HEDGED.search(head) is not None or _HEDGED_INTL.search(head) is not None or _NO_REPORT.search(head) is not None:
+        return False
+    # (the step's verb may follow a clitic or two: "Te le segno", "Je te la garde")
+    mine = _MY_STEP_NOW.search(head) is not None or any(
+        _MY_STEP_INTL.match(sentence, m.start()) is not None for m in itertools.islice(_WORD_START.finditer(head), 3)
+    )
+    return mine and _BEFORE_TABLE.first(head + sentence[found.end() :]) is None
+
+
+_WORD_START = regex.compile(r"(?<!\w)\w")
 
 
 # A web or mail address: its words are no one's ("example.org", "/for-example/"), so a lead line that
@@ -2083,6 +2147,54 @@ _KEEPING_WHAT_SENT = regex.compile(
 )
 
 
+# The reader's sending told in a clause on a noun ("the sample line you pasted", "a receita que
+# você me passou", "la recette que tu m'as donnée", "die Liste, die du mir geschickt hast")
+_SENT_ON_NOUN = regex.compile(
+    r"(?<=\p{L}[ \t,]{1,3})(?:"
+    r"(?:that\s+|which\s+)?you\s+(?:just\s+|already\s+)?(?:sent|pasted|shared|gave|forwarded|wrote|uploaded|attached)|"
+    r"que\s+(?:você\s+|vc\s+)?me\s+(?:enviaste|mandaste|pasaste|compartiste|diste|enviou|mandou|passou|deu|"
+    r"compartilhou)|que\s+(?:tu\s+m['’]as|vous\s+m['’]avez)\s+(?:envoyé|donné|partagé|collé|passé|transmis)e?s?|"
+    r"che\s+mi\s+hai\s+(?:mandato|inviato|passato|dato|incollato|girato)|"
+    r"(?:die|den|das)\s+du\s+mir\s+(?:geschickt|gegeben|geschrieben|geschickt|weitergeleitet)\s+hast|"
+    r"(?:котор\w+|что)\s+(?:ты|вы)\s+(?:мне\s+)?(?:прислал\w*|отправил\w*|скинул\w*|дал\w*|переслал\w*))(?!\w)",
+    regex.IGNORECASE,
+)
+# A noun for a call itself: the one the reader sent is what a block under such a lead recites
+_CALL_NOUN = regex.compile(
+    r"(?<!\w)(?:block|call|snippet|code|json|command|bloque|llamada|código|codigo|bloc|appel|aufruf|chiamata|codice|"
+    r"bloco|chamada|блок|вызов|код)\w{0,2}(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _acts_on_what_sent(sentence: str) -> bool:
+    """Whether the lead's "you sent" tells of a thing the writer's own step, named before it, works
+    on ("I'm running it on the sample line you pasted:", "Deixa eu buscar a receita que você me
+    passou:"): the block is that step, not the thing sent. A step that shows or repeats it, a
+    hedge, or a thing that is itself a call ("the call you sent me") keeps it recited."""
+    found = _SENT_ON_NOUN.search(sentence)
+    if found is None:
+        return False
+    head = sentence[: found.start()]
+    if (
+        _PRESENTS_STEP.search(head) is not None
+        or _RECITES.search(head) is not None
+        or _HEDGED.search(head) is not None
+        or _CALL_NOUN.search(head[-40:]) is not None
+    ):
+        return False
+    return _MY_STEP_NOW.search(head) is not None or any(
+        _MY_STEP_INTL.match(head, m.start()) is not None for m in itertools.islice(_WORD_START.finditer(head), 3)
+    )
+
+
+_RECITES = regex.compile(
+    r"(?<!\w)(?:repeat\w*|recit\w*|echo\w*|paste\w*|copy\w*|reproduc\w*|repit\w*|repet\w*|cit\w*|wiederhol\w*|"
+    r"повтор\w*|цитир\w*)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
 # What the reader sent or gave, told in a clause of reason or time that follows the writer's own
 # clause ("Saving it now that you gave me the OK:", "Storing it, because you sent me your
 # confirmation:"): the clause says why the writer acts, and the block is that act, not the thing
@@ -2139,6 +2251,7 @@ _HELD_ROWS = (
     r"\bnot\s+(?:yet\s+)?sent\b|\b(?:stays|remains|kept|keep\s+it)\s+unsent\b|\bunsent\s+until\b|"
     r"\bpending\s+your\s+(?:ok|okay|go-ahead|approval|confirmation|review)\b|\bbefore\s+it\s+goes\s+(?:anywhere|out)\b|"
     r"(?:hold|held|holding|wait|waiting)\b[^\n]{0,30}?\buntil\s+you\b|"
+    r"\bnothing\s+(?:is|gets|will\s+be)\s+(?:stored|saved|sent|changed|written)\s+until\s+you\b|"
     r"\bhold(?:ing)?\s+off\b|\bbefore\s+(?:I\s+send|sending)\b|"
     r"\bwait(?:ing)?\s+for\s+your\s+(?:ok|okay|go-ahead|approval|confirmation)\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
     r"no\s+(?:lo|la|te\s+lo)\s+(?:envío|mando|envié|mandé|he\s+enviado|he\s+mandado)\b|"
@@ -2159,6 +2272,11 @@ _HELD_ROWS = (
     r"não\s+(?:o\s+|a\s+)?(?:enviei|mandei|envio|mando)\b|até\s+(?:você|tu)\s+(?:aprovar|confirmar|ver|dizer|ler)\b|"
     r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
     r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
+    # (uk, hu: "Поки що нічого не відправляю", "még nem hajtom végre")
+    r"(?:нічого\s+)?не\s+(?:відправляю|надсилаю|відправлю|надішлю)\b|"
+    r"\bmég\s+nem\s+(?:hajtom\s+végre|küldöm\s+el|mentem\s+el|küldtem\s+el|mentettem\s+el)\b|"
+    # (the verb first, then "won't" with "yet": "Отправлять пока не буду")
+    r"отправлять\s+(?:пока|ещё|еще)\s+не\s+(?:буду|стану)\b|не\s+(?:буду|стану)\s+(?:пока|ещё|еще)\s+отправлять\b|"
     r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません|"
     # the verbal noun first, as the topic ("送信はまだしていません")
     r"送信は(?:まだ)?して(?:い)?ません|"
@@ -2216,6 +2334,10 @@ _HELD_GATES = (
         "wysł",
         "wysy",
         "отправ",
+        "відправ",
+        "надсила",
+        "надішл",
+        "még nem",
         "发",
         "送",
     ),
@@ -2371,6 +2493,26 @@ def _item_or_label(line: str) -> bool:
 # parenthesis (its signature) or a description after a dash.
 _LISTED_NAME = regex.compile(r"[ \t]{0,3}(?:[-*+•]|\d{1,3}[.)]|#{1,6})?[ \t]*[*_`]{0,3}([A-Za-z_][\w.-]{0,63})")
 _AFTER_NAME = regex.compile(r"[*_`]{0,3}[ \t]*(?:$|[:：(]|[—–]|-[ \t])")
+
+
+# A line that introduces tools with the shape of their calls ("Here's what I can do with tools
+# right now, with the shape each one takes:", "现在可以使用的工具（附调用格式）", "使えるツールと、その呼び出し形式")
+_TOOLS_WORD = regex.compile(
+    r"(?<!\w)(?:tools?|herramientas?|outils?|werkzeuge?|strumenti|ferramentas?|инструмент\w*|narzędzi\w*|"
+    r"nástroj\w*|araçlar\w*|alat|công\s+cụ)(?!\w)|ツール|工具|도구",
+    regex.IGNORECASE,
+)
+_SHAPE_WORD = regex.compile(
+    r"(?<!\w)(?:shapes?|formats?|syntax|schemas?|forma|formato|formatos|forme|syntaxe|schéma|form|aufruf\w*|"
+    r"sintassi|formata|формат\w*|синтаксис|вид)(?!\w)|形式|格式|書式|呼び出し方|调用方式|형식|호출\s*방법",
+    regex.IGNORECASE,
+)
+
+
+def lists_tools(line: str) -> bool:
+    """Whether ``line`` introduces tools and the shape of their calls (see :data:`_TOOLS_WORD`)."""
+    line = line[:LINE_CHARS]
+    return _TOOLS_WORD.search(line) is not None and _SHAPE_WORD.search(line) is not None
 
 
 def names_tool(line: str, tool: str) -> bool:
@@ -2829,6 +2971,8 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "chưa",
             "confirmi",
             "confirmă-mi",
+            "dai voie",
+            "permiți",
             "corect",
             "czy mam",
             "czy to",
@@ -3698,6 +3842,7 @@ AFTER_GATES["example"] += (
 AFTER_GATES["retracted"] += (
     *["wywołania nie", "bloku nie", "polecenia nie", "chwila", "скасов", "не виконуй", "це помилка", "bỏ lệnh"],
     *["bỏ khối", "bỏ cái", "không dùng"],
+    *["nicht ausführen", "nicht verwenden", "nicht beachten", "usijali"],
 )
 AFTER_GATES["retracted"] += (
     *["misread", "misheard", "got that wrong", "got it wrong", "correct one", "correct version", "right one"],
@@ -5643,8 +5788,9 @@ _MY_STEP_NOW = regex.compile(
     r"let\s+me|voy\s+a|estoy\s+\w+(?:ando|iendo)|d[ée]jame|je\s+vais|laisse[- ]moi|ich\s+werde|lass\s+mich|"
     r"vou|estou\s+\w+ndo|deixa\s+eu|deixe-me|sto\s+\w+ndo|lascia(?:mi)?\s+che|"
     # (the first person's present with an object pronoun: "je le note", "ich speichere das")
-    r"je\s+(?:l['’]|le\s+|la\s+|les\s+)\w+|ich\s+\w+e\s+(?:das|es|den|die|dir)|"
-    r"j['’](?:ajoute|enregistre|inscris|actualise)|je\s+(?:note|garde|retiens|sauvegarde|rajoute|mets\s+à\s+jour))(?!\w)",
+    r"je\s+(?:l['’]|le\s+|la\s+|les\s+)\w+|ich\s+\w+e\s+(?:das|es|den|die|dir|sie|ihn)|"
+    r"j['’](?:ajoute|enregistre|inscris|actualise)|je\s+(?:note|garde|retiens|sauvegarde|rajoute|mets\s+à\s+jour|cherche|"
+    r"recherche|vérifie|lance))(?!\w)",
     regex.IGNORECASE,
 )
 # A lead that hedges the step it names: a modal of possibility or the conditional ("I could
@@ -5681,9 +5827,9 @@ _MY_STEP_INTL = regex.compile(
     # (fi, hu, ro, ms: the first person's present or past of the common verbs)
     r"lisään|kirjaan|merkitsen|tallennan|päivitän|\w+nsin|lisäsin|kirjasin|merkitsin|päivitin|"
     r"\w{3,}(?:ettem|ottam|öttem)|adaug|rețin|dah\s+\w+|"
-    # (it, es, pt, ca: the first person's present of noting and adding)
+    # (it, es, pt, ca: the first person's present of noting, adding, searching and running)
     r"aggiungo|annoto|segno|memorizzo|inserisco|aggiorno|añado|anoto|apunto|actualizo|agrego|adiciono|atualizo|"
-    r"acrescento|afegeixo|actualitzo|"
+    r"acrescento|afegeixo|actualitzo|cerco|busco|procuro|eseguo|ejecuto|executo|"
     r"ik\s+(?!zou|kan|wil|stel)\w+|laat\s+me|(?:jag|jeg)\s+(?!skulle|kan|kunde|vill|vil|föreslår|foreslår)\w+|"
     r"låt\s+mig|lad\s+mig|la\s+meg|"
     r"\w+(?:ez|esc)|o\s+să|voi\s+\w+|am\s+\w+(?:at|it|ut)|lasă-mă|"
@@ -5692,7 +5838,7 @@ _MY_STEP_INTL = regex.compile(
     r"س?أ(?!قترح)\w+|(?:حفظت|سجلت|أضفت|دونت|خزنت)(?!\w)|\w{2,}ته|تم|دعني|אני|א\w{3,}|\w+תי|נשמר|תן\s+לי|"
     r"\w+(?:an|än|in|en)\s+(?:sen|tämän|ne)|annas\s+kun|\w+ttu\s*:|"
     r"\w+e\s+ich\s+(?:es|das|dir)|(?:lo|la)\s+\w+o|"
-    r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’])|\w+ando\s+o|je\s+garde)(?!\w)|"
+    r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’]|nei|nel|nella|nelle|negli|sul|sulla|no|na|nos|nas)|\w+ando\s+o|je\s+garde)(?!\w)|"
     r"(?:我(?:正在|在|会|要|已经|已|来|先)|让我|已(?:经)?|กำลัง|จะ|ขอ))",
     regex.IGNORECASE,
 )
@@ -6084,7 +6230,7 @@ ALTERNATIVES_INTRO = regex.compile(
     r"\b(?:duas|três|várias)\s+(?:opções|alternativas|possibilidades)\b|"
     r"\b(?:due|tre|diverse|alcune)\s+(?:opzioni|alternative|possibilità|soluzioni)\b|"
     r"(?:два|две|три|несколько)\s+(?:вариант\w*|опци\w*)|(?:два|дві|три|кілька)\s+(?:варіант\w*|опці\w*)|"
-    r"(?:两|二|三|几)(?:种|个)(?:方案|选择|选项|办法)|(?:二つ|2つ|三つ|3つ|いくつか)の(?:選択肢|案|やり方|パターン)|"
+    r"(?:两|二|三|几)(?:种|个)(?:方案|选择|选项|办法)|(?:二つ|2つ|三つ|3つ|いくつか)の(?:選択肢|案|やり方|パターン)|(?:2|3|２|３|二|三|いくつか)通り|"
     r"\b(?:twee|drie|een\s+paar)\s+(?:opties|mogelijkheden|varianten)\b|"
     r"\b(?:två|tre|flera)\s+(?:alternativ|möjligheter)\b|\b(?:to|tre|flere)\s+(?:muligheder|muligheter|valg)\b|"
     r"\b(?:dwie|dwa|trzy|kilka)\s+(?:opcje|możliwości|warianty)\b|\b(?:dvě|dva|tři|několik)\s+(?:možnosti|varianty)\b|"

@@ -1108,3 +1108,103 @@ def test_told_which_to_choose_with_the_verb_of_telling_last() -> None:
     # which else to do, or a longer line, is another step; no word of choosing, nothing
     for line in ("Başka hangisini ekleyeyim, söyle.", "कौन सा काम बाकी है, बताइए।", "Take care.", "Quel plaisir."):
         assert not C.asks_which(line), line
+
+
+_SAVE = FORMATS["canonical"]("core_memory_append", {"label": "human", "content": "Likes short lists."})
+
+
+@pytest.mark.parametrize(
+    ("lead", "runs"),
+    [
+        # the format the writer's own step keeps the thing in: how the block was written
+        ("I'm keeping it in a short bullet format:", True),
+        ("Lo guardo en formato de lista:", True),
+        ("Je le note au format date + lieu :", True),
+        ("Ich speichere sie im Format Name, Datum:", True),
+        ("Сохраняю в формате списка:", True),
+        ("Salvo nei miei appunti che preferisci questo formato, così non lo dimentico:", True),
+        # a hedge, a showing, a comparison or another example word keeps it shown
+        ("I'd keep it in a short bullet format:", False),
+        ("I'm showing you the entry in the list format:", False),
+        ("Lo guardo en un formato tipo:", False),
+        ("I'll keep it in this format, for example:", False),
+        ("No lo guardo en formato de lista:", False),
+        ("The format is:", False),
+    ],
+)
+def test_a_format_is_the_manner_of_the_writers_own_step(lead: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\nAnything else?"):
+        assert bool(r.tool_calls) is runs, lead
+
+
+@pytest.mark.parametrize(
+    ("lead", "runs"),
+    [
+        # the thing the reader sent, named by a clause on its noun, is what the writer's step works on
+        ("Let me look up the recipe you sent me last week:", True),
+        ("I'm running it on the sample line you pasted:", True),
+        ("Deixa eu buscar a receita que você me passou:", True),
+        ("Je cherche la liste que tu m'as envoyée :", True),
+        ("Ищу рецепт, который ты мне прислал:", True),
+        # the call itself sent, shown, repeated or presented keeps the block recited
+        ("Here's the call you sent me:", False),
+        ("Let me repeat the block you pasted:", False),
+        ("I'll run the code you pasted:", False),
+        ("You sent me this:", False),
+        ("Me has mandado este bloque:", False),
+        ("你刚才发来的是这段：", False),
+        ("আপনি আমাকে এই ব্লকটা পাঠিয়েছেন:", False),
+    ],
+)
+def test_what_the_reader_sent_is_recited_only_when_the_lead_presents_it(lead: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}"):
+        assert bool(r.tool_calls) is runs, lead
+
+
+def test_a_dash_opens_the_turns_of_a_recited_dialogue() -> None:
+    call = FORMATS["canonical"]("roll_dice", {"sides": 6})
+    for dash in ("—", "–", "-"):
+        text = f"From Monday:\n\n{dash} Tú: tira un dado\n{dash} Yo: ¡Va!\n{call}\n{dash} Yo: Salió un 4."
+        for r in _parse_both(text):
+            assert r.tool_calls == [], dash
+    # a dash that opens a lead of the writer's own, with no turns around it, leaves the call performed
+    for r in _parse_both(f"— Rolling now:\n{call}"):
+        assert len(r.tool_calls) == 1
+
+
+def test_circled_numbers_label_alternatives_without_a_space() -> None:
+    one = FORMATS["canonical"]("core_memory_append", {"label": "human", "content": "Swims on Wednesdays."})
+    two = FORMATS["canonical"]("archival_memory_insert", {"content": "Swims on Wednesdays."})
+    for intro in ("記録のしかたは2通りあります：", "There are two options:"):
+        for r in _parse_both(f"{intro}\n\n①プロフィール\n{one}\n\n②アーカイブ\n{two}"):
+            assert r.tool_calls == [], intro
+
+
+def test_a_listing_introduced_as_tools_and_their_shapes_runs_nothing() -> None:
+    dice = FORMATS["canonical"]("roll_dice", {"sides": 6})
+    mood = FORMATS["canonical"]("set_mood", {"mood": "happy"})
+    for intro in (
+        "Here's what I can do with tools, with the shape each one takes:",
+        "지금 쓸 수 있는 도구와 호출 형식입니다.",
+    ):
+        for r in _parse_both(f"{intro}\n\n1. **Roll dice**\n{dice}\n2. **Set my mood**\n{mood}\n\nPick any."):
+            assert r.tool_calls == [] and [p.kind for p in r.problems] == ["example", "example"], intro
+    # the same numbered labels under a lead that names no tools are steps, each performed
+    for r in _parse_both(f"Two quick steps:\n\n1. **Roll dice**\n{dice}\n2. **Set my mood**\n{mood}"):
+        assert len(r.tool_calls) == 2
+
+
+@pytest.mark.parametrize(
+    ("question", "runs"),
+    [
+        ("Want me to look up that restaurant you mentioned?", True),
+        ("Do you want me to book that table for Friday?", True),
+        ("Want me to save that note?", False),
+        ("Should I do that last one too?", False),
+        ("Want me to send that email?", False),
+        ("Want me to do that now?", False),
+    ],
+)
+def test_that_before_a_noun_of_its_own_asks_about_another_thing(question: str, runs: bool) -> None:
+    for r in _parse_both(f"Here's the update.\n{_SAVE}\n{question}"):
+        assert bool(r.tool_calls) is runs, question

@@ -712,42 +712,75 @@ def _listing(groups: list[Group]) -> dict[int, C.Shown]:
 def _labelled_shapes(groups: list[Group], prose: str) -> dict[int, C.Shown]:
     """The calls of a listing of tools' call shapes, by ``id`` of their group: a run of blocks to
     two or more tools, each right under a label of its own, a phrase of a few words that says what
-    the tool does ("Roll dice:", "掷骰子："), nothing but the next label between one block and the next, and a
-    value in one of them only a placeholder ("..."). A reply that performs several steps leads
-    each with its step ("Saving your name:") and fills in every value; one that lists the shapes
-    of what it can do leaves some open, and the one filled in is as much an entry as the rest."""
+    the tool does ("Roll dice:", "掷骰子：", "1. **Roll dice**", "・会話履歴の検索"), nothing but the
+    next label between one block and the next, where a value in one of them is only a placeholder
+    ("...") or the line before the run introduces tools and their format ("Here's what I can do
+    with tools, with the shape each one takes:", "现在可以使用的工具（附调用格式）"). A reply that
+    performs several steps leads each with its step ("Saving your name:") and fills in every
+    value; one that lists the shapes of what it can do leaves some open, or says so above them,
+    and the one filled in is as much an entry as the rest."""
     found: dict[int, C.Shown] = {}
     runs: list[list[Group]] = []
-    for group in groups:
-        label = _line_above(group)
-        if (
-            label is None
-            or _ENTRY_LABEL.match(label) is None
-            or C.reports_done(label)
-            or _tool_named(group.events) is None
-        ):
-            runs.append([])
+    for prev, group in pairwise(groups):
+        # (first what stands between two blocks, which is cheap: a line of its own, short, as a label is)
+        if group.after_at - prev.after_at > _LABEL_CHARS + 8:
             continue
-        last = runs[-1] if runs else []
-        if last and prose[last[-1].after_at : group.after_at].strip() == label.strip():
-            last.append(group)
-        else:
-            runs.append([group])
+        between = prose[prev.after_at : group.after_at].strip()
+        if (
+            not between
+            or len(between) > _LABEL_CHARS
+            or "\n" in between
+            or _line_above(group) is None
+            or not _is_entry(group, between)
+        ):
+            continue
+        if runs and runs[-1][-1] is prev:
+            runs[-1].append(group)
+        elif (label := _line_above(prev)) is not None and _is_entry(prev, label):
+            runs.append([prev, group])
     for run in runs:
         if (
             len(run) > 1
             and len({_tool_named(g.events) for g in run}) > 1
-            and any(_placeholder_in(g) or _placeholder_written(g.region.raw) for g in run)
+            and (
+                any(_placeholder_in(g) or _placeholder_written(g.region.raw) for g in run)
+                or C.lists_tools(_line_before_label(run[0], groups, prose))
+            )
         ):
             for g in run:
                 found[id(g)] = C.Shown("example", LISTED_SHAPES, C.quote_words(_line_above(g) or ""))
     return found
 
 
-LISTED_SHAPES = "it is one of several tools' call shapes listed under labels, some with placeholders for values"
+def _is_entry(group: Group, label: str) -> bool:
+    """Whether ``label``, the line right above ``group``'s block, may label an entry of a listing."""
+    return (
+        len(label) <= _LABEL_CHARS
+        and (_ENTRY_LABEL.match(label) is not None or _ITEM_LABEL.match(label) is not None)
+        and _tool_named(group.events) is not None
+        and not C.reports_done(label)
+    )
+
+
+def _line_before_label(group: Group, groups: list[Group], prose: str) -> str:
+    """The last line with words above the label of ``group``'s block, back to the block before."""
+    i = groups.index(group)
+    start = groups[i - 1].after_at if i else 0
+    lines = [line for line in prose[start : group.after_at].split("\n") if line.strip()]
+    return lines[-2] if len(lines) > 1 else ""
+
+
+LISTED_SHAPES = "it is one of several tools' call shapes, each listed under a label"
+_LABEL_CHARS = 64
 # An entry's label: a phrase of up to six words on its own, ending in a colon ("Buscar en la conversación:")
 _ENTRY_LABEL = regex.compile(
     r"[ \t]*[\W_]{0,3}[^\W\d_][^\s.!?。！？]*(?:[ \t]+[^\s.!?。！？]+){0,5}[ \t*_]*[:：][ \t*_]*$"
+)
+# or a list item of as few words, with no colon ("1. **Roll dice**", "・会話履歴の検索")
+_ITEM_LABEL = regex.compile(
+    r"(?:"
+    + C.LIST_ITEM.pattern
+    + r")[*_]{0,2}[^\W\d_][^\s.!?。！？:：]*(?:[ \t]+[^\s.!?。！？:：]+){0,5}[ \t*_]*[:：]?[ \t*_]*$"
 )
 # A JSON string value, short enough to be a placeholder, after its key's colon
 _STRING_VALUE = regex.compile(r':[ \t]*"([^"\\\n]{0,96})"')
