@@ -1109,9 +1109,9 @@ _DEICTIC = (
     r"(?!\s+(?!(?:now|too|for|to|in|into|as|again|first|then|up|down|off|away|on|there|here|right|real|quickly|"
     r"later|today|tonight|tomorrow|once|and|or|so|with|without|before|after|instead|yet|anyway|please|already|"
     r"still|also|one|entry|note|call|change|update|block|version|fact|line|edit|text|info|information|detail|"
-    r"details|item|record|reminder|memory|bit|way|mood|search|lookup|query|roll|message|last|first|second|third|"
+    r"details|item|record|reminder|memory|bit|way|mood|search|lookup|query|roll|message|last|second|third|"
     r"final|other|same|new|updated|corrected|previous|whole|exact|email|mail|letter|draft|reply|invite|invitation|"
-    r"post|tweet|sms|note|file|script|code|snippet|command|dice)\b)[a-z]{3,}\b)|these|them|"
+    r"post|tweet|sms|file|script|code|snippet|command|dice)\b)[a-z]{3,}\b)|these|them|"
     r"the\s+(?:call|update|change|block)s?)"
 )
 # The pieces of the row that names the block a draft, a preview or a proposal: a sentence's
@@ -2155,7 +2155,7 @@ _SENT_ON_NOUN = regex.compile(
     r"que\s+(?:você\s+|vc\s+)?me\s+(?:enviaste|mandaste|pasaste|compartiste|diste|enviou|mandou|passou|deu|"
     r"compartilhou)|que\s+(?:tu\s+m['’]as|vous\s+m['’]avez)\s+(?:envoyé|donné|partagé|collé|passé|transmis)e?s?|"
     r"che\s+mi\s+hai\s+(?:mandato|inviato|passato|dato|incollato|girato)|"
-    r"(?:die|den|das)\s+du\s+mir\s+(?:geschickt|gegeben|geschrieben|geschickt|weitergeleitet)\s+hast|"
+    r"(?:die|den|das)\s+du\s+mir\s+(?:geschickt|gegeben|geschrieben|weitergeleitet)\s+hast|"
     r"(?:котор\w+|что)\s+(?:ты|вы)\s+(?:мне\s+)?(?:прислал\w*|отправил\w*|скинул\w*|дал\w*|переслал\w*))(?!\w)",
     regex.IGNORECASE,
 )
