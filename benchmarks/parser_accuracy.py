@@ -118,6 +118,8 @@ HELDOUT27 = ROOT / "tests" / "data" / "heldout27"
 HELDOUT28 = ROOT / "tests" / "data" / "heldout28"
 # A twenty-ninth, written blind once the twenty-eighth was used to improve the rules, with the same weighting.
 HELDOUT29 = ROOT / "tests" / "data" / "heldout29"
+# A thirtieth, written blind once the twenty-ninth was used to improve the rules, with the same weighting.
+HELDOUT30 = ROOT / "tests" / "data" / "heldout30"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -48,6 +48,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT27,
     HELDOUT28,
     HELDOUT29,
+    HELDOUT30,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -91,6 +92,7 @@ HELDOUT26_CASES = load_cases(HELDOUT26)
 HELDOUT27_CASES = load_cases(HELDOUT27)
 HELDOUT28_CASES = load_cases(HELDOUT28)
 HELDOUT29_CASES = load_cases(HELDOUT29)
+HELDOUT30_CASES = load_cases(HELDOUT30)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -122,6 +124,7 @@ HELDOUT_SETS = [
     HELDOUT27_CASES,
     HELDOUT28_CASES,
     HELDOUT29_CASES,
+    HELDOUT30_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
@@ -329,7 +332,7 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
 
 
 @pytest.mark.parametrize(
-    "number", [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]
+    "number", [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]
 )
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
