@@ -25,7 +25,7 @@ from .markers import CALL_END, CALL_START
 from .region import excerpt
 from .results import Format, Problem, ProblemKind, StreamEvent, ToolCall
 from .tools import ToolSpec
-from .validate import DEFAULT_IGNORED_PARAMS, validate_arguments
+from .validate import DEFAULT_IGNORED_PARAMS, is_placeholder, validate_arguments
 
 DEFAULT_THRESHOLD = 0.5
 # Multiplied into a call's confidence for each thing that had to be mended or guessed.
@@ -211,6 +211,14 @@ class Acceptor:
         penalties = (penalties or []) + read_penalties
         events: list[StreamEvent] = []
         spec = self.tools.get(name)
+        if spec is None and placeholder_tool(name):
+            # A format's stand-in for a tool's name ("TOOL_NAME", "工具名"): the model recited a
+            # format, or copied one; nothing names a tool to call, so nothing is kept as a call.
+            message = (
+                f"'{name}' only stands for a tool's name, as in a format, so nothing was called. "
+                f"To call a tool, write its name: {', '.join(self.tools) or 'none'}."
+            )
+            return [_problem("unknown_tool", message, raw, rejected=True, tool=name)]
         if spec is None:
             # Never guess another tool: keep the exact name so the agent framework can
             # answer with the list of valid tools.
@@ -253,3 +261,29 @@ def _problem(
     kind: ProblemKind, message: str, raw: str, *, rejected: bool = False, tool: str | None = None
 ) -> StreamEvent:
     return StreamEvent(problem=Problem(kind, message, rejected=rejected, tool_name=tool, excerpt=excerpt(raw)))
+
+
+# The words a format uses for "the tool's name", in the languages of the prompt's users, written
+# together and in lower case ("TOOL_NAME", "tool-name", "工具名", "টুলের_নাম")
+_TOOL_NAME_WORDS = frozenset(
+    {
+        "toolname", "nameofthetool", "nameoftool", "functionname", "function", "tool", "yourtool", "thetool",
+        "werkzeugname", "werkzeug", "toolnaam", "nombredelaherramienta", "nombreherramienta", "herramienta",
+        "nomdeloutil", "nomoutil", "outil", "nomedellostrumento", "nomestrumento", "strumento",
+        "nomedaferramenta", "nomeferramenta", "ferramenta", "имяинструмента", "названиеинструмента",
+        "инструмент", "назваінструменту", "інструмент", "nazwanarzędzia", "názevnástroje", "araçadı",
+        "工具名", "工具名称", "函数名", "工具", "ツール名", "関数名", "ツール", "도구이름", "도구명", "도구",
+        "টুলেরনাম", "টুল", "टूलकानाम", "टूल", "اسمالأداة", "نامابزار", "שםהכלי", "têncôngcụ",
+    }
+)  # fmt: skip
+
+
+_SEPARATORS = frozenset(" \t_-.:<>{}[]()'\"`")
+
+
+def placeholder_tool(name: str) -> bool:
+    """Whether a tool name that names no tool of the list only stands for one, as a format's
+    placeholder does (``TOOL_NAME``, ``<tool>``, ``工具名``)."""
+    # (the separators dropped, not every character that is no letter: a vowel sign is a mark)
+    folded = "".join(c for c in name.casefold() if c not in _SEPARATORS)
+    return is_placeholder(name) or folded in _TOOL_NAME_WORDS

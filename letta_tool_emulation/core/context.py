@@ -473,7 +473,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
         "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|(?<!\b(?-i:\p{Lu}{2,5})\s)format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
         r"wie\s+folgt|(?<=\w[ \t]{1,3})so\s+(?:auf|an|ab|ein|vor)|"
-        r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
+        # ("aus" closing a verb of looking, "sieht dann ungefähr so aus:"; not "rechne ... aus:")
+        r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|(?<=\b(?:sieht|sehen|sähe|sähen|sah)\b[^\n]{0,60})aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen|so\s+wie)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
         r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
@@ -500,6 +501,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"看起来是这样|类似这样|如下所示|像这样|打个比方)" + _COLON,
         "ja": r"(?:例えば|たとえば|例|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
         r"こんな感じ|こんな感じになります|このようになります|以下のようになります|次のようになります|イメージ|"
+        r"こんなふうに|こんな風に|しようと思っています|しようと思います|"
         r"例を挙げると)" + _COLON,
         "other": r"(?:bijvoorbeeld|na\s+przykład|örneğin|예를\s+들어|예시)"
         + _COLON
@@ -641,6 +643,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # what was sent only where the verb closes the line ("Das hier hattest du mir geschickt:"),
         # not in a sentence that goes on to use it ("Du hast mir deine Nummer geschickt, ich trage sie ein:")
         "de": r"\b(?:meine\s+(?:werkzeuge|tools)|(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich)\b|"
+        # (the call itself named as what was sent, whatever the line goes on to say)
+        r"\bdu\s+hast\s+mir\s+(?:folgende[nms]?|diese[nms]?|den|das)\s+(?:block|aufruf|code|befehl)\s+(?:geschickt|gesendet)\b|"
         r"\b(?:(?:hast|hattest|haben|hatten)\s+(?:du|sie)\s+(?:mir\s+)?(?:[^\W\d_]+\s+){0,3}?|was\s+(?:du|sie)\s+(?:mir\s+)?"
         r"(?:[^\W\d_]+\s+){0,3}?)(?:geschickt|gesendet|eingefügt|weitergeleitet|geschrieben|kopiert)(?:\s+(?:hast|hattest|haben))?"
         + _COLON
@@ -828,6 +832,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
         + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
+        r"voici\s+(?:une|ma|mon)\s+(?:proposition|suggestion|ébauche)|"
         r"pas\s+encore\s+(?:envoyé|enregistré)|je\s+(?:vous|te)\s+propose)\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
@@ -1192,7 +1197,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"recorded|kept|on\s+file|in\s+(?:your\s+|the\s+)?(?:notes|memory|archive))\b[^\n]*\?|"
         r"\b(?:is|was)\s+(?:that|this|it)\s+something\s+you(?:['’]d)?\s+(?:want|like)\s+me\s+to\s+(?:keep|save|store|"
         r"remember|note|add|log)\b[^\n]*\?|"
-        r"\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
+        # (not where the sentence offers help with anything else: "if you need anything else, just say the word")
+        r"(?<!\b(?:anything|something)\s+else\b[^.!?\n]{0,60})\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
         r"\bbefore\s+it\s+goes\s+out\b|\b(?:then|and)\s+tell\s+me\s+to\s+(?:send|save|apply|run)\s+(?:it|this|that|them)\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
         r"(?<!\b(?:know|tell\s+me|ping\s+me)\s+)\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
@@ -1251,7 +1257,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|(?:你)?确定要(?:改|修改|更新|保存|替换|换)吗|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
         "ja": r"(?:確認|承認)(?:して|し)?(?:いただけ|もらえ|くれ)(?:たら|れば)[、,]?\s*(?:送り|保存し|登録し|実行し)ます|"
-        r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録)して(?:も)?(?:よろしい|いい|大丈夫)|(?:これ|このまま|こちら|こう)(?:で|"
+        r"(?:この|こちらの)?(?:内容|形)で(?:保存|送信|実行|更新|検索|登録|書き換え|変更|反映)(?:して)?(?:も)?(?:よろしい|いい|大丈夫)|"
+        r"あくまで(?:案|提案|下書き)|OKを(?:出して|いただいて|もらって)から|OKが出てから|(?:これ|このまま|こちら|こう)(?:で|"
         r"を)?[^\n]{0,10}(?:保存|送信|実行|更新|登録|検索)して(?:も)?(?:よろしい|いい|大丈夫)|下書きです|下書きの段階|(?:ご)?確認(?:いただき|"
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
         r"いいですか|保存しますか|送信しますか)|^\W{0,3}(?:保存|送信|実行|更新|登録|適用)して(?:も)?(?:よろしい|いい|大丈夫)(?:です|でしょう)?か|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
@@ -1500,7 +1507,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"并未)",
         "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|"
         r"され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)|"
-        r"(?:実行|保存|送信|変更)(?:は|も)して(?:い)?ません|見せるため(?:だけ)?です",
+        r"(?:実行|保存|送信|変更)(?:は|も)して(?:い)?ません|見せるため(?:だけ)?です|(?:実行|保存|送信)(?:は|も)?していない|"
+        r"何も(?:記録|保存|送信)されていません|見た目の例",
         "nl": r"\b(?:alleen|slechts|gewoon)\s+om\s+(?:te\s+)?(?:laten\s+zien|tonen|illustreren)|"
         r"\bik\s+heb\s+(?:nog\s+)?niets\s+(?:opgeslagen|verstuurd|uitgevoerd|gezocht)|(?:(?:slechts|"
         r"alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
@@ -1642,7 +1650,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:diesen|den|das|dieses)\s+(?:aufruf|block)\s+(?:bitte\s+)?nicht\s+(?:ausführen|verwenden|beachten)\b)",
         "pt": r"^\W{0,3}(?:opa,?\s+)?isso\s+(?:está|estava)\s+errado\s*[.!,;:—–-]|^\W{0,3}(?:corrigindo|"
         r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:(?<!não\s)esqueça\s+(?:isso|essa|a)\b|ignore\s+(?:a|essa|esta)|"
-        r"desconsidere|me\s+enganei)",
+        r"desconsider[ea]|me\s+enganei)",
         "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|"
         r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
         "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|"
@@ -1676,7 +1684,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "fi-hu": r"^\W{0,3}(?:korjaus|javítás|helyesbítés)\s*[:：]|^\W{0,3}(?:tuo|se)\s+oli\s+väärin|"
         r"^\W{0,3}ez\s+(?:rossz|hibás)\s+volt|(?:\bunohda\s+(?:tuo|se|edellinen|äskeinen)|"
         r"\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
-        r"huomiotta|\bväärä\s+(?:lohko|kutsu)|\bfelejtsd\s+el|\bhagyd\s+figyelmen\s+kívül|\btévedtem\b)",
+        r"huomiotta|\bväärä\s+(?:lohko|kutsu)|\bfelejtsd\s+el|\bhagyd\s+figyelmen\s+kívül|\btévedtem\b|"
+        # (the call above named, "Az előző hívást visszavonom"; not an offer, "Ha kell, visszavonom.")
+        r"\b(?:az\s+előző|a\s+fenti)\s+\w+\s+visszavonom\b|\bne\s+vegy(?:ük|ed)\s+figyelembe\b)",
         "ro-ca": r"^\W{0,3}(?:corectură|corecție|correcció)\s*[:：]|^\W{0,3}(?:asta|aceasta)\s+(?:e|"
         r"a\s+fost)\s+greșit|^\W{0,3}això\s+(?:està|era)\s+malament|(?:\bignoră\b|\buită\s+de\b|"
         r"\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
@@ -1790,7 +1800,7 @@ _WOULD_LOOK = regex.compile(
     r"\bsi\s+(?:je\s+|j['’])[^.!?]*\b(?:ce\s+serait|ça\s+donnerait|cela\s+donnerait)\b[^.!?]*\.$|"
     r"\bse\s+eu\s+fosse\b[^.!?]*\b(?:assim|isto|isso)\s*\.$|"
     r"\bsi\s+(?:lo|la)\s+\w+(?:ra|se)\b[^.!?]*\b(?:así|esto)\s*\.$|"
-    r"(?:なら|としたら|とすれば)[、,]?\s*(?:こう|このように|こんな(?:感じ|ふう)に?)(?:なります|です|なる)?[。]$",
+    r"(?:なら|としたら|とすれば)[、,]?[^。\n]{0,20}?(?:こう|このように|このような\S{0,8}?に|こんな(?:感じ|ふう)に?)(?:なります|です|なる)?[。]$",
     regex.IGNORECASE,
 )
 # (the condition's opening words, looked for first as they are written, in either case of their
@@ -2041,6 +2051,17 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         kind = _BEFORE_TABLE.first(turn) if opens_onto_next(turn) else None
         if kind is None:
             return None
+    if (
+        kind == "example"
+        and (turn := _after_last(_CONSEQUENCE, sentence)) != sentence
+        and _my_step_at(turn, turn) is not None
+    ):
+        # The same for a clause of consequence that names the writer's own step ("... whatever
+        # example made it click for you then, so let me find that conversation:"): the example's
+        # words are the reason, the clause after "so" presents the block.
+        kind = _BEFORE_TABLE.first(turn)
+        if kind is None:
+            return None
     if kind == "example" and (_made_so(last_clause(sentence)) or _THEREFORE_ONLY.search(sentence) is not None):
         return None
     if kind == "example" and _saved_in_format(sentence):
@@ -2076,13 +2097,30 @@ def _saved_in_format(sentence: str) -> bool:
     head = sentence[: found.start()]
     # (a hedge or a negation after the format is a purpose's, "para você não esquecer", "così la
     # prossima volta"; before it, the step's; a "like this" after it is still read below)
-    if _HEDGED.search(head) is not None or _HEDGED_INTL.search(head) is not None or _NO_REPORT.search(head) is not None:
+    at = _my_step_at(head, sentence)
+    if at is None or _HEDGED.search(head, at) is not None or _HEDGED_INTL.search(head, at) is not None:
         return False
-    # (the step's verb may follow a clitic or two: "Te le segno", "Je te la garde")
-    mine = _MY_STEP_NOW.search(head) is not None or any(
-        _MY_STEP_INTL.match(sentence, m.start()) is not None for m in itertools.islice(_WORD_START.finditer(head), 3)
+    # (a negation of the step stands right before it, "No lo guardo"; one clauses earlier is the reason's)
+    return (
+        _NO_REPORT.search(head, max(0, at - _NEGATION_REACH)) is None
+        and _BEFORE_TABLE.first(head + sentence[found.end() :]) is None
     )
-    return mine and _BEFORE_TABLE.first(head + sentence[found.end() :]) is None
+
+
+_NEGATION_REACH = 16
+
+
+def _my_step_at(head: str, sentence: str) -> int | None:
+    """Where ``head``, the start of ``sentence``, names the writer's own step now, in the
+    indicative: anywhere by an auxiliary or a pronoun ("so I'm filing it", "je le note"), or by
+    the verb's person among its first words (after a clitic or two: "Te le segno", "Ищу")."""
+    found = _MY_STEP_NOW.search(head)
+    if found is not None:
+        return found.start()
+    for m in itertools.islice(_WORD_START.finditer(head), 3):
+        if _MY_STEP_INTL.match(sentence, m.start()) is not None:
+            return m.start()
+    return None
 
 
 _WORD_START = regex.compile(r"(?<!\w)\w")
@@ -2150,6 +2188,10 @@ _KEEPING_WHAT_SENT = regex.compile(
 # The reader's sending told in a clause on a noun ("the sample line you pasted", "a receita que
 # você me passou", "la recette que tu m'as donnée", "die Liste, die du mir geschickt hast")
 _SENT_ON_NOUN = regex.compile(
+    # (or asked whether it was sent: "Deixa eu ver se você já me passou o código", "Let me check whether you sent it")
+    r"(?<!\w)(?:if|whether|se|si|ob)\s+(?:you|você|vc|tu|du|vous)\s+(?:já\s+|already\s+|ever\s+|schon\s+|déjà\s+|ya\s+)?"
+    r"(?:me\s+|m['’]\s*|mir\s+)?(?:sent|gave|shared|passou|mandou|enviou|deu|as\s+envoyé|as\s+donné|avez\s+envoyé|"
+    r"enviaste|mandaste|pasaste|geschickt|gegeben)(?!\w)|"
     r"(?<=\p{L}[ \t,]{1,3})(?:"
     r"(?:that\s+|which\s+)?you\s+(?:just\s+|already\s+)?(?:sent|pasted|shared|gave|forwarded|wrote|uploaded|attached)|"
     r"que\s+(?:você\s+|vc\s+)?me\s+(?:enviaste|mandaste|pasaste|compartiste|diste|enviou|mandou|passou|deu|"
@@ -2176,15 +2218,14 @@ def _acts_on_what_sent(sentence: str) -> bool:
     if found is None:
         return False
     head = sentence[: found.start()]
-    if (
-        _PRESENTS_STEP.search(head) is not None
-        or _RECITES.search(head) is not None
-        or _HEDGED.search(head) is not None
-        or _CALL_NOUN.search(head[-40:]) is not None
-    ):
-        return False
-    return _MY_STEP_NOW.search(head) is not None or any(
-        _MY_STEP_INTL.match(head, m.start()) is not None for m in itertools.islice(_WORD_START.finditer(head), 3)
+    # (a hedge counts from the step on: "You should never have to redo it, so I'm filing it ...")
+    at = _my_step_at(head, head)
+    return (
+        at is not None
+        and _HEDGED.search(head, at) is None
+        and _PRESENTS_STEP.search(head) is None
+        and _RECITES.search(head) is None
+        and _CALL_NOUN.search(head[-40:]) is None
     )
 
 
@@ -2273,7 +2314,7 @@ _HELD_ROWS = (
     r"(?:jsem\s+)?(?:ho\s+|ji\s+|to\s+)?(?:neposlal|neodeslal)[a]?\b|nie\s+(?:wysłałem|wysłałam|wysyłam)\b|"
     r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
     # (uk, hu: "Поки що нічого не відправляю", "még nem hajtom végre")
-    r"(?:нічого\s+)?не\s+(?:відправляю|надсилаю|відправлю|надішлю)\b|"
+    r"(?:нічого\s+)?не\s+(?:відправляю|надсилаю|відправлю|надішлю|відправляв|відправляла|надсилав|надсилала)\b|"
     r"\bmég\s+nem\s+(?:hajtom\s+végre|küldöm\s+el|mentem\s+el|küldtem\s+el|mentettem\s+el)\b|"
     # (the verb first, then "won't" with "yet": "Отправлять пока не буду")
     r"отправлять\s+(?:пока|ещё|еще)\s+не\s+(?:буду|стану)\b|не\s+(?:буду|стану)\s+(?:пока|ещё|еще)\s+отправлять\b|"
@@ -3858,6 +3899,9 @@ AFTER_GATES["retracted"] += (
     *["聞き間違え", "正しいのは", "잘못", "맞는", "อ่านผิด", "nimesoma vibaya"],
 )
 AFTER_GATES["proposed"] += (*["niambie", "ukiridhika", "tudo bem se eu", "confirmar antes", "confirmar primeiro"],)
+AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで", "okを", "okが", "dai voie", "permiți"],)
+AFTER_GATES["example"] += (*["していない", "何も", "見た目の例"],)
+AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe"],)
 AFTER_GATES["proposed"] += (
     *["give me ", "send me ", "let me know", "tell me", "say so", "bescheid", "gib mir", "sag mir", "dammi"],
     *["dimmi", "fammi sapere", "avísame", "dime", "dame el", "dis-moi", "fais-moi signe", "donne-moi"],
@@ -6237,7 +6281,7 @@ ALTERNATIVES_INTRO = regex.compile(
     r"\b(?:iki|üç|birkaç)\s+(?:seçenek|alternatif)|\b(?:dua|tiga|beberapa)\s+(?:pilihan|opsi)\b|"
     r"\b(?:hai|ba|vài)\s+(?:lựa\s+chọn|phương\s+án)|(?:두|세|몇)\s*가지\s*(?:선택지|옵션|안)|"
     r"(?:خياران|خيارين|عدة\s+خيارات)|(?:دو|سه|چند)\s+(?:گزینه|راه[\u200c ]?حل)|(?:שתי|שלוש|כמה)\s+אפשרויות|"
-    r"(?:दो|तीन|कुछ)\s+विकल्प|(?:দুটি|দুটো|তিনটি)\s+বিকল্প|(?:สอง|สาม)\s*ทางเลือก|(?:δύο|τρεις)\s+επιλογές|"
+    r"(?:दो|तीन|कुछ)\s+विकल्प|(?:দুটি|দুটো|তিনটি)\s+বিকল্প|(?:สอง|สาม)\s*(?:ทางเลือก|แบบ)|(?:δύο|τρεις)\s+επιλογές|"
     r"\b(?:kaksi|kolme)\s+vaihtoehtoa\b|\b(?:két|három)\s+lehetőség|\b(?:două|trei)\s+(?:opțiuni|variante)\b|"
     r"\b(?:dues|tres)\s+(?:opcions|possibilitats)\b|\b(?:chaguo|njia)\s+(?:mbili|tatu)\b",
     regex.IGNORECASE,

@@ -14,7 +14,7 @@ ProblemKind = Literal[
     "invalid_json",  # a call region that could not be read even after repair
     "malformed_call",  # call markers without a usable call inside
     "invalid_arguments",  # arguments that do not fit the tool's schema
-    "unknown_tool",  # a tool name that is not in the tool list (the call is kept)
+    "unknown_tool",  # a tool name that is not in the tool list (the call is kept, unless the name only stands for one)
     "low_confidence",  # found, but below the configured confidence threshold
     "in_code_block",  # call markers inside a code block, not executed
     # A call-shaped block shown rather than performed, not executed (see core/context.py):

@@ -1208,3 +1208,51 @@ def test_a_listing_introduced_as_tools_and_their_shapes_runs_nothing() -> None:
 def test_that_before_a_noun_of_its_own_asks_about_another_thing(question: str, runs: bool) -> None:
     for r in _parse_both(f"Here's the update.\n{_SAVE}\n{question}"):
         assert bool(r.tool_calls) is runs, question
+
+
+@pytest.mark.parametrize(
+    ("name", "kept"),
+    [("TOOL_NAME", False), ("<tool>", False), ("工具名", False), ("টুলের_নাম", False), ("Werkzeugname", False),
+     ("get_weather", True), ("memory_insret", True)],
+)  # fmt: skip
+def test_a_tool_name_that_only_stands_for_one_is_no_call(name: str, kept: bool) -> None:
+    """An unknown name is kept as written so that Letta answers with the valid tools; a stand-in
+    for a name (a format recited or copied) is rejected with the list instead."""
+    text = "Calling it:\n" + FORMATS["canonical"](name, {"query": "x"})
+    for r in _parse_both(text):
+        assert [c.name for c in r.tool_calls] == ([name] if kept else [])
+        assert [p.kind for p in r.problems] == ["unknown_tool"]
+        assert r.problems[0].rejected is not kept
+
+
+@pytest.mark.parametrize(
+    ("lead", "runs"),
+    [
+        # a hedge or an example's words in an earlier clause are the reason; the step comes after "so"
+        ("It could get long, so I'm keeping it in a compact table format:", True),
+        ("You shouldn't have to type it twice, so I'm storing the list you wrote word for word:", True),
+        ("You liked the example with the timetable last time, so let me pull that chat up:", True),
+        ("Let me check whether you already gave me your flight number:", True),
+        ("Ich rechne dir das schnell aus:", True),
+        # the same without the writer's step after "so", or with a verb of looking
+        ("Regex clicked with a concrete case last time, so here is an example:", False),
+        ("It could get long, so I'd keep it in a compact table format:", False),
+        ("Ein Eintrag sähe dann ungefähr so aus:", False),
+        ("Du hast mir diesen Aufruf geschickt und willst wissen, was er tut:", False),
+    ],
+)
+def test_the_clause_that_names_the_writers_step_decides(lead: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}"):
+        assert bool(r.tool_calls) is runs, lead
+
+
+@pytest.mark.parametrize(
+    ("after", "runs"),
+    [
+        ("If there's anything else you'd like me to keep, just say the word!", True),
+        ("Say the word and it goes out.", False),
+    ],
+)
+def test_say_the_word_about_anything_else_asks_no_leave(after: str, runs: bool) -> None:
+    for r in _parse_both(f"Done.\n{_SAVE}\n{after}"):
+        assert bool(r.tool_calls) is runs, after
