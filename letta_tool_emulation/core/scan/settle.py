@@ -739,13 +739,10 @@ def _labelled_shapes(groups: list[Group], prose: str) -> dict[int, C.Shown]:
         elif (label := _line_above(prev)) is not None and _is_entry(prev, label):
             runs.append([prev, group])
     for run in runs:
-        if (
-            len(run) > 1
-            and len({_tool_named(g.events) for g in run}) > 1
-            and (
-                any(_placeholder_in(g) or _placeholder_written(g.region.raw) for g in run)
-                or C.lists_tools(_line_before_label(run[0], groups, prose))
-            )
+        # (every run holds two blocks at least: it starts with a pair)
+        if len({_tool_named(g.events) for g in run}) > 1 and (
+            any(_placeholder_in(g) or _placeholder_written(g.region.raw) for g in run)
+            or C.lists_tools(_line_before_label(run[0], groups, prose))
         ):
             for g in run:
                 found[id(g)] = C.Shown("example", LISTED_SHAPES, C.quote_words(_line_above(g) or ""))
