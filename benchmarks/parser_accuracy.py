@@ -120,6 +120,8 @@ HELDOUT28 = ROOT / "tests" / "data" / "heldout28"
 HELDOUT29 = ROOT / "tests" / "data" / "heldout29"
 # A thirtieth, written blind once the twenty-ninth was used to improve the rules, with the same weighting.
 HELDOUT30 = ROOT / "tests" / "data" / "heldout30"
+# A thirty-first, written blind once the thirtieth was used to improve the rules, with the same weighting.
+HELDOUT31 = ROOT / "tests" / "data" / "heldout31"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -49,6 +49,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT28,
     HELDOUT29,
     HELDOUT30,
+    HELDOUT31,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -93,6 +94,7 @@ HELDOUT27_CASES = load_cases(HELDOUT27)
 HELDOUT28_CASES = load_cases(HELDOUT28)
 HELDOUT29_CASES = load_cases(HELDOUT29)
 HELDOUT30_CASES = load_cases(HELDOUT30)
+HELDOUT31_CASES = load_cases(HELDOUT31)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -125,6 +127,7 @@ HELDOUT_SETS = [
     HELDOUT28_CASES,
     HELDOUT29_CASES,
     HELDOUT30_CASES,
+    HELDOUT31_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
@@ -332,7 +335,7 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
 
 
 @pytest.mark.parametrize(
-    "number", [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]
+    "number", [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]
 )
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
