@@ -294,6 +294,9 @@ _SENTENCE_END = regex.compile(
     r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
     r"[.!?]+[ \t]+(?=\p{Lu})"
 )
+# An emoji where a capital follows stands where the stop would ("... de ver jogo 😂 Vou lembrar
+# disso:"); looked for only in a line that is not all ASCII, which costs an ASCII line nothing
+_EMOJI_END = regex.compile(r"\p{Extended_Pictographic}\ufe0f?[ \t]+(?=\p{Lu})")
 _CLAUSE_END = regex.compile(r"(?<=\w)[;]+[ \t]+|；")
 # Words that set a block after the one before it, in order ("then", "sau đó", "danach"): never
 # an option's label, whatever else they spell ("sau" is Romanian for "or").
@@ -502,7 +505,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ja": r"(?:例えば|たとえば|例|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
         r"こんな感じ|こんな感じになります|このようになります|以下のようになります|次のようになります|イメージ|"
         r"こんなふうに|こんな風に|しようと思っています|しようと思います|"
-        r"例を挙げると)" + _COLON,
+        r"例を挙げると|"
+        # (how a call is written whenever the step is taken: "追記するときは、次のような形で呼び出します：")
+        r"(?:とき|時|場合)は[^\n]{0,40}?ような(?:形|形式)で(?:呼び出し|書き|記述し)ます)" + _COLON,
         "other": r"(?:bijvoorbeeld|na\s+przykład|örneğin|예를\s+들어|예시)"
         + _COLON
         # the noun anywhere, but "par exemple" and its like only where _adverb places them: in the
@@ -567,7 +572,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek)"
         + _ENDS,
         "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
-        + r"|(?:(?:θα\s+)?(?:μοιάζει|έμοιαζε|φαίνεται|φαινόταν)\s+(?:κάπως\s+)?έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
+        + r"|(?:(?:θα\s+)?(?:μοιάζει|έμοιαζε|φαίνεται|φαινόταν),?\s+(?:[^\s,]+,?\s+){0,3}?(?:κάπως\s+)?έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
         + _ENDS,
         "vi": _adverb(r"ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ")
         + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ)"
@@ -589,9 +594,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # said, ...", a clause of the writer's own)
         + r"|(?<!\w)যেমন"
         + _COLON,
-        "th": _adverb(r"ตัวอย่างเช่น|ตัวอย่าง|เช่น") + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง)" + _ENDS,
+        "th": _adverb(r"ตัวอย่างเช่น|ตัวอย่าง|เช่น")
+        + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง|^\W{0,3}ให้ใช้รูปแบบ)"
+        + _ENDS,
         "ko": _adverb(r"예를\s+들어|예를\s+들면|예시")
-        + r"|(?:예:|이런\s+식|다음과\s+같은\s+형식|형식은|모양입니다|모습입니다|예시는)"
+        + r"|(?:예:|이런\s+식|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
         + _ENDS,
         "sw": _adverb(r"kwa\s+mfano|mfano")
         + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano)\b"
@@ -855,7 +862,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
         + _ENDS,
-        "ru": r"(?:пока\s+вы\s+не\s+подтвердите|пока\s+ты\s+не\s+подтвердишь|черновик|ещё\s+не\s+(?:отправ|сохран))|"
+        "ru": r"(?:пока\s+вы\s+не\s+подтвердите|пока\s+ты\s+не\s+подтвердишь|черновик|(?:ещё|пока)\s+не\s+(?:отправ|сохран))|"
         r"\bпредлагаю\s+(?:такую|такой|такое|эту|этот|это|следующ\w*)(?!\w)|"
         r"^\W{0,4}(?:если|когда|в\s+зависимости|или|либо|как\s+вариант|иначе)"
         + _ENDS
@@ -911,7 +918,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "tr": r"(?:taslak|henüz\s+(?:göndermedim|kaydetmedim|uygulamadım)|onaylayana\s+kadar|onaylarsan|onaylarsanız|"
         r"kabul\s+edersen)|^\W{0,4}(?:eğer|değilse|aksi\s+(?:halde|takdirde))\b"
         + _ENDS
-        + r"|\b\w+(?:[aeıiuü]r|m[ae]z)s[ae]m?\b,?\s+(?:sonra|o\s+zaman|ardından)\b"
+        + r"|\b\w+(?:[aeıiuü]r|m[ae]z)s[ae]m?\b,?\s+(?:[^\n,.]{0,60}?\s)?(?:sonra|o\s+zaman|ardından)\b"
         + _ENDS
         + r"|\b(?:iki|üç|birkaç)\s+(?:yol|seçenek)"
         + _ENDS,
@@ -1549,7 +1556,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:kaydetmedim|çalıştırmadım|göndermedim))|(?<!başka\s)hiçbir\s+şey\s+\w*(?:madım|medim)\b|"
         r"nasıl\s+göründüğünü\s+göster",
         "el": r"(?:μόνο|απλώς)\s+για\s+να\s+(?:δείξω|φανεί)|δεν\s+(?:έκανα|αποθήκευσα)\s+τίποτα|(?:(?:απλώς|"
-        r"μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:αποθήκευσα|εκτέλεσα|έστειλα)|"
+        r"μόνο)\s+(?:ένα\s+)?παράδειγμα|δεν\s+(?:το\s+|τα\s+|την\s+)?(?:αποθήκευσα|εκτέλεσα|έστειλα)|"
         r"τίποτα\s+δεν\s+(?:αποθηκεύτηκε|εκτελέστηκε|στάλθηκε))|δεν\s+(?:έψαξα|έτρεξα|κατέγραψα)\b(?![^\n]{0,30}(?:αλλού|άλλο|άλλη|άλλα))|"
         r"μόνο\s+για\s+να\s+(?:δεις|δείτε)\b",
         "vi": r"chỉ\s+để\s+(?:minh\s+họa|cho\s+thấy|bạn\s+xem)|(?:mình|"
@@ -1643,11 +1650,12 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "fr": r"\bc['’]est\s+faux\b|\berreur\s+de\s+ma\s+part\b|^\W{0,3}(?:je\s+corrige|correction)\s*[:：]|"
         r"\bvoici\s+la\s+bonne\s+version|(?:oublie[sz]?\s+(?:ça|ce|cet|l['’]appel)|"
         r"ignore[sz]?\s+(?:l['’]appel|ce|cet)|annule|je\s+me\s+suis\s+trompé)",
-        "de": r"^\W{0,3}(?:halt,?\s+)?das\s+(?:ist|war)\s+falsch\s*[.!,;:—–-]|^\W{0,3}(?:korrektur|"
+        "de": r"^\W{0,3}(?:(?:halt|moment|stopp|hoppla|ups),?\s+)?das\s+(?:ist|war)\s+falsch\s*[.!,;:—–-]|^\W{0,3}(?:korrektur|"
         r"ich\s+korrigiere)\s*[:：]|\bfehler\s+meinerseits\b|(?:vergiss\s+(?:das|den|die)\b(?!\s+nicht)|"
         r"nehme\s+ich\s+zurück|zurückgenommen|ignorier\w*|streich\s+das|falscher\s+aufruf|"
         # (the block above not to be run, "bitte diesen Aufruf nicht ausführen")
-        r"\b(?:diesen|den|das|dieses)\s+(?:aufruf|block)\s+(?:bitte\s+)?nicht\s+(?:ausführen|verwenden|beachten)\b)",
+        r"\b(?:diesen|den|das|dieses)\s+(?:aufruf|block)\s+(?:bitte\s+)?nicht\s+(?:ausführen|verwenden|beachten)\b|"
+        r"\b(?:aufruf|block)\s+(?:oben\s+|von\s+eben\s+)?(?:bitte\s+)?verwerfen\b)",
         "pt": r"^\W{0,3}(?:opa,?\s+)?isso\s+(?:está|estava)\s+errado\s*[.!,;:—–-]|^\W{0,3}(?:corrigindo|"
         r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:(?<!não\s)esqueça\s+(?:isso|essa|a)\b|ignore\s+(?:a|essa|esta)|"
         r"desconsider[ea]|me\s+enganei)",
@@ -1657,9 +1665,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб|(?:(?:этот|тот|предыдущий|первый)\s+(?:блок|вызов)|(?:этот|тот)\s+(?!раз\b)\w+)\s+не\s+(?:считается|в\s+счёт|в\s+счет))",
         "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
         "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
-        "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}dat\s+(?:klopt\s+niet|"
+        "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}(?:(?:wacht|oeps|hmm),?\s+)?dat\s+(?:klopt\s+niet|"
         r"was\s+verkeerd)\s*[.!,;:—–-]|(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)\b(?!\s+niet)|\bnegeer\b|"
-        r"\bverkeerde\s+(?:blok|aanroep)|"
+        r"\bverkeerde\s+(?:blok|aanroep)|\b(?:aanroep|blok)\s+trek\s+ik\s+in\b|"
         r"\bdat\s+was\s+fout)",
         "sv": r"^\W{0,3}(?:rättelse|korrigering)\s*[:：]|^\W{0,3}det\s+(?:var|är)\s+fel\s*[.!,;:—–-]|"
         r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b(?!\s+inte)|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|"
@@ -1935,6 +1943,38 @@ def _done_clause(sentence: str) -> bool:
     return bool(word) and (DONE.match(word + ". ") is not None or reports_done(word))
 
 
+# "The following format" in the tables' languages
+_FOLLOWING_FORM = regex.compile(
+    r"(?:following|this)\s+(?:format|form|syntax)|(?:folgende[nm]?|diese[nm]?)\s+(?:Format|Form|Syntax)|"
+    r"(?:el\s+)?(?:formato|forma)\s+(?:siguiente|seguinte|seguente)|(?:format|forme)\s+suivante?|"
+    r"следующ\w+\s+(?:формат|вид)\w*|以下の(?:形式|書式)|次の(?:形式|書式)|(?:如下|以下|下面的?)格式|다음(?:과\s+같은)?\s*형식",
+    regex.IGNORECASE,
+)
+
+
+# What every match of _FOLLOWING_FORM beyond ASCII holds (most lines hold none, and are not searched)
+_FORM_GATES = ("orm", "ORM", "yntax", "ормат", "вид", "形式", "書式", "格式", "형식")
+
+
+def _names_following_form(sentence: str) -> bool:
+    if sentence.isascii():  # (tested inline: a loop over the gates costs a line of prose 1 %)
+        gated = "orm" in sentence or "ORM" in sentence or "yntax" in sentence
+    else:
+        gated = any(gate in sentence for gate in _FORM_GATES)
+    return gated and _FOLLOWING_FORM.search(sentence) is not None
+
+
+def _stops_on_like(sentence: str) -> bool:
+    """Whether ``sentence`` stops on a word of :data:`RUN_ON_ENDINGS`: it has not ended."""
+    end = sentence.rstrip(" \t*_")
+    if not end[-1:].isalpha():
+        return False
+    if end.endswith(RUN_ON_ENDINGS_UNSPACED):
+        return True
+    m = _LAST_WORD.search(end)
+    return m is not None and m.group().lower() in RUN_ON_ENDINGS
+
+
 def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     """Why the structure around the opener, or the line directly before the block, makes it
     something shown; None when it was performed. JSON with no marker around it
@@ -1985,13 +2025,28 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if not ctx.gap and len(before) <= _OR_ALONE_CHARS and OR_ALONE.match(before):
         return Shown("proposed", "the line before it offers it as another choice", quote_words(before))
     sentence = _unlinked(last_sentence(before))
+    if "**" in sentence:
+        sentence = sentence.replace("**", "")  # (emphasis on the lead's words: "Пока **не отправлял**:")
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if _EXAMPLE_COMMA.match(sentence):
         return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
+    if sentence.endswith((".", "。")) and _names_following_form(sentence[-LINE_CHARS:]):
+        # A sentence that names the format to follow ends on what follows it, whatever its stop
+        # ("To use a tool, write it in the following format.", "다음 형식으로 작성하세요.")
+        sentence = sentence[:-1] + ":"
     if sentence.rstrip().endswith((".", "。")) and _would_look(sentence):
         return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
-    if not opens_onto_next(sentence):
+    if (
+        _stops_on_like(sentence) or (not ctx.gap and sentence[-1:].isalpha() and _CONDITION.match(sentence) is not None)
+    ) and not LIST_ITEM.match(before):
+        # A sentence of prose (no list item's line) that stops on "like" or "with", or one that
+        # opens with a condition and stops on a word right above the block, runs on into the
+        # block, whose lead it is as if a colon closed it ("..., lo siguiente sería mirar con algo
+        # como", "..., etwa mit", "... чем-то вроде", "その場合はたとえば", "Om den inte hittar
+        # något tar jag sedan")
+        sentence += ":"
+    elif not opens_onto_next(sentence):
         return None  # a line that ends its own sentence introduces nothing
     if _ON_READERS_WORD.search(sentence) is not None and not reports_done(sentence) and DONE.match(sentence) is None:
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
@@ -2614,7 +2669,8 @@ def _after_last(end_mark: regex.Pattern[str], text: str) -> str:
 
 def last_sentence(line: str) -> str:
     """The last sentence of ``line``: only it can address what follows the line."""
-    return _after_last(_SENTENCE_END, line)
+    sentence = _after_last(_SENTENCE_END, line)
+    return sentence if sentence.isascii() else _after_last(_EMOJI_END, sentence)
 
 
 def last_clause(sentence: str) -> str:
@@ -2667,6 +2723,11 @@ OPEN_ENDINGS = frozenset(
         "такой",
     ]
 )
+# "Like" and "with" in the other main languages, the last word of a line that runs on into the
+# block under it ("... con algo como", "... etwa mit"): read as if a colon closed the line
+RUN_ON_ENDINGS = frozenset(["como", "comme", "wie", "come", "вроде", "типа", "con", "com", "avec", "mit"])
+# and where no spaces part the words: "for example", "like", "roughly is"
+RUN_ON_ENDINGS_UNSPACED = ("たとえば", "例えば", "例如", "比如", "大概是", "类似", "のように")
 # Searched from the end (the regex module's reverse search): the same run of word characters,
 # found without trying every word of the line first.
 _LAST_WORD = regex.compile(r"(?r)[\w.]+$")
@@ -3541,6 +3602,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "hibás volt",
             "javítás",
             "klopt niet",
+            "trek ik in",
             "koreksi",
             "korekta",
             "korjaus",
@@ -3676,6 +3738,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
         "zurück",
         "streich",
         "falsch",
+        "verwerf",
         "esqueç",
         "desconsidere",
         "engan",
@@ -5026,7 +5089,7 @@ def shown_after(
             done
             # a line that goes on to another block ("And I drafted a note, not sent, just ready:")
             # holds back or asks leave for that block, not this one
-            or (i == 0 and _into_next(lines, leads_on))
+            or (i == 0 and _into_next(lines, leads_on, after))
             or _aside(line)
             or (i == 0 and _yes_for_another_step(line))
             or (not tight and (_another_step(line) or (not kept and mine is None and _own_tag(line))))
@@ -5053,7 +5116,7 @@ def shown_after(
             )
         ):
             kind = None
-        if kind == "example" and i == 0 and _into_next(lines, leads_on):
+        if kind == "example" and i == 0 and _into_next(lines, leads_on, after):
             # the same for a draft's words ("Und hier noch ein Entwurf, den ich noch nicht
             # abgeschickt habe:"): they speak of the block they lead into
             kind = None
@@ -5182,6 +5245,9 @@ _NOT_MY_STEP_CJK = regex.compile(
 # Indonesian and Malay "while at it": a step besides the block ("Mau sekalian saya ingat jam kantornya?")
 _BESIDES = regex.compile(r"(?<!\w)(?:sekalian|sekaligus)(?!\w)", regex.IGNORECASE)
 _CJK_COMMA = regex.compile(r"[、，,]")
+# "Actually" or "for real" before the step asked ("実際に保存しておきましょうか？"): it says the
+# block did not do it, and is no object of the step
+_REALLY_JA = regex.compile(r"^(?:実際に|本当に|ほんとうに)")
 _STEP_CLAUSE_WORDS = 3
 _ASK_TAIL = 16  # (the last characters of a line, where its question's mark or particle stands, emoji after it)
 _POLITE_TH = regex.compile(r"(?:ครับ|คะ|ค่ะ|นะ)+$")
@@ -5251,7 +5317,7 @@ def _asks_my_step(line: str, *, too: bool = False) -> tuple[bool, bool] | None:
     ):
         return None
     if UNSPACED.search(text):
-        bare = _POLITE_TH.sub("", text.rstrip("?？ \t"))
+        bare = _REALLY_JA.sub("", _POLITE_TH.sub("", text.rstrip("?？ \t")), count=1)
         if len(bare) > _STEP_CHARS or _ASKED_CJK.search(text) is None or _NOT_MY_STEP_CJK.search(bare):
             return None
         if _QUESTION_WORD.search(bare) is not None or _CORRECT.search(bare) is not None:
@@ -6206,9 +6272,16 @@ def _question_then(line: str) -> tuple[str, str] | None:
     return line[: m.start() + 1], line[m.end() :]
 
 
-def _into_next(lines: list[str], leads_on: bool) -> bool:
-    """Whether the first line after a block leads into the next block (see :func:`shown_after`)."""
-    return _opens_next(lines) or (leads_on and len(lines) == 1 and _ends_in_colon(lines[0][:LINE_CHARS]))
+def _into_next(lines: list[str], leads_on: bool, after: str) -> bool:
+    """Whether the first line after a block leads into the next block (see :func:`shown_after`),
+    also past a blank line ("E aqui vai uma versão do convite, não mandei nada:", a blank line,
+    then the draft's block)."""
+    if _opens_next(lines) or (leads_on and len(lines) == 1 and _ends_in_colon(lines[0][:LINE_CHARS])):
+        return True
+    if len(lines) != 1 or not _ends_in_colon(lines[0][:LINE_CHARS]):
+        return False
+    rest = after[after.find(lines[0]) + len(lines[0]) :].lstrip()
+    return CANDIDATE.match(rest) is not None or rest.startswith("```")
 
 
 def _opens_next(lines: list[str]) -> bool:
@@ -6279,7 +6352,7 @@ ALTERNATIVES_INTRO = regex.compile(
     r"\b(?:två|tre|flera)\s+(?:alternativ|möjligheter)\b|\b(?:to|tre|flere)\s+(?:muligheder|muligheter|valg)\b|"
     r"\b(?:dwie|dwa|trzy|kilka)\s+(?:opcje|możliwości|warianty)\b|\b(?:dvě|dva|tři|několik)\s+(?:možnosti|varianty)\b|"
     r"\b(?:iki|üç|birkaç)\s+(?:seçenek|alternatif)|\b(?:dua|tiga|beberapa)\s+(?:pilihan|opsi)\b|"
-    r"\b(?:hai|ba|vài)\s+(?:lựa\s+chọn|phương\s+án)|(?:두|세|몇)\s*가지\s*(?:선택지|옵션|안)|"
+    r"\b(?:hai|ba|vài)\s+(?:lựa\s+chọn|phương\s+án)|(?:두|세|몇)\s*가지\s*(?:선택지|옵션|안|중)|"
     r"(?:خياران|خيارين|عدة\s+خيارات)|(?:دو|سه|چند)\s+(?:گزینه|راه[\u200c ]?حل)|(?:שתי|שלוש|כמה)\s+אפשרויות|"
     r"(?:दो|तीन|कुछ)\s+विकल्प|(?:দুটি|দুটো|তিনটি)\s+বিকল্প|(?:สอง|สาม)\s*(?:ทางเลือก|แบบ)|(?:δύο|τρεις)\s+επιλογές|"
     r"\b(?:kaksi|kolme)\s+vaihtoehtoa\b|\b(?:két|három)\s+lehetőség|\b(?:două|trei)\s+(?:opțiuni|variante)\b|"

@@ -1256,3 +1256,89 @@ def test_the_clause_that_names_the_writers_step_decides(lead: str, runs: bool) -
 def test_say_the_word_about_anything_else_asks_no_leave(after: str, runs: bool) -> None:
     for r in _parse_both(f"Done.\n{_SAVE}\n{after}"):
         assert bool(r.tool_calls) is runs, after
+
+
+_LATER_INSERT = FORMATS["canonical"]("archival_memory_insert", {"content": "Size 43"})
+
+
+@pytest.mark.parametrize(
+    ("lead", "gap", "runs"),
+    [
+        # a sentence that stops on "like" or "with" runs on into the block under it: its lead, as with a colon
+        ("Si no sale nada, después la guardaría con algo como", "\n\n", False),
+        ("Wenn nichts kommt, würde ich danach im Archiv nachsehen, etwa mit", "\n", False),
+        ("Если ничего не найдётся, потом добавлю его чем-то вроде", "\n", False),
+        ("見つからなかった場合は、たとえば", "\n", False),
+        # the writer's own step told without a colon, and a list item's line, lead nothing
+        ("Anotado, lo guardo con los demás datos de contacto", "\n", True),
+        ("Alles klar, ich speichere das mit", "\n", True),
+        ("- **Quando:** 22 de abril", "\n", True),
+        ("Saved it for you", "\n\n", True),
+        ("I'd be happy to save that for you", "\n", True),
+        # a condition that opens the line and a word that closes it, right above the block
+        ("Om den inte hittar något tar jag sedan", "\n", False),
+        ("Om den inte hittar något tar jag sedan", "\n\n", True),
+    ],
+)
+def test_a_sentence_that_runs_on_into_the_block_is_its_lead(lead: str, gap: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}{gap}{_LATER_INSERT}"):
+        assert bool(r.tool_calls) is runs, lead
+
+
+@pytest.mark.parametrize(
+    ("lead", "runs"),
+    [
+        ("To call a tool, write it in the following format.", False),
+        ("도구를 호출하려면 다음 형식을 따르세요.", False),
+        ("I will record the new billing address in the following format.", True),
+        # an emoji where a capital follows ends a sentence: the example's words are in the one before
+        ("Comentar no Twitter é o melhor formato de ver jogo 😂 Vou lembrar disso:", True),
+        ("Bakes every Sunday, like clockwork 🍞 Noting it down:", True),
+    ],
+)
+def test_the_following_format_and_an_emoji_between_sentences(lead: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}"):
+        assert bool(r.tool_calls) is runs, lead
+
+
+def test_a_drafts_words_past_a_blank_line_speak_of_the_block_they_lead_into() -> None:
+    draft = FORMATS["canonical"]("send_message", {"message": "Save the date: 12/10!"})
+    text = (
+        f"Boa! Primeiro vou anotar a data:\n\n{_SAVE}\n\n"
+        "E aqui vai a mensagem pros primos — fica guardada até você aprovar, ainda não mandei nada:\n\n"
+        f"{draft}\n\nQuer mudar alguma coisa?"
+    )
+    for r in _parse_both(text):
+        assert [c.name for c in r.tool_calls] == ["core_memory_append"]
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        ("Набросал ответ. Пока **не отправлял**:", "", False),
+        ("アーカイブを検索するときは、次のような形で呼び出します：", "", False),
+        ("保存します：", 'label には "human" を指定します。実際に保存しておきましょうか？', False),
+        ("Όταν θέλω να θυμηθώ κάτι, η κλήση μοιάζει, ας πούμε, κάπως έτσι:", "", False),
+        ("Done.", "Δεν το αποθήκευσα, απλώς σου δείχνω τη μορφή.", False),
+        ("Ik pas het aan.", "Oeps, dat klopt niet: je begint pas in januari.", False),
+        ("Ik pas het aan.", "Die aanroep trek ik in.", False),
+        ("Ich trage es ein:", "Moment, das war falsch – das gehört in deinen Block.", False),
+        ("Ich trage es ein:", "Den Aufruf oben bitte verwerfen.", False),
+        ("Eski bir plan çıkarsa, bu haftanın mesafelerini eklemek için ardından şunu çalıştıracağım:", "", False),
+        ("ให้ใช้รูปแบบ ReAct:", "", False),
+        ("Ich trage es ein:", "Moment, ich schaue gleich noch nach deinem Termin.", True),
+    ],
+)
+def test_rows_of_the_thirty_first_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_two_of_several_choices_under_numbered_lines_run_nothing() -> None:
+    calm = FORMATS["canonical"]("set_mood", {"mood": "neutral"})
+    bright = FORMATS["canonical"]("set_mood", {"mood": "happy"})
+    text = (
+        f"두 가지 중에 골라 주세요:\n\n(1) 차분하게\n{calm}\n\n(2) 밝게 ✨\n{bright}\n\n골라 주시면 그걸로 설정할게요."
+    )
+    for r in _parse_both(text):
+        assert r.tool_calls == []
