@@ -122,6 +122,8 @@ HELDOUT29 = ROOT / "tests" / "data" / "heldout29"
 HELDOUT30 = ROOT / "tests" / "data" / "heldout30"
 # A thirty-first, written blind once the thirtieth was used to improve the rules, with the same weighting.
 HELDOUT31 = ROOT / "tests" / "data" / "heldout31"
+# A thirty-second, written blind once the thirty-first was used to improve the rules, with the same weighting.
+HELDOUT32 = ROOT / "tests" / "data" / "heldout32"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

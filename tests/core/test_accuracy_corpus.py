@@ -50,6 +50,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT29,
     HELDOUT30,
     HELDOUT31,
+    HELDOUT32,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -95,6 +96,7 @@ HELDOUT28_CASES = load_cases(HELDOUT28)
 HELDOUT29_CASES = load_cases(HELDOUT29)
 HELDOUT30_CASES = load_cases(HELDOUT30)
 HELDOUT31_CASES = load_cases(HELDOUT31)
+HELDOUT32_CASES = load_cases(HELDOUT32)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -128,6 +130,7 @@ HELDOUT_SETS = [
     HELDOUT29_CASES,
     HELDOUT30_CASES,
     HELDOUT31_CASES,
+    HELDOUT32_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
@@ -335,7 +338,8 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
 
 
 @pytest.mark.parametrize(
-    "number", [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]
+    "number",
+    [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32],
 )
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
