@@ -467,7 +467,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON,
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|(?<!\b(?-i:\p{Lu}{2,5})\s)format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
-        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme)"
+        r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme|"
+        # (with whose side it is after it: "ça donnerait quelque chose comme ça de mon côté :")
+        r"donnerait\s+(?:[\w'’]+\s+){0,3}?comme\s+(?:ça|ceci|cela)\s+de\s+mon\s+côté)"
         + _COLON
         + r"|(?:[,，][ \t]*|\bdu[ \t]+)genre(?:[ \t]+(?:ça|comme\s+ça))?"
         + _COLON
@@ -503,7 +505,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样|会是这样|大概是这样|看起来像这样|"
         r"看起来是这样|类似这样|如下所示|像这样|打个比方)" + _COLON,
         "ja": r"(?:例えば|たとえば|例|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
-        r"こんな感じ|こんな感じになります|このようになります|以下のようになります|次のようになります|イメージ|"
+        r"こんな感じ|こんな感じです|こんな感じになります|こんな形です|このようになります|以下のようになります|次のようになります|イメージ|"
         r"こんなふうに|こんな風に|しようと思っています|しようと思います|"
         r"例を挙げると|"
         # (how a call is written whenever the step is taken: "追記するときは、次のような形で呼び出します：")
@@ -540,7 +542,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"hier\s+is\s+een\s+voorbeeld)\b" + _ENDS,
         "sv": _adverb(r"till\s+exempel|t\.\s?ex\.|exempelvis|(?:ett\s+)?exempel")
         + r"|\b(?:formatet\s+är|ser\s+(?:\w+\s+)?(?:ut\s+så\s+här|ut\s+ungefär\s+så\s+här|ut\s+som\s+följer)|"
-        r"så\s+här\s+ser|här\s+är\s+ett\s+exempel)\b" + _ENDS,
+        r"så\s+här\s+ser|så\s+här\s+(?:kan|skulle)\s+det\s+se\s+ut|här\s+är\s+ett\s+exempel)\b" + _ENDS,
         "da-nb": _adverb(r"for\s+eksempel|f\.\s?eks\.|eksempelvis|(?:et\s+)?eksempel")
         + r"|\b(?:formatet\s+er|ser\s+(?:\w+\s+)?(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|"
         r"slik\s+ser|her\s+er\s+et\s+eksempel)\b"
@@ -563,7 +565,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "fi-hu": _adverb(r"esimerkiksi|esim\.|esimerk\w*|például|pl\.|(?:egy\s+)?példa\w*|példá\w*")
         + r"|\b(?:näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|muoto\s+on|tässä\s+esimerkki|így\s+néz\s+ki|"
-        r"a\s+formátum|íme\s+egy\s+példa|így\s+\w+(?:ném|nám)|\w+(?:ném|nám)\s+így)" + _ENDS,
+        r"a\s+formátum|ilyen\s+formátum\w*|íme\s+egy\s+példa|így\s+\w+(?:ném|nám)|\w+(?:ném|nám)\s+így)" + _ENDS,
         "ro-ca": _adverb(r"de\s+exemplu|de\s+ex\.|(?:un\s+)?exemplu|per\s+exemple|p\.\s?ex\.|(?:un\s+)?exemple")
         + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|(?:aș|ar)\s+(?:\S+\s+){0,6}?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
         r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
@@ -581,10 +583,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:seperti\s+(?:ini|berikut)\s+bentuknya|tepat\s+seperti\s+ini|terlihat\s+seperti|kelihatan\s+seperti|formatnya|"
         r"bentuknya|berikut\s+contoh\w*|ini\s+contoh\w*)\b" + _ENDS,
         "ar-fa": _adverb(r"على\s+سبيل\s+المثال|مثلاً|مثلا|مثال|برای\s+مثال|به\s+عنوان\s+مثال|نمونه")
-        + r"|(?:يبدو\s+(?:هكذا|كالتالي|كما\s+يلي)|هكذا\s+يبدو|الصيغة|إليك\s+مثال|این\s+شکلی|به\s+این\s+شکل|"
+        + r"|(?:يبدو\s+(?:هكذا|كالتالي|كما\s+يلي)|هكذا\s+يبدو|الصيغة|إليك\s+مثال|این\s+شکلی|به\s+این\s+شکل|ساختار(?:ش)?\s+این\s+است|"
         r"این\s+یک\s+مثال)" + _ENDS,
         "he": _adverb(r"לדוגמה|לדוגמא|למשל|דוגמה|דוגמא")
-        + r"|(?:נראה\s+כך|נראית\s+כך|נראים\s+כך|הפורמט|הנה\s+דוגמ)"
+        + r"|(?:(?:נראה|נראית|נראים)\s+(?:בערך\s+|ככה\s+)?כך|הפורמט|הנה\s+דוגמ)"
         + _ENDS,
         "hi-bn": _adverb(r"उदाहरण(?:\s+के\s+लिए)?|मिसाल\s+के\s+तौर\s+पर|উদাহরণ(?:স্বরূপ)?")
         + r"|(?:ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|(?:এরকম|এমন|এভাবে)\s+হবে|"
@@ -817,7 +819,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"結果(?:に|が|で)[^\n]{0,30}?(?:あれば|あったら|見つかれば|見つかったら|出てきたら|出たら)",
         "en": r"\b(?:I|we)['’]d\b(?!\s+(?:(?:already|just|never|both|all|ever)\s+)?(?:\w+ed|been|done|gone|seen|"
         r"made|said|told|had|got|gotten|written|spoken|met|known|given|taken|sent|found|left|heard|brought|bought|"
-        r"thought|kept)\b)|\b(?:I|we)\s+would\b|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
+        r"thought|kept)\b|\s+(?:be\s+(?:happy|glad|delighted|pleased)|love)\s+to\b)|\b(?:I|we)\s+would\b(?!\s+(?:be\s+(?:happy|glad|delighted|pleased)|love)\s+to\b)|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
         r"\buntil\s+you\s+(?:confirm|say|approve|give)\b|\bpending\s+(?:your\s+)?(?:approval|confirmation)\b|"
         r"\bdraft(?:ed)?\b|\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
         r"run)\b|\bshall\s+I\b|\bwant\s+me\s+to\b|\bnext\s+step\s+would\b|"
@@ -874,7 +876,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た(?!ら)))|まだ(?:送信|保存)|"
         r"(?:いただ|もら)(?:いて|って)から(?![^\n]*まし)|(?:いただ|もら)(?:いた|った)ら(?![^\n]*まし)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
         + _ENDS,
-        "nl": r"\b(?:ik\s+zou|zou\s+ik|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
+        "nl": r"\b(?:ik\s+zou|zou\s+ik|(?:wat|hoe)\s+ik\s+(?:[\w-]+\s+){0,5}?zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
         r"^\W{0,4}(?:als\s+(?:dat|dit|het|er|niets|de\s+zoekopdracht|je\s+(?:wilt|akkoord))|indien|zodra|"
         r"mocht|afhankelijk\s+van|zo\s+niet|zoniet|anders)\b"
@@ -893,7 +895,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:to|tre|flere)\s+(?:måder|måter|muligheder|muligheter)\b"
         + _ENDS,
-        "cs-pl": r"\b(?:navrhuji|návrh\w*|koncept|zatím\s+(?:\w+\s+)?neodesílám|neodeslal|neuložil|dokud\s+(?:to\s+)?"
+        # ("návrh" also a proposal the writer sends now: "A teď ti rovnou pošlu návrh tréninku:")
+        "cs-pl": r"\b(?:navrhuji|(?<!(?:pošlu|posílám|odešlu|odesílám)\s+(?:ti\s+|vám\s+)?(?:\w+\s+)?)návrh\w*|koncept|zatím\s+(?:\w+\s+)?(?:neodesílám|neposílám|neukládám)|neodeslal|neuložil|dokud\s+(?:to\s+)?"
         r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+(?:\w+\s+)?nie\s+(?:wysłał|zapisał|"
         r"wykonał|uruchomił)\w*|ještě\s+(?:\w+\s+)?(?:jsem\s+)?(?:neodeslal|neuložil|nespustil)\w*|"
         r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym|bych(?:\s+\w+){0,2}\s+(?:udělal|uložil|přidal|"
@@ -905,7 +908,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "uk": r"(?:чернетк\w*|ще\s+не\s+(?:надіслав|зберіг|відправив|застосував)|поки\s+(?:ви\s+не\s+підтвердите|"
         r"ти\s+не\s+підтвердиш)|після\s+вашого\s+підтвердження|я\s+б\s+)|"
         r"^\W{0,4}(?:якщо|коли|у\s+разі|залежно)" + _ENDS + r"|(?:два|три|кілька)\s+(?:способи|варіанти)" + _ENDS,
-        "fi-hu": r"\b(?:luonnos|en\s+ole\s+vielä\s+(?:lähettänyt|tallentanut)|kunnes\s+vahvistat|jos\s+hyväksyt|"
+        "fi-hu": r"\b(?:luonnos|en\s+ole\s+(?:vielä\s+)?(?:lähettänyt|tallentanut)(?:\s+sitä)?(?:\s+vielä)?\b|kunnes\s+vahvistat|jos\s+hyväksyt|"
         r"piszkozat|vázlat|még\s+nem\s+(?:küldtem|mentettem)|amíg\s+(?:nem\s+)?(?:jóváhagyod|erősíted)|"
         r"ha\s+egyetértesz)\b|^\W{0,4}(?:jos|mikäli|riippuen|ha|amennyiben|muuten|muussa\s+tapauksessa|különben|egyébként)\b"
         + _ENDS
@@ -932,7 +935,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|(?:hai|ba|vài)\s+(?:cách|lựa\s+chọn)"
         + _ENDS,
-        "id-ms": r"\b(?:draf|belum\s+(?:aku\s+|saya\s+)?(?:dikirim|disimpan|kirim|simpan|kukirim|kusimpan|dihantar|hantar|kuhantar)|"
+        "id-ms": r"\b(?:draf|belum\s+(?:aku\s+|saya\s+)?(?:dikirim|disimpan|kirim|simpan|kukirim|kusimpan|dihantar|hantar|kuhantar|"
+        r"jalankan|dijalankan)|yang\s+(?:saya|aku)\s+cadangkan|"
         r"sampai\s+(?:kamu|anda|kau)\s+(?:konfirmasi|setuju|mengonfirmasi)|(?:kalau|jika)\s+(?:kamu|anda)\s+setuju)\b|"
         r"^\W{0,4}(?:kalau(?!\s+begitu)|jika(?!\s+demikian)|apabila|bila|seandainya)\b"
         + _ENDS
@@ -1270,7 +1274,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
         r"いいですか|保存しますか|送信しますか)|^\W{0,3}(?:保存|送信|実行|更新|登録|適用)して(?:も)?(?:よろしい|いい|大丈夫)(?:です|でしょう)?か|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
         r"お願いします)",
-        "nl": r"\b(?:alleen|slechts|nog\s+maar)\s+een\s+concept\b|\bwacht\s+op\s+je\s+(?:bevestiging|akkoord|"
+        "nl": r"\b(?:alleen|slechts|nog\s+maar)\s+een\s+concept\b|\bpas\s+(?:iets\s+)?als\s+(?:je|jij|u)\s+akkoord|\bwacht\s+op\s+je\s+(?:bevestiging|akkoord|"
         r"goedkeuring)|\bzo\s+(?:opslaan|versturen|doorvoeren|bewaren)\s*\?|(?:\b(?:zal|mag|moet|"
         r"kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
         r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
@@ -1279,7 +1283,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "sv": r"\b(?:bara|endast)\s+ett\s+utkast\b|\bväntar\s+på\s+(?:ditt|din)\s+(?:godkännande|bekräftelse|"
         r"ok)|\bspara\s+(?:det\s+)?så\s+här\s*\?|\bska\s+jag\s+(?:\w+\s+)?så\s+här\b[^\n]*\?|"
         r"(?:\bska\s+jag\s+(?:\w+\s+){0,2}?(?:det|den|detta|dem)\b[^\n]*\?|\bstämmer\s+(?:det|"
-        r"detta)\b[^\n]*\?|"
+        r"detta)\b[^\n.!]*\?|"
         r"\bser\s+(?:det|detta)\s+(?:rätt|bra)\s+ut\b|\bsäg\s+till\s+om\s+det\s+stämmer|\bsvara\s+ja\b|"
         r"\bså\s+(?:genomför|sparar|skickar|uppdaterar|kör)\s+jag\s+(?:den|det|ändringen)\b|\btills\s+du\s+bekräftar|"
         r"(?<!\b(?:hör\s+av\s+dig|säg\s+till|säg|skriv|meddela\s+mig|ring)\s+)\bbara\s+om\s+du\b)",
@@ -1319,7 +1323,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\berősítsd\s+meg\b|\bhagyd\s+jóvá\b)",
         "ro-ca": r"\b(?:doar|numai)\s+o\s+(?:ciornă|schiță)|\baștept\s+confirmarea\s+ta|"
         r"\bnomés\s+és\s+un\s+esborrany|\bespero\s+la\s+teva\s+confirmació|\b(?:el|la)\s+(?:deso|"
-        r"envio)\s+així\s*\?|(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic)\b[^\n]*\?|"
+        r"envio)\s+així\s*\?|(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic|rulez|execut|pornesc|lansez)\b[^\n]*\?|"
         r"\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|\b(?:îmi\s+dai\s+voie|îmi\s+permiți)\s+să\s+\w+[^\n]*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
         r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|(?<!(?:digues(?:-m['’]ho)?|avisa['’]m|escriu-me|fes-m['’]ho\s+saber),?\s+)\bnomés\s+si\b)",
@@ -1571,7 +1575,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ar-fa": r"(?:فقط|مجرد)\s+(?:لتوضيح|للتوضيح|لإظهار|للعرض)|لم\s+أحفظ\s+شيئا|فقط\s+برای\s+(?:نشان\s+دادن|"
         r"توضیح)|چیزی\s+ذخیره\s+نکردم|(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|"
         r"لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|"
-        r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم)",
+        r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم|فقط\s+شکل\s+[^\n]{0,20}?نشان\s+می)",
         "he": r"רק\s+(?:כדי\s+)?(?:להמחיש|להראות)|לא\s+שמרתי\s+כלום|(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|"
         r"ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
         "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:\S+\s+){0,2}?(?:दिखाने|समझाने)\s+के\s+लिए|"
@@ -1720,7 +1724,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"ধরো)|ভুল\s+(?:হয়েছে|ছিল)|(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|"
         r"ভুল\s+হয়েছে)",
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
-        r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|잘못\s+(?:입력|보냈|썼))",
+        r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|무시하시고|(?:방금|위에서?)\s*쓴\s*(?:건|것은?)\s*취소|잘못\s+(?:입력|보냈|썼))",
         "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b|"
         r"\busijali\s+(?:ile|hiyo|hii)(?:\s+ya\s+juu)?\b)",
         # A slip owned (misread, misheard, got it wrong) or the right one brought in its place
@@ -2250,7 +2254,8 @@ _SENT_ON_NOUN = regex.compile(
     r"(?<=\p{L}[ \t,]{1,3})(?:"
     r"(?:that\s+|which\s+)?you\s+(?:just\s+|already\s+)?(?:sent|pasted|shared|gave|forwarded|wrote|uploaded|attached)|"
     r"que\s+(?:você\s+|vc\s+)?me\s+(?:enviaste|mandaste|pasaste|compartiste|diste|enviou|mandou|passou|deu|"
-    r"compartilhou)|que\s+(?:tu\s+m['’]as|vous\s+m['’]avez)\s+(?:envoyé|donné|partagé|collé|passé|transmis)e?s?|"
+    r"compartilhou)|que\s+me\s+(?:has|habéis|ha)\s+(?:enviado|mandado|pasado|compartido|dado)|"
+    r"que\s+(?:tu\s+m['’]as|vous\s+m['’]avez)\s+(?:envoyé|donné|partagé|collé|passé|transmis)e?s?|"
     r"che\s+mi\s+hai\s+(?:mandato|inviato|passato|dato|incollato|girato)|"
     r"(?:die|den|das)\s+du\s+mir\s+(?:geschickt|gegeben|geschrieben|weitergeleitet)\s+hast|"
     r"(?:котор\w+|что)\s+(?:ты|вы)\s+(?:мне\s+)?(?:прислал\w*|отправил\w*|скинул\w*|дал\w*|переслал\w*))(?!\w)",
@@ -2587,7 +2592,11 @@ def _item_or_label(line: str) -> bool:
 # A line that only names a tool, as the label of the block below it in a listing of tools:
 # the name (after a list marker, heading marks or emphasis), then nothing, or a colon, a dash, a
 # parenthesis (its signature) or a description after a dash.
-_LISTED_NAME = regex.compile(r"[ \t]{0,3}(?:[-*+•]|\d{1,3}[.)]|#{1,6})?[ \t]*[*_`]{0,3}([A-Za-z_][\w.-]{0,63})")
+# (the label's bullet or number may stand inside its emphasis, "**1. `memory_insert`** —", and be
+# a bullet of CJK writing, "・list_files：")
+_LISTED_NAME = regex.compile(
+    r"[ \t]{0,3}[*_]{0,3}(?:[-*+•・●○▪▸]|\d{1,3}[.)]|#{1,6})?[ \t]*[*_`]{0,3}([A-Za-z_][\w.-]{0,63})"
+)
 _AFTER_NAME = regex.compile(r"[*_`]{0,3}[ \t]*(?:$|[:：(]|[—–]|-[ \t])")
 
 
@@ -2782,6 +2791,9 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "venter på",
             "väntar på",
             "wacht op je",
+            "als je akkoord",
+            "als jij akkoord",
+            "als u akkoord",
             "wysłać",
             "zapisać",
             "zo bewaren",
@@ -3845,6 +3857,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "ละเว้น",
             "ไม่ต้องสนใจ",
             "무시하세요",
+            "무시하시고",
             "무시해",
             "잘못",
         ],
@@ -5564,7 +5577,9 @@ def _asked_after_offer(before: str, line: str) -> bool:
 # of wish, in the first person ("Voici ce que j'enregistrerais :", "Asta aș salva:", "Kaydetmek
 # istediğim şu:", "Ezt menteném el:", "Folgendes möchte ich speichern:")
 _PROPOSES = regex.compile(
-    r"(?<!\w)(?:I['’]d|I\s+would|I\s+want\s+to|I['’]d\s+like\s+to|"
+    # (not its polite forms: "I'd be happy to save that for you:", "I'd love to add that:")
+    r"(?<!\w)(?:(?:I['’]d|I\s+would)(?!\s+(?:be\s+(?:happy|glad|delighted|pleased)|love)\s+to(?!\w))|I\s+want\s+to|"
+    r"I['’]d\s+like\s+to|"
     r"(?:je\s+|j['’])\p{L}{2,}rais|(?:me\s+)?gustar[íi]a|quisiera|quiero|vorrei|\p{L}{2,}rei|queria|quero|gostaria|"
     r"eu\s+\p{L}{2,}ria|\p{L}{2,}(?:ría|aria|eria|iria)|aș|vreau\s+să|iste(?:diğim|rdim|rim)|"
     r"\p{L}{2,}(?:mek|mak)\s+ist(?:i|er)\p{L}*|würde\s+ich|ich\s+würde|möchte\s+ich|ich\s+möchte|zou\s+ik|ik\s+zou|"

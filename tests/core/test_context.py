@@ -1342,3 +1342,54 @@ def test_two_of_several_choices_under_numbered_lines_run_nothing() -> None:
     )
     for r in _parse_both(text):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # polite forms of "I'd" name no conditional offer
+        ("I'd be happy to save that for you:", "", True),
+        ("I would be glad to record your new office address:", "", True),
+        ("I'd add this:", "", False),
+        # "you sent" in the Spanish perfect, on a noun the writer's step works on
+        ("La apunto tal cual, con el mismo orden que me has mandado:", "", True),
+        ("Aquí está el bloque que me has pasado:", "", False),
+        # Czech "návrh" the writer sends now is no draft
+        ("A teď ti rovnou pošlu návrh prvního týdne:", "", True),
+        ("Připravil jsem návrh zprávy. Zatím ho neposílám:", "", False),
+        # a check in one sentence, a question about another thing in the next
+        ("Jag rättar det nu.", "Nu stämmer det. Trivs du i Lund förresten?", True),
+        ("Jag rättar:", "Stämmer det nu?", True),
+        ("Si tu me demandes, ça donnerait quelque chose comme ça de mon côté :", "", False),
+        ("はい、XML形式にも対応しています。こんな感じです：", "", False),
+        ("Dit is wat ik in mijn geheugen zou opslaan:", "", False),
+        ("Ik sla het op:", "Ik doe pas iets als je akkoord geeft.", False),
+        ("네, 저장할게요.", "아, 방금 쓴 건 취소할게요.", False),
+        ("Så här kan det se ut när jag söker:", "", False),
+        ("Kirjoitin muistiinpanon. En ole tallentanut sitä vielä:", "", False),
+        ("כשאני שומר משהו, זה נראה בערך כך:", "", False),
+        ("Am pregătit rularea scriptului:", "Vrei să îl rulez?", False),
+        ("A dobókocka hívása ilyen formátumú:", "", False),
+        ("ساختارش این است:", "", False),
+        ("Done.", "این فقط شکل فراخوانی را نشان می‌دهد.", False),
+        ("Saya dah sediakan kod, tapi belum jalankan lagi:", "", False),
+        ("Ini kemas kini yang saya cadangkan:", "", False),
+    ],
+)
+def test_rows_of_the_thirty_second_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("**1. `conversation_search`** — finds things we talked about.", "**2. `set_mood`** — changes my mood."),
+        ("・conversation_search：会話を検索します。", "・set_mood：気分を変えます。"),
+    ],
+)
+def test_a_listing_labelled_with_each_tools_name_runs_nothing(first: str, second: str) -> None:
+    search = FORMATS["canonical"]("conversation_search", {"query": "holiday"})
+    mood = FORMATS["canonical"]("set_mood", {"mood": "happy"})
+    for r in _parse_both(f"Here are my tools.\n\n{first}\n\n{search}\n\n{second}\n\n{mood}"):
+        assert r.tool_calls == []
