@@ -468,7 +468,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|(?<!\b(?-i:\p{Lu}{2,5})\s)format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
         r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme|"
-        # (with whose side it is after it: "ça donnerait quelque chose comme ça de mon côté :")
+        # (with the writer's side named after it: "ça donnerait quelque chose comme ça de mon côté :")
         r"donnerait\s+(?:[\w'’]+\s+){0,3}?comme\s+(?:ça|ceci|cela)\s+de\s+mon\s+côté)"
         + _COLON
         + r"|(?:[,，][ \t]*|\bdu[ \t]+)genre(?:[ \t]+(?:ça|comme\s+ça))?"
@@ -1956,12 +1956,12 @@ _FOLLOWING_FORM = regex.compile(
 )
 
 
-# What every match of _FOLLOWING_FORM beyond ASCII holds (most lines hold none, and are not searched)
+# Text one of which every match of _FOLLOWING_FORM holds (most lines hold none, and are not searched)
 _FORM_GATES = ("orm", "ORM", "yntax", "ормат", "вид", "形式", "書式", "格式", "형식")
 
 
 def _names_following_form(sentence: str) -> bool:
-    if sentence.isascii():  # (tested inline: a loop over the gates costs a line of prose 1 %)
+    if sentence.isascii():  # (an ASCII line can hold only the first three)
         gated = "orm" in sentence or "ORM" in sentence or "yntax" in sentence
     else:
         gated = any(gate in sentence for gate in _FORM_GATES)
