@@ -124,6 +124,8 @@ HELDOUT30 = ROOT / "tests" / "data" / "heldout30"
 HELDOUT31 = ROOT / "tests" / "data" / "heldout31"
 # A thirty-second, written blind once the thirty-first was used to improve the rules, with the same weighting.
 HELDOUT32 = ROOT / "tests" / "data" / "heldout32"
+# A thirty-third, written blind once the thirty-second was used to improve the rules, with the same weighting.
+HELDOUT33 = ROOT / "tests" / "data" / "heldout33"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -51,6 +51,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT30,
     HELDOUT31,
     HELDOUT32,
+    HELDOUT33,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -97,6 +98,7 @@ HELDOUT29_CASES = load_cases(HELDOUT29)
 HELDOUT30_CASES = load_cases(HELDOUT30)
 HELDOUT31_CASES = load_cases(HELDOUT31)
 HELDOUT32_CASES = load_cases(HELDOUT32)
+HELDOUT33_CASES = load_cases(HELDOUT33)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -131,6 +133,7 @@ HELDOUT_SETS = [
     HELDOUT30_CASES,
     HELDOUT31_CASES,
     HELDOUT32_CASES,
+    HELDOUT33_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
@@ -339,7 +342,7 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
 
 @pytest.mark.parametrize(
     "number",
-    [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32],
+    [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33],
 )
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
