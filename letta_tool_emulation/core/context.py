@@ -83,7 +83,7 @@ _OPTION = (
     r"(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
-    r"বিকল্প|ตัวเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
+    r"বিকল্প|ตัวเลือกที่|ตัวเลือก|ทางเลือกที่|ทางเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
     r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano|version|versión|versão|versione|fassung|wersja|verze|versio|versiune|versie)\p{M}*[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
@@ -122,7 +122,7 @@ HEADING_EXAMPLE = regex.compile(
 # ("Assistant (yesterday):"); a log may point with an arrow instead of a colon ("[Mon 09:14]
 # assistant →").
 _SPEAKER = (
-    r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|я|我|私|アシスタント|助手|ai|model|"
+    r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|ja|já|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
     r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
     r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)"
@@ -141,7 +141,7 @@ _READERS = (
     r"user|human|you|nutzer|benutzer|du|usuario|usuaria|tú|utilisateur|utilisatrice|toi|utente|usuário|usuária|"
     r"você|пользователь|gebruiker|użytkownik|kullanıcı|用户|ユーザー|사용자|उपयोगकर्ता|ব্যবহারকারী|người\s+dùng|"
     r"pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|користувач|uživatel|"
-    r"bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ"
+    r"bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ|ty"
 )
 # Another speaker's label that opens a line of a transcript ("Tool:", "User:", "[tool]")
 # (a dash may open each turn, as a dialogue is set in many languages: "— Você: ...")
@@ -289,7 +289,7 @@ QUOTE_ONLY = regex.compile(r"[ \t]*(?!`{3,}[ \t]*$)[\"“”„«»'‘’`]+[ \
 # ("... và chọn Hội An. Mình ghi lại nhé:"), unless it is a title or a short form ("Mr.", "Dr.").
 # A clause ends at a semicolon.
 _SENTENCE_END = regex.compile(
-    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|[।॥][ \t]*|"
+    r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』€$£¥%°]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|[।॥][ \t]*|"
     r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
     r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
     r"[.!?]+[ \t]+(?=\p{Lu})"
@@ -500,7 +500,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
         + _ENDS
-        + r"|вот\s+так\s+выглядит|"
+        + r"|вот\s+так\s+выглядит|вот\s+как\s+(?:это|оно)\s+выглядит|"
         + _adverb(r"например|к\s+примеру"),
         "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样|会是这样|大概是这样|看起来像这样|"
         r"看起来是这样|类似这样|如下所示|像这样|打个比方)" + _COLON,
@@ -539,6 +539,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # "it looks like this" and "here is an example" anywhere in it.
         "nl": _adverb(r"bijvoorbeeld|bv\.|b\.v\.|(?:een\s+)?voorbeeld(?:en)?")
         + r"|\b(?:het\s+formaat\s+is|ziet\s+er\s+(?:\w+\s+)?(?:zo|als\s+volgt|ongeveer\s+zo)\s+uit|zo\s+ziet|"
+        r"ziet\s+(?:[\w'’]+\s+){1,4}?er\s+(?:\w+\s+)?zo\s+uit|"
         r"hier\s+is\s+een\s+voorbeeld)\b" + _ENDS,
         "sv": _adverb(r"till\s+exempel|t\.\s?ex\.|exempelvis|(?:ett\s+)?exempel")
         + r"|\b(?:formatet\s+är|ser\s+(?:\w+\s+)?(?:ut\s+så\s+här|ut\s+ungefär\s+så\s+här|ut\s+som\s+följer)|"
@@ -586,10 +587,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:يبدو\s+(?:هكذا|كالتالي|كما\s+يلي)|هكذا\s+يبدو|الصيغة|إليك\s+مثال|این\s+شکلی|به\s+این\s+شکل|ساختار(?:ش)?\s+این\s+است|"
         r"این\s+یک\s+مثال)" + _ENDS,
         "he": _adverb(r"לדוגמה|לדוגמא|למשל|דוגמה|דוגמא")
-        + r"|(?:(?:נראה|נראית|נראים)\s+(?:בערך\s+|ככה\s+)?כך|הפורמט|הנה\s+דוגמ)"
+        + r"|(?:(?:נראה|נראית|נראים)\s+(?:בערך\s+|ככה\s+)?כך|^\W{0,3}כך\s+(?:נראה|נראית|נראים)|הפורמט|הנה\s+דוגמ)"
         + _ENDS,
         "hi-bn": _adverb(r"उदाहरण(?:\s+के\s+लिए)?|मिसाल\s+के\s+तौर\s+पर|উদাহরণ(?:স্বরূপ)?")
-        + r"|(?:ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|(?:এরকম|এমন|এভাবে)\s+হবে|"
+        + r"|(?:इस\s+तरह\s+(?:होता|होती)\s+है|ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|(?:এরকম|এমন|এভাবে)\s+হবে|"
         r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ)"
         + _ENDS
         # ("যেমন", like, only where it alone closes the line: at a line's start it opens "as you
@@ -600,7 +601,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง|^\W{0,3}ให้ใช้รูปแบบ)"
         + _ENDS,
         "ko": _adverb(r"예를\s+들어|예를\s+들면|예시")
-        + r"|(?:예:|이런\s+식|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
+        + r"|(?:예:|이런\s+식|이렇게요|이런\s+호출|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
         + _ENDS,
         "sw": _adverb(r"kwa\s+mfano|mfano")
         + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano)\b"
@@ -727,7 +728,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"sebelumnya\s+(?:aku|saya)\b[^\n]{0,40}\b(?:menjalankan|memanggil)|ini\s+yang\s+(?:aku|saya)\s+lakukan)\b",
         "ar-fa": r"(?:أرسلت\s+لي|أرسلتها\s+لي|ما\s+أرسلته|سابقا[^\n]{0,60}(?:نفذت|شغلت)|هذا\s+ما\s+فعلته|"
         r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
-        "he": r"(?:שלחת\s+לי|ששלחת|קודם[^\n]{0,60}(?:הרצתי|הפעלתי|ביצעתי|עשיתי)|הנה\s+מה\s+שעשיתי)",
+        "he": r"(?:שלחת\s+לי|ששלחת(?!י)|קודם[^\n]{0,60}(?:הרצתי|הפעלתי|ביצעתי|עשיתי)|הנה\s+מה\s+שעשיתי)",
         "hi-bn": r"(?:(?:आपने|तुमने)\s+(?:मुझे\s+)?[^\n]{0,30}भेजा|पहले\s+मैंने|मैंने\s+पहले|আপনি\s+পাঠিয়েছেন|"
         r"তুমি\s+পাঠিয়েছ|(?:তুমি|আপনি)\s+আমাকে\s+[^\n]{0,30}পাঠিয়ে(?:ছিলে|ছে|ছ)(?:ন)?[ \t]*:|"
         r"আগে\s+আমি)",
@@ -854,13 +855,13 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:zwei|drei|mehrere)\s+(?:wege|möglichkeiten|optionen)\b"
         + _ENDS,
         "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo)|(?:te\s+|lhe\s+|eu\s+)?proponho)\b|"
-        r"^\W{0,4}(?:se|quando|assim\s+que|dependendo|ou|ou\s+então|alternativamente|senão)\b"
+        r"^\W{0,4}(?:se(?!\s+(?:bort|her|nedenfor|ovenfor)\b)|quando|assim\s+que|dependendo|ou|ou\s+então|alternativamente|senão)\b"
         + _ENDS
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
         + _ENDS,
         "it": r"\b(?:finché\s+non\s+confermi|se\s+sei\s+d['’]accordo|bozza|non\s+ancora\s+(?:inviato|salvato)|(?<!\bnon\s)(?:ti|vi|le)\s+propongo)\b|"
         r"\b(?:lo|la|li|le)\s+[^\W\d_]{2,}(?:erei|irei)\b|"
-        r"^\W{0,4}(?:se|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
+        r"^\W{0,4}(?:se(?!\s+(?:bort|her|nedenfor|ovenfor)\b)|quando|una\s+volta|a\s+seconda|oppure|in\s+alternativa|altrimenti)\b"
         + _ENDS
         + r"|\b(?:due|tre|diversi)\s+(?:modi|opzioni)\b"
         + _ENDS,
@@ -908,13 +909,13 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "uk": r"(?:чернетк\w*|ще\s+не\s+(?:надіслав|зберіг|відправив|застосував)|поки\s+(?:ви\s+не\s+підтвердите|"
         r"ти\s+не\s+підтвердиш)|після\s+вашого\s+підтвердження|я\s+б\s+)|"
         r"^\W{0,4}(?:якщо|коли|у\s+разі|залежно)" + _ENDS + r"|(?:два|три|кілька)\s+(?:способи|варіанти)" + _ENDS,
-        "fi-hu": r"\b(?:luonnos|en\s+ole\s+(?:vielä\s+)?(?:lähettänyt|tallentanut)(?:\s+sitä)?(?:\s+vielä)?\b|kunnes\s+vahvistat|jos\s+hyväksyt|"
+        "fi-hu": r"\b(?:luonnos|en\s+tallenna\s+(?:sitä\s+)?vielä|odotan\s+vahvistustasi|en\s+ole\s+(?:vielä\s+)?(?:lähettänyt|tallentanut)(?:\s+sitä)?(?:\s+vielä)?\b|kunnes\s+vahvistat|jos\s+hyväksyt|"
         r"piszkozat|vázlat|még\s+nem\s+(?:küldtem|mentettem)|amíg\s+(?:nem\s+)?(?:jóváhagyod|erősíted)|"
         r"ha\s+egyetértesz)\b|^\W{0,4}(?:jos|mikäli|riippuen|ha|amennyiben|muuten|muussa\s+tapauksessa|különben|egyébként)\b"
         + _ENDS
         + r"|\b(?:kaksi|kolme|useita|két|három|több)\s+(?:tapaa|vaihtoehtoa|módon|lehetőség)\w*"
         + _ENDS,
-        "ro-ca": r"\b(?:ciorn[ăa]|schiț[ăa]|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|aștept\s+confirmarea\s+ta|"
+        "ro-ca": r"\b(?:ciorn[ăa]|schiț[ăa]|nu\s+(?:l-|o\s+|le-)?am\s+(?:trimis|salvat)\s+încă|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|aștept\s+confirmarea\s+ta|"
         r"dacă\s+ești\s+de\s+acord|"
         r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
         r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
@@ -951,7 +952,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"এখনও\s+পাঠাইনি|নিশ্চিত\s+না\s+করা\s+পর্যন্ত)|^\W{0,4}(?:अगर|यदि|যদি)" + _ENDS,
         "th-ko": r"(?:ฉบับร่าง|ยังไม่ได้(?:ส่ง|บันทึก)|จนกว่าคุณจะยืนยัน|초안|아직\s+(?:보내지|저장하지|전송하지|적용하지)|"
         r"확인해\s?주시면|승인해\s?주시면|동의하시면)|^\W{0,4}(?:ถ้า|หาก|만약)" + _ENDS,
-        "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
+        "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|matokeo\s+yaki\w+|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
         + _ENDS,
         # A step that depends on an earlier result, opened by "and if", "in case", a verb-first
         # condition (Dutch "levert dat niets op, dan") or a conditional ending (Japanese 場合は).
@@ -1208,8 +1209,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"recorded|kept|on\s+file|in\s+(?:your\s+|the\s+)?(?:notes|memory|archive))\b[^\n]*\?|"
         r"\b(?:is|was)\s+(?:that|this|it)\s+something\s+you(?:['’]d)?\s+(?:want|like)\s+me\s+to\s+(?:keep|save|store|"
         r"remember|note|add|log)\b[^\n]*\?|"
-        # (not where the sentence offers help with anything else: "if you need anything else, just say the word")
-        r"(?<!\b(?:anything|something)\s+else\b[^.!?\n]{0,60})\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
+        # (not where the sentence offers help with anything else, or a later step: "if you need anything
+        # else, just say the word", "If you'd like help with a card message later this week, just say the word")
+        r"(?<!\b(?:anything\s+else|something\s+else|help\s+with|later)\b[^.!?\n]{0,60})\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
         r"\bbefore\s+it\s+goes\s+out\b|\b(?:then|and)\s+tell\s+me\s+to\s+(?:send|save|apply|run)\s+(?:it|this|that|them)\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
         r"(?<!\b(?:know|tell\s+me|ping\s+me)\s+)\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
@@ -1240,7 +1242,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"eintragen)\s*\?|\bpasst\s+(?:das|es)\s+so\s*\?|\beinverstanden\s*\?|(?:\bsoll\s+ich\s+(?:das|es|"
         r"ihn|sie|die)\b[^\n]*\?|\bpasst\s+das\s*\?|\bist\s+das\s+(?:ok|okay|in\s+"
         r"ordnung)\b[^\n]*\?|\bdarf\s+ich\b[^\n]*\?|\bbis\s+du\s+(?:es\s+)?bestätigst|(?<!\b(?:meld|melde|sag|schreib|schreibe|ruf)\s+(?:(?:dich|mir|mich|einfach|bescheid|mal)\s+){0,2})\bnur\s+(?:wenn|falls)\b)",
-        "pt": r"\b(?:só|apenas)\s+um\s+rascunho|\b(?:envio|salvo|aplico|mando|atualizo|registro)\s+(?:assim|"
+        "pt": r"\b(?:só|apenas)\s+um\s+rascunho|\bsó\s+(?:mando|envio|salvo)\s+quando\s+(?:você|vc)\s+(?:aprovar|confirmar)\b|\b(?:envio|salvo|aplico|mando|atualizo|registro)\s+(?:assim|"
         r"desse\s+jeito|dessa\s+forma)\s*\?|\bposso\s+(?:\w+\s+)?assim\s*\?|\b(?:envio|salvo|"
         r"aplico)\s+(?:quando|assim\s+que)\s+você\s+confirmar|\baguardo\s+(?:a\s+)?sua\s+(?:confirmação|"
         r"aprovação)|\bpode\s+ser\s*\?|(?:\bposso\s+(?:salvar|enviar|aplicar)(?:\s+(?:isso|isto|assim|"
@@ -1326,7 +1328,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"envio)\s+així\s*\?|(?:\bsă\s+(?:îl|o|le|îi)\s+(?:salvez|trimit|aplic|rulez|execut|pornesc|lansez)\b[^\n]*\?|"
         r"\be\s+(?:în\s+regulă|corect)\s+așa\s*\?|\b(?:îmi\s+dai\s+voie|îmi\s+permiți)\s+să\s+\w+[^\n]*\?|"
         r"\bconfirmă-mi\b|\bpână\s+(?:nu\s+)?confirmi|\b(?:el|la|ho)\s+(?:deso|envio|aplico)\b[^\n]*\?|"
-        r"\bet\s+sembla\s+bé\s*\?|\bfins\s+que\s+(?:no\s+)?confirmis|(?<!(?:digues(?:-m['’]ho)?|avisa['’]m|escriu-me|fes-m['’]ho\s+saber),?\s+)\bnomés\s+si\b)",
+        r"\bet\s+sembla\s+bé\s*\?|\bet\s+sembla\s+bé\s+que\s+(?:ho|el|la|els|les)\s+\w+[^\n.!]*\?|\bfins\s+que\s+(?:no\s+)?confirmis|(?<!(?:digues(?:-m['’]ho)?|avisa['’]m|escriu-me|fes-m['’]ho\s+saber),?\s+)\bnomés\s+si\b)",
         "tr": r"(?:sadece|yalnızca)\s+bir\s+taslak|onayını\s+bekliyorum|\b(?:bunu|onu|böyle|"
         r"bu\s+şekilde)\s+(?:\w+\s+)?(?:arayayım|ekleyeyim|güncelleyeyim|kaydedeyim|göndereyim)\s+mi\b|"
         r"(?:(?:^\W{0,3}|\b(?:bunu|onu|bunları)\s+(?:\w+\s+)?)(?:kaydedeyim|göndereyim|uygulayayım|"
@@ -1336,7 +1338,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "el": r"(?:μόνο|απλώς)\s+(?:ένα\s+)?προσχέδιο|περιμένω\s+(?:την\s+)?επιβεβαίωσ|(?:να\s+(?:το|την|τα|"
         r"τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
         r"επιβεβαιώσ|πες\s+μου\s+ναι|(?<!(?:πες\s+μου|ενημέρωσέ\s+με|γράψε\s+μου|πείτε\s+μου|ενημερώστε\s+με),?\s+)μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
-        "vi": r"chỉ\s+là\s+(?:bản\s+)?nháp|(?:đợi|chờ)\s+bạn\s+xác\s+nhận|(?:lưu|gửi)\s+(?:như\s+thế\s+này|"
+        "vi": r"chỉ\s+là\s+(?:bản\s+)?nháp|(?:bạn\s+)?có\s+muốn\s+(?:mình|tôi)\s+(?:chạy|lưu|gửi|cập\s+nhật)|(?:đợi|chờ)\s+bạn\s+xác\s+nhận|(?:lưu|gửi)\s+(?:như\s+thế\s+này|"
         r"như\s+vậy)\s+(?:nhé|nha|được\s+không)|(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|"
         r"cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
         r"(?:như\s+vậy|thế\s+này|vậy)\s+(?:được|ổn|đúng)\s+(?:chưa|không)|đồng\s+ý\s+thì|"
@@ -1679,9 +1681,10 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka)",
         "da-nb": r"^\W{0,3}(?:rettelse|korrektion|korreksjon)\s*[:：]|^\W{0,3}det\s+var\s+(?:forkert|"
         r"feil)\s*[.!,;:—–-]|(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b(?!\s+ikke)|\bignorer\b|\b(?:forkert|"
-        r"feil)\s+(?:blok|blokk|kald|kall)\b|"
+        r"feil)\s+(?:blok|blokk|kald|kall)\b|\bse\s+bort\s+fra\s+(?:det|blokken|kaldet|kallet)\b|"
         r"\bjeg\s+(?:tager|tar)\s+det\s+tilbake?)",
-        "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
+        "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}(?:chwila|moment|ups),?\s+to\s+(?:jest\s+)?błąd|"
+        r"\bpowyższego\s+wywołania\s+nie\s+(?:uruchamiam|wykonuję)\b|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
         r"błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|"
         r"\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
         r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd|\b(?:tamten|ten|poprzedni|pierwszy)\s+odrzucam\b|"
@@ -1705,7 +1708,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bm['’]he\s+equivocat)",
         "tr": r"^\W{0,3}düzeltme\s*[:：]|^\W{0,3}(?:bu|o)\s+yanlış(?:tı|tı)?\s*[.!,;:—–-]|(?:yoksay|"
         r"görmezden\s+gel|dikkate\s+alma|doğrusu\s+(?:bu|şu)\s*[:：]|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
-        "el": r"^\W{0,3}διόρθωση\s*[:：]|^\W{0,3}αυτό\s+(?:ήταν|είναι)\s+λάθος|(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|"
+        "el": r"^\W{0,3}διόρθωση\s*[:：]|^\W{0,3}αυτό\s+(?:ήταν|είναι)\s+λάθος|ακύρωσε\s+(?:αυτό|το)|(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|"
         r"αυτό)|λάθος\s+μου|έκανα\s+λάθος)",
         "vi": r"^\W{0,3}(?:sửa\s+lại|đính\s+chính)\s*[:：]|^\W{0,3}(?:cái\s+)?(?:đó|này)\s+sai\s+rồi|"
         r"(?:bỏ\s+qua\s+(?:khối|lệnh|cái)|quên\s+(?:khối|lệnh|cái)\s+(?:đó|trên|vừa\s+rồi)|(?:mình|"
@@ -2767,6 +2770,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "et utkast",
             "ett utkast",
             "gửi",
+            "có muốn",
             "kirim",
             "koncept",
             "lưu",
@@ -3785,6 +3789,9 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "forkert",
             "was fout",
             "glem",
+            "powyższego wywołania",
+            "ακύρωσε",
+            "se bort fra",
             "glöm",
             "greșeala",
             "greșit",

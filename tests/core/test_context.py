@@ -1393,3 +1393,49 @@ def test_a_listing_labelled_with_each_tools_name_runs_nothing(first: str, second
     mood = FORMATS["canonical"]("set_mood", {"mood": "happy"})
     for r in _parse_both(f"Here are my tools.\n\n{first}\n\n{search}\n\n{second}\n\n{mood}"):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # a sentence ends after a currency sign: the example's words are in the sentence before
+        ("Un T2 à Lyon, quelque chose comme ça, pas plus de 900 €. Je note tout ça :", "", True),
+        ("Thanks!", "If you'd like help with a toast later, just say the word.", True),
+        ("Thanks!", "Say the word and it goes out.", False),
+        # Scandinavian "se" is "look", not the Romance "if"
+        ("Se bort fra kallet over, her er den riktige versjonen:", "", True),
+        ("Lagrer:", "Se bort fra kallet over.", False),
+        ("Ainda não enviei. Dá uma olhada:", "Só mando quando você aprovar.", False),
+        ("В формате ReAct всё просто. Вот как это выглядит:", "", False),
+        ("Stel dat je het wilt, dan ziet zo'n opslag er ongeveer zo uit:", "", False),
+        ("Zapisuję.", "Chwila, to jest błąd — powyższego wywołania nie uruchamiam.", False),
+        ("주사위는 면의 수만 정하면 돼요. 예를 들면 이렇게요:", "", False),
+        ("생일을 기억해 두려면 이런 호출이 필요해요:", "", False),
+        ("Mình đã viết sẵn một đoạn nhỏ:", "Bạn có muốn mình chạy đoạn này luôn không?", False),
+        ("मेमोरी में कुछ सहेजने का तरीका कुछ इस तरह होता है:", "", False),
+        ("Ενημερώνω:", "Όχι, ακύρωσε αυτό.", False),
+        ("Tein muistiinpanon. En tallenna sitä vielä, vaan odotan vahvistustasi:", "", False),
+        ("כך נראית קריאה לחיפוש בארכיון:", "", False),
+        ("Am pregătit un mesaj. Nu l-am trimis încă:", "", False),
+        ("Matokeo yakionyesha tarehe ya zamani, hapo ndipo nitairekebisha hivi:", "", False),
+        ("He preparat això:", "Et sembla bé que ho guardi així?", False),
+    ],
+)
+def test_rows_of_the_thirty_third_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_thai_options_and_a_polish_transcript_run_nothing() -> None:
+    dice = FORMATS["canonical"]("roll_dice", {"sides": 6})
+    mood = FORMATS["canonical"]("set_mood", {"mood": "happy"})
+    options = f"มีสองทางให้เลือกครับ\n\nทางเลือกที่ 1: ทอยลูกเต๋า\n{dice}\n\nทางเลือกที่ 2: ตั้งอารมณ์\n{mood}"
+    transcript = f"**Ty:** Zapamiętaj, że mam psa.\n**Ja:** Jasne, zapisuję!\n{_SAVE}\n**Ty:** Dzięki!"
+    for text in (options, transcript):
+        for r in _parse_both(text):
+            assert r.tool_calls == [], text
+
+
+def test_the_writers_own_sent_in_hebrew_is_no_recital() -> None:
+    for r in _parse_both(f"רגע, אני מחפש את המתכון ששלחתי לך:\n{_SAVE}"):
+        assert len(r.tool_calls) == 1
