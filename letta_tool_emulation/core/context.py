@@ -1964,11 +1964,7 @@ _FORM_GATES = ("orm", "ORM", "yntax", "ормат", "вид", "形式", "書式"
 
 
 def _names_following_form(sentence: str) -> bool:
-    if sentence.isascii():  # (an ASCII line can hold only the first three)
-        gated = "orm" in sentence or "ORM" in sentence or "yntax" in sentence
-    else:
-        gated = any(gate in sentence for gate in _FORM_GATES)
-    return gated and _FOLLOWING_FORM.search(sentence) is not None
+    return any(gate in sentence for gate in _FORM_GATES) and _FOLLOWING_FORM.search(sentence) is not None
 
 
 def _stops_on_like(sentence: str) -> bool:
@@ -6295,23 +6291,15 @@ def _question_then(line: str) -> tuple[str, str] | None:
 
 
 def _into_next(lines: list[str], leads_on: bool, after: str) -> bool:
-    """Whether the first line after a block leads into the next block (see :func:`shown_after`),
-    also past a blank line ("E aqui vai uma versão do convite, não mandei nada:", a blank line,
-    then the draft's block)."""
-    if _opens_next(lines) or (leads_on and len(lines) == 1 and _ends_in_colon(lines[0][:LINE_CHARS])):
+    """Whether the first line after a block ends with a colon and leads into the next block (see
+    :func:`shown_after`): a block's marker, or the fence of one given back as code (set aside by
+    its own words), opens the line after it, also past a blank line ("E aqui vai uma versão do
+    convite, não mandei nada:", a blank line, then the draft's block)."""
+    if not lines or not _ends_in_colon(lines[0][:LINE_CHARS]):
+        return False
+    if len(lines) == 1 and leads_on:
         return True
-    if len(lines) != 1 or not _ends_in_colon(lines[0][:LINE_CHARS]):
-        return False
-    rest = after[after.find(lines[0]) + len(lines[0]) :].lstrip()
-    return CANDIDATE.match(rest) is not None or rest.startswith("```")
-
-
-def _opens_next(lines: list[str]) -> bool:
-    """Whether the first line after a block ends with a colon and a block's marker opens the next,
-    or the fence of one given back as code (set aside by its own words)."""
-    if len(lines) < 2 or not _ends_in_colon(lines[0][:LINE_CHARS]):
-        return False
-    nxt = lines[1].lstrip()
+    nxt = (lines[1] if len(lines) > 1 else after[after.find(lines[0]) + len(lines[0]) :]).lstrip()
     return CANDIDATE.match(nxt) is not None or nxt.startswith("```")
 
 

@@ -1113,6 +1113,12 @@ def test_told_which_to_choose_with_the_verb_of_telling_last() -> None:
 _SAVE = FORMATS["canonical"]("core_memory_append", {"label": "human", "content": "Likes short lists."})
 
 
+def _runs_around_save(lead: str, runs: bool, after: str = "") -> None:
+    """A memory save under ``lead``, and above ``after``, runs (or not) one-shot and in chunks."""
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
 @pytest.mark.parametrize(
     ("lead", "runs"),
     [
@@ -1133,8 +1139,7 @@ _SAVE = FORMATS["canonical"]("core_memory_append", {"label": "human", "content":
     ],
 )
 def test_a_format_is_the_manner_of_the_writers_own_step(lead: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\nAnything else?"):
-        assert bool(r.tool_calls) is runs, lead
+    _runs_around_save(lead, runs, "Anything else?")
 
 
 @pytest.mark.parametrize(
@@ -1157,8 +1162,7 @@ def test_a_format_is_the_manner_of_the_writers_own_step(lead: str, runs: bool) -
     ],
 )
 def test_what_the_reader_sent_is_recited_only_when_the_lead_presents_it(lead: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}"):
-        assert bool(r.tool_calls) is runs, lead
+    _runs_around_save(lead, runs)
 
 
 def test_a_dash_opens_the_turns_of_a_recited_dialogue() -> None:
@@ -1242,8 +1246,7 @@ def test_a_tool_name_that_only_stands_for_one_is_no_call(name: str, kept: bool) 
     ],
 )
 def test_the_clause_that_names_the_writers_step_decides(lead: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}"):
-        assert bool(r.tool_calls) is runs, lead
+    _runs_around_save(lead, runs)
 
 
 @pytest.mark.parametrize(
@@ -1297,8 +1300,7 @@ def test_a_sentence_that_runs_on_into_the_block_is_its_lead(lead: str, gap: str,
     ],
 )
 def test_the_following_format_and_an_emoji_between_sentences(lead: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}"):
-        assert bool(r.tool_calls) is runs, lead
+    _runs_around_save(lead, runs)
 
 
 def test_a_drafts_words_past_a_blank_line_speak_of_the_block_they_lead_into() -> None:
@@ -1330,8 +1332,7 @@ def test_a_drafts_words_past_a_blank_line_speak_of_the_block_they_lead_into() ->
     ],
 )
 def test_rows_of_the_thirty_first_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_two_of_several_choices_under_numbered_lines_run_nothing() -> None:
@@ -1377,8 +1378,7 @@ def test_two_of_several_choices_under_numbered_lines_run_nothing() -> None:
     ],
 )
 def test_rows_of_the_thirty_second_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 @pytest.mark.parametrize(
@@ -1422,8 +1422,7 @@ def test_a_listing_labelled_with_each_tools_name_runs_nothing(first: str, second
     ],
 )
 def test_rows_of_the_thirty_third_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_thai_options_and_a_polish_transcript_run_nothing() -> None:
