@@ -3,7 +3,10 @@ alternative is skipped only on a line that holds none of the literals every matc
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -271,3 +274,29 @@ def test_a_row_without_a_gate_is_caught() -> None:
     assert _gated(r"\b(?:shall|may)\s+I\s*\?", ("shall i", "may i"))
     assert not _gated(r"\b(?:shall|may)\s+I\s*\?", ("shall i",))  # "may I?" holds no gate
     assert not _gated(r"(?:save|send)\s+it", ("save",))  # "send it" holds no gate
+
+
+def test_the_literals_chosen_for_every_row_do_not_follow_the_hash_seed() -> None:
+    # Ties between literal sets were once broken by set order, so the work done per line (never
+    # the verdict) changed from one process to the next.
+    script = (
+        "from letta_tool_emulation.core import context\n"
+        "from letta_tool_emulation.core.literals import alternatives, requirements\n"
+        "for t in (context.BEFORE, context.AFTER):\n"
+        "    for rows in t.values():\n"
+        "        for p in rows.values():\n"
+        "            for part in alternatives(p):\n"
+        "                print([sorted(s) for s in requirements(part, 2 | 8)])\n"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in (0, 1, 2, 3)
+    }
+    assert len(seen) == 1
+    assert len(next(iter(seen)).splitlines()) > 100
