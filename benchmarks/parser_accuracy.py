@@ -126,6 +126,8 @@ HELDOUT31 = ROOT / "tests" / "data" / "heldout31"
 HELDOUT32 = ROOT / "tests" / "data" / "heldout32"
 # A thirty-third, written blind once the thirty-second was used to improve the rules, with the same weighting.
 HELDOUT33 = ROOT / "tests" / "data" / "heldout33"
+# A thirty-fourth, written blind once the thirty-third was used to improve the rules, with the same weighting.
+HELDOUT34 = ROOT / "tests" / "data" / "heldout34"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

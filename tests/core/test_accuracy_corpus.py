@@ -52,6 +52,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT31,
     HELDOUT32,
     HELDOUT33,
+    HELDOUT34,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -99,6 +100,7 @@ HELDOUT30_CASES = load_cases(HELDOUT30)
 HELDOUT31_CASES = load_cases(HELDOUT31)
 HELDOUT32_CASES = load_cases(HELDOUT32)
 HELDOUT33_CASES = load_cases(HELDOUT33)
+HELDOUT34_CASES = load_cases(HELDOUT34)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -134,6 +136,7 @@ HELDOUT_SETS = [
     HELDOUT31_CASES,
     HELDOUT32_CASES,
     HELDOUT33_CASES,
+    HELDOUT34_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
@@ -344,10 +347,7 @@ def test_third_heldout_set_is_apart_wide_and_weighted() -> None:
     assert sum(c.cls in WORDED for c in shown) >= len(shown) * 2 // 3
 
 
-@pytest.mark.parametrize(
-    "number",
-    [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33],
-)
+@pytest.mark.parametrize("number", range(4, len(HELDOUT_SETS) + 1))
 def test_each_later_heldout_set_is_apart_wide_and_weighted(number: int) -> None:
     """The fourth held-out set and each after it shares no id or reply with the sets before it
     (nor with the corpus), is about 300 replies with both sides equal, has every class of both
