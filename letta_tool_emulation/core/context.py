@@ -124,7 +124,7 @@ HEADING_EXAMPLE = regex.compile(
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|ja|já|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
-    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
+    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|עוזר|עוזרת|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
     r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)"
     # and when the turn was, in brackets after the name ("Assistant (yesterday):"), full-width
     # ones too ("助手（上次）：")
@@ -442,7 +442,7 @@ _NOTHING_ELSE = (
 # the line after its subject is a wish, "if you like:", not the start of a comparison.)
 BEFORE: dict[ProblemKind, dict[str, str]] = {
     "example": {
-        "en": r"\b(?:for\s+(?:example|instance)|e\.\s?g\.?|examples?|samples?|for\s+reference|like\s+(?:this|that|so)|"
+        "en": r"\b(?:would\s+be\s+(?:this|these|the\s+following)|for\s+(?:example|instance)|e\.\s?g\.?|examples?|samples?|for\s+reference|like\s+(?:this|that|so)|"
         r"as\s+follows|looks?\s+like|would\s+look|(?:would\s+be|is|are)\s+written(?:\s+as)?|written\s+as|"
         r"(?:the|call|tool)\s+format(?:\s+is)?|format\s+is|syntax(?:\s+is)?|something\s+like|template|"
         r"would\s+be|illustration|(?<!\b(?:you|you['’]d|would|we|they|I)\s)like|"
@@ -458,14 +458,14 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\bthe\s+tools\s+I\s+(?:have|can\s+use)\b|\bthe\s+shape\s+of\b"
         + r"|\btypical\s+arguments\b|\beach\s+(?:call|tool)\b"
         + _ENDS,
-        "es": r"\b(?:por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
+        "es": r"\b(?:ser[ií]a\s+(?:esta|este|esto|la\s+siguiente|el\s+siguiente)|por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
         r"(?:quedar[ií]a|ser[ií]a)\s+(?:más\s+o\s+menos\s+)?así|así|de\s+esta\s+forma|como\s+este|como\s+esto|"
         r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como)|un\s+poco\s+como)"
         + _COLON
         # (colloquial "like:" after a comma: "puedes buscar por fechas, tipo:")
         + r"|[,，][ \t]*tipo(?:[ \t]+así)?"
         + _COLON,
-        "fr": r"\b(?:par\s+exemple|exemples?|le\s+format\s+est|(?<!\b(?-i:\p{Lu}{2,5})\s)format|comme\s+ceci|comme\s+ça|comme\s+cela|"
+        "fr": r"\b(?:serait\s+(?:celle-ci|celui-ci|ceci|la\s+suivante|le\s+suivant)|par\s+exemple|exemples?|le\s+format\s+est|(?<!\b(?-i:\p{Lu}{2,5})\s)format|comme\s+ceci|comme\s+ça|comme\s+cela|"
         r"ainsi|le\s+suivant|ressemble(?:rait)?\s+(?:\w+\s+){0,2}?à\s+(?:ceci|ça|cela)|(?:ça|cela)\s+donnerait(?:\s+(?:ceci|ça|cela))?|"
         r"à\s+titre\s+d['’]exemple|quelque\s+chose\s+comme|un\s+peu\s+comme|"
         # (with the writer's side named after it: "ça donnerait quelque chose comme ça de mon côté :")
@@ -476,19 +476,19 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\bvoici\s+à\s+quoi\s+ressemble",
         # ("so" after a comma goes on from the clause before: "I should keep it on file, so:"; alone
         # at the start of a line it is an everyday lead-in, English "So:" or German "So:" alike)
-        "de": r"\b(?:zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|(?<!\b(?-i:\p{Lu}{2,5})\s)format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
+        "de": r"\b(?:wäre\s+(?:diese|dieser|dieses|folgende[rs]?)|zum\s+beispiel|z\.\s?b\.?|beispiele?|das\s+format\s+ist|(?<!\b(?-i:\p{Lu}{2,5})\s)format|(?<![,，][ \t]{0,3})(?<=\w[ \t]{1,3})so|folgendermaßen|"
         r"wie\s+folgt|(?<=\w[ \t]{1,3})so\s+(?:auf|an|ab|ein|vor)|"
         # ("aus" closing a verb of looking, "sieht dann ungefähr so aus:"; not "rechne ... aus:")
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|(?<=\b(?:sieht|sehen|sähe|sähen|sah)\b[^\n]{0,60})aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen|so\s+wie)" + _COLON + r"|\bso\s+sieht\b",
-        "pt": r"\b(?:por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
+        "pt": r"\b(?:seria\s+(?:esta|este|isto|essa|esse|a\s+seguinte|o\s+seguinte)|por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
         r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
         + _COLON
         + r"|[,，][ \t]*tipo(?:[ \t]+(?:assim|isso|isto))?"
         + _COLON
         + r"|^\W{0,4}um\s+exemplo\b"
         + _ENDS,
-        "it": r"\b(?:ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
+        "it": r"\b(?:sarebbe\s+(?:questa|questo|la\s+seguente|il\s+seguente)|ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
         r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
         r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
         r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|un\s+po['’]\s+come|più\s+o\s+meno\s+così)"
@@ -496,7 +496,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|[,，][ \t]*tipo(?:[ \t]+così)?"
         + _COLON,
         "ru": r"(?:например|пример\w*|(?<!\b(?:одном|едином|одинаковом|том\s+же)\s)формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
-        r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде)"
+        r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде|(?<=\w\s)вида)"
         + _COLON
         + r"|^\W{0,4}пример\w*\b"
         + _ENDS
@@ -531,8 +531,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + "|"
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
         # (nor, in Chinese and Japanese, the format that a quotation spelled out just before it:
-        # "「日付・金額・店」の形式を使っている")
-        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|(?<![」』”\"](?:の|的)?)(?:格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式)|例)"
+        # "「日付・金額・店」の形式を使っている", nor one the writer's own step follows: "我按这个格式记一下")
+        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|(?<![」』”\"](?:の|的)?)(?:(?<!我(?:就|先|会|来)?(?:按|按照|照|用|以)(?:这个|这种|同样的|一样的|原来的|之前的|平时的)?)格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式)|例)"
         r"[^\n]{0,30}[:：][ \t]*$",
         # "For example" and the noun: at the start of the sentence or just before its colon, never
         # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
@@ -555,7 +555,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:vypadá\s+(?:\w+\s+)?(?:takto|následovně)|formát\s+je|tady\s+je\s+příklad|"
         r"(?:takhle|takto|tak)\s+by\s+(?:to\s+)?(?:\w+\s+)?vypadal\w*|vypadal\w*\s+by\s+(?:to\s+)?(?:takto|takhle)|"
         r"(?:tak|w\s+ten\s+sposób)\s+(?:by\s+)?(?:to\s+)?wyglądał\w*|wyglądał\w*\s+by\s+(?:to\s+)?(?:tak|następująco)|"
-        r"wygląda\s+(?:\w+\s+)?(?:tak|następująco)|format\s+jest|oto\s+przykład)\b"
+        r"wygląda\s+(?:\w+\s+){0,2}?(?:tak|następująco)|format\s+jest|oto\s+przykład)\b"
         + _ENDS
         # ("like this:" closing the lead: "Mohl bych to uložit takhle:", "Zapisałbym to w ten sposób:";
         # not the correction's "Správně je to takto:")
@@ -817,7 +817,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (or with a word that points back at the earlier search: "거기서 안 나오면 ...")
         r"(?:거기서|거기에서|그쪽에서|그곳에서)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|못\s*찾으면)|"
         r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)|"
-        r"結果(?:に|が|で)[^\n]{0,30}?(?:あれば|あったら|見つかれば|見つかったら|出てきたら|出たら)",
+        r"結果(?:に|が|で)[^\n]{0,30}?(?:あれば|あったら|見つかれば|見つかったら|出てきたら|出たら)|"
+        # (the next step on what a search finds, its result unnamed: "日付が見つかったら、その結果しだいで")
+        r"(?:見つか|出てき|ヒットし)(?:ったら|れば)|(?:結果|それ)(?:しだい|次第)で",
         "en": r"\b(?:I|we)['’]d\b(?!\s+(?:(?:already|just|never|both|all|ever)\s+)?(?:\w+ed|been|done|gone|seen|"
         r"made|said|told|had|got|gotten|written|spoken|met|known|given|taken|sent|found|left|heard|brought|bought|"
         r"thought|kept)\b|\s+(?:be\s+(?:happy|glad|delighted|pleased)|love)\s+to\b)|\b(?:I|we)\s+would\b(?!\s+(?:be\s+(?:happy|glad|delighted|pleased)|love)\s+to\b)|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
@@ -826,7 +828,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"run)\b|\bshall\s+I\b|\bwant\s+me\s+to\b|\bnext\s+step\s+would\b|"
         r"^\W{0,4}(?:if|once|depending\s+on|in\s+case|should\s+(?:it|that|the))\b"
         + _ENDS
-        + r"|\b(?:two|three|several|a\s+few|\d)\s+(?:ways|options|alternatives|choices|places)\b"
+        # (not places taken in turn, the first named next: "Let me look in two places — first our chats, ...")
+        + r"|\b(?:two|three|several|a\s+few|\d)\s+(?:ways|options|alternatives|choices|places)\b(?![ \t]*[—–:,-]+[ \t]*first\b)"
         + _ENDS
         + r"|\bone\s+of\s+(?:two|three|these|the\s+following)\b"
         + _ENDS
@@ -1248,7 +1251,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"aprovação)|\bpode\s+ser\s*\?|(?:\bposso\s+(?:salvar|enviar|aplicar)(?:\s+(?:isso|isto|assim|"
         r"desse\s+jeito|dessa\s+forma))?\s*\?|\bposso\s+(?:prosseguir|seguir|avançar|continuar)(?:\s+com\s+(?:isso|"
         r"isto))?\s*\?|\bposso\s+(?:salvá|enviá|aplicá)-l[oa]s?\b[^\n]*\?|\bquer\s+que\s+eu\s+(?:o|a|os|"
-        r"as)\s+\w+[^\n]*\?|\bquer\s+que\s+eu\s+\w+\s+(?:isso|isto|assim)\b[^\n]*\?|"
+        r"as)\s+\w+[^\n]*\?|\bquer\s+que\s+eu\s+\w+\s+(?:isso|isto|assim|ess[ae]\s+(?:busca|pesquisa|consulta|chamada|alteração|"
+        r"mudança|atualização|anotação|nota))\b[^\n]*\?|"
         r"\bestá\s+bom\s+assim\s*\?|\btudo\s+bem\s*\?|\btudo\s+bem\s+se\s+eu\s+(?!também\b)\w+(?:\s+(?:essa|esta|isso|isto|esse|este|a|o)(?:\s+\w+)?)?\s*\?|\bprefiro\s+confirmar\s+(?:antes|primeiro)\b|\baté\s+(?:você\s+)?confirmar|(?<!(?:avisa|avise|diz|diga|fala|fale)\s+)\bsó\s+se\b|"
         r"\bprocedo\s*\?|\bprocedo\s+(?:assim|com\s+(?:isso|isto|esta|este|essa|esse))\b[^\n]*\?)",
         "it": r"\b(?:solo|soltanto)\s+una\s+bozza|\b(?:lo|la)\s+(?:salvo|invio|applico|aggiorno|mando|"
@@ -1577,7 +1581,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ar-fa": r"(?:فقط|مجرد)\s+(?:لتوضيح|للتوضيح|لإظهار|للعرض)|لم\s+أحفظ\s+شيئا|فقط\s+برای\s+(?:نشان\s+دادن|"
         r"توضیح)|چیزی\s+ذخیره\s+نکردم|(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|"
         r"لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|"
-        r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم|فقط\s+شکل\s+[^\n]{0,20}?نشان\s+می)",
+        r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم|فقط\s+شکل\s+[^\n]{0,20}?نشان\s+می|"
+        # ("only a showing of the call's shape; no search was done")
+        r"فقط\s+نمایش|هیچ\s+[^\n]{0,20}?(?:انجام|ذخیره|اجرا|ارسال)\s+نشد)",
         "he": r"רק\s+(?:כדי\s+)?(?:להמחיש|להראות)|לא\s+שמרתי\s+כלום|(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|"
         r"ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
         "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:\S+\s+){0,2}?(?:दिखाने|समझाने)\s+के\s+लिए|"
@@ -1705,7 +1711,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "ro-ca": r"^\W{0,3}(?:corectură|corecție|correcció)\s*[:：]|^\W{0,3}(?:asta|aceasta)\s+(?:e|"
         r"a\s+fost)\s+greșit|^\W{0,3}això\s+(?:està|era)\s+malament|(?:\bignoră\b|\buită\s+de\b|"
         r"\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
-        r"\bm['’]he\s+equivocat)",
+        r"\bm['’]he\s+equivocat|\bretrag\s+(?:asta|aceasta|apelul|blocul)\b|\banulez\s+(?:asta|aceasta|apelul|blocul)\b)",
         "tr": r"^\W{0,3}düzeltme\s*[:：]|^\W{0,3}(?:bu|o)\s+yanlış(?:tı|tı)?\s*[.!,;:—–-]|(?:yoksay|"
         r"görmezden\s+gel|dikkate\s+alma|doğrusu\s+(?:bu|şu)\s*[:：]|(?:bunu|onu|öncekini)\s+unut|hata\s+yaptım|yanlış\s+(?:oldu|blok|çağrı))",
         "el": r"^\W{0,3}διόρθωση\s*[:：]|^\W{0,3}αυτό\s+(?:ήταν|είναι)\s+λάθος|ακύρωσε\s+(?:αυτό|το)|(?:αγνόησε|αγνοήστε|ξέχνα\s+(?:το|"
@@ -1963,6 +1969,12 @@ _FOLLOWING_FORM = regex.compile(
 _FORM_GATES = ("orm", "ORM", "yntax", "ормат", "вид", "形式", "書式", "格式", "형식")
 
 
+# "Like this" or "as follows" in Japanese after a condition in the same sentence
+_FORWARD_IF_JA = regex.compile(
+    r"(?:たら|れば|なら|次第で|しだいで)[^。]*?(?:こう|次のように|以下のように)(?=\p{Han}|\p{Hiragana})"
+)
+
+
 def _names_following_form(sentence: str) -> bool:
     return any(gate in sentence for gate in _FORM_GATES) and _FOLLOWING_FORM.search(sentence) is not None
 
@@ -2014,7 +2026,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "it is indented under a list item")
     if not ctx.gap and (TABLE_ROW.match(before) or BLOCKQUOTE.match(before)) and json_only:
         return Shown("example", "it continues a table or a quote")
-    if _item_or_label(before) and before.rstrip(" \t*_").endswith((":", "：", ")")):
+    if _item_or_label(before) and before.rstrip(" \t*_").endswith((":", "：") if ctx.gap else (":", "：", ")")):
         return Shown("example", "it belongs to a list item or an alternative introduced on the line before", before)
     if LETTER_ITEM.match(before):
         return Shown("example", "it is an alternative labelled with a letter on the line before", quote_words(before))
@@ -2034,7 +2046,11 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if _EXAMPLE_COMMA.match(sentence):
         return Shown("example", _WHY_BEFORE["example"], quote_words(sentence))
-    if sentence.endswith((".", "。")) and _names_following_form(sentence[-LINE_CHARS:]):
+    if sentence.endswith("。") and _FORWARD_IF_JA.search(sentence[-LINE_CHARS:]) is not None:
+        # A plan on a condition that points at what follows ("日付が見つかったら、その結果しだいで次に
+        # こう記録する予定です。") leads into the block as a colon would
+        sentence = sentence[:-1] + "："
+    elif sentence.endswith((".", "。")) and _names_following_form(sentence[-LINE_CHARS:]):
         # A sentence that names the format to follow ends on what follows it, whatever its stop
         # ("To use a tool, write it in the following format.", "다음 형식으로 작성하세요.")
         sentence = sentence[:-1] + ":"
@@ -2122,18 +2138,95 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             return None
     if kind == "example" and (_made_so(last_clause(sentence)) or _THEREFORE_ONLY.search(sentence) is not None):
         return None
-    if kind == "example" and _saved_in_format(sentence):
+    if kind == "example" and (_saved_in_format(sentence) or _step_so(sentence) or _for_a_purpose(sentence)):
         return None
+    if kind == "example" and (real := _REAL_ONE.search(sentence)) is not None:
+        # an example's words before the clause that calls the block the real thing ("For
+        # example, with a 72,000 balance at 4.25%, here's the actual number:")
+        return (
+            None
+            if _BEFORE_TABLE.first(sentence[real.start() :]) is None
+            else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+        )
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
+
+
+# The manner word that closes a lead of the writer's own step ("I'll note it down as follows:",
+# "Ich dokumentiere den Versand wie folgt:", "Das speichere ich mir so ab:")
+_SO_END = regex.compile(
+    r"(?<!\w)(?:as\s+follows|like\s+(?:this|so)|this\s+way|wie\s+folgt|folgendermaßen|so(?:\s+(?:ab|ein|fest|an|auf))?|"
+    r"comme\s+(?:suit|ceci)|ainsi|así|de\s+esta\s+(?:forma|manera)|assim|desta\s+forma|così|come\s+segue|"
+    r"(?:вот\s+)?так|следующим\s+образом|als\s+volgt|zo)[ \t*_]*[:：][ \t*_]*$",
+    regex.IGNORECASE,
+)
+
+
+def _step_so(sentence: str) -> bool:
+    """Whether the lead names the writer's own step now or next, in the indicative, and says only
+    how it takes it ("I'll note it down as follows:", "Das speichere ich mir so ab:"): the block is
+    the step, as "I have recorded it as follows:" reports one taken. A hedge, a condition, a
+    question, a negation, a step of showing or an example's noun elsewhere keeps it shown, and
+    so does a check under the block that asks the reader (judged after it)."""
+    end = _SO_END.search(sentence)
+    if end is None or _ASK_MARK(sentence) is not None or _PRESENTS_STEP.search(sentence) is not None:
+        return False
+    head = sentence[: end.start()]
+    if _EXAMPLE_NOUN.search(head) is not None or _CONDITION.match(head) is not None or _BEFORE_TABLE.first(head + ":"):
+        return False
+    at = _my_step_at(head, sentence)
+    if at is None or _HEDGED.search(head, at) is not None or _HEDGED_INTL.search(head, at) is not None:
+        return False
+    # ("I'll do it like this:", "Ich mache es so:" name no step of their own: a way is shown)
+    return _NO_REPORT.search(head, max(0, at - _NEGATION_REACH)) is None and _DO_ONLY.search(head) is None
+
+
+_DO_ONLY = regex.compile(
+    r"(?<!\w)(?:do|doing|make|making|mache|machen|fais|ferai|faire|hago|haré|hacer|faço|farei|fazer|faccio|farò|"
+    r"fare|делаю|сделаю|doe|gör|gjør|gør)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+# A clause of purpose after the step ("..., damit das Format in Zukunft passt:", "so that the format
+# stays the same:"): its words are the step's reason, and only the step before it presents the block.
+_PURPOSE = regex.compile(
+    r"[,，]?[ \t]*(?<!\w)(?:so\s+that|damit|sodass|so\s+dass|para\s+que|pour\s+que|afin\s+que|perché|affinché|"
+    r"чтобы|zodat|så\s+att|aby|żeby)(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _for_a_purpose(sentence: str) -> bool:
+    found = _PURPOSE.search(sentence)
+    if found is None or found.start() == 0 or _ASK_MARK(sentence) is not None:
+        return False
+    head = sentence[: found.start()]
+    purpose = sentence[found.end() :]
+    return (
+        _my_step_at(head, sentence) is not None
+        and _BEFORE_TABLE.first(head + ":") is None
+        and _EXAMPLE_NOUN.search(purpose) is None
+        and _PRESENTS_STEP.search(sentence) is None
+    )
+
+
+# The block called the real thing, after an example given in words ("here's the actual number:")
+_REAL_ONE = regex.compile(
+    r"(?<!\w)(?:here['’]?s|here\s+is|this\s+is|and\s+now)\s+(?:the|my|your)\s+(?:actual|real)(?!\w)",
+    regex.IGNORECASE,
+)
 
 
 # A format as the manner of a step: the word after a preposition, a few words between ("in a
 # short list format", "en formato de lista", "au format titre + auteur", "im Format", "в формате")
 _IN_FORMAT = regex.compile(
-    r"(?<!\w)(?:in|into|im|en|au|em|no|num|numa|nel|nello|col|con|w|we|ve|v|в|у|op|på|i)\s+(?:[^\s:：]+\s+){0,5}?"
+    r"(?<!\w)(?:in|into|im|en|au|em|no|num|numa|nesse|neste|nessa|nesta|naquele|nel|nello|col|con|w|we|ve|v|в|у|op|på|i)"
+    r"\s+(?:[^\s:：]+\s+){0,5}?"
     r"(?:format|formats|formato|formatos|formaat|formátu|formacie|формат\w*)(?!\w)"
-    # (not one a comparison opens onto: "in un formato tipo:", "in a format like:")
-    r"(?![ \t]+(?:like|such|as|tipo|come|comme|como|wie|как|als)(?!\w))"
+    # (not one a comparison opens onto: "in un formato tipo:", "in a format like:"; one made with
+    # what is already kept, "in the same format as the rest of your profile", is the step's)
+    r"(?![ \t]+(?:like|such|as|tipo|come|comme|como|wie|как|als)(?!\w)"
+    r"(?![ \t]+(?:the\s+(?:rest|others?|ones?)|before|usual|always|your\s+other)(?!\w)))"
     # (or a format the thing noted names, in a clause of its own: "salvo che vuoi questo formato
     # per le foto", "I'm noting that you prefer the ISO format")
     r"|(?<!\w)(?:that|che|que|qu['’]|dass|что|że|že)\s+(?:[^\s:：]+\s+){1,6}?"
@@ -2351,6 +2444,8 @@ _HELD_ROWS = (
     r"\bnot\s+(?:yet\s+)?sent\b|\b(?:stays|remains|kept|keep\s+it)\s+unsent\b|\bunsent\s+until\b|"
     r"\bpending\s+your\s+(?:ok|okay|go-ahead|approval|confirmation|review)\b|\bbefore\s+it\s+goes\s+(?:anywhere|out)\b|"
     r"(?:hold|held|holding|wait|waiting)\b[^\n]{0,30}?\buntil\s+you\b|"
+    # (the step waited with until the reader speaks: "jeg venter med å lagre til du har sagt ja")
+    r"\b(?:venter|väntar)\s+med\s+(?:å\s+|at\s+|att\s+)?\w+[^\n]{0,20}?\b(?:til|inntil|indtil|tills|till)\s+(?:du|dere|I)\b|"
     r"\bnothing\s+(?:is|gets|will\s+be)\s+(?:stored|saved|sent|changed|written)\s+until\s+you\b|"
     r"\bhold(?:ing)?\s+off\b|\bbefore\s+(?:I\s+send|sending)\b|"
     r"\bwait(?:ing)?\s+for\s+your\s+(?:ok|okay|go-ahead|approval|confirmation)\b|\bsay\s+the\s+word\b[^.!?\n]{0,30}?\bsend\b|\buntil\s+then\b|"
@@ -2374,12 +2469,18 @@ _HELD_ROWS = (
     r"не\s+(?:отправил|отправила|отправляю|отправлю)\b|"
     # (uk, hu: "Поки що нічого не відправляю", "még nem hajtom végre")
     r"(?:нічого\s+)?не\s+(?:відправляю|надсилаю|відправлю|надішлю|відправляв|відправляла|надсилав|надсилала)\b|"
+    # (not kept yet, for now: "Поки що не зберігаю", "Пока не сохраняю")
+    r"(?:поки\s+(?:що\s+)?|пока\s+(?:что\s+)?)не\s+(?:зберігаю|записую|сохраняю|записываю)\b|"
     r"\bmég\s+nem\s+(?:hajtom\s+végre|küldöm\s+el|mentem\s+el|küldtem\s+el|mentettem\s+el)\b|"
     # (the verb first, then "won't" with "yet": "Отправлять пока не буду")
     r"отправлять\s+(?:пока|ещё|еще)\s+не\s+(?:буду|стану)\b|не\s+(?:буду|стану)\s+(?:пока|ещё|еще)\s+отправлять\b|"
     r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません|"
     # the verbal noun first, as the topic ("送信はまだしていません")
     r"送信は(?:まだ)?して(?:い)?ません|"
+    # (kept back until the reader has looked: "確認いただくまで保留にしておきます", "まだ保存していません")
+    # (from the start of the run of kana and kanji, as every row stands after no word character)
+    r"[\p{Han}\p{Hiragana}\p{Katakana}ー]*?(?:まで(?:は)?保留|保留に(?:して|し|します)|まだ保存(?:して)?いません|"
+    r"保存は(?:まだ)?して(?:い)?ません)|"
     # the writer's step on the block denied until the reader speaks, in any verb ("Jag skickar
     # det inte förrän du säger till:", "I'm not saving it until you say so:"); not a step of
     # nobody's on nothing ("No need to do anything until you get the letter; ...")
@@ -2434,12 +2535,20 @@ _HELD_GATES = (
         "wysł",
         "wysy",
         "отправ",
+        "venter med",
+        "väntar med",
         "відправ",
         "надсила",
+        "не зберігаю",
+        "не записую",
+        "не сохраняю",
+        "не записываю",
         "надішл",
         "még nem",
         "发",
         "送",
+        "保留",
+        "保存",
     ),
     *("until you", "till you", "förrän du", "tills du", "indtil du", "inntil du", "før du", "før dere", "bis sie"),
     *("totdat jij", "totdat je", "totdat u"),
@@ -2733,7 +2842,7 @@ OPEN_ENDINGS = frozenset(
 )
 # "Like" and "with" in the other main languages, the last word of a line that runs on into the
 # block under it ("... con algo como", "... etwa mit"): read as if a colon closed the line
-RUN_ON_ENDINGS = frozenset(["como", "comme", "wie", "come", "вроде", "типа", "con", "com", "avec", "mit"])
+RUN_ON_ENDINGS = frozenset(["como", "comme", "wie", "come", "вроде", "типа", "вида", "con", "com", "avec", "mit"])
 # and where no spaces part the words: "for example", "like", "roughly is"
 RUN_ON_ENDINGS_UNSPACED = ("たとえば", "例えば", "例如", "比如", "大概是", "类似", "のように")
 # Searched from the end (the regex module's reverse search): the same run of word characters,
@@ -3980,7 +4089,8 @@ AFTER_GATES["retracted"] += (
 AFTER_GATES["proposed"] += (*["niambie", "ukiridhika", "tudo bem se eu", "confirmar antes", "confirmar primeiro"],)
 AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで", "okを", "okが", "dai voie", "permiți"],)
 AFTER_GATES["example"] += (*["していない", "何も", "見た目の例"],)
-AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe"],)
+AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez"],)
+AFTER_GATES["example"] += ("نمایش", "هیچ")
 AFTER_GATES["proposed"] += (
     *["give me ", "send me ", "let me know", "tell me", "say so", "bescheid", "gib mir", "sag mir", "dammi"],
     *["dimmi", "fammi sapere", "avísame", "dime", "dame el", "dis-moi", "fais-moi signe", "donne-moi"],
@@ -5043,6 +5153,8 @@ def shown_after(
         if mine is not None:
             kind = "proposed"
             asks_keep = asks_keep or mine[1]
+        elif kind is None and i == 0 and (tight or last) and not done and _asks_back_then_more(line):
+            kind = "proposed"
         if (
             kind is None
             and i == 0
@@ -5948,8 +6060,10 @@ _MY_STEP_INTL = regex.compile(
     # (pl -am with its object, "Dodam to"; an adverb of time first, "Już zapisuję", "Hned to uložím")
     r"\w+am\s+(?:to|je|go|sobie)(?!\w)|(?:już|teraz|zaraz|od\s+razu|hned|teď|rovnou|ihned)\s+(?:(?:to|si|ti)\s+)*"
     r"\w+(?:uję|ę|ám|ím|uji|uju|íšu)|"
-    # (ru/uk -аю/-яю/-ую before a place: "Додаю до пам'яті:", "Записываю в профиль:")
-    r"(?!предлага|пропону)\w+(?:аю|яю|ую)\s+(?:(?:это|це|его|её|її|их|їх)\s+)?(?:до|в|во|у|на|к)(?=\s)|"
+    # (ru/uk the first person's present or future before a place or a manner: "Додаю до пам'яті:",
+    # "Записываю в профиль:", "Запишу в профиль в привычном формате:", "Я сохраню это как список")
+    r"(?!предлага|пропону|предлож|покаж|мог|мож|хоч)\w+[ую]\s+(?:(?:это|це|его|её|її|их|їх)\s+)?"
+    r"(?:до|в|во|у|на|к|как|як)(?=\s)|"
     # (el: the present's -ω, not the adverbs of place "παρακάτω", "πάνω", "έξω", "μέσω")
     r"(?!(?:παρα)?κάτω|(?:από|επά)?νω|πάνω|έξω|μέσω)\w{3,}[ωώ]|"
     # (fi, hu, ro, ms: the first person's present or past of the common verbs)
@@ -5965,7 +6079,7 @@ _MY_STEP_INTL = regex.compile(
     r"(?:θα\s+)?(?:το|τα|τη|την|τον)\s+\w+[ωώα]|άσε\s+με|"
     r"س?أ(?!قترح)\w+|(?:حفظت|سجلت|أضفت|دونت|خزنت)(?!\w)|\w{2,}ته|تم|دعني|אני|א\w{3,}|\w+תי|נשמר|תן\s+לי|"
     r"\w+(?:an|än|in|en)\s+(?:sen|tämän|ne)|annas\s+kun|\w+ttu\s*:|"
-    r"\w+e\s+ich\s+(?:es|das|dir)|(?:lo|la)\s+\w+o|"
+    r"\w+e\s+ich\s+(?:es|das|dir|mir|sie|ihn)|(?:lo|la)\s+\w+o|"
     r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’]|nei|nel|nella|nelle|negli|sul|sulla|no|na|nos|nas)|\w+ando\s+o|je\s+garde)(?!\w)|"
     r"(?:我(?:正在|在|会|要|已经|已|来|先)|让我|已(?:经)?|กำลัง|จะ|ขอ))",
     regex.IGNORECASE,
@@ -5999,7 +6113,7 @@ _HEDGED_INTL = regex.compile(
     r"可以|能|可能|比如|例如|如下|这样|でしょう|かも|ふうに|こう|こんな|そんな|思います|แบบนี้|อย่างนี้|이렇게|이런|例えば|以下|ように|ような|อาจ|ได้|ถ้า|เช่น|"
     r"có\s+thể|ví\s+dụ|nếu|bisa|boleh|misalnya|contoh|kalau|"
     r"(?<!\w)(?:aș|ar|pot|putea|de\s+exemplu|astfel|például|így|lehet\w*|(?!(?:po|za)znamen)\w+nám|\w+ném|"
-    r"(?:ni|tu|u|a|wa|m|ki|li|i|zi|ya|ku)nge\w+|kwa\s+mfano|kama|hivi|μπορ\w*|θέλω|ήθελα|\w+ούσα|π\.χ|παράδειγμα|έτσι|όπως|يمكن\w*|أستطيع|أود|أريد|أرغب|می‌خواهم|میخواهم|می‌خوام|مثل\w*|إذا|لو|هكذا|"
+    r"(?!ange(?:bot|häng|leg|meld|nehm|pass|stell|zeig|geb))(?:ni|tu|u|a|wa|m|ki|li|i|zi|ya|ku)nge\w+|kwa\s+mfano|kama|hivi|μπορ\w*|θέλω|ήθελα|\w+ούσα|π\.χ|παράδειγμα|έτσι|όπως|يمكن\w*|أستطيع|أود|أريد|أرغب|می‌خواهم|میخواهم|می‌خوام|مثل\w*|إذا|لو|هكذا|"
     r"كالتالي|אם|יכול\w*|למשל|כמו|כך|אפשר|esimerkiksi|voisin|\w+isin|näin|bilir\w*|örneğin|gibi|şöyle|"
     r"например|напр|podobně|například|takto|takhle|na\s+przykład|tak|bijvoorbeeld|als|zoals|till\s+exempel|"
     r"for\s+eksempel|f\.eks|per\s+exemple|podria|\w+aria|com|així(?!\s+que)|begini\w*|beginilah|begitu|gini|gitu|seperti|sebagai|thế\s+này|như\s+vầy|এভাবে|định|ככה|הייתי|\w+acağım|\w+eceğim|düşün\w*|planl\w*)(?!\w)|"
@@ -6270,6 +6384,28 @@ def _opens_with_check(line: str) -> bool:
     return q is not None and not _put_off(q[1])
 
 
+def _asks_back_then_more(line: str) -> bool:
+    """Whether ``line`` opens with a short question that asks leave for the writer's step on the
+    block itself ("Lo eseguo?", "Save it?") and goes on with a statement that tells nothing done
+    ("Lo eseguo? Fammi sapere se il tasso è giusto prima che parta."): the rest says what the
+    reader should check first, and the block waits on the answer as under the question alone."""
+    q = _short_question_then_told(line)
+    if q is None or _tells_done(q[1]):
+        return False
+    if _STEP_IT_ASKED.match(q[0]) is not None:
+        return True
+    mine = _asks_my_step(q[0])
+    return mine is not None and mine[1]
+
+
+# The English step asked by its bare verb on the block ("Run it?", "Shall I save this now?")
+_STEP_IT_ASKED = regex.compile(
+    r"\W{0,3}(?:(?:shall|should)\s+I\s+)?(?:run|save|send|apply|add|store|execute|keep|log|make)\s+(?:it|this|that)"
+    r"(?:\s+now)?\s*\?$",
+    regex.IGNORECASE,
+)
+
+
 def _short_question_then_told(line: str) -> tuple[str, str] | None:
     """A question of a word or two that opens ``line``, and the statement that follows it on the
     line (stripped; no question of its own)."""
@@ -6338,7 +6474,11 @@ def _after_kind(line: str, gated: frozenset[str] | None = None) -> ProblemKind |
 # ("There are two options:", "Deux possibilités :"): a count and a word for options. Counted
 # changes, entries or places ("Two changes:") are steps, each performed.
 ALTERNATIVES_INTRO = regex.compile(
-    r"\b(?:two|three|four|several|a\s+few|\d)\s+(?:options|alternatives|choices|possibilities|variants)\b|"
+    r"\b(?:two|three|four|several|a\s+few|\d)\s+(?:options|alternatives|choices|possibilities|variants|ways)\b|"
+    # (ways to do it, as the options below: "de deux façons", "auf zwei Wegen", "in due modi")
+    r"\b(?:dos|tres|varias)\s+(?:formas|maneras)\b|\b(?:deux|trois|plusieurs)\s+(?:façons|manières)\b|"
+    r"\b(?:zwei|drei|mehrere)\s+(?:wegen?|arten)\b|\b(?:duas|três|várias)\s+(?:formas|maneiras)\b|"
+    r"\b(?:due|tre|diversi)\s+modi\b|(?:два|три|несколько)\s+способ\w*|"
     r"\bone\s+of\s+(?:these|the\s+following|two|three)\b|\b(?:choose|pick)\s+(?:one|between)\b|"
     # the choice left to the reader ("Depending on what you want:", "Je nachdem, was du willst:")
     r"\bdepending\s+on\s+(?:what|which|whether|how)\b|\bdepends\s+(?:on\s+)?(?:what|which|whether|how)\b|"

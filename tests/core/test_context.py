@@ -1438,3 +1438,82 @@ def test_thai_options_and_a_polish_transcript_run_nothing() -> None:
 def test_the_writers_own_sent_in_hebrew_is_no_recital() -> None:
     for r in _parse_both(f"רגע, אני מחפש את המתכון ששלחתי לך:\n{_SAVE}"):
         assert len(r.tool_calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # the writer's own step with only its manner after it makes the block
+        ("I'll note it down as follows:", "", True),
+        ("Ich dokumentiere den Versand des Angebots wie folgt:", "", True),
+        ("Das speichere ich mir so ab:", "", True),
+        # hedged, asked about, or a way of doing shown: still shown
+        ("I could note it down as follows:", "", False),
+        ("I'll note it down as follows:", "OK?", False),
+        ("Ich mache es so:", "", False),
+        # a format the step keeps the thing in, also as the rest is kept, or in a clause of purpose
+        ("I'll add it in the same short format as the rest of your profile:", "", True),
+        ("Vou salvar nesse formato no seu perfil:", "", True),
+        ("Запишу в профиль в привычном формате:", "", True),
+        ("Я сохраню это как список, в таком же формате, как и остальные заметки:", "", True),
+        ("我按这个格式记一下：", "", True),
+        ("你可以用这个格式：", "", False),
+        ("Das merke ich mir, damit das Format in Zukunft passt:", "", True),
+        ("For example, on a rent of 1,800 a month, here's the actual figure:", "", True),
+        # what a step would be, in the main languages
+        ("The search would be this:", "", False),
+        ("A busca seria esta:", "", False),
+        ("La consulta sería esta:", "", False),
+        # leave asked by the step's own question, then what to check first
+        ("Potrei eseguire questo script:", "Lo eseguo? Fammi sapere se il tasso è giusto prima che parta.", False),
+        ("I could run this:", "Run it? Tell me first whether the rate is right.", False),
+        ("Saving it now:", "OK? Let me know if anything changes.", True),
+        (
+            "Posso procurar nas notas antigas.",
+            "Quer que eu faça essa busca agora? Ou prefere me passar os valores?",
+            False,
+        ),
+        # held back, in their languages
+        ("下書きです。確認いただくまで保留にしておきます。", "", False),
+        ("Поки що **не зберігаю** — спочатку глянь:", "", False),
+        ("Jeg har skrevet et utkast, men jeg venter med å lagre til du har sagt ja:", "", False),
+        ("Wywołanie wygląda mniej więcej tak:", "", False),
+        ("Salvez:", "Stai, retrag asta — nu se potrivește.", False),
+        ("ذخیره می‌کنم:", "این فقط نمایش است؛ هیچ چیزی ذخیره نشد.", False),
+        # a German word is no Swahili conditional ("Angebots", a-nge-...)
+        ("Ich notiere die Angebotsnummer wie folgt:", "", True),
+    ],
+)
+def test_rows_of_the_thirty_fourth_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_a_plain_list_past_a_blank_line_labels_no_block() -> None:
+    shopping = f"## Courses\n\n- chapon\n- **champagne** (sans oublier !)\n\n{_SAVE}\n\nJe te la renverrai."
+    for r in _parse_both(shopping):
+        assert len(r.tool_calls) == 1
+    # (right under its item, a parenthesis still closes an alternative's label)
+    for r in _parse_both(f"Two ways:\n\n1) Keep it short (faster)\n{_SAVE}"):
+        assert r.tool_calls == []
+
+
+def test_ways_offered_are_alternatives_and_places_taken_in_turn_are_not() -> None:
+    search = FORMATS["canonical"]("archival_memory_search", {"query": "Camus"})
+    ways = f"Je peux chercher de deux façons :\n\n(1) par mot-clé\n{search}\n\n(2) par tag\n{_SAVE}\n\nTu choisis ?"
+    for r in _parse_both(ways):
+        assert r.tool_calls == []
+    places = f"Let me look in two places — first our recent chats:\n\n{search}\n\nThen my notes:\n\n{_SAVE}"
+    for r in _parse_both(places):
+        assert len(r.tool_calls) == 2
+
+
+def test_a_recited_form_a_transcript_and_a_plan_on_a_result_run_nothing() -> None:
+    mood = '{"name": "set_mood", "arguments": {"mood": "happy"}}'
+    recited = f"Вот она:\n\nЧтобы вызвать инструмент, выведи JSON вида\n{mood}\nи жди результата."
+    transcript = f"הנה קטע מהשיחה:\n\nמשתמש: תזכור שיש לי כלב.\nעוזר: בסדר, שומר.\n{_SAVE}\nמשתמש: תודה!"
+    search = FORMATS["canonical"]("archival_memory_search", {"query": "車検"})
+    plan = f"まず探します。\n\n{search}\n\n記録が見つかったら、次にこう更新するつもりです。\n\n{_SAVE}"
+    for text, n in ((recited, 0), (transcript, 0), (plan, 1)):
+        for r in _parse_both(text):
+            assert len(r.tool_calls) == n, text
