@@ -53,6 +53,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT32,
     HELDOUT33,
     HELDOUT34,
+    HELDOUT35,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -101,6 +102,7 @@ HELDOUT31_CASES = load_cases(HELDOUT31)
 HELDOUT32_CASES = load_cases(HELDOUT32)
 HELDOUT33_CASES = load_cases(HELDOUT33)
 HELDOUT34_CASES = load_cases(HELDOUT34)
+HELDOUT35_CASES = load_cases(HELDOUT35)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -137,6 +139,7 @@ HELDOUT_SETS = [
     HELDOUT32_CASES,
     HELDOUT33_CASES,
     HELDOUT34_CASES,
+    HELDOUT35_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
