@@ -824,7 +824,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"made|said|told|had|got|gotten|written|spoken|met|known|given|taken|sent|found|left|heard|brought|bought|"
         r"thought|kept)\b|\s+(?:be\s+(?:happy|glad|delighted|pleased)|love)\s+to\b)|\b(?:I|we)\s+would\b(?!\s+(?:be\s+(?:happy|glad|delighted|pleased)|love)\s+to\b)|\bif\s+you\s+(?:agree|want|like|confirm|approve|say\s+so)\b|"
         r"\buntil\s+you\s+(?:confirm|say|approve|give)\b|\bpending\s+(?:your\s+)?(?:approval|confirmation)\b|"
-        r"\bdraft(?:ed)?\b|\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
+        # (not the reader's drafts: "I'll keep this in mind for every draft you send me:")
+        r"(?<!\b(?:every|each|any)\s)\bdraft(?:ed)?\b(?!s?\s+you\s+(?:send|write|share|paste|give))|"
+        r"\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
         r"run)\b|\bshall\s+I\b|\bwant\s+me\s+to\b|\bnext\s+step\s+would\b|"
         r"^\W{0,4}(?:if|once|depending\s+on|in\s+case|should\s+(?:it|that|the))\b"
         + _ENDS
@@ -840,6 +842,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # the writer's making of it in the conditional, as "I'd" ("También lo dejaría anotado:")
         r"\b(?:lo|la|los|las)\s+(?:guard|anot|dej|apunt|añad|cambi|actualiz|envi|mand|registr|agreg|archiv|"
         r"sustitu|reemplaz)(?:aría|iría)\b|\b(?:lo|la|los|las)\s+(?:pondría|haría|escribiría)\b|"
+        # (and without its object: "en ese caso haría después:"; "haría falta" needs, it offers nothing)
+        r"\b(?:haría|ejecutaría|buscaría|lanzaría|usaría|llamaría|guardaría|anotaría|añadiría|enviaría|mandaría|"
+        r"registraría|actualizaría)\b(?!\s+falta\b)|"
         r"^\W{0,4}(?:si|cuando|una\s+vez|según|o\s+bien|o\s+si\s+no|alternativamente|si\s+no|ya\s+sea)\b"
         + _ENDS
         + r"|\b(?:dos|tres|varias)\s+(?:formas|opciones)\b"
@@ -1672,7 +1677,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:(?<!não\s)esqueça\s+(?:isso|essa|a)\b|ignore\s+(?:a|essa|esta)|"
         r"desconsider[ea]|me\s+enganei)",
         "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|"
-        r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat)",
+        r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat|"
+        r"annullo\s+(?:quella|quello|questa|questo)\b|non\s+va\s+eseguit[ao]\b)",
         "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|"
         r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб|(?:(?:этот|тот|предыдущий|первый)\s+(?:блок|вызов)|(?:этот|тот)\s+(?!раз\b)\w+)\s+не\s+(?:считается|в\s+счёт|в\s+счет))",
         "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
@@ -1692,7 +1698,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}(?:chwila|moment|ups),?\s+to\s+(?:jest\s+)?błąd|"
         r"\bpowyższego\s+wywołania\s+nie\s+(?:uruchamiam|wykonuję)\b|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
         r"błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|"
-        r"\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
+        r"\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bberu\s+(?:zpět|zpátky)\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
         r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd|\b(?:tamten|ten|poprzedni|pierwszy)\s+odrzucam\b|"
         r"\bpoprawn\w*\s+jest\s+(?:ten|ta|to)\s*[:：]|\bzahoď\b|\b(?:tady|tohle|toto)\s+je\s+(?:ten\s+)?správn\w*\s*[:：]|"
         # (the call named and not run: "Tego wywołania nie wykonuję.", "Chwila, nie — ...")
@@ -1729,7 +1735,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"نادیده\s+بگیر|اشتباه\s+(?:کردم|شد))",
         "he": r"^\W{0,3}תיקון\s*[:：]|^\W{0,3}(?:זה|זו)\s+(?:היה\s+|הייתה\s+)?(?:שגוי|לא\s+נכון)|(?:התעלם|תתעלם|"
         r"שכח\s+מזה|טעות\s+שלי|טעיתי)",
-        "hi-bn": r"(?:यह|ये)\s+(?:गलत|ग़लत)\s+(?:है|था)|रद्द\s+(?:समझ|करें|कर\s+दें|कीजिए)|বাতিল\s+(?:করুন|ধরুন|"
+        "hi-bn": r"(?:यह|ये)\s+(?:गलत|ग़लत)\s+(?:है|था)|(?:कॉल|ब्लॉक)\s+(?:गलत|ग़लत)\s+(?:थी|था)|"
+        r"रद्द\s+(?:समझ|करें|कर\s+दें|कीजिए|मानिए|मानें|मान\s+लीजिए)|বাতিল\s+(?:করুন|ধরুন|"
         r"ধরো)|ভুল\s+(?:হয়েছে|ছিল)|(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|"
         r"ভুল\s+হয়েছে)",
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
@@ -2189,8 +2196,9 @@ _DO_ONLY = regex.compile(
 
 # A clause of purpose after the step ("..., damit das Format in Zukunft passt:", "so that the format
 # stays the same:"): its words are the step's reason, and only the step before it presents the block.
+# (Not Italian "perché", as often "because", whose clause may well present it: "perché il formato è:")
 _PURPOSE = regex.compile(
-    r"[,，]?[ \t]*(?<!\w)(?:so\s+that|damit|sodass|so\s+dass|para\s+que|pour\s+que|afin\s+que|perché|affinché|"
+    r"[,，]?[ \t]*(?<!\w)(?:so\s+that|damit|sodass|so\s+dass|para\s+que|pour\s+que|afin\s+que|affinché|"
     r"чтобы|zodat|så\s+att|aby|żeby)(?!\w)",
     regex.IGNORECASE,
 )
@@ -2711,13 +2719,15 @@ _AFTER_NAME = regex.compile(r"[*_`]{0,3}[ \t]*(?:$|[:：(]|[—–]|-[ \t])")
 # A line that introduces tools with the shape of their calls ("Here's what I can do with tools
 # right now, with the shape each one takes:", "现在可以使用的工具（附调用格式）", "使えるツールと、その呼び出し形式")
 _TOOLS_WORD = regex.compile(
-    r"(?<!\w)(?:tools?|herramientas?|outils?|werkzeuge?|strumenti|ferramentas?|инструмент\w*|narzędzi\w*|"
+    # (or what the writer can do, "Here's what I can do right now, with the call each one uses:")
+    r"(?<!\w)(?:what\s+I\s+can\s+do|hulpmiddel\w*|"
+    r"tools?|herramientas?|outils?|werkzeuge?|strumenti|ferramentas?|инструмент\w*|narzędzi\w*|"
     r"nástroj\w*|araçlar\w*|alat|công\s+cụ)(?!\w)|ツール|工具|도구",
     regex.IGNORECASE,
 )
 _SHAPE_WORD = regex.compile(
     r"(?<!\w)(?:shapes?|formats?|syntax|schemas?|forma|formato|formatos|forme|syntaxe|schéma|form|aufruf\w*|"
-    r"sintassi|formata|формат\w*|синтаксис|вид)(?!\w)|形式|格式|書式|呼び出し方|调用方式|형식|호출\s*방법",
+    r"sintassi|formata|формат\w*|синтаксис|вид|vorm|aanroep\w*|the\s+call\s+each)(?!\w)|形式|格式|書式|呼び出し方|调用方式|형식|호출\s*방법",
     regex.IGNORECASE,
 )
 
@@ -4089,7 +4099,8 @@ AFTER_GATES["retracted"] += (
 AFTER_GATES["proposed"] += (*["niambie", "ukiridhika", "tudo bem se eu", "confirmar antes", "confirmar primeiro"],)
 AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで", "okを", "okが", "dai voie", "permiți"],)
 AFTER_GATES["example"] += (*["していない", "何も", "見た目の例"],)
-AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez"],)
+AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", "beru zpět", "beru zpátky"],)
+AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
 AFTER_GATES["example"] += ("نمایش", "هیچ")
 AFTER_GATES["proposed"] += (
     *["give me ", "send me ", "let me know", "tell me", "say so", "bescheid", "gib mir", "sag mir", "dammi"],
@@ -4266,7 +4277,10 @@ _ASKS_ELSE = regex.compile(
     r"(?<!\w)(?:when|where|who|cuándo|dónde|quién|quand|où|wann|wo|wer|quando|onde|quem|dove|chi|когда|где|кто|"
     r"коли|хто|wanneer|waar|kiedy|gdzie|kto|kdy|kde|kdo|när|vem|når|hvor|hvem|milloin|missä|kuka|mikor|hol|când|"
     r"unde|cine|quan|nerede|kim|ne\s+zaman|πότε|πού|ποιος|kapan|bila|di\s+mana|siapa|khi\s+nào|bao\s+giờ|ở\s+đâu|"
-    r"متى|أين|کجا|מתי|איפה|कब|कहाँ|कौन|কবে|কোথায়|কে|lini|wapi|nani)(?!\w)|什么时候|哪里|哪儿|几点|几号|いつ|どこ|언제|어디|누구",
+    r"متى|أين|کجا|מתי|איפה|कब|कहाँ|कौन|কবে|কোথায়|কে|lini|wapi|nani|"
+    # (or whether to begin something, the lesson or the plan: "¿Empezamos?", "On commence ?")
+    r"empezamos|comenzamos|começamos|commençons|on\s+commence|iniziamo|cominciamo|beginnen\s+wir|"
+    r"fangen\s+wir\s+an|начн[её]м|shall\s+we\s+(?:start|begin))(?!\w)|什么时候|哪里|哪儿|几点|几号|いつ|どこ|언제|어디|누구",
     regex.IGNORECASE,
 )
 _QUESTION_WORD = regex.compile(

@@ -1517,3 +1517,45 @@ def test_a_recited_form_a_transcript_and_a_plan_on_a_result_run_nothing() -> Non
     for text, n in ((recited, 0), (transcript, 0), (plan, 1)):
         for r in _parse_both(text):
             assert len(r.tool_calls) == n, text
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # the reader's drafts are no draft of the block
+        ("I'll keep this in mind for every draft you send me:", "", True),
+        ("Here is the draft:", "", False),
+        # whether to begin something new asks no leave for the block
+        ("Making that part of how I behave:", "¿Empezamos? 😊", True),
+        ("Making that part of how I behave:", "On commence ?", True),
+        # the Spanish conditional without its object
+        ("Si no aparece, te la pregunto; en ese caso haría después:", "", False),
+        ("Si no aparece, te la pregunto; en ese caso haría falta otra búsqueda, la hago:", "", True),
+        # retractions in their languages
+        ("Salvo:", "Ops, sono cinque. Annullo quella, non va eseguita.", False),
+        ("Ukládám:", "Pardon, tohle volání beru zpět.", False),
+        ("सेव कर रहा हूँ:", "माफ़ कीजिए, ऊपर वाली कॉल ग़लत थी — उसे रद्द मानिए।", False),
+    ],
+)
+def test_rows_of_the_thirty_fifth_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_a_listing_under_bold_labels_or_two_entries_to_a_label_runs_nothing() -> None:
+    dice = FORMATS["canonical"]("roll_dice", {"sides": 6})
+    files = FORMATS["canonical"]("list_files", {})
+    bold = f"Here's what I can do right now, with the call each one uses:\n\n**Roll dice**\n{dice}\n\n**See my files**\n{files}"
+    two = (
+        "Hier een overzichtje:\n\n**Geheugen**\n"
+        '{"name": "core_memory_append", "arguments": {"label": "human", "content": "..."}}\n'
+        '{"name": "archival_memory_search", "arguments": {"query": "..."}}\n\n'
+        '**Overig**\n{"name": "roll_dice", "arguments": {"sides": 6}}'
+    )
+    for text in (bold, two):
+        for r in _parse_both(text):
+            assert r.tool_calls == [], text
+    # (steps under bold labels, with no listing of tools above them, are performed)
+    steps = f"Done, both:\n\n**Roll dice**\n{dice}\n\n**See my files**\n{files}"
+    for r in _parse_both(steps):
+        assert len(r.tool_calls) == 2

@@ -726,6 +726,14 @@ def _labelled_shapes(groups: list[Group], prose: str) -> dict[int, C.Shown]:
         if group.after_at - prev.after_at > _LABEL_CHARS + 8:
             continue
         between = prose[prev.after_at : group.after_at].strip()
+        if not between and _tool_named(group.events) is not None:
+            # (two entries under one label, one right below the other: "**Memory**", then a
+            # block to append and one to search)
+            if runs and runs[-1][-1] is prev:
+                runs[-1].append(group)
+            elif (label := _line_above(prev)) is not None and _is_entry(prev, label):
+                runs.append([prev, group])
+            continue
         if (
             not between
             or len(between) > _LABEL_CHARS
@@ -753,7 +761,11 @@ def _is_entry(group: Group, label: str) -> bool:
     """Whether ``label``, the line right above ``group``'s block, may label an entry of a listing."""
     return (
         len(label) <= _LABEL_CHARS
-        and (_ENTRY_LABEL.match(label) is not None or _ITEM_LABEL.match(label) is not None)
+        and (
+            _ENTRY_LABEL.match(label) is not None
+            or _ITEM_LABEL.match(label) is not None
+            or _BOLD_LABEL.match(label) is not None
+        )
         and _tool_named(group.events) is not None
         and not C.reports_done(label)
     )
@@ -779,6 +791,8 @@ _ITEM_LABEL = regex.compile(
     + C.LIST_ITEM.pattern
     + r")[*_]{0,2}[^\W\d_][^\s.!?。！？:：]*(?:[ \t]+[^\s.!?。！？:：]+){0,5}[ \t*_]*[:：]?[ \t*_]*$"
 )
+# or a phrase of as few words wholly in bold, as a heading of its own ("**Roll dice**")
+_BOLD_LABEL = regex.compile(r"[ \t]*(?:\*\*|__)[^\W\d_][^*_\n.!?。！？]{0,60}(?:\*\*|__)[ \t]*[:：]?[ \t]*$")
 # A JSON string value, short enough to be a placeholder, after its key's colon
 _STRING_VALUE = regex.compile(r':[ \t]*"([^"\\\n]{0,96})"')
 
