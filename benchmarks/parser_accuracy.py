@@ -130,6 +130,8 @@ HELDOUT33 = ROOT / "tests" / "data" / "heldout33"
 HELDOUT34 = ROOT / "tests" / "data" / "heldout34"
 # A thirty-fifth, written blind once the thirty-fourth was used to improve the rules, with the same weighting.
 HELDOUT35 = ROOT / "tests" / "data" / "heldout35"
+# A thirty-sixth, written blind once the thirty-fifth was used to improve the rules, with the same weighting.
+HELDOUT36 = ROOT / "tests" / "data" / "heldout36"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

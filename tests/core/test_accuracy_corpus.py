@@ -54,6 +54,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT33,
     HELDOUT34,
     HELDOUT35,
+    HELDOUT36,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -103,6 +104,7 @@ HELDOUT32_CASES = load_cases(HELDOUT32)
 HELDOUT33_CASES = load_cases(HELDOUT33)
 HELDOUT34_CASES = load_cases(HELDOUT34)
 HELDOUT35_CASES = load_cases(HELDOUT35)
+HELDOUT36_CASES = load_cases(HELDOUT36)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -140,6 +142,7 @@ HELDOUT_SETS = [
     HELDOUT33_CASES,
     HELDOUT34_CASES,
     HELDOUT35_CASES,
+    HELDOUT36_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
