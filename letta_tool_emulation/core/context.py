@@ -80,7 +80,7 @@ _OPTION = (
     r"tweede|derde|första|andra|tredje|første|anden|andre|tredje)[ \t]+(?:option|choice|alternative|variant|"
     r"opci[oó]n|opção|opzione|variante|вариант|варіант|optie|möglichkeit|possibilité|possibilidade|"
     r"possibilità|posibilidad|mogelijkheid|möjlighet|mulighed|mulighet|plan)\b|"
-    r"(?:option|choice|alternativ[e]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
+    r"(?:option|choice|alternativ[ea]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือกที่|ตัวเลือก|ทางเลือกที่|ทางเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
@@ -504,7 +504,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _adverb(r"например|к\s+примеру"),
         "zh": r"(?:例如|比如|示例|例子|举例|格式如下|格式为|格式是|示例如下|这样|会是这样|大概是这样|看起来像这样|"
         r"看起来是这样|类似这样|如下所示|像这样|打个比方)" + _COLON,
-        "ja": r"(?:例えば|たとえば|例|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
+        "ja": r"(?:例えば|たとえば|例|書き方は(?:こう|次のとおり|以下のとおり)です|こうなります|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
         r"こんな感じ|こんな感じです|こんな感じになります|こんな形です|このようになります|以下のようになります|次のようになります|イメージ|"
         r"こんなふうに|こんな風に|しようと思っています|しようと思います|"
         r"例を挙げると|"
@@ -534,6 +534,14 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # "「日付・金額・店」の形式を使っている", nor one the writer's own step follows: "我按这个格式记一下")
         + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|(?<![」』”\"](?:の|的)?)(?:(?<!我(?:就|先|会|来)?(?:按|按照|照|用|以)(?:这个|这种|同样的|一样的|原来的|之前的|平时的)?)格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式)|例)"
         r"[^\n]{0,30}[:：][ \t]*$",
+        # How any tool is called, told as an instruction (a prompt recited: "To call a tool, output
+        # exactly:", "Para usar una herramienta escribe:"); the writer's own step names its tool
+        "any-tool": r"^\W{0,4}(?:to\s+(?:call|use|invoke|run)\s+(?:a|any)\s+tool|para\s+(?:usar|llamar\s+a|invocar|"
+        r"utilizar)\s+(?:una|cualquier)\s+herramienta|pour\s+(?:appeler|utiliser|invoquer)\s+(?:un|n['’]importe\s+quel)\s+outil|"
+        r"um\s+ein(?:\s+beliebiges)?\s+(?:werkzeug|tool)\s+(?:aufzurufen|zu\s+(?:nutzen|verwenden|benutzen))|"
+        r"para\s+(?:usar|chamar|invocar|utilizar)\s+(?:uma|qualquer)\s+ferramenta|per\s+(?:usare|chiamare|invocare|"
+        r"utilizzare)\s+(?:uno|qualsiasi)\s+strumento|чтобы\s+(?:вызвать|использовать)\s+(?:какой-либо\s+|любой\s+)?"
+        r"инструмент|要(?:调用|使用)(?:某个|任何)?工具|ツールを(?:呼び出す|使う)(?:に|とき|場合))\b" + _ENDS,
         # "For example" and the noun: at the start of the sentence or just before its colon, never
         # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
         # "it looks like this" and "here is an example" anywhere in it.
@@ -578,7 +586,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:(?:θα\s+)?(?:μοιάζει|έμοιαζε|φαίνεται|φαινόταν),?\s+(?:[^\s,]+,?\s+){0,3}?(?:κάπως\s+)?έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
         + _ENDS,
         "vi": _adverb(r"ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ")
-        + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ)"
+        + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ|kiểu\s+như)"
         + _ENDS,
         "id-ms": _adverb(r"misalnya|contohnya|sebagai\s+contoh|contoh|misal")
         + r"|\b(?:seperti\s+(?:ini|berikut)\s+bentuknya|tepat\s+seperti\s+ini|terlihat\s+seperti|kelihatan\s+seperti|formatnya|"
@@ -940,7 +948,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:δύο|τρεις|μερικοί)\s+(?:τρόποι|επιλογές)"
         + _ENDS,
         "vi": r"(?:bản\s+nháp|chưa\s+(?:gửi|lưu|cập\s+nhật|thực\s+hiện)|(?:cho\s+)?đến\s+khi\s+bạn\s+xác\s+nhận|"
-        r"nếu\s+bạn\s+đồng\s+ý)|^\W{0,4}(?:nếu|trong\s+trường\s+hợp|tùy)\b"
+        r"nếu\s+bạn\s+đồng\s+ý)|^\W{0,4}(?:nếu|trong\s+trường\s+hợp|tùy|tuỳ)\b"
         + _ENDS
         + r"|(?:hai|ba|vài)\s+(?:cách|lựa\s+chọn)"
         + _ENDS,
@@ -1268,7 +1276,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bti\s+va\s+bene\s+così\s*\?|(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|"
         r"applicarl\w)\b[^\n]*\?|\bvuoi\s+che\s+(?:lo|la|li)\b"
         r"[^\n]*\?|\bva\s+bene\s+così\s*\?|\bfinché\s+non\s+confermi|(?<!(?:dimmelo|dimmi|avvisami|scrivimi)\s+)\bsolo\s+se\b)",
-        "ru": r"(?:только|лишь|пока)\s+черновик|пока\s+(?:что\s+)?не\s+(?:сохраняю|отправляю|выполняю|"
+        "ru": r"(?:только|лишь|пока)\s+черновик|(?:ты\s+|вы\s+)?не\s+против,?\s+если\s+я\b[^\n]*\?|"
+        r"пока\s+(?:что\s+)?не\s+(?:сохраняю|отправляю|выполняю|"
         r"применяю)\s*(?:[—–,.;!]|$)|жду\s+(?:твоего|вашего)\s+(?:подтверждения|одобрения)|(?:сохранить|"
         r"отправить|применить|обновить|записать|искать)\s+(?:так|в\s+таком\s+виде)\s*\?|"
         r"так\s+(?:подойд\w+|пойдёт|нормально)\s*\?|подтверждаете\s*\?|подтверждаешь\s*\?|"
@@ -1674,7 +1683,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:diesen|den|das|dieses)\s+(?:aufruf|block)\s+(?:bitte\s+)?nicht\s+(?:ausführen|verwenden|beachten)\b|"
         r"\b(?:aufruf|block)\s+(?:oben\s+|von\s+eben\s+)?(?:bitte\s+)?verwerfen\b)",
         "pt": r"^\W{0,3}(?:opa,?\s+)?isso\s+(?:está|estava)\s+errado\s*[.!,;:—–-]|^\W{0,3}(?:corrigindo|"
-        r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:(?<!não\s)esqueça\s+(?:isso|essa|a)\b|ignore\s+(?:a|essa|esta)|"
+        r"correção)\s*[:：]|\bo\s+certo\s+é\b|(?:(?<!não\s)esque(?:ça|ce)\s+(?:isso|essa|esse|a|o)\b|ignore\s+(?:a|essa|esta)|"
         r"desconsider[ea]|me\s+enganei)",
         "it": r"\b(?:è|era)\s+sbagliat\w*|^\W{0,3}(?:correggo|correzione)\s*[:：]|\bho\s+sbagliato\b|"
         r"(?:lascia\s+perdere|ignora\s+(?:la|quella|questa)|annulla|mi\s+sono\s+sbagliat|"
@@ -2480,6 +2489,8 @@ _HELD_ROWS = (
     # (not kept yet, for now: "Поки що не зберігаю", "Пока не сохраняю")
     r"(?:поки\s+(?:що\s+)?|пока\s+(?:что\s+)?)не\s+(?:зберігаю|записую|сохраняю|записываю)\b|"
     r"\bmég\s+nem\s+(?:hajtom\s+végre|küldöm\s+el|mentem\s+el|küldtem\s+el|mentettem\s+el)\b|"
+    # (cs: "zatím ho neprovádím – počkám, až mi ho odsouhlasíš")
+    r"\bzatím\s+(?:ho|to|ji|je)\s+ne(?:provádím|ukládám|posílám|odesílám|spouštím)\b|\bpočkám,?\s+až\b|"
     # (the verb first, then "won't" with "yet": "Отправлять пока не буду")
     r"отправлять\s+(?:пока|ещё|еще)\s+не\s+(?:буду|стану)\b|не\s+(?:буду|стану)\s+(?:пока|ещё|еще)\s+отправлять\b|"
     r"还没(?:有)?(?:发|发送)|等你[^\n]{0,10}再发|(?:まだ)?送(?:って|信して)いません|"
@@ -2545,6 +2556,8 @@ _HELD_GATES = (
         "отправ",
         "venter med",
         "väntar med",
+        "zatím",
+        "počkám",
         "відправ",
         "надсила",
         "не зберігаю",
@@ -2689,10 +2702,16 @@ def _corrects(before: str, sentence: str) -> bool:
     in with a few words ("Olvida eso; va bien así:", "Annulla quello sopra; giusto così:"):
     those words ("like this") present the correction, not an example of it."""
     clause = last_clause(sentence)
+    if clause == sentence:
+        # (or a comma: "Lascia perdere quella chiamata, faccio così:")
+        clause = _after_last(_COMMA, sentence)
     taken_back = before[: len(before) - len(clause)]
     if not taken_back.strip() or len(clause.split()) > _CORRECTION_WORDS or _EXAMPLE_NOUN.search(clause):
         return False
     return _after_kind(taken_back) == "retracted"
+
+
+_COMMA = regex.compile(r"[,，][ \t]*")
 
 
 def _item_or_label(line: str) -> bool:
@@ -4101,6 +4120,7 @@ AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで"
 AFTER_GATES["example"] += (*["していない", "何も", "見た目の例"],)
 AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", "beru zpět", "beru zpátky"],)
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
+AFTER_GATES["proposed"] += ("не против",)
 AFTER_GATES["example"] += ("نمایش", "هیچ")
 AFTER_GATES["proposed"] += (
     *["give me ", "send me ", "let me know", "tell me", "say so", "bescheid", "gib mir", "sag mir", "dammi"],

@@ -1559,3 +1559,37 @@ def test_a_listing_under_bold_labels_or_two_entries_to_a_label_runs_nothing() ->
     steps = f"Done, both:\n\n**Roll dice**\n{dice}\n\n**See my files**\n{files}"
     for r in _parse_both(steps):
         assert len(r.tool_calls) == 2
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # how any tool is called, told as an instruction: a recited prompt
+        ("To call a tool, output exactly:", "", False),
+        ("Para usar una herramienta escribe:", "", False),
+        ("Pour appeler un outil au format XML, écris sur une ligne seule :", "", False),
+        ("Um ein Werkzeug aufzurufen, schreibe:", "", False),
+        ("To call the search tool for your notes, I'm running:", "", True),
+        # what the writer may do, and asks about after
+        ("Я могу поменять настроение:", "Не против, если я так сделаю?", False),
+        ("気分を変える呼び出しの書き方はこうです：", "", False),
+        ("Připravila jsem návrh, ale zatím ho neprovádím – počkám, až mi ho odsouhlasíš:", "", False),
+        ("Tuỳ kết quả: nếu đã có lịch cũ thì mình mới cập nhật, kiểu như:", "", False),
+    ],
+)
+def test_rows_of_the_thirty_sixth_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_a_correction_after_a_comma_and_alternatives_under_alternativa_labels() -> None:
+    wrong = FORMATS["canonical"]("core_memory_append", {"label": "human", "content": "Cane: Bruno"})
+    fixed = f"Aggiorno.\n\n{wrong}\n\nNo, aspetta. Lascia perdere quella chiamata, faccio così:\n\n{_SAVE}"
+    for r in _parse_both(fixed):
+        assert [c.arguments["content"] for c in r.tool_calls] == ["Likes short lists."]
+    dice = '{"name": "roll_dice", "arguments": {"sides": 20}}'
+    options = (
+        f"Posso farlo in due modi:\n\nAlternativa 1 – tiro singolo\n{dice}\n\nAlternativa 2 – con vantaggio\n{dice}"
+    )
+    for r in _parse_both(options):
+        assert r.tool_calls == []
