@@ -55,6 +55,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT34,
     HELDOUT35,
     HELDOUT36,
+    HELDOUT37,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -105,6 +106,7 @@ HELDOUT33_CASES = load_cases(HELDOUT33)
 HELDOUT34_CASES = load_cases(HELDOUT34)
 HELDOUT35_CASES = load_cases(HELDOUT35)
 HELDOUT36_CASES = load_cases(HELDOUT36)
+HELDOUT37_CASES = load_cases(HELDOUT37)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -143,6 +145,7 @@ HELDOUT_SETS = [
     HELDOUT34_CASES,
     HELDOUT35_CASES,
     HELDOUT36_CASES,
+    HELDOUT37_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
