@@ -96,7 +96,10 @@ _OPTION = (
 LIST_ITEM = regex.compile(_ITEM)
 # An item labelled with a letter of any script ("a)", "(b)", "б)", "ক)", "가)"): letters label
 # alternatives, where numbers and bullets may count steps that are each performed.
-LETTER_ITEM = regex.compile(r"[ \t]{0,3}[*_]{0,2}(?:\p{L}\p{M}{0,2}[)]|\(\p{L}\p{M}{0,2}\))[*_]{0,2}(?:[ \t]|$)")
+# (Persian and Arabic name their first letter in full: "الف)", then "ب)")
+LETTER_ITEM = regex.compile(
+    r"[ \t]{0,3}[*_]{0,2}(?:(?:\p{L}\p{M}{0,2}|الف)[)]|\((?:\p{L}\p{M}{0,2}|الف)\))[*_]{0,2}(?:[ \t]|$)"
+)
 ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
 # An alternative's label and what it does ("Option A: search the archive"): the block below it
 # is that alternative, whatever the line goes on to say.
@@ -481,7 +484,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # ("aus" closing a verb of looking, "sieht dann ungefähr so aus:"; not "rechne ... aus:")
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|(?<=\b(?:sieht|sehen|sähe|sähen|sah)\b[^\n]{0,60})aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen|so\s+wie)" + _COLON + r"|\bso\s+sieht\b",
-        "pt": r"\b(?:seria\s+(?:esta|este|isto|essa|esse|a\s+seguinte|o\s+seguinte)|por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim|ficaria\s+assim|assim|"
+        "pt": r"\b(?:seria\s+(?:esta|este|isto|essa|esse|a\s+seguinte|o\s+seguinte)|por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim(?:,?\s+(?:ó|olha|veja))?|ficaria\s+assim|assim|"
         r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
         + _COLON
         + r"|[,，][ \t]*tipo(?:[ \t]+(?:assim|isso|isto))?"
@@ -518,8 +521,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # not the format a saving follows as usual ("con el formato de siempre", "the same format"),
         # nor one spelled out in a quotation right after it ("un format du genre « JJ/MM »", "в
         # формате «дата — настроение»"): the quotation is the format, and the block is no example
-        # (nor one named by its file type, "in PDF format", "у форматі PDF": a property of the thing)
-        r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)(?<!\b(?-i:\p{Lu}{2,5})\s)format\w*"
+        # (nor one named by its file type, "in PDF format", "у форматі PDF": a property of the thing;
+        # nor the verb, "da próxima vez que você formatar o PC", "die Platte formatieren")
+        r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)(?<!\b(?-i:\p{Lu}{2,5})\s)format(?!(?:ar|ear|er|ieren|iert|tare|ting)\b)\w*"
         r"(?!\s+(?-i:\p{Lu}{2,5})\b)"
         r"(?!\s+(?:de\s+siempre|habitual|usual|yang\s+(?:sama|biasa)|de\s+toujours|habituel|di\s+sempre|"
         r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)(?!" + _QUALIFIED + _SPELLED + ")|"
@@ -540,7 +544,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"utilizar)\s+(?:una|cualquier)\s+herramienta|pour\s+(?:appeler|utiliser|invoquer)\s+(?:un|n['’]importe\s+quel)\s+outil|"
         r"um\s+ein(?:\s+beliebiges)?\s+(?:werkzeug|tool)\s+(?:aufzurufen|zu\s+(?:nutzen|verwenden|benutzen))|"
         r"para\s+(?:usar|chamar|invocar|utilizar)\s+(?:uma|qualquer)\s+ferramenta|per\s+(?:usare|chiamare|invocare|"
-        r"utilizzare)\s+(?:uno|qualsiasi)\s+strumento|чтобы\s+(?:вызвать|использовать)\s+(?:какой-либо\s+|любой\s+)?"
+        r"utilizzare)\s+(?:uno|qualsiasi)\s+strumento|tool\s+calls\s+(?:go|are\s+written|stand)|werkzeugaufrufe\s+stehen|"
+        r"чтобы\s+(?:вызвать|использовать)\s+(?:какой-либо\s+|любой\s+)?"
         r"инструмент|要(?:调用|使用)(?:某个|任何)?工具|ツールを(?:呼び出す|使う)(?:に|とき|場合))\b" + _ENDS,
         # "For example" and the noun: at the start of the sentence or just before its colon, never
         # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
@@ -583,6 +588,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek)"
         + _ENDS,
         "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
+        + r"|γράφεται\s+[^\n]{0,60}?ως\s+εξής"
         + r"|(?:(?:θα\s+)?(?:μοιάζει|έμοιαζε|φαίνεται|φαινόταν),?\s+(?:[^\s,]+,?\s+){0,3}?(?:κάπως\s+)?έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
         + _ENDS,
         "vi": _adverb(r"ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ")
@@ -590,7 +596,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "id-ms": _adverb(r"misalnya|contohnya|sebagai\s+contoh|contoh|misal")
         + r"|\b(?:seperti\s+(?:ini|berikut)\s+bentuknya|tepat\s+seperti\s+ini|terlihat\s+seperti|kelihatan\s+seperti|formatnya|"
-        r"bentuknya|berikut\s+contoh\w*|ini\s+contoh\w*)\b" + _ENDS,
+        r"bentuknya|bentuk\s+panggilannya|begini\s+bentuk\w*|berikut\s+contoh\w*|ini\s+contoh\w*)\b" + _ENDS,
         "ar-fa": _adverb(r"على\s+سبيل\s+المثال|مثلاً|مثلا|مثال|برای\s+مثال|به\s+عنوان\s+مثال|نمونه")
         + r"|(?:يبدو\s+(?:هكذا|كالتالي|كما\s+يلي)|هكذا\s+يبدو|الصيغة|إليك\s+مثال|این\s+شکلی|به\s+این\s+شکل|ساختار(?:ش)?\s+این\s+است|"
         r"این\s+یک\s+مثال)" + _ENDS,
@@ -599,14 +605,14 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "hi-bn": _adverb(r"उदाहरण(?:\s+के\s+लिए)?|मिसाल\s+के\s+तौर\s+पर|উদাহরণ(?:স্বরূপ)?")
         + r"|(?:इस\s+तरह\s+(?:होता|होती)\s+है|ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|(?:এরকম|এমন|এভাবে)\s+হবে|"
-        r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ)"
+        r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ|ঠিক\s+এরকম|(?<!\w)এরকম)"
         + _ENDS
         # ("যেমন", like, only where it alone closes the line: at a line's start it opens "as you
         # said, ...", a clause of the writer's own)
         + r"|(?<!\w)যেমন"
         + _COLON,
         "th": _adverb(r"ตัวอย่างเช่น|ตัวอย่าง|เช่น")
-        + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง|^\W{0,3}ให้ใช้รูปแบบ)"
+        + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง|^\W{0,3}ให้ใช้รูปแบบ|ตามรูปแบบนี้)"
         + _ENDS,
         "ko": _adverb(r"예를\s+들어|예를\s+들면|예시")
         + r"|(?:예:|이런\s+식|이렇게요|이런\s+호출|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
@@ -663,6 +669,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "de": r"\b(?:meine\s+(?:werkzeuge|tools)|(?:vorhin|vorher|früher|gestern)\b[^\n]{0,60}\bhabe\s+ich)\b|"
         # (the call itself named as what was sent, whatever the line goes on to say)
         r"\bdu\s+hast\s+mir\s+(?:folgende[nms]?|diese[nms]?|den|das)\s+(?:block|aufruf|code|befehl)\s+(?:geschickt|gesendet)\b|"
+        # (the verb closing the line after a few words: "Du hast mir diesen Schnipsel aus deinem Projekt geschickt:")
+        r"\bdu\s+hast\s+mir\s+(?:[^\W\d_]+\s+){1,6}?(?:geschickt|gesendet|eingefügt|weitergeleitet|kopiert)"
+        + _COLON
+        + "|"
         r"\b(?:(?:hast|hattest|haben|hatten)\s+(?:du|sie)\s+(?:mir\s+)?(?:[^\W\d_]+\s+){0,3}?|was\s+(?:du|sie)\s+(?:mir\s+)?"
         r"(?:[^\W\d_]+\s+){0,3}?)(?:geschickt|gesendet|eingefügt|weitergeleitet|geschrieben|kopiert)(?:\s+(?:hast|hattest|haben))?"
         + _COLON
@@ -859,7 +869,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
         r"voici\s+(?:une|ma|mon)\s+(?:proposition|suggestion|ébauche)|"
-        r"pas\s+encore\s+(?:envoyé|enregistré)|je\s+(?:vous|te)\s+propose)\b|^\W{0,4}(?:si|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
+        r"pas\s+encore\s+(?:envoyé|enregistré)|je\s+(?:vous|te)\s+propose)\b|^\W{0,4}(?:si|s['’]il|s['’]ils|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
         + _ENDS,
@@ -870,7 +880,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:zwei|drei|mehrere)\s+(?:wege|möglichkeiten|optionen)\b"
         + _ENDS,
-        "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo)|(?:te\s+|lhe\s+|eu\s+)?proponho)\b|"
+        "pt": r"\b(?:até\s+(?:você\s+)?confirmar|se\s+você\s+concordar|rascunho|ainda\s+não\s+(?:enviado|salvo|"
+        # (the writer's "not yet", unless a clause after it takes the step now: "Ainda não salvei seu
+        # endereço, salvando agora:")
+        r"(?:salvei|enviei|guardei|registrei|mandei)(?![^\n:]*,\s*(?:\w+ndo|vou\s+\w+|\w+o)\s+(?:\w+\s+)?agora\b))|(?:te\s+|lhe\s+|eu\s+)?proponho)\b|"
         r"^\W{0,4}(?:se(?!\s+(?:bort|her|nedenfor|ovenfor)\b)|quando|assim\s+que|dependendo|ou|ou\s+então|alternativamente|senão)\b"
         + _ENDS
         + r"|\b(?:duas|três|várias)\s+(?:formas|opções|maneiras)\b"
@@ -947,7 +960,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|(?:δύο|τρεις|μερικοί)\s+(?:τρόποι|επιλογές)"
         + _ENDS,
-        "vi": r"(?:bản\s+nháp|chưa\s+(?:gửi|lưu|cập\s+nhật|thực\s+hiện)|(?:cho\s+)?đến\s+khi\s+bạn\s+xác\s+nhận|"
+        "vi": r"(?:bản\s+nháp|chưa\s+(?:gửi|lưu|cập\s+nhật|thực\s+hiện|áp\s+dụng)|(?:cho\s+)?đến\s+khi\s+bạn\s+xác\s+nhận|"
         r"nếu\s+bạn\s+đồng\s+ý)|^\W{0,4}(?:nếu|trong\s+trường\s+hợp|tùy|tuỳ)\b"
         + _ENDS
         + r"|(?:hai|ba|vài)\s+(?:cách|lựa\s+chọn)"
@@ -1023,6 +1036,9 @@ BARE_QUESTIONS = (
         r"está\s+bem|va\s+bene|d['’]accordo|так|да|можно|годится|tamam\s+mı|olur\s+mu|dobrze|może\s+być|"
         r"v\s+pořádku|(?:je\s+)?to\s+(?:tak\s+)?v\s+pořádku|(?:e\s+)?în\s+regulă|(?:e\s+)?bine\s+așa|"
         r"boleh|boleh\s+ya|setuju|(?:được|ổn)\s+không(?:\s+(?:bạn|ạ))?|(?:bạn\s+)?(?:có\s+)?đồng\s+ý\s+không|行吗|可以吗|好吗|好不好|行不行|"
+        # (the step named: "可以帮你存吗？", "Quer que eu execute?")
+        r"(?:我)?可以(?:帮你)?(?:存|保存|记|记下来|记住|执行|运行)(?:一下)?吗|"
+        r"(?:você\s+)?quer\s+que\s+eu\s+(?:o\s+|a\s+)?(?:execute|rode|salve|envie|guarde|registre)(?:\s+(?:isso|agora))?|"
         r"(?:これで)?(?:いい|よろしい)(?:ですか|でしょうか)|괜찮을까요|될까요|"
         # ("괜찮으세요?" asks after the reader, as "大丈夫？" does; "괜찮아요?" and "어때요?" ask about a thing)
         r"(?:(?:이대로|이렇게|이거|이걸로|이\s*내용으로)\s*)?(?:괜찮아요|괜찮나요|괜찮습니까|괜찮으신가요|어때요|어떤가요)|"
@@ -1284,7 +1300,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:сохранить\s*\?|отправить\s*\?|применить\s*\?|всё\s+верно\s*\?|подтвердите|"
         r"можно\s+(?:сохранить|"
         r"отправить)|^\W{0,3}можно\s+(?:менять|поменять|изменить|заменить|обновить|записать|вносить|внести)\s*\?|^\W{0,3}точно\s+(?:сохранить|записать|отправить|применить|обновить)\s*\?|"
-        r"подтверди(?:те)?,?\s+и\s+я\s+(?:сохраню|запишу|отправлю|обновлю|внесу)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|хотите,?\s+чтобы\s+я)",
+        r"подтверди(?:те)?,?\s+и\s+я\s+(?:сохраню|запишу|отправлю|обновлю|внесу)|(?<!(?:пиши|напиши|скажи|сообщи|пишите|напишите|скажите|сообщите)\s+)только\s+если|вы\s+уверены|"
+        # (not a later or further step: "хотите, чтобы я потом поставил напоминание?")
+        r"хотите,?\s+чтобы\s+я(?!\s+(?:\w+\s+)?(?:потом|позже|завтра|ещё|еще|также|тоже)(?!\w)))",
         "zh": r"只是(?:一个)?草稿|(?:这样|就这样)(?:保存|发送|执行|更新|搜索|记录)?(?:可以|行)吗|(?:等|待)你确认|要(?:保存|发送|执行|更新|搜索)吗|同意的话|"
         r"(?:可以吗|要我(?:保存|发送|执行)|(?:你)?确定要(?:改|修改|更新|保存|替换|换)吗|请确认|好吗[？?]|是否(?:保存|发送|执行)|确认后|只有在(?![^\n]{0,20}(?:告诉我|通知我|跟我说|说一声|找我)))",
         "ja": r"(?:確認|承認)(?:して|し)?(?:いただけ|もらえ|くれ)(?:たら|れば)[、,]?\s*(?:送り|保存し|登録し|実行し)ます|"
@@ -1294,7 +1312,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"でき)?次第[、,]?\s*(?:送信|保存|実行|登録|適用)(?:します|いたします)|ご承認|^\W{0,3}(?:これで|このまま|この内容で|こちらで|こう)?(?:よろしいですか|"
         r"いいですか|保存しますか|送信しますか)|^\W{0,3}(?:保存|送信|実行|更新|登録|適用)して(?:も)?(?:よろしい|いい|大丈夫)(?:です|でしょう)?か|(?:これ|このまま|この内容|こちら)で(?:よろしい|いい)(?:です)?か|^\W{0,3}(?:ご)?確認(?:して|を)?(?:ください|"
         r"お願いします)",
-        "nl": r"\b(?:alleen|slechts|nog\s+maar)\s+een\s+concept\b|\bpas\s+(?:iets\s+)?als\s+(?:je|jij|u)\s+akkoord|\bwacht\s+op\s+je\s+(?:bevestiging|akkoord|"
+        "nl": r"\b(?:alleen|slechts|nog\s+maar)\s+een\s+concept\b|\bvind\s+je\s+het\s+goed\s+(?:dat|als)\s+ik\b[^\n]*\?|\bpas\s+(?:iets\s+)?als\s+(?:je|jij|u)\s+akkoord|\bwacht\s+op\s+je\s+(?:bevestiging|akkoord|"
         r"goedkeuring)|\bzo\s+(?:opslaan|versturen|doorvoeren|bewaren)\s*\?|(?:\b(?:zal|mag|moet|"
         r"kan)\s+ik\s+(?:\w+\s+){0,2}?(?:dit|dat|het|deze|ze)\b[^\n]*\?|\bklopt\s+(?:dit|dat)\b"
         r"[^\n]*\?|\bis\s+(?:dit|dat)\s+(?:goed|oké|ok|correct|in\s+orde)\b[^\n]*\?|\bzeg\s+(?:ja|maar\s+ja)\b|"
@@ -1326,6 +1344,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
         r"[^\n]*\?|^\W{0,3}czy\s+mogę\s*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|(?<!(?:znać|napisz|powiedz|pisz|odezwij\s+się)\s+)\btylko\s+jeśli\b)",
         "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)\s*(?:[—–,.;!]|$)|"
+        r"(?:зберегти|записати|сохранить|записать)\s+(?:саме|именно)\s+так\s*\?|"
         r"чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|"
         r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|"
         r"застосувати)\s+(?:це|його|її)"
@@ -1356,7 +1375,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "el": r"(?:μόνο|απλώς)\s+(?:ένα\s+)?προσχέδιο|περιμένω\s+(?:την\s+)?επιβεβαίωσ|(?:να\s+(?:το|την|τα|"
         r"τον)\s+(?:αποθηκεύσω|στείλω|εφαρμόσω|εκτελέσω)\b|είναι\s+σωστό\s*[;;?]|μέχρι\s+να\s+"
         r"επιβεβαιώσ|πες\s+μου\s+ναι|(?<!(?:πες\s+μου|ενημέρωσέ\s+με|γράψε\s+μου|πείτε\s+μου|ενημερώστε\s+με),?\s+)μόνο\s+αν\b|να\s+προχωρήσω\s*[;;?])",
-        "vi": r"chỉ\s+là\s+(?:bản\s+)?nháp|(?:bạn\s+)?có\s+muốn\s+(?:mình|tôi)\s+(?:chạy|lưu|gửi|cập\s+nhật)|(?:đợi|chờ)\s+bạn\s+xác\s+nhận|(?:lưu|gửi)\s+(?:như\s+thế\s+này|"
+        "vi": r"chỉ\s+là\s+(?:bản\s+)?nháp|(?:bạn\s+)?có\s+đồng\s+ý\s+(?:để|cho)\s+(?:mình|tôi|em)\b[^\n]*không|(?:bạn\s+)?có\s+muốn\s+(?:mình|tôi)\s+(?:chạy|lưu|gửi|cập\s+nhật)|(?:đợi|chờ)\s+bạn\s+xác\s+nhận|(?:lưu|gửi)\s+(?:như\s+thế\s+này|"
         r"như\s+vậy)\s+(?:nhé|nha|được\s+không)|(?:bạn\s+xác\s+nhận\s+thì|xác\s+nhận\s+giúp|(?:lưu|gửi|"
         r"cập\s+nhật)\s+(?:nhé|nha|không)\s*\?|"
         r"(?:như\s+vậy|thế\s+này|vậy)\s+(?:được|ổn|đúng)\s+(?:chưa|không)|đồng\s+ý\s+thì|"
@@ -1536,7 +1555,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"没(?:有)?(?:修改|更改|改动)(?:任何|什么)|只是(?:调用|它)的样子|只是(?:一个)?(?:示例|例子|演示|展示|说明)|仅(?:供|"
         r"为|作)(?:演示|参考|示例|说明)|演示(?:一下)?[^\n]{0,10}的样子|(?:只是(?:一个)?(?:示例|例子)|没有(?:保存|执行|发送)|未(?:执行|保存|发送)|"
         r"并未)",
-        "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|"
+        "ja": r"(?:見本|サンプル|イメージ)(?:です|にすぎません)|(?:形|書き方|例)を見せた(?:だけ)?|実際には[^\n]{0,16}?(?:変えて|して|されて)いません|実際には(?:保存|実行|送信|検索)(?:して|され)(?:い)?ません|まだ(?:保存|送信|実行|検索)(?:して|"
         r"され)(?:い)?ません|(?:お見せした|示した)だけ|(?:例です|例にすぎません|実行していません|保存していません|送信していません|変更していません|示しただけ)|"
         r"(?:実行|保存|送信|変更)(?:は|も)して(?:い)?ません|見せるため(?:だけ)?です|(?:実行|保存|送信)(?:は|も)?していない|"
         r"何も(?:記録|保存|送信)されていません|見た目の例",
@@ -1589,7 +1608,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"thực\s+hiện)\s+gì|"
         r"không\s+(?:lưu|chạy)\s+gì)",
         "id-ms": r"\b(?:hanya|cuma|sekadar)\s+untuk\s+(?:menunjukkan|memperlihatkan|ilustrasi)|(?:\b(?:hanya|cuma|"
-        r"sekadar)\s+(?:sebuah\s+|satu\s+)?contoh|\bbelum\s+ada\s+yang\s+(?:disimpan|dijalankan|"
+        r"sekadar)\s+(?:sebuah\s+|satu\s+)?(?:contoh|gambaran)|\bbelum\s+ada\s+yang\s+(?:tersimpan|disimpan|dijalankan|"
         r"dikirim)|\btidak\s+ada\s+yang\s+(?:disimpan|dijalankan)|\b(?:aku|saya)\s+(?:tidak|belum)\s+(?:menyimpan|"
         r"menjalankan|mengirim|mencari)\w*(?:\s+(?:apa-apa|apa\s+pun|apapun|itu|ini))?\s*(?:[.!,;]|$))",
         "ar-fa": r"(?:فقط|مجرد)\s+(?:لتوضيح|للتوضيح|لإظهار|للعرض)|لم\s+أحفظ\s+شيئا|فقط\s+برای\s+(?:نشان\s+دادن|"
@@ -1926,7 +1945,20 @@ def _done_heading(line: str) -> bool:
             any(mark in line for mark in _CHECK_MARKS) and DONE.match(text.split(None, 1)[0] + ". ") is not None
         )
         or _checked_title(line, text)
+        or _step_heading(text)
     )
+
+
+def _step_heading(text: str) -> bool:
+    """Whether a heading names the writer's own step now ("## মনে রাখার জন্য সেভ করছি", "## I'm
+    saving this", "## Ich werde das speichern"): it titles the step the block takes."""
+    if _HEDGED.search(text) is not None or _HEDGED_INTL.search(text) is not None or _ASK_MARK(text) is not None:
+        return False
+    if _PRESENTS_STEP.search(text) is not None:
+        return False
+    # (by its person: a subject or a verb's ending; a verb alone, "## Saving it", "### Lưu lại", may
+    # title a section of how-to as well, and keeps the block shown)
+    return _MY_STEP_NOW.search(text) is not None or _MY_VERB_LAST.search(text.rstrip(" \t.!") + ":") is not None
 
 
 _CHECKED_WORDS = 2
@@ -2207,7 +2239,8 @@ _DO_ONLY = regex.compile(
 # stays the same:"): its words are the step's reason, and only the step before it presents the block.
 # (Not Italian "perché", as often "because", whose clause may well present it: "perché il formato è:")
 _PURPOSE = regex.compile(
-    r"[,，]?[ \t]*(?<!\w)(?:so\s+that|damit|sodass|so\s+dass|para\s+que|pour\s+que|afin\s+que|affinché|"
+    r"[,，]?[ \t]*(?<!\w)(?:so\s+that|so(?=\s+(?:when|next\s+time)\b)|così(?=\s+(?:quando|che|la\s+prossima)\b)|"
+    r"damit|sodass|so\s+dass|para\s+que|pour\s+que|afin\s+que|affinché|"
     r"чтобы|zodat|så\s+att|aby|żeby)(?!\w)",
     regex.IGNORECASE,
 )
@@ -2223,7 +2256,9 @@ def _for_a_purpose(sentence: str) -> bool:
         _my_step_at(head, sentence) is not None
         and _BEFORE_TABLE.first(head + ":") is None
         and _EXAMPLE_NOUN.search(purpose) is None
-        and _PRESENTS_STEP.search(sentence) is None
+        # (a step of showing counts where it is the writer's now, not in the purpose: "così quando ti
+        # propongo una ricetta")
+        and _PRESENTS_STEP.search(head) is None
     )
 
 
@@ -4117,10 +4152,10 @@ AFTER_GATES["retracted"] += (
 )
 AFTER_GATES["proposed"] += (*["niambie", "ukiridhika", "tudo bem se eu", "confirmar antes", "confirmar primeiro"],)
 AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで", "okを", "okが", "dai voie", "permiți"],)
-AFTER_GATES["example"] += (*["していない", "何も", "見た目の例"],)
+AFTER_GATES["example"] += (*["していない", "何も", "見た目の例", "を見せた", "実際には", "gambaran", "tersimpan"],)
 AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", "beru zpět", "beru zpátky"],)
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
-AFTER_GATES["proposed"] += ("не против",)
+AFTER_GATES["proposed"] += ("не против", "vind je het goed", "đồng ý", "саме так", "именно так")
 AFTER_GATES["example"] += ("نمایش", "هیچ")
 AFTER_GATES["proposed"] += (
     *["give me ", "send me ", "let me know", "tell me", "say so", "bescheid", "gib mir", "sag mir", "dammi"],
@@ -6106,6 +6141,8 @@ _MY_STEP_INTL = regex.compile(
     # (it, es, pt, ca: the first person's present of noting, adding, searching and running)
     r"aggiungo|annoto|segno|memorizzo|inserisco|aggiorno|añado|anoto|apunto|actualizo|agrego|adiciono|atualizo|"
     r"acrescento|afegeixo|actualitzo|cerco|busco|procuro|eseguo|ejecuto|executo|"
+    # (and of working a sum out: "Vale, sumo los gastos ...", "Calcolo la media")
+    r"sumo|calculo|compruebo|reviso|somo|verifico|confiro|sommo|calcolo|controllo|"
     r"ik\s+(?!zou|kan|wil|stel)\w+|laat\s+me|(?:jag|jeg)\s+(?!skulle|kan|kunde|vill|vil|föreslår|foreslår)\w+|"
     r"låt\s+mig|lad\s+mig|la\s+meg|"
     r"\w+(?:ez|esc)|o\s+să|voi\s+\w+|am\s+\w+(?:at|it|ut)|lasă-mă|"
@@ -6377,7 +6414,7 @@ _ANSWERED = regex.compile(
     r"đồng\s+ý|xác\s+nhận|trả\s+lời|setuju|konfirmasi|sahkan|jawab\w*|balas\w*|izin|موافق\w*|تأكيد\w*|تؤكد|"
     r"نعم|تأیید|تایید|بله|جواب\w*|اجازه|כן|אישור|שתאשר|תאשר|שתסכים|תסכים|הסכמה|תשובה|שתענה|हाँ|हां|सहमत|पुष्टि|"
     r"मंज़ूरी|मंजूरी|जवाब|अनुमति|হ্যাঁ|রাজি|সম্মত|অনুমতি|উত্তর|ndiyo|jibu|d['’]acord|respon\w*)(?!\w)"
-    r"|ยืนยัน|ตกลง|อนุญาต|โอเค|返事|確認|承認|了解|同意|返信|确认|点头|答复|回复|批准|답|확인|동의|허락|승인|"
+    r"|ยืนยัน|ตกลง|อนุญาต|โอเค|返事|確認|承認|許可|了解|同意|返信|确认|许可|点头|答复|回复|批准|답|확인|동의|허락|승인|"
     r"kubali|thibitisha|ruhusu",
     regex.IGNORECASE,
 )
@@ -6429,7 +6466,20 @@ def _asks_back_then_more(line: str) -> bool:
     if _STEP_IT_ASKED.match(q[0]) is not None:
         return True
     mine = _asks_my_step(q[0])
-    return mine is not None and mine[1]
+    if mine is not None and mine[1]:
+        return True
+    # (a leave question of the bare list that names the step, "Quer que eu execute?", "可以帮你存吗？";
+    # consent alone, "OK? Let me know if anything changes.", checks in on what was done)
+    return _BARE.search(_bare_text(q[0])) is not None and _STEP_VERB.search(q[0]) is not None
+
+
+# The verbs of the steps a block takes, as a leave question names them
+_STEP_VERB = regex.compile(
+    r"(?<!\w)(?:run|save|send|apply|store|execute|exécute|lance|enregistre|envoie|ejecut\w*|guard\w*|envío|"
+    r"execut\w*|rode|salve|envie|faça|grave|esegu\w*|salv\w*|invi\w*|speicher\w*|ausführ\w*|schick\w*|"
+    r"сохран\w*|выполн\w*|запуст\w*|отправ\w*)(?!\w)|存|保存|记|执行|运行|実行|検索|저장|실행|검색",
+    regex.IGNORECASE,
+)
 
 
 # The English step asked by its bare verb on the block ("Run it?", "Shall I save this now?")

@@ -1593,3 +1593,56 @@ def test_a_correction_after_a_comma_and_alternatives_under_alternativa_labels() 
     )
     for r in _parse_both(options):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # the verb "to format" is no format; "così quando" is a purpose
+        ("E vou guardar essas preferências pra próxima vez que você formatar o PC:", "", True),
+        ("Lo annoto nel profilo così quando ti propongo una ricetta è già nel formato giusto:", "", True),
+        ("Lo salvo così:", "OK?", False),
+        # a step on what the reader sent, in the Spanish preterite
+        ("Vale, sumo los gastos que me pasaste y saco la media:", "", True),
+        ("Esta es la llamada que me pasaste:", "", False),
+        # a later step asked about, in Russian
+        ("Поищу в заметках:", "Хотите, чтобы я потом поставил напоминание?", True),
+        ("Могу записать:", "Хотите, чтобы я это записал?", False),
+        # the writer's "not yet", then the step now or a wish to check first
+        ("Ainda não salvei seu endereço, salvando agora:", "", True),
+        ("Ainda **não salvei**, só quero que você confira os números:", "", False),
+        # leave asked by the step's question, and what it waits on
+        ("Posso rodar um script:", "Quer que eu execute? Só confirma se a taxa é 0,99% ao mês.", False),
+        ("我可以把这个日期存进长期记忆：", "可以帮你存吗？如果你不想让我记这类事情，直接说就行。", False),
+        ("過去の会話を検索します：", "上のように検索してもいいですか？ 許可をいただければすぐに調べます。", False),
+        # rows in their languages
+        ("S'il n'y est pas, je l'enregistrerai ensuite :", "", False),
+        ("No formato que eu uso, fica assim, ó:", "", False),
+        ("Werkzeugaufrufe stehen in einem JSON-Block:", "", False),
+        ("Du hast mir diesen Schnipsel aus deinem Projekt geschickt:", "", False),
+        ("Du hast mir deine Nummer geschickt, ich trage sie ein:", "", True),
+        ("Mình **chưa** áp dụng đâu:", "", False),
+        ("Kurang lebih begini bentuk panggilannya:", "", False),
+        ("Οι οδηγίες λένε ότι κάθε κλήση εργαλείου γράφεται ως εξής:", "", False),
+        ("ঠিক এরকম:", "", False),
+        ("ในพรอมต์ระบบเขียนไว้ว่า ให้เขียนตามรูปแบบนี้:", "", False),
+        ("Ось що я пропоную записати:", "Зберегти саме так?", False),
+        ("Dit is de aanvulling voor je profiel:", "Vind je het goed dat ik dit zo opsla? Of wil je het anders?", False),
+    ],
+)
+def test_rows_of_the_thirty_seventh_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_a_heading_that_names_the_writers_step_and_persian_letter_labels() -> None:
+    for heading in ("## মনে রাখার জন্য সেভ করছি", "## मैं इसे सेव कर रहा हूँ", "## I'm saving this"):
+        for r in _parse_both(f"{heading}\n\n{_SAVE}"):
+            assert len(r.tool_calls) == 1, heading
+    # (a verb alone may title a section of how-to: "## Saving it", "### Lưu lại")
+    for heading in ("## Example", "## Saving it", "### Lưu lại để tháng sau so sánh"):
+        for r in _parse_both(f"{heading}\n\n{_SAVE}"):
+            assert r.tool_calls == [], heading
+    dice = '<tool_call>{"name": "roll_dice", "arguments": {"sides": 6}}</tool_call>'
+    for r in _parse_both(f"دو راه داریم:\n\nالف) تاس:\n{dice}\n\nب) تاس دیگر:\n{dice}"):
+        assert r.tool_calls == []
