@@ -56,6 +56,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT35,
     HELDOUT36,
     HELDOUT37,
+    HELDOUT38,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -107,6 +108,7 @@ HELDOUT34_CASES = load_cases(HELDOUT34)
 HELDOUT35_CASES = load_cases(HELDOUT35)
 HELDOUT36_CASES = load_cases(HELDOUT36)
 HELDOUT37_CASES = load_cases(HELDOUT37)
+HELDOUT38_CASES = load_cases(HELDOUT38)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -146,6 +148,7 @@ HELDOUT_SETS = [
     HELDOUT35_CASES,
     HELDOUT36_CASES,
     HELDOUT37_CASES,
+    HELDOUT38_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
