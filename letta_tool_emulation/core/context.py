@@ -2188,14 +2188,14 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return None
     if kind == "example" and (_saved_in_format(sentence) or _step_so(sentence) or _for_a_purpose(sentence)):
         return None
-    if kind == "example" and (real := _REAL_ONE.search(sentence)) is not None:
+    if (
+        kind == "example"
+        and (real := _REAL_ONE.search(sentence)) is not None
+        and _BEFORE_TABLE.first(sentence[real.start() :]) is None
+    ):
         # an example's words before the clause that calls the block the real thing ("For
         # example, with a 72,000 balance at 4.25%, here's the actual number:")
-        return (
-            None
-            if _BEFORE_TABLE.first(sentence[real.start() :]) is None
-            else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
-        )
+        return None
     return None if kind is None else Shown(kind, _WHY_BEFORE[kind], quote_words(sentence))
 
 
@@ -2221,11 +2221,8 @@ def _step_so(sentence: str) -> bool:
     head = sentence[: end.start()]
     if _EXAMPLE_NOUN.search(head) is not None or _CONDITION.match(head) is not None or _BEFORE_TABLE.first(head + ":"):
         return False
-    at = _my_step_at(head, sentence)
-    if at is None or _HEDGED.search(head, at) is not None or _HEDGED_INTL.search(head, at) is not None:
-        return False
     # ("I'll do it like this:", "Ich mache es so:" name no step of their own: a way is shown)
-    return _NO_REPORT.search(head, max(0, at - _NEGATION_REACH)) is None and _DO_ONLY.search(head) is None
+    return _plain_step(head, sentence) and _DO_ONLY.search(head) is None
 
 
 _DO_ONLY = regex.compile(
@@ -2300,14 +2297,17 @@ def _saved_in_format(sentence: str) -> bool:
     head = sentence[: found.start()]
     # (a hedge or a negation after the format is a purpose's, "para você não esquecer", "così la
     # prossima volta"; before it, the step's; a "like this" after it is still read below)
+    return _plain_step(head, sentence) and _BEFORE_TABLE.first(head + sentence[found.end() :]) is None
+
+
+def _plain_step(head: str, sentence: str) -> bool:
+    """Whether ``head``, the start of ``sentence``, names the writer's own step now, neither
+    hedged from the step on nor negated right before it ("No lo guardo"; a negation clauses
+    earlier is the reason's)."""
     at = _my_step_at(head, sentence)
     if at is None or _HEDGED.search(head, at) is not None or _HEDGED_INTL.search(head, at) is not None:
         return False
-    # (a negation of the step stands right before it, "No lo guardo"; one clauses earlier is the reason's)
-    return (
-        _NO_REPORT.search(head, max(0, at - _NEGATION_REACH)) is None
-        and _BEFORE_TABLE.first(head + sentence[found.end() :]) is None
-    )
+    return _NO_REPORT.search(head, max(0, at - _NEGATION_REACH)) is None
 
 
 _NEGATION_REACH = 16
