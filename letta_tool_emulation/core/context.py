@@ -295,7 +295,9 @@ _SENTENCE_END = regex.compile(
     r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』€$£¥%°]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|[।॥][ \t]*|"
     r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
     r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
-    r"[.!?]+[ \t]+(?=\p{Lu})"
+    r"[.!?]+[ \t]+(?=\p{Lu})|"
+    # (Thai ends a sentence on its polite particle and a space, with no stop: "...ด้วยนะครับ ขอผม...")
+    r"(?<=ครับ|ค่ะ|คะ|จ้ะ|จ้า)[ \t]+(?=\p{Thai})"
 )
 # An emoji where a capital follows stands where the stop would ("... de ver jogo 😂 Vou lembrar
 # disso:"); looked for only in a line that is not all ASCII, which costs an ASCII line nothing
@@ -537,6 +539,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (nor, in Chinese and Japanese, the format that a quotation spelled out just before it:
         # "「日付・金額・店」の形式を使っている", nor one the writer's own step follows: "我按这个格式记一下")
         + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|(?<![」』”\"](?:の|的)?)(?:(?<!我(?:就|先|会|来)?(?:按|按照|照|用|以)(?:这个|这种|同样的|一样的|原来的|之前的|平时的)?)格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式)|例)"
+        # (nor one the writer reports noted between it and the colon: "…的短视频格式，我记住了，…：")
+        r"(?![^\n:：]{0,30}?我(?:已经|都|也)?(?:记住|记下|记好|存好|保存)了)"
         r"[^\n]{0,30}[:：][ \t]*$",
         # How any tool is called, told as an instruction (a prompt recited: "To call a tool, output
         # exactly:", "Para usar una herramienta escribe:"); the writer's own step names its tool
@@ -579,7 +583,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "fi-hu": _adverb(r"esimerkiksi|esim\.|esimerk\w*|például|pl\.|(?:egy\s+)?példa\w*|példá\w*")
         + r"|\b(?:näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|muoto\s+on|tässä\s+esimerkki|így\s+néz\s+ki|"
-        r"a\s+formátum|ilyen\s+formátum\w*|íme\s+egy\s+példa|így\s+\w+(?:ném|nám)|\w+(?:ném|nám)\s+így)" + _ENDS,
+        r"a\s+formátum|ilyen\s+formátum\w*|íme\s+egy\s+példa|így\s+\w+(?:ném|nám)|\w+(?:ném|nám)\s+így|"
+        # (the writer's step in the conditional, then "like this": "Voisin tallentaa tämän näin:")
+        r"\w+isin\s+(?:\S+\s+){0,6}?näin)" + _ENDS,
         "ro-ca": _adverb(r"de\s+exemplu|de\s+ex\.|(?:un\s+)?exemplu|per\s+exemple|p\.\s?ex\.|(?:un\s+)?exemple")
         + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|(?:aș|ar)\s+(?:\S+\s+){0,6}?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
         r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
@@ -618,8 +624,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:예:|이런\s+식|이렇게요|이런\s+호출|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
         + _ENDS,
         "sw": _adverb(r"kwa\s+mfano|mfano")
-        + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano)\b"
-        + _ENDS,
+        + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano|"
+        # (the same: "Ningeweza kuhifadhi hivi:")
+        r"ninge\w+\s+(?:\S+\s+){0,6}?(?:hivi|namna\s+hii|kwa\s+njia\s+hii))\b" + _ENDS,
         # Introductions that run on after the marker word before their colon ("比如说，掷骰子是这样的：",
         # "たとえば、…はこう書きます："), in the languages that write them so.
         "zh-ja": r"(?:是这样的|是这样写的|这样写|这么写|写法如下|如下所示|こう書きます|こう書く|こう書ける|こうなります|"
@@ -832,6 +839,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"还没(?:发|存)(?![出到给])|"
         r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
         r"(?:결과가|아무것도|아무\s+것도|기록이)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|비어\s*있으면)|"
+        # (what the result holds named between: "검색 결과에 기존 일정이 없으면")
+        r"(?:결과에|결과에서|기존)\s*[^\n,，]{0,20}?(?:없으면|없다면|안\s*나오면|나오지\s*않으면)|"
         # (or with a word that points back at the earlier search: "거기서 안 나오면 ...")
         r"(?:거기서|거기에서|그쪽에서|그곳에서)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|못\s*찾으면)|"
         r"찾지\s*못하면|(?:何も|結果が)(?:見つから|出てこ|ヒットし|出)なければ|結果が(?:空|ゼロ)(?:なら|だったら)|"
@@ -979,7 +988,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "he": r"(?:טיוטה|עוד\s+לא\s+(?:שלחתי|שמרתי)|עד\s+שתאשר|אם\s+תאשר)|^\W{0,4}(?:אם|במקרה\s+ש)" + _ENDS,
         "hi-bn": r"(?:मसौदा|ड्राफ्ट|पुष्टि\s+तक|पुष्टि\s+के\s+बाद|नहीं\s+भेज(?:ूँगा|ूंगा|ा)|अगर\s+आप\s+सहमत|খসড়া|"
         r"এখনও\s+পাঠাইনি|নিশ্চিত\s+না\s+করা\s+পর্যন্ত)|^\W{0,4}(?:अगर|यदि|যদি)" + _ENDS,
-        "th-ko": r"(?:ฉบับร่าง|ยังไม่ได้(?:ส่ง|บันทึก)|จนกว่าคุณจะยืนยัน|초안|아직\s+(?:보내지|저장하지|전송하지|적용하지)|"
+        "th-ko": r"(?:ฉบับร่าง|ยังไม่ได้(?:ส่ง|บันทึก)|จนกว่าคุณจะยืนยัน|รอ(?:คุณ|ให้คุณ)?(?:การ)?ยืนยัน|초안|아직\s+(?:보내지|저장하지|전송하지|적용하지)|"
         r"확인해\s?주시면|승인해\s?주시면|동의하시면)|^\W{0,4}(?:ถ้า|หาก|만약)" + _ENDS,
         "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|matokeo\s+yaki\w+|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
         + _ENDS,
@@ -1242,8 +1251,10 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:is|was)\s+(?:that|this|it)\s+something\s+you(?:['’]d)?\s+(?:want|like)\s+me\s+to\s+(?:keep|save|store|"
         r"remember|note|add|log)\b[^\n]*\?|"
         # (not where the sentence offers help with anything else, or a later step: "if you need anything
-        # else, just say the word", "If you'd like help with a card message later this week, just say the word")
-        r"(?<!\b(?:anything\s+else|something\s+else|help\s+with|later)\b[^.!?\n]{0,60})\bsay\s+(?:yes|the\s+word|so)\b|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
+        # else, just say the word", "If you'd like help with a card message later this week, just say the word",
+        # "Just say the word if you want help prepping")
+        r"(?<!\b(?:anything\s+else|something\s+else|help|later)\b[^.!?\n]{0,60})\bsay\s+(?:yes|the\s+word|so)\b"
+        r"(?![^.!?\n]{0,40}\b(?:anything\s+else|something\s+else|help|later)\b)|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
         r"\bbefore\s+it\s+goes\s+out\b|\b(?:then|and)\s+tell\s+me\s+to\s+(?:send|save|apply|run)\s+(?:it|this|that|them)\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
         r"(?<!\b(?:know|tell\s+me|ping\s+me)\s+)\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
@@ -1544,7 +1555,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"non\s+è\s+stato\s+(?:salvato|eseguito|inviato)|non\s+ho\s+(?:salvato|eseguito)|"
         r"nulla\s+è\s+stato)|\bnessun[oa]?\s+(?!altr)(?:\w+\s+){0,2}?è\s+stat[oa]\s+(?:modificat|salvat|"
         r"cambiat|inviat)\w*|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:eseguit|salvat|inviat|registrat|cercat|lanciat)[aie]\b|"
-        r"\bti\s+mostro\s+solo\b|\bsolo\s+com['’]è\s+fatt[oa]\b",
+        r"\bti\s+mostro\s+solo\b|\bsolo\s+com['’]è\s+fatt[oa]\b|\bsolo\s+l['’]aspetto\s+d|"
+        r"\bnon\s+ho\s+(?:ancora\s+)?(?:inserito|aggiunto|modificato|cambiato|registrato|scritto|toccato)\s+"
+        r"(?:nulla|niente)\b(?!\s+(?:altro|oltre|di\s+più))",
         "ru": r"(?:только|лишь|просто)\s+(?:для\s+)?(?:демонстрац|иллюстрац|наглядност)\w*|(?:ещё|"
         r"пока)\s+не\s+(?:сохранил|отправил|выполнил|записал|искал)|ничего\s+не\s+(?:искал|записал|"
         r"отправлял)|(?:только\s+пример|просто\s+пример|ничего\s+не\s+(?:сохранено|сохранил|выполнено|"
@@ -1613,7 +1626,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"menjalankan|mengirim|mencari)\w*(?:\s+(?:apa-apa|apa\s+pun|apapun|itu|ini))?\s*(?:[.!,;]|$))",
         "ar-fa": r"(?:فقط|مجرد)\s+(?:لتوضيح|للتوضيح|لإظهار|للعرض)|لم\s+أحفظ\s+شيئا|فقط\s+برای\s+(?:نشان\s+دادن|"
         r"توضیح)|چیزی\s+ذخیره\s+نکردم|(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|"
-        r"لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|"
+        r"لم\s+يتم\s+(?:حفظ|تنفيذ|إرسال)|مجرد\s+(?:توضيح|عرض|مثال)\s+ل?شكل|"
+        # (the passive: "nothing was saved", "لم يُحفظ أي شيء")
+        r"لم\s+يُ?(?:حفظ|نفذ|نفّذ|رسل|سجل|سجّل)\s+(?:أي|اي)\s+شيء|"
         r"فقط\s+یک\s+مثال|(?:ذخیره|اجرا|ارسال)\s+نکردم|فقط\s+شکل\s+[^\n]{0,20}?نشان\s+می|"
         # ("only a showing of the call's shape; no search was done")
         r"فقط\s+نمایش|هیچ\s+[^\n]{0,20}?(?:انجام|ذخیره|اجرا|ارسال)\s+نشد)",
@@ -1802,7 +1817,10 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:cet|ce|cette)\s+(?:appel|bloc)|\b(?:ritiro|annullo)\s+(?:questa|quella)\s+(?:chiamata|richiesta)|"
         r"\b(?:retiro|cancelo|anulo)\s+(?:essa|esta)\s+(?:chamada|ordem)|(?:отменяю|отзываю)\s+(?:этот|тот|"
         r"предыдущий)\s+(?:вызов|блок|запрос)|(?:скасовую|відкликаю)\s+(?:цей|той|попередній)\s+(?:виклик|блок|запит)|"
-        r"\bcofam\s+(?:to|ten)\b|\bodwołuję\b|\bruším\s+(?:to|ten|tento)\s+(?:volání|blok)",
+        r"\bcofam\s+(?:to|ten)\b|\bodwołuję\b|\bruším\s+(?:to|ten|tento)\s+(?:volání|blok)|"
+        # (the step taken back named with where it stands: "Vergeet de aanroep hierboven", "Скасовую дію вище")
+        r"\bvergeet\s+(?:de|die)\s+(?:aanroep|oproep|actie|blok)\b(?!\s+niet)|"
+        r"(?:скасовую|відкликаю)\s+(?:цю\s+|ту\s+)?(?:дію|виклик|запит|блок)(?:\s+(?:вище|зверху))?(?!\w)",
     },
 }
 
@@ -2399,7 +2417,11 @@ _SENT_ON_NOUN = regex.compile(
     r"(?:that\s+|which\s+)?you\s+(?:just\s+|already\s+)?(?:sent|pasted|shared|gave|forwarded|wrote|uploaded|attached)|"
     r"que\s+(?:você\s+|vc\s+)?me\s+(?:enviaste|mandaste|pasaste|compartiste|diste|enviou|mandou|passou|deu|"
     r"compartilhou)|que\s+me\s+(?:has|habéis|ha)\s+(?:enviado|mandado|pasado|compartido|dado)|"
-    r"que\s+(?:tu\s+m['’]as|vous\s+m['’]avez)\s+(?:envoyé|donné|partagé|collé|passé|transmis)e?s?|"
+    r"(?:tu\s+m['’]as|vous\s+m['’]avez)\s+(?:envoyé|donné|partagé|collé|passé|transmis)e?s?|"
+    # (the Nordic and Dutch "(that) you pasted": "utdraget du klistrade in", "het bestand dat je stuurde")
+    r"(?:som\s+)?du\s+(?:just\s+|nettopp\s+|lige\s+)?(?:skickade|klistrade\s+in|delade|gav\s+mig|laddade\s+upp|bifogade|"
+    r"sendte|delte|limte\s+inn|indsatte|sendt)|(?:die|dat)\s+(?:je|u)\s+(?:me\s+|mij\s+)?(?:net\s+)?(?:stuurde|plakte|gaf|deelde|"
+    r"hebt\s+gestuurd|hebt\s+geplakt)|"
     r"che\s+mi\s+hai\s+(?:mandato|inviato|passato|dato|incollato|girato)|"
     r"(?:die|den|das)\s+du\s+mir\s+(?:geschickt|gegeben|geschrieben|weitergeleitet)\s+hast|"
     r"(?:котор\w+|что)\s+(?:ты|вы)\s+(?:мне\s+)?(?:прислал\w*|отправил\w*|скинул\w*|дал\w*|переслал\w*))(?!\w)",
@@ -3465,6 +3487,8 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "একটা উদাহরণ",
             "খুঁজিনি",
             "ver como",
+            "l'aspetto",
+            "l’aspetto",
             "abych ukázal",
             "at vise",
             "belum mencari",
@@ -3724,6 +3748,7 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "أنفذ",
             "مثال",
             "مجرد",
+            "شيء",
             "نکردم",
             "يتم",
             "उदाहरण",
@@ -4624,8 +4649,8 @@ def _checks_then_asks(line: str) -> bool:
 # change it?", "저장해도 괜찮을까요, 아니면 내용을 조금 고칠까요?")
 # "Or" in the languages of the tables, offering the other answer to a question
 _OR_WORDS = (
-    r"(?:or|oder|ou|o|of|eller|или|або|czy|albo|nebo|vagy|sau|yoksa|atau|hay|ή|أو|یا|או|या|নাকি|หรือ|"
-    r"아니면|还是|或者|それとも)(?!\w)"
+    r"(?:(?:or|oder|ou|o|oppure|of|eller|или|або|czy|albo|nebo|alebo|vagy|sau|yoksa|veya|atau|hay|hoặc|ή|أو|یا|או|या|"
+    r"নাকি|หรือ|아니면)(?!\w)|还是|還是|或者|それとも)"  # (no spaces part words where the last are written)
 )
 _OR_CLAUSE = regex.compile(r"[,，、][ \t]*" + _OR_WORDS, regex.IGNORECASE)
 
@@ -4635,10 +4660,11 @@ _OR_SENTENCE = regex.compile(r"[\W_]{0,3}" + _OR_WORDS, regex.IGNORECASE)
 
 
 def _bare_then_or(line: str) -> str | None:
-    """The first sentence of a line that asks leave for the block in a bare question, then offers
-    the other answer in a question of its own opening on "or" ("Запустить? Или посчитаете сами?",
-    "Run it? Or is the formula enough?"): the first question is the block's, whatever the other
-    answer is; None for any other line."""
+    """The first sentence of a line that asks leave for the block in a bare question or by its
+    grammar (:func:`_asks_my_step`), then offers the other answer in a question of its own opening
+    on "or" ("Запустить? Или посчитаете сами?", "Run it? Or is the formula enough?", "Ti va che lo
+    registri? Oppure preferisci che aspetti?"): the first question is the block's, whatever the
+    other answer is; None for any other line."""
     text = line.strip()
     # (most lines ask nothing, or once: found by the marks before any pattern is tried)
     marks = [i for i in (text.find("?"), text.find("？")) if i >= 0]
@@ -4648,7 +4674,7 @@ def _bare_then_or(line: str) -> str | None:
     first, rest = text[:cut].strip(), text[cut:].strip()
     if not rest or _OR_SENTENCE.match(rest) is None or len(sentences(rest)) != 1:
         return None
-    if not (_BARE.search(_bare_text(first)) or _bare_shape(first, 1)):
+    if not (_BARE.search(_bare_text(first)) or _bare_shape(first, 1) or _asks_my_step(first) is not None):
         return None
     return first
 
@@ -5399,10 +5425,14 @@ _MY_STEP_ASKED = regex.compile(
     # (a clitic that opens the clause, before a verb in the first person: "¿Lo actualizo?",
     # "L'aggiungo?", "Ho guardo?"; "el regalo" and "la foto" are a noun's article)
     r"^(?:lo|la|los|las|li|le|l['’])\s*\p{L}{2,}o|(?:si|que|se)\s+(?:lo|la|los|las)\s+\p{L}{2,}[oe]|puedo|debo|"
+    # (Italian asks it with "che" and the first person's subjunctive: "Ti va che lo registri?")
+    r"che\s+(?:lo|la|li|le|l['’])\s*\p{L}{2,}[ia]|"
     r"posso|devo|(?:que\s+)?eu\s+\p{L}{3,}|puc|^(?:ho|l['’])\s*\p{L}{2,}[oi]|să\s+(?:îl|o|le|\p{L}{3,}(?:ez|esc))|(?:îl|o)\s+\p{L}{3,}ez|"
     r"czy\s+(?:mogę|mam)|mogę|mam|můžu|mohu|mám|smím|мне|могу|можу|мені|"
     r"να\s+(?:το|τα|τον|την|τους|τις)|μπορώ\s+να|"
-    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\p{L}{3,}(?:nko|nkö)|"
+    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\p{L}{3,}(?:nko|nkö)|että\s+\p{L}{3,}n|"
+    # (Swahili "will you let me": "Je, unaniruhusu kuhifadhi?")
+    r"\p{L}*niruhusu|"
     r"(?:saya|aku)|boleh(?:kah)?|perlu(?:kah)?|(?:tôi|mình)\s+\p{L}+|"
     r"क्या\s+मैं|"
     r"(?:^|هل\s+)أ\p{L}{2,}|(?:^|האם\s+)(?:ש?א|ל)\p{L}{3,}"
@@ -5413,7 +5443,7 @@ _MY_STEP_ASKED = regex.compile(
 _MY_STEP_LAST = regex.compile(
     r"(?:(?<!\w)(?:\p{L}{3,}(?:ть|ти)|\p{L}{3,}(?:nko|nkö)|\p{L}{3,}(?:jam|jem|sam|sem|zam|zem)(?:\s+(?:el|meg|fel|be))?|"
     r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\w+م|\w+(?:ূँ|ूँ|ूं|ऊँ|ऊं)|\w+(?:ব|বো)|\w+ই|"
-    r"nii?\p{L}{3,}[ei]|\p{L}{3,}e\s+ich|(?:ich|ik|jag|jeg)|\p{L}{2,}(?:nhé|nha)|nhé|nha|không)|\p{Hangul}까요?)"
+    r"nii?\p{L}{3,}[ei]|\p{L}*niruhusu(?:\s+ku\p{L}+)?|\p{L}{3,}e\s+ich|(?:ich|ik|jag|jeg)|\p{L}{2,}(?:nhé|nha)|nhé|nha|không)|\p{Hangul}까요?)"
     r"[ \t]*[?？؟;]$",
     regex.IGNORECASE,
 )
@@ -5864,7 +5894,9 @@ def _asks_leave(line: str) -> bool:
 _WANT_ME = regex.compile(
     r"(?<!\w)(?:(?:want|like)\s+me\s+to|(?:quieres|quiere|queréis|quieren|quer|queres|querem|veux|voulez|vuoi|vuole|"
     r"volete|willst|möchtest|wollen\s+sie|möchten\s+sie|wil\s+je|wilt\s+u|vill\s+du|vil\s+du|chcesz|chcete|"
-    r"chceš)(?:\s+(?:du|tu|vous|je|u))?,?\s+(?:que|che|dass|że|at|att|dat|abych)|(?:хочешь|хотите|хочеш|хочете),?\s+(?:чтобы|щоб)\s+я)(?!\w)|要我|"
+    r"chceš)(?:\s+(?:du|tu|vous|je|u))?,?\s+(?:que|che|dass|że|at|att|dat|abych)|(?:хочешь|хотите|хочеш|хочете),?\s+(?:чтобы|щоб)\s+я|"
+    # (Finnish "that I" with the first person's ending: "Haluatko / Sopiiko, että tallennan sen?")
+    r"että\s+\p{L}{3,}n)(?!\w)|要我|"
     r"してほしい",
     regex.IGNORECASE,
 )
@@ -6099,7 +6131,7 @@ _MY_STEP_NOW = regex.compile(
     # (the first person's present with an object pronoun: "je le note", "ich speichere das")
     r"je\s+(?:l['’]|le\s+|la\s+|les\s+)\w+|ich\s+\w+e\s+(?:das|es|den|die|dir|sie|ihn)|"
     r"j['’](?:ajoute|enregistre|inscris|actualise)|je\s+(?:note|garde|retiens|sauvegarde|rajoute|mets\s+à\s+jour|cherche|"
-    r"recherche|vérifie|lance))(?!\w)",
+    r"recherche|vérifie|lance|regarde|consulte|liste|ouvre|examine|calcule|exécute))(?!\w)",
     regex.IGNORECASE,
 )
 # A lead that hedges the step it names: a modal of possibility or the conditional ("I could
@@ -6588,7 +6620,7 @@ ALTERNATIVES_INTRO = regex.compile(
     r"\b(?:iki|üç|birkaç)\s+(?:seçenek|alternatif)|\b(?:dua|tiga|beberapa)\s+(?:pilihan|opsi)\b|"
     r"\b(?:hai|ba|vài)\s+(?:lựa\s+chọn|phương\s+án)|(?:두|세|몇)\s*가지\s*(?:선택지|옵션|안|중)|"
     r"(?:خياران|خيارين|عدة\s+خيارات)|(?:دو|سه|چند)\s+(?:گزینه|راه[\u200c ]?حل)|(?:שתי|שלוש|כמה)\s+אפשרויות|"
-    r"(?:दो|तीन|कुछ)\s+विकल्प|(?:দুটি|দুটো|তিনটি)\s+বিকল্প|(?:สอง|สาม)\s*(?:ทางเลือก|แบบ)|(?:δύο|τρεις)\s+επιλογές|"
+    r"(?:दो|तीन|कुछ)\s+विकल्प|(?:দুটি|দুটো|তিনটি)\s+বিকল্প|(?:สอง|สาม)\s*(?:ทางเลือก|แบบ)|^\W{0,3}เลือก|(?:δύο|τρεις)\s+επιλογές|"
     r"\b(?:kaksi|kolme)\s+vaihtoehtoa\b|\b(?:két|három)\s+lehetőség|\b(?:două|trei)\s+(?:opțiuni|variante)\b|"
     r"\b(?:dues|tres)\s+(?:opcions|possibilitats)\b|\b(?:chaguo|njia)\s+(?:mbili|tatu)\b",
     regex.IGNORECASE,

@@ -1646,3 +1646,55 @@ def test_a_heading_that_names_the_writers_step_and_persian_letter_labels() -> No
     dice = '<tool_call>{"name": "roll_dice", "arguments": {"sides": 6}}</tool_call>'
     for r in _parse_both(f"دو راه داریم:\n\nالف) تاس:\n{dice}\n\nب) تاس دیگر:\n{dice}"):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # leave asked by grammar, then the other answer offered on "or"
+        ("Potrei annotarlo nel profilo:", "Ti va che lo salvi? Oppure aspettiamo la conferma?", False),
+        ("我准备这样记：", "要我现在存吗？还是等你回来再说？", False),
+        ("L'ho salvato:", "Lo aggiungo anche al calendario? Oppure no?", True),
+        # the conditional with "like this" in Finnish and Swahili; the plain step runs
+        ("Voisin kirjata sen muistiin näin:", "", False),
+        ("Kirjaan sen muistiin näin:", "", True),
+        ("Ningeweza kuiandika hivi:", "", False),
+        ("Nitaiandika hivi:", "", True),
+        # "that I" in Finnish, "let me" in Swahili: leave asked
+        ("Voisin päivittää profiilisi:", "Sopiiko, että päivitän sen? En tee mitään ilman lupaa.", False),
+        ("Ningeweza kusasisha wasifu wako:", "Je, unaniruhusu kusasisha? Sitafanya bila idhini yako.", False),
+        # disclaimers in Italian and Arabic
+        ("Ti faccio vedere come si scrive:", "È solo la forma della chiamata: non ho aggiunto niente.", False),
+        ("Lo aggiungo subito:", "Non ho aggiunto niente altro.", True),
+        ("هكذا تبدو العملية:", "هذا مجرد عرض لشكل الطلب، ولم يُسجّل أي شيء.", False),
+        # help offered on something else after "say the word"
+        ("Adding it to your notes now:", "If you want help planning the trip, just say the word.", True),
+        ("Here's what I'd store:", "Just say the word.", False),
+        # a step on what the reader sent, in French, Swedish and Dutch
+        ("Je consulte le tableau que tu m'as envoyé :", "", True),
+        ("Voici le bloc que tu m'as envoyé :", "", False),
+        ("Jag sparar listan du skickade:", "", True),
+        ("Ik sla het adres op dat je me stuurde:", "", True),
+        # a Chinese format the writer reports noted before the colon
+        ("你喜欢周报用表格格式，我记住了，以后都按这个来：", "", True),
+        ("格式如下：", "", False),
+        # a Thai sentence ended by its particle: only the last one leads into the block
+        ("ถ้าไปญี่ปุ่นอย่าลืมซื้อบัตรรถไฟนะครับ ผมจดแผนของคุณไว้ก่อน:", "", True),
+        ("นี่คือร่างข้อความค่ะ รอคุณยืนยันก่อน:", "", False),
+    ],
+)
+def test_rows_of_the_thirty_eighth_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_retractions_that_name_the_call_above_and_korean_conditions_on_a_result() -> None:
+    first = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
+    fixed = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
+    for said in ("Vergeet de aanroep hierboven, deze klopt:", "Скасовую виклик вище, правильний такий:"):
+        for r in _parse_both(f"Genoteerd.\n\n{first}\n\n{said}\n\n{fixed}"):
+            assert [c.arguments["label"] for c in r.tool_calls] == ["human"], said
+    search = 'TOOL_CALL_START\n{"function": "archival_memory_search", "params": {"query": "여행"}}\nTOOL_CALL_END'
+    text = f"먼저 찾아볼게요.\n\n{search}\n\n검색 결과에 예전 기록이 없으면 그때 새로 저장할게요:\n\n{_SAVE}"
+    for r in _parse_both(text):
+        assert [c.name for c in r.tool_calls] == ["archival_memory_search"]
