@@ -57,6 +57,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT36,
     HELDOUT37,
     HELDOUT38,
+    HELDOUT39,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -109,6 +110,7 @@ HELDOUT35_CASES = load_cases(HELDOUT35)
 HELDOUT36_CASES = load_cases(HELDOUT36)
 HELDOUT37_CASES = load_cases(HELDOUT37)
 HELDOUT38_CASES = load_cases(HELDOUT38)
+HELDOUT39_CASES = load_cases(HELDOUT39)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -149,6 +151,7 @@ HELDOUT_SETS = [
     HELDOUT36_CASES,
     HELDOUT37_CASES,
     HELDOUT38_CASES,
+    HELDOUT39_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
