@@ -296,6 +296,8 @@ _SENTENCE_END = regex.compile(
     r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
     r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
     r"[.!?]+[ \t]+(?=\p{Lu})|"
+    # (French sets a space before "?" and "!": "... de ta mère ? D'abord, ...")
+    r"(?<=\w)[ \u00a0\u202f][?!]+[ \t]+(?=\p{Lu})|"
     # (Thai ends a sentence on its polite particle and a space, with no stop: "...ด้วยนะครับ ขอผม...")
     r"(?<=ครับ|ค่ะ|คะ|จ้ะ|จ้า)[ \t]+(?=\p{Thai})"
 )
@@ -465,7 +467,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "es": r"\b(?:ser[ií]a\s+(?:esta|este|esto|la\s+siguiente|el\s+siguiente)|por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
         r"(?:quedar[ií]a|ser[ií]a)\s+(?:más\s+o\s+menos\s+)?así|así|de\s+esta\s+forma|como\s+este|como\s+esto|"
-        r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como)|un\s+poco\s+como)"
+        r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como)|un\s+poco\s+como|"
+        r"(?:del|al)\s+estilo\s+de\s+(?:esta|este|esto|la\s+siguiente|el\s+siguiente))"
         + _COLON
         # (colloquial "like:" after a comma: "puedes buscar por fechas, tipo:")
         + r"|[,，][ \t]*tipo(?:[ \t]+así)?"
@@ -496,10 +499,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "it": r"\b(?:sarebbe\s+(?:questa|questo|la\s+seguente|il\s+seguente)|ad\s+esempio|per\s+esempio|esempi[o]?|il\s+formato\s+è(?:\s+questo)?|formato|così|"
         r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
         r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
-        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|un\s+po['’]\s+come|più\s+o\s+meno\s+così)"
-        + _COLON
-        + r"|[,，][ \t]*tipo(?:[ \t]+così)?"
-        + _COLON,
+        r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|una\s+cosa\s+(?:del\s+genere|così)|un\s+po['’]\s+come|"
+        r"più\s+o\s+meno\s+così)" + _COLON + r"|[,，][ \t]*tipo(?:[ \t]+così)?" + _COLON,
         "ru": r"(?:например|пример\w*|(?<!\b(?:одном|едином|одинаковом|том\s+же)\s)формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
         r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде|(?<=\w\s)вида)"
         + _COLON
@@ -512,6 +513,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ja": r"(?:例えば|たとえば|例|書き方は(?:こう|次のとおり|以下のとおり)です|こうなります|形式は次のとおりです|次のとおりです|次のように|このように書きます|このように|"
         r"こんな感じ|こんな感じです|こんな感じになります|こんな形です|このようになります|以下のようになります|次のようになります|イメージ|"
         r"こんなふうに|こんな風に|しようと思っています|しようと思います|"
+        # (the manner before what it describes: "内部的にはこんな感じの呼び出しをしています：")
+        r"こんな(?:感じ|ふう|風|形)の[^\n：:。]{0,20}|"
         r"例を挙げると|"
         # (how a call is written whenever the step is taken: "追記するときは、次のような形で呼び出します：")
         r"(?:とき|時|場合)は[^\n]{0,40}?ような(?:形|形式)で(?:呼び出し|書き|記述し)ます)" + _COLON,
@@ -585,20 +588,20 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|muoto\s+on|tässä\s+esimerkki|így\s+néz\s+ki|"
         r"a\s+formátum|ilyen\s+formátum\w*|íme\s+egy\s+példa|így\s+\w+(?:ném|nám)|\w+(?:ném|nám)\s+így|"
         # (the writer's step in the conditional, then "like this": "Voisin tallentaa tämän näin:")
-        r"\w+isin\s+(?:\S+\s+){0,6}?näin)" + _ENDS,
+        r"\w+isi(?:n|mme|vat)?\s+(?:\S+\s+){0,6}?näin)" + _ENDS,
         "ro-ca": _adverb(r"de\s+exemplu|de\s+ex\.|(?:un\s+)?exemplu|per\s+exemple|p\.\s?ex\.|(?:un\s+)?exemple")
         + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|(?:aș|ar)\s+(?:\S+\s+){0,6}?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
         r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
         r"(?:perquè|per\s+tal\s+que)\s+(?:et\s+facis|us\s+feu)\s+una\s+idea)" + _ENDS,
         "tr": _adverb(r"örneğin|mesela|örnek\w*")
-        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek)"
+        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek|(?:şuna|buna)\s+benz\w*)"
         + _ENDS,
         "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
         + r"|γράφεται\s+[^\n]{0,60}?ως\s+εξής"
         + r"|(?:(?:θα\s+)?(?:μοιάζει|έμοιαζε|φαίνεται|φαινόταν),?\s+(?:[^\s,]+,?\s+){0,3}?(?:κάπως\s+)?έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
         + _ENDS,
         "vi": _adverb(r"ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ")
-        + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ|kiểu\s+như)"
+        + r"|(?:trông\s+như|có\s+dạng|định\s+dạng\s+là|đây\s+là\s+(?:một\s+)?ví\s+dụ|kiểu\s+như|giống\s+như\s+(?:thế|vậy)\s+này)"
         + _ENDS,
         "id-ms": _adverb(r"misalnya|contohnya|sebagai\s+contoh|contoh|misal")
         + r"|\b(?:seperti\s+(?:ini|berikut)\s+bentuknya|tepat\s+seperti\s+ini|terlihat\s+seperti|kelihatan\s+seperti|formatnya|"
@@ -707,7 +710,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "ja": r"(?:使えるツール|ツール一覧|(?:(?:送って|貼り付けて|貼って|共有して|転送して)(?:くれ|くださっ|いただい|もらっ)た|"
         r"送られて(?:き|来)(?:た|ました))"
         r"(?![^\n]{0,60}?(?:保存|更新|登録|記録|変更|追加|メモ|反映)(?:して|し)(?:おき)?(?:ました|ます)[ \t。]*[:：]?[ \t]*$)|"
-        r"先ほど(?:実行|呼び出)|あなたのメッセージ)",
+        r"先ほど(?:実行|呼び出)|あなたのメッセージ|"
+        # (the favour received with no verb of sending: "いただいたブロックはこちらです：")
+        r"(?:いただいた|頂いた|もらった)(?:ブロック|コード|呼び出し|JSON|スニペット))",
         "nl": r"\b(?:je\s+(?:stuurde|hebt\s+(?:me\s+)?gestuurd|plakte)|u\s+(?:stuurde|heeft\s+(?:me\s+)?gestuurd)|"
         r"(?:eerder|gisteren|vorige\s+keer)\b[^\n]{0,60}\b(?:heb\s+ik|voerde\s+ik|riep\s+ik)|"
         r"wat\s+ik\s+(?:eerder\s+)?deed|"
@@ -936,7 +941,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         # ("návrh" also a proposal the writer sends now: "A teď ti rovnou pošlu návrh tréninku:")
         "cs-pl": r"\b(?:navrhuji|(?<!(?:pošlu|posílám|odešlu|odesílám)\s+(?:ti\s+|vám\s+)?(?:\w+\s+)?)návrh\w*|koncept|zatím\s+(?:\w+\s+)?(?:neodesílám|neposílám|neukládám)|neodeslal|neuložil|dokud\s+(?:to\s+)?"
-        r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|jeszcze\s+(?:\w+\s+)?nie\s+(?:wysłał|zapisał|"
+        r"nepotvrdí\w*|pokud\s+souhlasíte|szkic|wersja\s+robocza|"
+        r"jeszcze\s+(?:\w+\s+)?nie\s+(?:zapisuję|wysyłam|wykonuję|uruchamiam)|jeszcze\s+(?:\w+\s+)?nie\s+(?:wysłał|zapisał|"
         r"wykonał|uruchomił)\w*|ještě\s+(?:\w+\s+)?(?:jsem\s+)?(?:neodeslal|neuložil|nespustil)\w*|"
         r"dopóki\s+nie\s+potwierdzi\w*|(?:zapisał|zrobił|wysłał)bym|bych(?:\s+\w+){0,2}\s+(?:udělal|uložil|přidal|"
         r"změnil|zapsal|spustil|odeslal|nahradil)\w*|podle\s+výsledku)\b|"
@@ -953,7 +959,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:kaksi|kolme|useita|két|három|több)\s+(?:tapaa|vaihtoehtoa|módon|lehetőség)\w*"
         + _ENDS,
-        "ro-ca": r"\b(?:ciorn[ăa]|schiț[ăa]|nu\s+(?:l-|o\s+|le-)?am\s+(?:trimis|salvat)\s+încă|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|aștept\s+confirmarea\s+ta|"
+        "ro-ca": r"\b(?:ciorn[ăa]|schiț[ăa]|deocamdată\s+nu\s+(?:o\s+|îl\s+|le\s+)?(?:salvez|trimit|aplic)|nu\s+(?:l-|o\s+|le-)?am\s+(?:trimis|salvat)\s+încă|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|aștept\s+confirmarea\s+ta|"
         r"dacă\s+ești\s+de\s+acord|"
         r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
         r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
@@ -1343,6 +1349,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\ber\s+det\s+(?:ok|okay|i\s+orden|greit|fint)\s+(?:at|om)\s+jeg\b[^\n?]*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
         "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic)\b|"
+        r"\bse\s+(?:nejdřív|nejprve|napřed)\s+ptám\b|\b(?:nejdřív|nejprve|napřed)\s+se\s+ptám\b|"
         r"\b(?:wyślę|zapiszę|dodam|odešlu|uložím|pošlu)\b[^\n]{0,30}\b(?:jak\s+tylko|gdy|kiedy|po\s+tym,?\s+jak|"
         r"jakmile|až)\s+(?:to\s+)?(?:potwierdzisz|zatwierdzisz|zaakceptujesz|potvrdíš|schválíš)\b|"
         r"\bčekám\s+na\s+(?:tvoje|vaše)\s+(?:potvrzení|schválení)|\bczekam\s+na\s+(?:twoje|pana|"
@@ -1419,7 +1426,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"यह|इसको)|(?:सहेज|भेज)(?:ूँ|ूं)\s*\?|पुष्टि\s+करें|(?:हाँ|हां)\s+कहें|"
         r"अगर\s+आप\s+सहमत|সংরক্ষণ\s+করব\s*\?|পাঠাব\s*\?|নিশ্চিত\s+করুন)",
         "th-ko": r"แค่ฉบับร่าง|รอคุณยืนยัน|บันทึกแบบนี้(?:ไหม|มั้ย|ได้ไหม)|초안일\s+뿐|확인을\s+기다리|이렇게\s+(?:저장|전송|"
-        r"보내)(?:할까요|도\s+될까요|해도\s+될까요)|(?:(?:บันทึก|ส่ง)(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|"
+        r"보내)(?:할까요|도\s+될까요|해도\s+될까요)|(?:(?:บันทึก|ส่ง)(?:ไว้)?(?:เลย)?(?:ไหม|มั้ย)|ถูกต้องไหม|ตกลงไหม|"
         r"กรุณายืนยัน|"
         r"(?:이대로|이렇게|이걸|이것을|그대로)\s*(?:\S+\s+)?(?:저장|전송|적용|진행|실행)할까요|이대로\s+괜찮|"
         r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
@@ -1595,7 +1602,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"надіслав|виконав|зберігаю)|(?:(?:лише|тільки|просто)\s+приклад|нічого\s+не\s+(?:збережено|"
         r"зберіг|виконано|надіслано|виконував)|"
         r"не\s+(?:виконував|зберігав|запускав))",
-        "fi-hu": r"\b(?:vain|pelkästään)\s+(?:havainnollistamaan|näyttääkseni)|"
+        "fi-hu": r"\b(?:vain|pelkästään)\s+(?:havainnollistamaan|näyttääkseni)|\bvain\s+malli\b|"
+        r"\bmitään\s+ei\s+(?:ole\s+)?(?:vielä\s+)?(?:tallennettu|lähetetty|tallennettu)\b|"
         r"\bcsak\s+(?:hogy\s+)?(?:szemléltessem|megmutassam)|\bcsak\s+szemléltetés|(?:\b(?:vain|pelkkä|"
         r"pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
         r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bcsak\s+a\s+formátum|"
@@ -1607,6 +1615,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bnomés\s+(?:és\s+)?un\s+exemple|\bno\s+(?:he|s['’]ha)\s+(?:desat|executat|enviat)|"
         r"\bno\s+(?:l['’]|els\s+|les\s+)he\s+(?:desat|executat|enviat)\w*|\bnomés\s+perquè\s+(?:vegis|vegeu)\b)",
         "tr": r"(?:sadece|yalnızca)\s+[^\n]{0,40}göstermek\s+için|(?:arama|kayıt)\s+yapmadım|"
+        r"(?:sadece|yalnızca)\s+nasıl\s+işlediğini|şimdi\s+(?:çalıştırmıyorum|kaydetmiyorum|göndermiyorum)|"
         r"gerçekten\s+[^\n]{0,20}(?:yapmadım|kaydetmedim|göndermedim|çalıştırmadım)|(?:(?:sadece|"
         r"yalnızca)\s+(?:bir\s+)?örnek|hiçbir\s+şey\s+(?:kaydedilmedi|gönderilmedi|çalıştırılmadı)|"
         r"(?:kaydetmedim|çalıştırmadım|göndermedim))|(?<!başka\s)hiçbir\s+şey\s+\w*(?:madım|medim)\b|"
@@ -1724,7 +1733,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"annullo\s+(?:quella|quello|questa|questo)\b|non\s+va\s+eseguit[ao]\b)",
         "ru": r"^\W{0,3}(?:стоп,?\s+)?(?:это|так)\s+(?:неверно|неправильно)\s*[.!,;:—–-]|^\W{0,3}(?:исправляю|"
         r"исправление)\s*[:：]|(?:игнорируй|(?<!не\s)забудь(?:те)?\s+(?:это|про)|отмен|я\s+ошиб|(?:(?:этот|тот|предыдущий|первый)\s+(?:блок|вызов)|(?:этот|тот)\s+(?!раз\b)\w+)\s+не\s+(?:считается|в\s+счёт|в\s+счет))",
-        "zh": r"(?:这|这个|上面的?)(?:是)?错的|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
+        "zh": r"(?:这|这个|上面的?)(?:是)?错的|(?:这条|这个|上面(?:那|这)?条|刚才(?:那|这)?条)不对|^\W{0,3}更正[:：]|写错了|改正如下|(?:忽略|撤回|请无视|作废|弄错了)",
         "ja": r"(?:これ|上記|今の)は誤り|^\W{0,3}訂正[:：]|誤りでした|正しくは|(?:無視して|取り消|間違え)",
         "nl": r"^\W{0,3}(?:correctie|verbetering)\s*[:：]|^\W{0,3}(?:(?:wacht|oeps|hmm),?\s+)?dat\s+(?:klopt\s+niet|"
         r"was\s+verkeerd)\s*[.!,;:—–-]|(?:\bvergeet\s+(?:dat|dit|het\s+vorige|de\s+vorige|die)\b(?!\s+niet)|\bnegeer\b|"
@@ -1748,7 +1757,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:tego|tamtego|pierwszego|poprzedniego)\s+(?:wywołania|bloku|polecenia)\s+nie\s+(?:wykonuj\w*|uruchamiam|"
         r"licz\w*)|^\W{0,3}chwila,?\s+nie\b)",
         "uk": r"^\W{0,3}(?:виправлення|виправляю)\s*[:：]|^\W{0,3}це\s+(?:неправильно|помилка)\s*[.!,;:—–-]|"
-        r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн))|я\s+помили\w*|не\s+враховуй\w*|"
+        r"(?:ігноруй\w*|забудь(?:те)?\s+(?:це|про\s+(?:це|попередн)|(?:попередній|той|цей|перший)\s+(?:виклик|блок|запит))|я\s+помили\w*|не\s+враховуй\w*|"
         r"(?:цей|той|попередній|перший)\s+(?:виклик|блок)\s+скасов\w*|не\s+виконуй(?:те)?\s+(?:його|це|цей)|"
         r"^\W{0,3}(?:ой,?\s+)?ні,?\s+(?:вибач\w*\s*)?[—–-]?\s*це\s+помилка)",
         "fi-hu": r"^\W{0,3}(?:korjaus|javítás|helyesbítés)\s*[:：]|^\W{0,3}(?:tuo|se)\s+oli\s+väärin|"
@@ -1785,7 +1794,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
         r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|무시하시고|(?:방금|위에서?)\s*쓴\s*(?:건|것은?)\s*취소|잘못\s+(?:입력|보냈|썼))",
         "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b|"
-        r"\busijali\s+(?:ile|hiyo|hii)(?:\s+ya\s+juu)?\b)",
+        r"\busijali\s+(?:ile|hiyo|hii)(?:\s+ya\s+juu)?\b|\busizingatie\s+(?:amri|ombi|ile|hiyo)\b)",
         # A slip owned (misread, misheard, got it wrong) or the right one brought in its place
         # ("No, aspetta, ho letto male ... Ecco quella giusta:", "Nie, pomyłka ... Poprawna wersja:").
         "slip": r"\bI\s+(?:misread|misheard|got\s+(?:that|it)\s+wrong)\b|\b(?:the\s+)?(?:correct|right)\s+(?:one|version)\s*"
@@ -2178,6 +2187,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         or _done_clause(sentence)
         or _sent_as_reason(sentence)
         or _acts_on_what_sent(sentence)
+        or _SENT_THEN_MINE.search(sentence) is not None
     ):
         return None
     elif kind == "quoted" and (then := _QUOTED_THEN.search(sentence)) is not None:
@@ -2192,13 +2202,16 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         if kind is None:
             return None
     if (
-        kind == "example"
+        (kind == "example" or (kind == "quoted" and _SENT_ON_NOUN.search(sentence) is not None))
         and (turn := _after_last(_CONSEQUENCE, sentence)) != sentence
         and _my_step_at(turn, turn) is not None
     ):
         # The same for a clause of consequence that names the writer's own step ("... whatever
-        # example made it click for you then, so let me find that conversation:"): the example's
-        # words are the reason, the clause after "so" presents the block.
+        # example made it click for you then, so let me find that conversation:", "You tagged
+        # each one when you sent it to me, so I'm searching for both tags:"): the example's or
+        # the thing sent's words are the reason, the clause after "so" presents the block; not a
+        # recited turn's, whose "so" tells what was done then: "**Me (yesterday):** Nothing, so
+        # I tried:")
         kind = _BEFORE_TABLE.first(turn)
         if kind is None:
             return None
@@ -2446,6 +2459,8 @@ def _acts_on_what_sent(sentence: str) -> bool:
     head = sentence[: found.start()]
     # (a hedge counts from the step on: "You should never have to redo it, so I'm filing it ...")
     at = _my_step_at(head, head)
+    if at is None and (step := _NEXT_STEP_SLAVIC.match(head)) is not None:
+        at = step.start()
     return (
         at is not None
         and _HEDGED.search(head, at) is None
@@ -2453,6 +2468,25 @@ def _acts_on_what_sent(sentence: str) -> bool:
         and _RECITES.search(head) is None
         and _CALL_NOUN.search(head[-40:]) is None
     )
+
+
+# The thing sent as the topic, then the writer's own step on it in the indicative, where Chinese
+# and Japanese put it first ("你发来的那首诗我直接帮你跑一下：", "送ってくれたリストを保存します："); a step
+# of showing or repeating it ("你发来的代码是这样的：") is no step of the writer's own
+_SENT_THEN_MINE = regex.compile(
+    r"你(?:发来|发给我|发|给我|贴|贴给我|传)的[^，。：:\n]{0,16}?(?:我|，我?)(?:直接|先|来|就|马上|这就|现在)?(?:帮你)?"
+    r"(?:跑|运行|执行|算|计算|数|统计|检查|处理|看|存|保存|记|记下|查|搜|搜索|整理|加)"
+    r"|送って(?:くれた|もらった|いただいた)[^、。：:\n]{0,16}?を(?:今から|すぐに?)?(?:保存|実行|計算|検索|記録|登録)(?:し|します|しますね|しておきます)"
+)
+
+
+# Russian and Ukrainian "then" or "now" and the first person's verb ("Потом посчитаю сумму по тем
+# позициям, что вы прислали"): after the adverb of sequence the next word is the step, whatever its ending
+_NEXT_STEP_SLAVIC = regex.compile(
+    r"[\W_]{0,3}(?:потом|затем|теперь|сейчас|сначала|дальше|потім|тепер|зараз|спочатку|далі)\s+(?:я\s+)?"
+    r"\w{3,}(?:аю|яю|ею|ую|ю|у)(?!\w)",
+    regex.IGNORECASE,
+)
 
 
 _RECITES = regex.compile(
@@ -3426,6 +3460,15 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "ส่งเลยมั้ย",
             "ส่งเลยไหม",
             "ส่งไหม",
+            "บันทึกไว้ไหม",
+            "บันทึกไว้มั้ย",
+            "บันทึกไว้เลยไหม",
+            "บันทึกไว้เลยมั้ย",
+            "ส่งไว้ไหม",
+            "ส่งไว้มั้ย",
+            "ส่งไว้เลยไหม",
+            "ส่งไว้เลยมั้ย",
+            "ptám",
             "승인해",
             "실행할까요",
             "이대로",
@@ -3749,6 +3792,10 @@ AFTER_GATES: dict[ProblemKind, tuple[str, ...]] = {
             "مثال",
             "مجرد",
             "شيء",
+            "vain malli",
+            "çalıştırmıyorum",
+            "kaydetmiyorum",
+            "göndermiyorum",
             "نکردم",
             "يتم",
             "उदाहरण",
@@ -4180,6 +4227,7 @@ AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで"
 AFTER_GATES["example"] += (*["していない", "何も", "見た目の例", "を見せた", "実際には", "gambaran", "tersimpan"],)
 AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", "beru zpět", "beru zpátky"],)
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
+AFTER_GATES["retracted"] += ("usizingatie",)
 AFTER_GATES["proposed"] += ("не против", "vind je het goed", "đồng ý", "саме так", "именно так")
 AFTER_GATES["example"] += ("نمایش", "هیچ")
 AFTER_GATES["proposed"] += (
@@ -6183,7 +6231,8 @@ _MY_STEP_INTL = regex.compile(
     r"س?أ(?!قترح)\w+|(?:حفظت|سجلت|أضفت|دونت|خزنت)(?!\w)|\w{2,}ته|تم|دعني|אני|א\w{3,}|\w+תי|נשמר|תן\s+לי|"
     r"\w+(?:an|än|in|en)\s+(?:sen|tämän|ne)|annas\s+kun|\w+ttu\s*:|"
     r"\w+e\s+ich\s+(?:es|das|dir|mir|sie|ihn)|(?:lo|la)\s+\w+o|"
-    r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’]|nei|nel|nella|nelle|negli|sul|sulla|no|na|nos|nas)|\w+ando\s+o|je\s+garde)(?!\w)|"
+    r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’]|nei|nel|nella|nelle|negli|sul|sulla|no|na|nos|nas|la|las|los|"
+    r"tu|tus|su|sus|tua|teu|tuo|esta|este|esto|essa|esse|isso|questo|questa)|\w+ando\s+o|je\s+garde)(?!\w)|"
     r"(?:我(?:正在|在|会|要|已经|已|来|先)|让我|已(?:经)?|กำลัง|จะ|ขอ))",
     regex.IGNORECASE,
 )
@@ -6620,7 +6669,7 @@ ALTERNATIVES_INTRO = regex.compile(
     r"\b(?:iki|üç|birkaç)\s+(?:seçenek|alternatif)|\b(?:dua|tiga|beberapa)\s+(?:pilihan|opsi)\b|"
     r"\b(?:hai|ba|vài)\s+(?:lựa\s+chọn|phương\s+án)|(?:두|세|몇)\s*가지\s*(?:선택지|옵션|안|중)|"
     r"(?:خياران|خيارين|عدة\s+خيارات)|(?:دو|سه|چند)\s+(?:گزینه|راه[\u200c ]?حل)|(?:שתי|שלוש|כמה)\s+אפשרויות|"
-    r"(?:दो|तीन|कुछ)\s+विकल्प|(?:দুটি|দুটো|তিনটি)\s+বিকল্প|(?:สอง|สาม)\s*(?:ทางเลือก|แบบ)|^\W{0,3}เลือก|(?:δύο|τρεις)\s+επιλογές|"
+    r"(?:दो|तीन|कुछ)\s+विकल्प|(?:দুটি|দুটো|তিনটি)\s+বিকল্প|(?:สอง|สาม)\s*(?:ทางเลือก|แบบ)|^\W{0,3}เลือก|แบบไหน|(?:δύο|τρεις)\s+επιλογές|"
     r"\b(?:kaksi|kolme)\s+vaihtoehtoa\b|\b(?:két|három)\s+lehetőség|\b(?:două|trei)\s+(?:opțiuni|variante)\b|"
     r"\b(?:dues|tres)\s+(?:opcions|possibilitats)\b|\b(?:chaguo|njia)\s+(?:mbili|tatu)\b",
     regex.IGNORECASE,

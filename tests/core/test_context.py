@@ -1698,3 +1698,59 @@ def test_retractions_that_name_the_call_above_and_korean_conditions_on_a_result(
     text = f"먼저 찾아볼게요.\n\n{search}\n\n검색 결과에 예전 기록이 없으면 그때 새로 저장할게요:\n\n{_SAVE}"
     for r in _parse_both(text):
         assert [c.name for c in r.tool_calls] == ["archival_memory_search"]
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # a consequence clause names the writer's step after what the reader sent
+        ("You labelled every photo when you sent them, so I'm searching by that label:", "", True),
+        ("You sent me this, so here it is again:", "", False),
+        # the possessive after the step's verb in Spanish, whatever the format named after it
+        ("Guardo tu horario tal como me lo mandaste, con el formato que usas:", "", True),
+        # French sets a space before "?": the question is a sentence of its own
+        ("Tu veux que je te propose des restaurants ensuite ? D'abord, je retrouve ce que tu m'avais dit :", "", True),
+        # the Russian "then" and the step, on what the reader sent
+        ("Потом сложу суммы по тем чекам, что вы прислали:", "", True),
+        ("Вот блок, что вы прислали:", "", False),
+        # Chinese and Japanese put the thing sent first, then the step
+        ("你发来的这份清单我直接帮你存一下：", "", True),
+        ("你发来的是这个：", "", False),
+        ("いただいたコードはこちらです：", "", False),
+        # examples in their languages
+        ("Por dentro hago una edición de memoria del estilo de esta:", "", False),
+        ("Per ricordare le cose uso un comando interno, una cosa del genere:", "", False),
+        ("検索するときは、こんな感じの呼び出しを使います：", "", False),
+        ("Bir kayıt çağrısı şuna benzer:", "", False),
+        ("Khi bạn nhờ, mình sẽ gọi công cụ giống như thế này:", "", False),
+        ("Käytännössä se menisi näin:", "", False),
+        # drafts, disclaimers and leave
+        ("Przygotowałem notatkę, ale jeszcze jej nie zapisuję — zerknij:", "", False),
+        ("Uite planul. Deocamdată nu îl salvez:", "", False),
+        ("Mohl bych si to poznamenat:", "Jde o citlivý údaj, takže se nejdřív ptám: smím? Stačí ano, nebo ne.", False),
+        ("ผมเตรียมบันทึกไว้แบบนี้:", "ให้ผมบันทึกไว้เลยไหมครับ? จะได้จำไว้", False),
+        ("Tallennus näyttäisi tältä:", "Huom: tämä on vain malli, mitään ei ole tallennettu.", False),
+    ],
+)
+def test_rows_of_the_thirty_ninth_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_retractions_in_chinese_ukrainian_and_swahili_and_turkish_second_examples() -> None:
+    first = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
+    fixed = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
+    for said in (
+        "等等，这条不对，标签写错了。改成这样：",
+        "Ой, забудь попередній виклик, ось правильний:",
+        "Samahani! Usizingatie amri iliyo juu. Hii ndiyo sahihi:",
+    ):
+        for r in _parse_both(f"Sawa.\n\n{first}\n\n{said}\n\n{fixed}"):
+            assert [c.arguments["label"] for c in r.tool_calls] == ["human"], said
+    text = f"Kaydediyorum:\n\n{first}\n\nBir arama çağrısı şuna benzer:\n\n{fixed}\n\nBu sadece nasıl işlediğini görmen için."
+    for r in _parse_both(text):
+        assert [c.arguments["label"] for c in r.tool_calls] == ["persona"]
+    # ("which way" asks the reader to choose between the options below, in Thai)
+    options = f"จะให้จำไว้แบบไหนดีคะ\n\n→ แบบที่ 1: สั้น\n{first}\n\n→ แบบที่ 2: ยาว\n{fixed}\n\nเลือกได้เลยค่ะ"
+    for r in _parse_both(options):
+        assert r.tool_calls == []
