@@ -295,12 +295,14 @@ _SENTENCE_END = regex.compile(
     r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』€$£¥%°]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|[।॥][ \t]*|"
     r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
     r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
-    r"[.!?]+[ \t]+(?=\p{Lu})|"
-    # (French sets a space before "?" and "!": "... de ta mère ? D'abord, ...")
-    r"(?<=\w)[ \u00a0\u202f][?!]+[ \t]+(?=\p{Lu})|"
-    # (Thai ends a sentence on its polite particle and a space, with no stop: "...ด้วยนะครับ ขอผม...")
-    r"(?<=ครับ|ค่ะ|คะ|จ้ะ|จ้า)[ \t]+(?=\p{Thai})"
+    r"[.!?]+[ \t]+(?=\p{Lu})"
 )
+# Stops that only some lines hold, looked for in those alone (a branch of the pattern above tried
+# at every position of every line cost a tenth of a whole parse): French sets a space before "?"
+# and "!" ("... de ta mère ? D'abord, ..."), and Thai ends a sentence on its polite particle and a
+# space, with no stop ("...ด้วยนะครับ ขอผม...")
+_SPACED_STOP = regex.compile(r"(?<=\w)[ \u00a0\u202f][?!]+[ \t]+(?=\p{Lu})")
+_THAI_END = regex.compile(r"(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)[ \t]+(?=\p{Thai})")
 # An emoji where a capital follows stands where the stop would ("... de ver jogo 😂 Vou lembrar
 # disso:"); looked for only in a line that is not all ASCII, which costs an ASCII line nothing
 _EMOJI_END = regex.compile(r"\p{Extended_Pictographic}\ufe0f?[ \t]+(?=\p{Lu})")
@@ -2907,7 +2909,13 @@ def _after_last(end_mark: regex.Pattern[str], text: str) -> str:
 def last_sentence(line: str) -> str:
     """The last sentence of ``line``: only it can address what follows the line."""
     sentence = _after_last(_SENTENCE_END, line)
-    return sentence if sentence.isascii() else _after_last(_EMOJI_END, sentence)
+    if " ?" in sentence or " !" in sentence or "\u00a0" in sentence or "\u202f" in sentence:
+        sentence = _after_last(_SPACED_STOP, sentence)
+    if sentence.isascii():
+        return sentence
+    if "ค" in sentence or "จ" in sentence:
+        sentence = _after_last(_THAI_END, sentence)
+    return _after_last(_EMOJI_END, sentence)
 
 
 def last_clause(sentence: str) -> str:
