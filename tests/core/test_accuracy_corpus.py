@@ -58,6 +58,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT37,
     HELDOUT38,
     HELDOUT39,
+    HELDOUT40,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -111,6 +112,7 @@ HELDOUT36_CASES = load_cases(HELDOUT36)
 HELDOUT37_CASES = load_cases(HELDOUT37)
 HELDOUT38_CASES = load_cases(HELDOUT38)
 HELDOUT39_CASES = load_cases(HELDOUT39)
+HELDOUT40_CASES = load_cases(HELDOUT40)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -152,6 +154,7 @@ HELDOUT_SETS = [
     HELDOUT37_CASES,
     HELDOUT38_CASES,
     HELDOUT39_CASES,
+    HELDOUT40_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
