@@ -568,7 +568,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"så\s+här\s+ser|så\s+här\s+(?:kan|skulle)\s+det\s+se\s+ut|här\s+är\s+ett\s+exempel)\b" + _ENDS,
         "da-nb": _adverb(r"for\s+eksempel|f\.\s?eks\.|eksempelvis|(?:et\s+)?eksempel")
         + r"|\b(?:formatet\s+er|ser\s+(?:\w+\s+)?(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|"
-        r"slik\s+ser|her\s+er\s+et\s+eksempel)\b"
+        r"slik\s+ser|her\s+er\s+et\s+eksempel|(?:ville|vil|kunne)\s+(?:det|den)\s+(?:se\s+(?:\w+\s+)?ud|sett\s+ut|se\s+ut))\b"
         + _ENDS
         # ("like this:" closing the lead, "Jeg kunne notert det slik:")
         + r"|(?<!\w)(?:slik|sånn|sådan|således)"
@@ -596,8 +596,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
         r"(?:perquè|per\s+tal\s+que)\s+(?:et\s+facis|us\s+feu)\s+una\s+idea)" + _ENDS,
         "tr": _adverb(r"örneğin|mesela|örnek\w*")
-        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek|(?:şuna|buna)\s+benz\w*)"
-        + _ENDS,
+        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek|(?:şuna|buna)\s+benz\w*|"
+        # (the step in the potential, then or after "like this": "bunu şöyle kaydedebilirim:")
+        r"şöyle\s+\w+(?:ebilir|abilir)im|\w+(?:ebilir|abilir)im\s+şöyle)" + _ENDS,
         "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
         + r"|γράφεται\s+[^\n]{0,60}?ως\s+εξής"
         + r"|(?:(?:θα\s+)?(?:μοιάζει|έμοιαζε|φαίνεται|φαινόταν),?\s+(?:[^\s,]+,?\s+){0,3}?(?:κάπως\s+)?έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
@@ -615,7 +616,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:(?:נראה|נראית|נראים)\s+(?:בערך\s+|ככה\s+)?כך|(?<!\w)כך\s+(?:נראה|נראית|נראים)|הפורמט|הנה\s+דוגמ)"
         + _ENDS,
         "hi-bn": _adverb(r"उदाहरण(?:\s+के\s+लिए)?|मिसाल\s+के\s+तौर\s+पर|উদাহরণ(?:স্বরূপ)?")
-        + r"|(?:इस\s+तरह\s+(?:होता|होती)\s+है|ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|(?:এরকম|এমন|এভাবে)\s+হবে|"
+        + r"|(?:इस\s+तरह\s+(?:होता|होती)\s+है|कुछ\s+(?:ऐसे|इस\s+तरह)|ऐसा\s+दिखता|ऐसी\s+दिखती|ऐसे\s+दिखते|इस\s+तरह\s+दिखता|प्रारूप|यह\s+एक\s+उदाहरण|এরকম\s+দেখায়|(?:এরকম|এমন|এভাবে)\s+হবে|"
         r"এমন\s+দেখায়|এখানে\s+একটি\s+উদাহরণ|ঠিক\s+এরকম|(?<!\w)এরকম)"
         + _ENDS
         # ("যেমন", like, only where it alone closes the line: at a line's start it opens "as you
@@ -697,8 +698,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "it": r"\b(?:i\s+miei\s+strumenti|mi\s+hai\s+(?:mandato|inviato|incollato|passato|girato|scritto)|"
         r"(?:il\s+tuo|nel\s+tuo)\s+messaggio\s+precedente|(?:prima|ieri)\b[^\n]{0,60}\bho\s+(?:eseguito|"
         r"chiamato|lanciato)|tuo\s+(?:ultimo\s+)?messaggio)\b",
-        "ru": r"(?:мои\s+инструменты|вы\s+(?:прислали|отправили|вставили|скопировали|переслали)|ты\s+(?:прислал|"
-        r"отправил|вставил|скопировал|переслал)\w*|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
+        "ru": r"(?:мои\s+инструменты|вы\s+(?:прислали|отправили|вставили|скопировали|переслали|скинули)|ты\s+(?:прислал|"
+        r"отправил|вставил|скопировал|переслал|скинул)\w*|(?:ранее|раньше|вчера)[^\n]{0,60}я\s+"
         r"(?:запустил|вызвал|выполнил)|ваше\w*\s+сообщени)",
         # ("你刚才发给我的是这个：", the verb closing the line: "你刚才发给我的地址我存一下：" saves it)
         "zh-sent": r"你(?:刚才|刚刚|之前|昨天|上次)发给我的(?:是|就是)?(?:这个|这段|这些|如下)?" + _COLON,
@@ -844,7 +845,16 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"\bI['’]ll\s+hold\s+off\s+on\s+(?:sending|saving|applying|running)\b|\b(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+)?(?:he\s+)?(?:enviado|"
         r"guardado|mandado)\b|пока\s+не\s+(?:отправляю|сохраняю)|まだ(?:送っ|保存し|登録し)て(?:いません|ない)|"
         r"还没(?:发|存)(?![出到给])|"
-        r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
+        r"\bready\s+when\s+you\s+are\b|ड्राफ़्ट|"
+        # (the next step in the conditional: "o passo seguinte seria", "the next step would be:")
+        r"\b(?:(?:próximo\s+passo|passo\s+seguinte)\s+seria|(?:siguiente\s+paso|paso\s+siguiente|próximo\s+paso)\s+sería|"
+        r"(?:prossimo\s+passo|passo\s+successivo)\s+sarebbe|"
+        r"prochaine\s+étape\s+serait|next\s+step\s+would\s+be)\b|"
+        # (the reader asked to check it first: "Quero que você confira as datas primeiro:")
+        r"\b(?:quero\s+que\s+(?:você|vc)|quiero\s+que|voglio\s+che|je\s+veux\s+que\s+tu|I\s+want\s+you\s+to|"
+        r"ich\s+möchte,?\s+dass\s+du)\s+(?:[\w-]+\s+){0,2}?(?:double-|re-)?(?:confira|confirme|verifique|revise|cheque|revises|confirmes|"
+        r"compruebes|controlli|verifichi|vérifies|check|confirm|review|prüfst|bestätigst)\b[^\n:]{0,60}?"
+        r"\b(?:primeiro|primero|prima|d['’]abord|first|zuerst)\b|अभी\s+(?:भेजा|सेव\s+किया|सहेजा)\s+नहीं|"
         r"(?:결과가|아무것도|아무\s+것도|기록이)\s*(?:없으면|없다면|안\s*나오면|나오지\s*않으면|비어\s*있으면)|"
         # (what the result holds named between: "검색 결과에 기존 일정이 없으면")
         r"(?:결과에|결과에서|기존)\s*[^\n,，]{0,20}?(?:없으면|없다면|안\s*나오면|나오지\s*않으면)|"
@@ -1633,7 +1643,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"không\s+(?:lưu|chạy)\s+gì)",
         "id-ms": r"\b(?:hanya|cuma|sekadar)\s+untuk\s+(?:menunjukkan|memperlihatkan|ilustrasi)|(?:\b(?:hanya|cuma|"
         r"sekadar)\s+(?:sebuah\s+|satu\s+)?(?:contoh|gambaran)|\bbelum\s+ada\s+yang\s+(?:tersimpan|disimpan|dijalankan|"
-        r"dikirim)|\btidak\s+ada\s+yang\s+(?:disimpan|dijalankan)|\b(?:aku|saya)\s+(?:tidak|belum)\s+(?:menyimpan|"
+        r"dikirim)|\btidak\s+ada\s+(?:hasil\s+)?yang\s+(?:disimpan|dijalankan|tersimpan)|\b(?:cuma|hanya)\s+tampilan\w*|"
+        r"\bbelum\s+(?:melempar|menyimpan|menjalankan|mengirim)(?:\s+\w+)?\s+(?:apa-apa|apa\s+pun|apapun)\b|\b(?:aku|saya)\s+(?:tidak|belum)\s+(?:menyimpan|"
         r"menjalankan|mengirim|mencari)\w*(?:\s+(?:apa-apa|apa\s+pun|apapun|itu|ini))?\s*(?:[.!,;]|$))",
         "ar-fa": r"(?:فقط|مجرد)\s+(?:لتوضيح|للتوضيح|لإظهار|للعرض)|لم\s+أحفظ\s+شيئا|فقط\s+برای\s+(?:نشان\s+دادن|"
         r"توضیح)|چیزی\s+ذخیره\s+نکردم|(?:مجرد\s+مثال|فقط\s+مثال|لم\s+(?:أبحث|أحفظ|أنفذ|أرسل)|"
@@ -1652,7 +1663,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"শুধু(?:মাত্র)?\s+(?:একটি\s+|একটা\s+)?উদাহরণ|সংরক্ষণ\s+করিনি|(?:কিছু|কিছুই)\s+খুঁজিনি)",
         "th-ko": r"แค่แสดงให้ดู|보여\s?(?:드리기|주기)\s+위한|(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|"
         r"예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
-        r"아무것도\s+(?:저장|실행))",
+        r"아무것도\s+(?:저장|실행)|보여\s*드리려고|저장된\s*(?:건|것은|것도)\s*아무것도\s*없)",
         "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
         # "Nothing" and the participle of the step in one clause, in either order and with at
@@ -1794,7 +1805,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"ধরো)|ভুল\s+(?:হয়েছে|ছিল)|(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|"
         r"ভুল\s+হয়েছে)",
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
-        r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ละเว้น|무시해|무시하세요|무시하시고|(?:방금|위에서?)\s*쓴\s*(?:건|것은?)\s*취소|잘못\s+(?:입력|보냈|썼))",
+        r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ไม่ต้องใช้คำสั่ง(?:ข้างบน|ด้านบน)|ละเว้น|무시해|무시하세요|무시하시고|(?:방금|위에서?)\s*쓴\s*(?:건|것은?)\s*취소|잘못\s+(?:입력|보냈|썼))",
         "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b|"
         r"\busijali\s+(?:ile|hiyo|hii)(?:\s+ya\s+juu)?\b|\busizingatie\s+(?:amri|ombi|ile|hiyo)\b)",
         # A slip owned (misread, misheard, got it wrong) or the right one brought in its place
@@ -2143,7 +2154,12 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # något tar jag sedan")
         sentence += ":"
     elif not opens_onto_next(sentence):
-        return None  # a line that ends its own sentence introduces nothing
+        # A line that ends its own sentence introduces nothing, unless it says the writer has not
+        # made the step yet ("I've prepared this change, but I haven't applied it yet."): the
+        # block right under it is that step, held back.
+        if _NOT_DONE_YET.search(sentence) is not None and _my_step_after_not_yet(sentence) is False:
+            return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
+        return None
     if _ON_READERS_WORD.search(sentence) is not None and not reports_done(sentence) and DONE.match(sentence) is None:
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
@@ -2240,6 +2256,31 @@ _SO_END = regex.compile(
     r"(?:вот\s+)?так|следующим\s+образом|als\s+volgt|zo)[ \t*_]*[:：][ \t*_]*$",
     regex.IGNORECASE,
 )
+
+
+# The writer's step told as not taken yet, in the perfect, with "yet" ("I haven't applied it yet",
+# "todavía no lo he aplicado", "ainda não salvei", "je ne l'ai pas encore enregistré")
+_NOT_DONE_YET = regex.compile(
+    r"(?<!\w)(?:(?:I\s+)?(?:haven['’]t|have\s+not)\s+(?:\w+\s+)?(?:applied|saved|sent|run|stored|made)\s+"
+    r"(?:it|this|that|them|the\s+\w+)?\s*yet|not\s+(?:applied|saved|sent)\s+yet|"
+    r"(?:todavía|aún)\s+no\s+(?:lo\s+|la\s+|los\s+|las\s+)?(?:he\s+)?(?:aplicado|guardado|enviado|ejecutado|aplico|guardo|envío)|"
+    r"ainda\s+não\s+(?:o\s+|a\s+)?(?:apliquei|salvei|enviei|guardei|aplico|salvo|envio)|"
+    r"je\s+ne\s+(?:l['’]ai|les\s+ai)\s+pas\s+encore\s+(?:appliqué|enregistré|envoyé|sauvegardé)|"
+    r"non\s+(?:l['’]ho|li\s+ho|le\s+ho)\s+ancora\s+(?:applicat|salvat|inviat|eseguit)\w*|"
+    r"(?:habe\s+(?:es|das|ihn|sie)\s+)?noch\s+nicht\s+(?:angewendet|gespeichert|gesendet|abgeschickt|übernommen))(?!\w)",
+    regex.IGNORECASE,
+)
+
+
+def _my_step_after_not_yet(sentence: str) -> bool:
+    """Whether a clause after the "not yet" takes the step now ("I haven't saved it yet, so I'm
+    saving it now."): then the block is made."""
+    found = _NOT_DONE_YET.search(sentence)
+    rest = sentence[found.end() :] if found is not None else ""
+    return _MY_STEP_NOW.search(rest) is not None or _DONE_NOW_WORDS.search(rest) is not None
+
+
+_DONE_NOW_WORDS = regex.compile(r"(?<!\w)(?:now|ahora|agora|maintenant|ora|jetzt)(?!\w)", regex.IGNORECASE)
 
 
 def _step_so(sentence: str) -> bool:
@@ -2970,7 +3011,13 @@ OPEN_ENDINGS = frozenset(
 )
 # "Like" and "with" in the other main languages, the last word of a line that runs on into the
 # block under it ("... con algo como", "... etwa mit"): read as if a colon closed the line
-RUN_ON_ENDINGS = frozenset(["como", "comme", "wie", "come", "вроде", "типа", "вида", "con", "com", "avec", "mit"])
+RUN_ON_ENDINGS = frozenset(
+    # (and the conditional of "to be", whose complement is the block: "o próximo passo seria")
+    [
+        *["como", "comme", "wie", "come", "вроде", "типа", "вида", "con", "com", "avec", "mit"],
+        *["seria", "sería", "sarebbe", "serait", "wäre", "было", "bylo"],
+    ]
+)
 # and where no spaces part the words: "for example", "like", "roughly is"
 RUN_ON_ENDINGS_UNSPACED = ("たとえば", "例えば", "例如", "比如", "大概是", "类似", "のように")
 # Searched from the end (the regex module's reverse search): the same run of word characters,
@@ -4235,7 +4282,9 @@ AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで"
 AFTER_GATES["example"] += (*["していない", "何も", "見た目の例", "を見せた", "実際には", "gambaran", "tersimpan"],)
 AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", "beru zpět", "beru zpátky"],)
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
-AFTER_GATES["retracted"] += ("usizingatie",)
+AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง")
+AFTER_GATES["example"] += ("tampilan", "belum melempar", "belum menyimpan", "belum menjalankan", "belum mengirim")
+AFTER_GATES["example"] += ("ada hasil yang",)
 AFTER_GATES["proposed"] += ("не против", "vind je het goed", "đồng ý", "саме так", "именно так")
 AFTER_GATES["example"] += ("نمایش", "هیچ")
 AFTER_GATES["proposed"] += (
@@ -5475,7 +5524,7 @@ _KEEPS_IT = regex.compile(
 _MY_STEP_ASKED = regex.compile(
     r"(?<!\w)(?:"
     r"(?:shall|should|can|may)\s+I|(?:want|like)\s+me\s+to|"
-    r"(?:soll|darf|kann)\s+ich|dass\s+ich|\p{L}{3,}e\s+ich|(?:zal|moet|mag|kan)\s+ik|dat\s+ik|"
+    r"(?:soll|darf|kann)\s+ich|(?:dass|wenn|ob)\s+ich|\p{L}{3,}e\s+ich|(?:zal|moet|mag|kan)\s+ik|dat\s+ik|"
     r"(?:ska|skall|får|kan|bör)\s+jag|att\s+jag\s+\p{L}+r|(?:skal|må|kan|får|bør)\s+jeg|at\s+jeg\s+\p{L}+r|"
     r"(?:que|si)\s+(?:je|j['’])|je\s+(?:le|la|les|l['’]\p{L}+)|puis-je|dois-je|"
     # (a clitic that opens the clause, before a verb in the first person: "¿Lo actualizo?",
@@ -5486,7 +5535,7 @@ _MY_STEP_ASKED = regex.compile(
     r"posso|devo|(?:que\s+)?eu\s+\p{L}{3,}|puc|^(?:ho|l['’])\s*\p{L}{2,}[oi]|să\s+(?:îl|o|le|\p{L}{3,}(?:ez|esc))|(?:îl|o)\s+\p{L}{3,}ez|"
     r"czy\s+(?:mogę|mam)|mogę|mam|můžu|mohu|mám|smím|мне|могу|можу|мені|"
     r"να\s+(?:το|τα|τον|την|τους|τις)|μπορώ\s+να|"
-    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\p{L}{3,}(?:nko|nkö)|että\s+\p{L}{3,}n|"
+    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\p{L}+(?:memi|mamı)\s+ister\s+mi(?:sin|siniz)?|\p{L}{3,}(?:nko|nkö)|että\s+\p{L}{3,}n|"
     # (Swahili "will you let me": "Je, unaniruhusu kuhifadhi?")
     r"\p{L}*niruhusu|"
     r"(?:saya|aku)|boleh(?:kah)?|perlu(?:kah)?|(?:tôi|mình)\s+\p{L}+|"
@@ -5952,7 +6001,12 @@ _WANT_ME = regex.compile(
     r"volete|willst|möchtest|wollen\s+sie|möchten\s+sie|wil\s+je|wilt\s+u|vill\s+du|vil\s+du|chcesz|chcete|"
     r"chceš)(?:\s+(?:du|tu|vous|je|u))?,?\s+(?:que|che|dass|że|at|att|dat|abych)|(?:хочешь|хотите|хочеш|хочете),?\s+(?:чтобы|щоб)\s+я|"
     # (Finnish "that I" with the first person's ending: "Haluatko / Sopiiko, että tallennan sen?")
-    r"että\s+\p{L}{3,}n)(?!\w)|要我|"
+    r"että\s+\p{L}{3,}n|\p{L}+(?:memi|mamı)\s+ister\s+mi(?:sin|siniz)?|"
+    # ("do you mind if I": "Ça te dérange si je le note ?", "¿Te importa si lo guardo?", "Ti dispiace se
+    # lo salvo?", "Stört es dich, wenn ich das speichere?")
+    r"(?:ça|cela)\s+(?:te|vous)\s+(?:dérange|gêne|embête|va)\s+(?:si|que)\s+(?:je|j['’])|"
+    r"(?:te|le|os|les)\s+importa\s+(?:si|que)|(?:ti|le|vi)\s+(?:dispiace|va(?:\s+bene)?)\s+(?:se|che)|"
+    r"(?:se\s+)?importa\s+se\s+eu|(?:stört|macht)\s+es\s+(?:dich|dir|Sie|Ihnen)(?:\s+\w+)?,?\s+wenn\s+ich)(?!\w)|要我|"
     r"してほしい",
     regex.IGNORECASE,
 )

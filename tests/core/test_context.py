@@ -1754,3 +1754,46 @@ def test_retractions_in_chinese_ukrainian_and_swahili_and_turkish_second_example
     options = f"จะให้จำไว้แบบไหนดีคะ\n\n→ แบบที่ 1: สั้น\n{first}\n\n→ แบบที่ 2: ยาว\n{fixed}\n\nเลือกได้เลยค่ะ"
     for r in _parse_both(options):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # "do you mind if I", in French, Spanish and German, then more said
+        ("Voici ce que je noterais :", "Ça te dérange si je le note ? Tu peux aussi me dire de le reformuler.", False),
+        ("Esto es lo que guardaría:", "¿Te importa si lo guardo? También puedo cambiarlo.", False),
+        ("Das würde ich notieren:", "Stört es dich, wenn ich das speichere? Sonst lasse ich es.", False),
+        ("Hab's gespeichert:", "Stört es dich, wenn ich dir später noch eine Erinnerung schicke?", True),
+        # the reader asked to check it first
+        ("Montei a nota. Ainda não salvei, tá? Quero que você confira os valores primeiro:", "", False),
+        ("I want you to double-check the time first:", "", False),
+        # a lead that runs into the block on "would be"
+        ("Depois da busca, o passo seguinte seria", "", False),
+        ("After the search, the next step would be:", "", False),
+        # a sentence of its own above the block that says the step is not taken yet
+        ("I drafted the change to your profile, but I haven't applied it yet.", "", False),
+        ("Preparei a alteração, mas ainda não apliquei.", "", False),
+        ("I hadn't saved your birthday yet, so I'm saving it now.", "", True),
+        # examples in Turkish, Hindi and Danish; the reader's wish in Turkish
+        ("Bunu şöyle kaydedebilirim:", "", False),
+        ("Kaydediyorum:", "", True),
+        ("नतीजा आने के बाद मैं मूड बदलूँगा, कुछ ऐसे:", "", False),
+        ("Sådan her ville det se ud:", "", False),
+        ("Kaydedebilirim:", "Bunu hafızama eklememi ister misin?", False),
+        # disclaimers in Korean and Indonesian; a Russian block the reader sent
+        ("아카이브에 저장할 때는 이렇게 호출해요.", "위 내용은 보여드리려고 적은 것일 뿐이에요.", False),
+        ("Begini bentuk panggilannya.", "Tapi itu cuma tampilannya saja, aku belum menyimpan apa pun.", False),
+        ("Ты скинул мне такой кусок:", "", False),
+    ],
+)
+def test_rows_of_the_fortieth_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_a_thai_retraction_of_the_command_above() -> None:
+    first = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
+    fixed = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
+    said = "ขอโทษครับ ใส่ป้ายผิด ไม่ต้องใช้คำสั่งข้างบนนะครับ อันนี้ถูกต้อง:"
+    for r in _parse_both(f"ได้ครับ\n\n{first}\n\n{said}\n\n{fixed}"):
+        assert [c.arguments["label"] for c in r.tool_calls] == ["human"]
