@@ -59,6 +59,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT38,
     HELDOUT39,
     HELDOUT40,
+    HELDOUT41,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -113,6 +114,7 @@ HELDOUT37_CASES = load_cases(HELDOUT37)
 HELDOUT38_CASES = load_cases(HELDOUT38)
 HELDOUT39_CASES = load_cases(HELDOUT39)
 HELDOUT40_CASES = load_cases(HELDOUT40)
+HELDOUT41_CASES = load_cases(HELDOUT41)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -155,6 +157,7 @@ HELDOUT_SETS = [
     HELDOUT38_CASES,
     HELDOUT39_CASES,
     HELDOUT40_CASES,
+    HELDOUT41_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
