@@ -135,7 +135,7 @@ _SPEAKER = (
     # a role in brackets alone, as a chat log writes it ("[assistant] TOOL_CALL_START ...")
     r"|\W{0,4}[\[(](?:assistant|agent|bot|ai|model|me|moi|ich|yo|eu|io|я|我|私|assistent\w*|assistente|asistente|"
     r"ассистент|асистент|asystent|asisten|avustaja|asszisztens|βοηθός|помічник|助手|アシスタント|어시스턴트|ผู้ช่วย|"
-    r"المساعد|دستیار|सहायक|msaidizi)[\])][ \t]*"
+    r"المساعد|دستیار|सहायक|msaidizi)(?:,[ \t]*[^\])\n]{1,16})?[\])][ \t]*"
 )
 SPEAKER = regex.compile(_SPEAKER + "$", regex.IGNORECASE)
 SPEAKER_FIRST = regex.compile(_SPEAKER, regex.IGNORECASE)
@@ -333,9 +333,10 @@ _OPENING_MARK = re.compile('["“«„「『‹]').search
 
 
 def _closes_after_digit(line: str, i: int) -> bool:
-    # ('"my locker is 42". Saving that:' closes its quote; '55" screen' is an inch mark)
+    # ('"my locker is 42". Saving that:' and '"starts nov 4" — on it.' close their quotes; '55"
+    # screen' is an inch mark)
     nxt = line[i + 1 : i + 2]
-    return not nxt or nxt in ".,;:!?)"
+    return not nxt or nxt in ".,;:!?)" or line[i + 1 : i + 4] in (" — ", " – ", " - ")
 
 
 def opens_quote(line: str) -> bool:
@@ -492,7 +493,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|(?<=\b(?:sieht|sehen|sähe|sähen|sah)\b[^\n]{0,60})aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen|so\s+wie)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:seria\s+(?:esta|este|isto|essa|esse|a\s+seguinte|o\s+seguinte)|por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim(?:,?\s+(?:ó|olha|veja))?|ficaria\s+assim|assim|"
-        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
+        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|(?:algo|coisa)\s+tipo|(?:tem|fica\s+com)\s+(?:essa|esta)\s+cara(?:\s+aqui)?|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
         + _COLON
         + r"|[,，][ \t]*tipo(?:[ \t]+(?:assim|isso|isto))?"
         + _COLON
@@ -757,7 +758,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:trước\s+đó|lúc\s+nãy|hôm\s+qua)[^\n]{0,60}"
         r"(?:đã\s+chạy|đã\s+gọi)|đây\s+là\s+(?:những\s+gì|điều)\s+(?:mình|tôi)\s+đã\s+làm)",
         # (as the lead's last clause: "Anda mengirim nomor baru, jadi saya perbarui:" is the reason for the step)
-        "id-ms": r"\b(?:(?:kamu|anda|kau)\s+(?:kirim|mengirim|kirimkan)(?=\b[^\n,，;]*$)|yang\s+(?:kamu|anda)\s+kirim(?=\b[^\n,，;]*$)|"
+        "id-ms": r"\b(?:(?:kamu|anda|kau)\s+(?:tadi\s+|barusan\s+|sudah\s+)?(?:kirim|mengirim|kirimkan)(?=\b[^\n,，;]*$)|yang\s+(?:kamu|anda)\s+kirim(?=\b[^\n,，;]*$)|"
         r"sebelumnya\s+(?:aku|saya)\b[^\n]{0,40}\b(?:menjalankan|memanggil)|ini\s+yang\s+(?:aku|saya)\s+lakukan)\b",
         "ar-fa": r"(?:أرسلت\s+لي|أرسلتها\s+لي|ما\s+أرسلته|سابقا[^\n]{0,60}(?:نفذت|شغلت)|هذا\s+ما\s+فعلته|"
         r"برایم\s+فرستادی|برای\s+من\s+فرستادی|قبلاً[^\n]{0,60}اجرا\s+کردم)",
@@ -930,7 +931,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         # (and the writer's step after the reader's, "-te kara" or "-tara": "OKをいただいてから保存します：")
         "ja": r"(?:下書き|確認(?:して(?!(?:いただい|もらっ|くれ)た)|が取れ(?!た(?!ら)))|まだ(?:送信|保存)|"
-        r"(?:いただ|もら)(?:いて|って)から(?![^\n]*まし)|(?:いただ|もら)(?:いた|った)ら(?![^\n]*まし)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは))"
+        r"(?:いただ|もら)(?:いて|って)から(?![^\n]*まし)|(?:いただ|もら)(?:いた|った)ら(?![^\n]*まし)|もし|二つの方法|2つの方法|^\W{0,4}(?:または|あるいは|もしくは|そのとき(?:に)?は|その場合(?:に)?は|その際は))"
         + _ENDS,
         "nl": r"\b(?:ik\s+zou|zou\s+ik|(?:wat|hoe)\s+ik\s+(?:[\w-]+\s+){0,5}?zou|conceptversie|concept|nog\s+niet\s+(?:verstuurd|opgeslagen|verzonden|uitgevoerd)|"
         r"tot(?:dat)?\s+je\s+(?:het\s+)?bevestigt|als\s+je\s+akkoord\s+(?:gaat|bent))\b|"
@@ -1271,7 +1272,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # (not where the sentence offers help with anything else, or a later step: "if you need anything
         # else, just say the word", "If you'd like help with a card message later this week, just say the word",
         # "Just say the word if you want help prepping")
-        r"(?<!\b(?:anything\s+else|something\s+else|help|later)\b[^.!?\n]{0,60})\bsay\s+(?:yes|the\s+word|so)\b"
+        r"(?<!\b(?:anything\s+else|something\s+else|help|later)\b[^.!?\n]{0,160})\bsay\s+(?:yes|the\s+word|so)\b"
         r"(?![^.!?\n]{0,40}\b(?:anything\s+else|something\s+else|help|later)\b)|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
         r"\bbefore\s+it\s+goes\s+out\b|\b(?:then|and)\s+tell\s+me\s+to\s+(?:send|save|apply|run)\s+(?:it|this|that|them)\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
@@ -1320,7 +1321,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"non\s+appena)\s+(?:mi\s+)?confermi|\baspetto\s+(?:la\s+)?tua\s+conferma|"
         r"\bti\s+va\s+bene\s+così\s*\?|(?:\bposso\s+(?:procedere|salvarl\w|inviarl\w|"
         r"applicarl\w)\b[^\n]*\?|\bvuoi\s+che\s+(?:lo|la|li)\b"
-        r"[^\n]*\?|\bva\s+bene\s+così\s*\?|\bfinché\s+non\s+confermi|(?<!(?:dimmelo|dimmi|avvisami|scrivimi)\s+)\bsolo\s+se\b)",
+        r"(?!\s+(?:prossim|volt|prim|stess|sua|tua|mia))[^\n]*\?|\bva\s+bene\s+così\s*\?|\bfinché\s+non\s+confermi|(?<!(?:dimmelo|dimmi|avvisami|scrivimi)\s+)\bsolo\s+se\b)",
         "ru": r"(?:только|лишь|пока)\s+черновик|(?:ты\s+|вы\s+)?не\s+против,?\s+если\s+я\b[^\n]*\?|"
         r"пока\s+(?:что\s+)?не\s+(?:сохраняю|отправляю|выполняю|"
         r"применяю)\s*(?:[—–,.;!]|$)|жду\s+(?:твоего|вашего)\s+(?:подтверждения|одобрения)|(?:сохранить|"
@@ -1655,7 +1656,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         # ("only a showing of the call's shape; no search was done")
         r"فقط\s+نمایش|هیچ\s+[^\n]{0,20}?(?:انجام|ذخیره|اجرا|ارسال)\s+نشد)",
         "he": r"רק\s+(?:כדי\s+)?(?:להמחיש|להראות)|לא\s+שמרתי\s+כלום|(?:רק\s+דוגמ|לא\s+(?:שמרתי|הרצתי|שלחתי|"
-        r"ביצעתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע))",
+        r"ביצעתי|עדכנתי)|שום\s+דבר\s+לא\s+(?:נשמר|נשלח|בוצע)|רק\s+המחשה)",
         "hi-bn": r"(?:सिर्फ़|सिर्फ|केवल)\s+(?:\S+\s+){0,2}?(?:दिखाने|समझाने)\s+के\s+लिए|"
         r"শুধু(?:মাত্র)?\s+(?:\S+\s+){0,2}?দেখানোর\s+জন্য|কিছুই\s+(?:সেভ|সংরক্ষণ)\s+(?:করিনি|হয়নি|করা\s+হয়নি)|"
         r"कुछ\s+भी\s+(?:सेव|सहेजा)\s+(?:नहीं|न)\s+(?:हुआ|किया)|(?:(?:सिर्फ़|सिर्फ|केवल|मात्र)\s+(?:एक\s+)?उदाहरण|(?:सहेजा|चलाया|"
@@ -1989,6 +1990,43 @@ def _done_heading(line: str) -> bool:
     )
 
 
+def _heading_presents(line: str) -> bool:
+    """Whether a heading right above a block presents it as something shown: by an example's,
+    a format's or a how-to's words ("## Example call", "### Call format", "## How a search is
+    written"), a tool's name in code, or the words that present a block in a lead ("## Draft").
+    A heading of the step or of the topic alone ("### Saving it", "## Сохраняю план", "### 保存",
+    "## Your budget") titles the section the writer's own step stands in. A setext underline,
+    whose title stands a line further up, is read as presenting."""
+    text = line[:LINE_CHARS].strip()
+    if not text.startswith("#"):
+        return True
+    text = text.strip(_HEADING_TRIM)
+    return (
+        HEADING_EXAMPLE.search(text) is not None
+        or _EXAMPLE_NOUN.search(text) is not None
+        or _HOW_TO.search(text) is not None
+        or _SAMPLE_WORDS.search(text) is not None
+        or "`" in text
+        or _BEFORE_TABLE.first(text + ":") is not None
+    )
+
+
+# A sample's or a pattern's noun in a title ("## Llamada de muestra", "## Vorlage", "### Шаблон")
+_SAMPLE_WORDS = regex.compile(
+    r"(?<!\w)(?:muestra|amostra|modelo|modèle|modello|vorlage|plantilla|шаблон|образец|зразок|mẫu|ukázk\w*|"
+    r"voorbeeld\w*|exempel|eksempel|esimerkki|örnek\w*|contoh|przykład\w*|příklad\w*|példa\w*|παράδειγμα|"
+    r"דוגמ\w*|مثال|نمونه|उदाहरण|উদাহরণ|ตัวอย่าง|mfano)(?!\w)|見本|范例|範例|样例|예시|예제",
+    regex.IGNORECASE,
+)
+# The words of a how-to title ("How to save a note", "Cómo se guarda", "So rufst du ... auf")
+_HOW_TO = regex.compile(
+    r"(?<!\w)(?:how|cómo|como|comment|wie|come|как|jak|hoe|hur|hvordan|miten|nasıl|cara|bagaimana|cách|"
+    r"usage|uso|utilisation|verwendung|utilizzo|использование)(?!\w)|如何|怎么|怎样|用法|方法|やり方|書き方|使い方|"
+    r"방법|사용법",
+    regex.IGNORECASE,
+)
+
+
 def _step_heading(text: str) -> bool:
     """Whether a heading names the writer's own step now ("## মনে রাখার জন্য সেভ করছি", "## I'm
     saving this", "## Ich werde das speichern"): it titles the step the block takes."""
@@ -2101,7 +2139,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("in_sentence", "it is part of a sentence")
     if ctx.in_element:
         return Shown("example", "it is inside a <details>, <pre> or <code> element")
-    if ctx.heading_above and not _done_heading(ctx.before):
+    if ctx.heading_above and not _done_heading(ctx.before) and _heading_presents(ctx.before):
         return Shown("example", "a heading stands directly above it")
     if ctx.section_example:
         return Shown("example", "it is under an example heading")
@@ -2130,6 +2168,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     sentence = _unlinked(last_sentence(before))
     if "**" in sentence:
         sentence = sentence.replace("**", "")  # (emphasis on the lead's words: "Пока **не отправлял**:")
+    if sentence.endswith(_QUOTED_COLON):
+        # a quoted lead that closes right after its colon ("... prefix. For instance:\"") leads
+        # into the block as it would unquoted
+        sentence = sentence.rstrip("\"”»」』'’ \t")
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if _EXAMPLE_COMMA.match(sentence):
@@ -2191,10 +2233,16 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             # the same for an offer of a later step in a clause of its own ("Saving the new number
             # now, and we can tidy the old notes later if you like:")
             clause = sentence[: later.start()] + ":"
-        if kind == "proposed" and clause == sentence and (turn := _after_last(_CONTRAST, sentence)) != sentence:
+        if (
+            kind == "proposed"
+            and clause == sentence
+            and _CONDITION.match(sentence) is None
+            and (turn := _after_last(_CONTRAST, sentence)) != sentence
+        ):
             # an offer turned down by a clause of the writer's own after a contrast ("I could also
             # set up a checklist if you like, but for now I'll just keep the date:"): that clause
-            # presents the block
+            # presents the block; not a "but" within a condition that opens the sentence ("If the
+            # list is there but lacks the card, I'll add it:"), which the whole sentence still waits on
             clause = turn
         if clause != sentence:
             kind = _BEFORE_TABLE.first(clause) if opens_onto_next(clause) else None
@@ -2283,6 +2331,9 @@ def _my_step_after_not_yet(sentence: str) -> bool:
 _DONE_NOW_WORDS = regex.compile(r"(?<!\w)(?:now|ahora|agora|maintenant|ora|jetzt)(?!\w)", regex.IGNORECASE)
 
 
+_QUOTED_COLON = tuple(c + q for c in ":：" for q in "\"”»」』'’")
+
+
 def _step_so(sentence: str) -> bool:
     """Whether the lead names the writer's own step now or next, in the indicative, and says only
     how it takes it ("I'll note it down as follows:", "Das speichere ich mir so ab:"): the block is
@@ -2343,7 +2394,7 @@ _REAL_ONE = regex.compile(
 # A format as the manner of a step: the word after a preposition, a few words between ("in a
 # short list format", "en formato de lista", "au format titre + auteur", "im Format", "в формате")
 _IN_FORMAT = regex.compile(
-    r"(?<!\w)(?:in|into|im|en|au|em|no|num|numa|nesse|neste|nessa|nesta|naquele|nel|nello|col|con|w|we|ve|v|в|у|op|på|i)"
+    r"(?<!\w)(?:in|into|im|en|au|em|no|num|numa|nesse|neste|nessa|nesta|naquele|nel|nello|col|con|w|we|ve|v|в|у|op|på|i|în|într-un|într-o)"
     r"\s+(?:[^\s:：]+\s+){0,5}?"
     r"(?:format|formats|formato|formatos|formaat|formátu|formacie|формат\w*)(?!\w)"
     # (not one a comparison opens onto: "in un formato tipo:", "in a format like:"; one made with
@@ -3014,7 +3065,7 @@ OPEN_ENDINGS = frozenset(
 RUN_ON_ENDINGS = frozenset(
     # (and the conditional of "to be", whose complement is the block: "o próximo passo seria")
     [
-        *["como", "comme", "wie", "come", "вроде", "типа", "вида", "con", "com", "avec", "mit"],
+        *["como", "comme", "wie", "come", "вроде", "типа", "вида", "con", "com", "avec", "mit", "tipo"],
         *["seria", "sería", "sarebbe", "serait", "wäre", "было", "bylo"],
     ]
 )
@@ -4284,7 +4335,7 @@ AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", 
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
 AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง")
 AFTER_GATES["example"] += ("tampilan", "belum melempar", "belum menyimpan", "belum menjalankan", "belum mengirim")
-AFTER_GATES["example"] += ("ada hasil yang",)
+AFTER_GATES["example"] += ("ada hasil yang", "לא עדכנתי", "רק המחשה")
 AFTER_GATES["proposed"] += ("не против", "vind je het goed", "đồng ý", "саме так", "именно так")
 AFTER_GATES["example"] += ("نمایش", "هیچ")
 AFTER_GATES["proposed"] += (
@@ -4858,7 +4909,8 @@ _LATER = regex.compile(
     r"jutro|dziś|dzisiaj|wieczorem|później|zítra|dnes|později|morgen|vanavond|straks|imorgon|ikväll|senare|"
     r"i\s+morgen|i\s+aften|senere|huomenna|tänään|illalla|myöhemmin|holnap|később|mâine|azi|diseară|"
     r"yarın|bugün|akşam|sonra|besok|nanti|malam|ngày\s+mai|mai|tối\s+nay|αύριο|απόψε|غدا|الليلة|فردا|מחר|कल|আগামীকাল|"
-    r"พรุ่งนี้|kesho|明天|今晚|明日|今夜|내일|오늘)(?!\w)",
+    r"พรุ่งนี้|kesho|明天|今晚|明日|今夜|내일|오늘|next\s+time|la\s+próxima\s+vez|la\s+prochaine\s+fois|nächstes\s+mal|"
+    r"la\s+prossima\s+volta|da\s+próxima\s+vez|в\s+следующий\s+раз|下次|次回|다음에)(?!\w)",
     regex.IGNORECASE,
 )
 
@@ -5099,6 +5151,11 @@ def asks_which(after: str) -> bool:
     text = after.strip()
     if not text or "\n" in text:
         return False
+    said = sentences(text)
+    if len(said) > 1 and _short_question(said[0].strip()) and not any(_tells_done(rest) for rest in said[1:]):
+        # (the question first, then more that tells nothing done: "Melyik legyen? Akár mindkettő
+        # is mehet, de addig egyiket sem mentem el.")
+        text = said[0].strip()
     if _short_question(text):
         if _WHICH.search(text) is None:
             return False
@@ -5531,7 +5588,7 @@ _MY_STEP_ASKED = regex.compile(
     # "L'aggiungo?", "Ho guardo?"; "el regalo" and "la foto" are a noun's article)
     r"^(?:lo|la|los|las|li|le|l['’])\s*\p{L}{2,}o|(?:si|que|se)\s+(?:lo|la|los|las)\s+\p{L}{2,}[oe]|puedo|debo|"
     # (Italian asks it with "che" and the first person's subjunctive: "Ti va che lo registri?")
-    r"che\s+(?:lo|la|li|le|l['’])\s*\p{L}{2,}[ia]|"
+    r"che\s+(?:lo|la|li|le|l['’])\s*(?!prossim|volta|prim|stess|tu[ao]|mi[ao]|su[ao]|nostr|vostr)\p{L}{2,}[ia]|"
     r"posso|devo|(?:que\s+)?eu\s+\p{L}{3,}|puc|^(?:ho|l['’])\s*\p{L}{2,}[oi]|să\s+(?:îl|o|le|\p{L}{3,}(?:ez|esc))|(?:îl|o)\s+\p{L}{3,}ez|"
     r"czy\s+(?:mogę|mam)|mogę|mam|můžu|mohu|mám|smím|мне|могу|можу|мені|"
     r"να\s+(?:το|τα|τον|την|τους|τις)|μπορώ\s+να|"

@@ -266,7 +266,8 @@ def test_the_lines_directly_after_can_withdraw_the_block(after: str) -> None:
     "shape",
     [
         "Example\n=======\n{b}",
-        "## Saving it\n{b}",
+        "## Example call\n{b}",
+        "### How a roll is written\n{b}",
         "<details>\n<summary>the call</summary>\n\n{b}\n\n</details>",
         "<pre>\n{b}\n</pre>",
         "| tool | call |\n|---|---|\n| roll | {b1} |",
@@ -1036,7 +1037,9 @@ def test_a_heading_that_reports_the_step_done_titles_no_illustration() -> None:
     assert not C._done_heading("## Example")
     assert not C._done_heading("## Saved entries")  # a title, no report
     assert _ran("## Saved ✅\n\n" + _block("x")) == ["x"]
-    assert _ran("## Notes\n\n" + _block("x")) == []
+    # (a topic's title alone presents nothing: the step stands in its section; an example's does)
+    assert _ran("## Notes\n\n" + _block("x")) == ["x"]
+    assert _ran("## Sample notes\n\n" + _block("x")) == []
 
 
 def test_a_lead_whose_last_clause_reports_the_block_kept_presents_no_sent_thing() -> None:
@@ -1639,10 +1642,20 @@ def test_a_heading_that_names_the_writers_step_and_persian_letter_labels() -> No
     for heading in ("## মনে রাখার জন্য সেভ করছি", "## मैं इसे सेव कर रहा हूँ", "## I'm saving this"):
         for r in _parse_both(f"{heading}\n\n{_SAVE}"):
             assert len(r.tool_calls) == 1, heading
-    # (a verb alone may title a section of how-to: "## Saving it", "### Lưu lại")
-    for heading in ("## Example", "## Saving it", "### Lưu lại để tháng sau so sánh"):
+    # (a heading of an example, a format or a how-to presents the block; one of the step or the
+    # topic alone titles the section the step stands in)
+    for heading in ("## Example", "### Call format", "## How a note is saved", "## Llamada de muestra"):
         for r in _parse_both(f"{heading}\n\n{_SAVE}"):
             assert r.tool_calls == [], heading
+    for heading in (
+        "## Saving it",
+        "### Lưu lại để tháng sau so sánh",
+        "### Guardándolo",
+        "### 保存",
+        "## Your budget",
+    ):
+        for r in _parse_both(f"{heading}\n\n{_SAVE}"):
+            assert len(r.tool_calls) == 1, heading
     dice = '<tool_call>{"name": "roll_dice", "arguments": {"sides": 6}}</tool_call>'
     for r in _parse_both(f"دو راه داریم:\n\nالف) تاس:\n{dice}\n\nب) تاس دیگر:\n{dice}"):
         assert r.tool_calls == []
@@ -1797,3 +1810,52 @@ def test_a_thai_retraction_of_the_command_above() -> None:
     said = "ขอโทษครับ ใส่ป้ายผิด ไม่ต้องใช้คำสั่งข้างบนนะครับ อันนี้ถูกต้อง:"
     for r in _parse_both(f"ได้ครับ\n\n{first}\n\n{said}\n\n{fixed}"):
         assert [c.arguments["label"] for c in r.tool_calls] == ["human"]
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # help offered on anything else, however long the sentence before "say the word"
+        (
+            "Let me look that up:",
+            "If there's anything else about the trip you'd like me to find, such as the times, just say the word.",
+            True,
+        ),
+        # a quotation closed after a digit, then a dash and the writer's own words
+        ('"remind me: dentist on the 4" — on it.', "", True),
+        ('"my locker is 55" wide" — on it.', "", True),
+        # "next time" is a later step; an Italian article is no pronoun
+        ("Salvo tutto:", "Vuoi che la prossima volta ti consigli un ristorante?", True),
+        ("Potrei salvarlo:", "Vuoi che lo salvi?", False),
+        # Romanian "in a format"
+        ("O salvez acum, într-un format simplu:", "", True),
+        # a condition that opens the sentence governs a "but" inside it
+        ("Если список найдётся, но там не будет справки, я дополню его:", "", False),
+        ("If the list is there but lacks the card, I'll add it:", "", False),
+        # run-on "tipo", a Portuguese look, a quoted lead closed after its colon
+        ("Talvez eu também procure nas conversas de julho, com algo tipo", "", False),
+        ("Ela tem essa cara aqui:", "", False),
+        ('"The model emits the call after a prefix. For instance:"', "", False),
+        # Japanese "in that case", an Indonesian "you sent earlier", a Hebrew disclaimer
+        ("見つからなければ会話を探します。そのときは次の呼び出しを使います：", "", False),
+        ("Kamu tadi mengirim blok ini ke aku:", "", False),
+        ("שאלת איך זה נראה.", "רק להבהרה: זו רק המחשה. לא עדכנתי שום דבר.", False),
+    ],
+)
+def test_rows_of_the_forty_first_set(lead: str, after: str, runs: bool) -> None:
+    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
+        assert bool(r.tool_calls) is runs, (lead, after)
+
+
+def test_a_recited_turn_labelled_in_brackets_with_its_time_and_a_which_question_with_more_after_it() -> None:
+    text = f"[usuário, 21:14] me lembra do cartão\n[assistente, 21:14] {_SAVE}\n[assistente, 21:15] Pronto!"
+    for r in _parse_both(text):
+        assert r.tool_calls == []
+    first = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
+    second = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
+    text = (
+        f"Két lehetőség van.\n\nElső lehetőség – a persona-blokkba:\n{first}\n\nMásodik lehetőség – a profilodba:\n"
+        f"{second}\n\nMelyik legyen? Akár mindkettő is mehet."
+    )
+    for r in _parse_both(text):
+        assert r.tool_calls == []
