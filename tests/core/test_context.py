@@ -1116,6 +1116,16 @@ def test_told_which_to_choose_with_the_verb_of_telling_last() -> None:
 _SAVE = FORMATS["canonical"]("core_memory_append", {"label": "human", "content": "Likes short lists."})
 
 
+_PERSONA = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
+_HUMAN = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
+
+
+def _only_the_fix_runs(said: str, opening: str = "OK.") -> None:
+    """A save to the wrong block, ``said`` taking it back, then the right one: only that one runs."""
+    for r in _parse_both(f"{opening}\n\n{_PERSONA}\n\n{said}\n\n{_HUMAN}"):
+        assert [c.arguments["label"] for c in r.tool_calls] == ["human"], said
+
+
 def _runs_around_save(lead: str, runs: bool, after: str = "") -> None:
     """A memory save under ``lead``, and above ``after``, runs (or not) one-shot and in chunks."""
     for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
@@ -1488,8 +1498,7 @@ def test_the_writers_own_sent_in_hebrew_is_no_recital() -> None:
     ],
 )
 def test_rows_of_the_thirty_fourth_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_a_plain_list_past_a_blank_line_labels_no_block() -> None:
@@ -1541,8 +1550,7 @@ def test_a_recited_form_a_transcript_and_a_plan_on_a_result_run_nothing() -> Non
     ],
 )
 def test_rows_of_the_thirty_fifth_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_a_listing_under_bold_labels_or_two_entries_to_a_label_runs_nothing() -> None:
@@ -1581,8 +1589,7 @@ def test_a_listing_under_bold_labels_or_two_entries_to_a_label_runs_nothing() ->
     ],
 )
 def test_rows_of_the_thirty_sixth_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_a_correction_after_a_comma_and_alternatives_under_alternativa_labels() -> None:
@@ -1634,8 +1641,7 @@ def test_a_correction_after_a_comma_and_alternatives_under_alternativa_labels() 
     ],
 )
 def test_rows_of_the_thirty_seventh_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_a_heading_that_names_the_writers_step_and_persian_letter_labels() -> None:
@@ -1697,16 +1703,12 @@ def test_a_heading_that_names_the_writers_step_and_persian_letter_labels() -> No
     ],
 )
 def test_rows_of_the_thirty_eighth_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_retractions_that_name_the_call_above_and_korean_conditions_on_a_result() -> None:
-    first = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
-    fixed = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
     for said in ("Vergeet de aanroep hierboven, deze klopt:", "Скасовую виклик вище, правильний такий:"):
-        for r in _parse_both(f"Genoteerd.\n\n{first}\n\n{said}\n\n{fixed}"):
-            assert [c.arguments["label"] for c in r.tool_calls] == ["human"], said
+        _only_the_fix_runs(said, "Genoteerd.")
     search = 'TOOL_CALL_START\n{"function": "archival_memory_search", "params": {"query": "여행"}}\nTOOL_CALL_END'
     text = f"먼저 찾아볼게요.\n\n{search}\n\n검색 결과에 예전 기록이 없으면 그때 새로 저장할게요:\n\n{_SAVE}"
     for r in _parse_both(text):
@@ -1746,25 +1748,21 @@ def test_retractions_that_name_the_call_above_and_korean_conditions_on_a_result(
     ],
 )
 def test_rows_of_the_thirty_ninth_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_retractions_in_chinese_ukrainian_and_swahili_and_turkish_second_examples() -> None:
-    first = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
-    fixed = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
     for said in (
         "等等，这条不对，标签写错了。改成这样：",
         "Ой, забудь попередній виклик, ось правильний:",
         "Samahani! Usizingatie amri iliyo juu. Hii ndiyo sahihi:",
     ):
-        for r in _parse_both(f"Sawa.\n\n{first}\n\n{said}\n\n{fixed}"):
-            assert [c.arguments["label"] for c in r.tool_calls] == ["human"], said
-    text = f"Kaydediyorum:\n\n{first}\n\nBir arama çağrısı şuna benzer:\n\n{fixed}\n\nBu sadece nasıl işlediğini görmen için."
+        _only_the_fix_runs(said, "Sawa.")
+    text = f"Kaydediyorum:\n\n{_PERSONA}\n\nBir arama çağrısı şuna benzer:\n\n{_HUMAN}\n\nBu sadece nasıl işlediğini görmen için."
     for r in _parse_both(text):
         assert [c.arguments["label"] for c in r.tool_calls] == ["persona"]
     # ("which way" asks the reader to choose between the options below, in Thai)
-    options = f"จะให้จำไว้แบบไหนดีคะ\n\n→ แบบที่ 1: สั้น\n{first}\n\n→ แบบที่ 2: ยาว\n{fixed}\n\nเลือกได้เลยค่ะ"
+    options = f"จะให้จำไว้แบบไหนดีคะ\n\n→ แบบที่ 1: สั้น\n{_PERSONA}\n\n→ แบบที่ 2: ยาว\n{_HUMAN}\n\nเลือกได้เลยค่ะ"
     for r in _parse_both(options):
         assert r.tool_calls == []
 
@@ -1800,16 +1798,11 @@ def test_retractions_in_chinese_ukrainian_and_swahili_and_turkish_second_example
     ],
 )
 def test_rows_of_the_fortieth_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_a_thai_retraction_of_the_command_above() -> None:
-    first = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
-    fixed = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
-    said = "ขอโทษครับ ใส่ป้ายผิด ไม่ต้องใช้คำสั่งข้างบนนะครับ อันนี้ถูกต้อง:"
-    for r in _parse_both(f"ได้ครับ\n\n{first}\n\n{said}\n\n{fixed}"):
-        assert [c.arguments["label"] for c in r.tool_calls] == ["human"]
+    _only_the_fix_runs("ขอโทษครับ ใส่ป้ายผิด ไม่ต้องใช้คำสั่งข้างบนนะครับ อันนี้ถูกต้อง:", "ได้ครับ")
 
 
 @pytest.mark.parametrize(
@@ -1843,19 +1836,16 @@ def test_a_thai_retraction_of_the_command_above() -> None:
     ],
 )
 def test_rows_of_the_forty_first_set(lead: str, after: str, runs: bool) -> None:
-    for r in _parse_both(f"{lead}\n{_SAVE}\n{after}".rstrip()):
-        assert bool(r.tool_calls) is runs, (lead, after)
+    _runs_around_save(lead, runs, after)
 
 
 def test_a_recited_turn_labelled_in_brackets_with_its_time_and_a_which_question_with_more_after_it() -> None:
     text = f"[usuário, 21:14] me lembra do cartão\n[assistente, 21:14] {_SAVE}\n[assistente, 21:15] Pronto!"
     for r in _parse_both(text):
         assert r.tool_calls == []
-    first = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "persona", "content": "A."}}</tool_call>'
-    second = '<tool_call>{"name": "core_memory_append", "arguments": {"label": "human", "content": "A."}}</tool_call>'
     text = (
-        f"Két lehetőség van.\n\nElső lehetőség – a persona-blokkba:\n{first}\n\nMásodik lehetőség – a profilodba:\n"
-        f"{second}\n\nMelyik legyen? Akár mindkettő is mehet."
+        f"Két lehetőség van.\n\nElső lehetőség – a persona-blokkba:\n{_PERSONA}\n\nMásodik lehetőség – a profilodba:\n"
+        f"{_HUMAN}\n\nMelyik legyen? Akár mindkettő is mehet."
     )
     for r in _parse_both(text):
         assert r.tool_calls == []
