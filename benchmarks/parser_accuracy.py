@@ -142,6 +142,8 @@ HELDOUT39 = ROOT / "tests" / "data" / "heldout39"
 HELDOUT40 = ROOT / "tests" / "data" / "heldout40"
 # A forty-first, written blind once the fortieth was used to improve the rules, with the same weighting.
 HELDOUT41 = ROOT / "tests" / "data" / "heldout41"
+# A forty-second, written blind once the forty-first was used to improve the rules, with the same weighting.
+HELDOUT42 = ROOT / "tests" / "data" / "heldout42"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -60,6 +60,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT39,
     HELDOUT40,
     HELDOUT41,
+    HELDOUT42,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -115,6 +116,7 @@ HELDOUT38_CASES = load_cases(HELDOUT38)
 HELDOUT39_CASES = load_cases(HELDOUT39)
 HELDOUT40_CASES = load_cases(HELDOUT40)
 HELDOUT41_CASES = load_cases(HELDOUT41)
+HELDOUT42_CASES = load_cases(HELDOUT42)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -158,6 +160,7 @@ HELDOUT_SETS = [
     HELDOUT39_CASES,
     HELDOUT40_CASES,
     HELDOUT41_CASES,
+    HELDOUT42_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
