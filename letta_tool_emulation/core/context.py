@@ -471,7 +471,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "es": r"\b(?:ser[ií]a\s+(?:esta|este|esto|la\s+siguiente|el\s+siguiente)|por\s+ejemplo|p\.\s?ej\.?|ejemplos?|el\s+formato\s+es|formato|se\s+ver[ií]a\s+(?:así|as[ií])|"
         r"(?:quedar[ií]a|ser[ií]a)\s+(?:más\s+o\s+menos\s+)?así|así|de\s+esta\s+forma|como\s+este|como\s+esto|"
         r"a\s+modo\s+de\s+ejemplo|así\s+(?:quedaría|se\s+vería|sería)|pongamos\s+por\s+caso|algo\s+(?:así|como)|un\s+poco\s+como|"
-        r"(?:del|al)\s+estilo\s+de\s+(?:esta|este|esto|la\s+siguiente|el\s+siguiente))"
+        r"(?:del|al)\s+estilo\s+de\s+(?:esta|este|esto|la\s+siguiente|el\s+siguiente)|algo\s+así,?\s+(?:en|in)\s+\w+)"
         + _COLON
         # (colloquial "like:" after a comma: "puedes buscar por fechas, tipo:")
         + r"|[,，][ \t]*tipo(?:[ \t]+así)?"
@@ -772,7 +772,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (Thai: the reader as subject, a verb of sending or pasting, the block as its object, then
         # "มา(ให้)" toward the writer, the writer's pronoun and a polite particle left out or not,
         # closing the line: "คุณส่งบล็อกนี้มาให้ค่ะ:")
-        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)[ \t]*:|"
+        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)(?:ดู)?[ \t]*:|"
         r"คุณ(?:ได้|เพิ่ง)?(?:ส่ง|แปะ|วาง|แชร์|คัดลอก)[^\n \t]{0,30}?มา(?:ให้)?(?:ฉัน|ผม|ดิฉัน|หนู|เรา)?(?:นะ)?"
         r"(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)?[ \t*_]*[:：][ \t*_]*$|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)(?![^\n]{0,200}[ก-๛][ \t]+[ก-๛])|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출)|(?:앞서|이전에|아까|전에)\s+제가\s+(?:실행|호출|했))",
@@ -1262,8 +1262,10 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         + _DEICTIC
         + r"\b[^\n]*\?|\b(?:want|like)\s+me\s+to\s+(?:go\s+ahead\s+and\s+)?(?:\w+\s+){0,2}?"
         + _DEICTIC
-        # (not a further step, later or besides: "Want me to send it to you after?")
-        + r"\b(?![^\n]*\b(?:after|afterwards|later|too|also|as\s+well)\b)[^\n]*\?|"
+        # (not a further step, later or besides: "Want me to send it to you after?", "... to your
+        # reading list once I find the title?")
+        + r"\b(?![^\n]*\b(?:after|afterwards|later|too|also|as\s+well|(?:once|when)\s+I\s+(?:find|get|have|see))\b)"
+        r"[^\n]*\?|"
         r"\bdoes\s+(?:this|that|it)\s+look\s+(?:right|good|ok|okay)\b|"
         r"^\W{0,3}(?:do\s+you\s+)?want\s+(?:it|this|that|them)\s+(?:saved|stored|noted|sent|added|updated|changed|"
         r"recorded|kept|on\s+file|in\s+(?:your\s+|the\s+)?(?:notes|memory|archive))\b[^\n]*\?|"
@@ -1443,7 +1445,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"กรุณายืนยัน|"
         r"(?:이대로|이렇게|이걸|이것을|그대로)\s*(?:\S+\s+)?(?:저장|전송|적용|진행|실행)할까요|이대로\s+괜찮|"
         r"확인해\s?주시면|승인해\s?주(?:세요|시면))",
-        "sw": r"\bni\s+rasimu\s+tu\b|\bnasubiri\s+uthibitisho|\b(?:nihifadhi|nitume)\s+hivi\s*\?|"
+        "sw": r"\bni\s+rasimu\s+tu\b|\bnasubiri\s+uthibitisho|\bniendelee\b[^\n]*\?|\bnipe\s+ruhusa\b|\b(?:nihifadhi|nitume)\s+hivi\s*\?|"
         r"(?:\bnihifadhi\s*\?|\bnitume\s*\?|\bje,?\s+ni\s+sawa\s*\?|\bthibitisha\b|\bsema\s+ndiyo\b|\bniambie\s+[\"“„«]?\w+[\"”»]?\s+(?:nami|na\s+mimi)\s+nita\w+|\bukiridhika\b)",
         # A sentence that only names the block a draft, a preview or a proposal ("Das wäre mein
         # Entwurf.", "Just a preview — nothing saved yet.", "Dit is een concept;"): the block is
@@ -1795,7 +1797,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"bỏ\s+(?:lệnh|khối|cái)\s+(?:ở\s+)?(?:trên|đó|vừa\s+rồi)|không\s+dùng\s+(?:cái|lệnh|khối)\s+(?:đó|trên|này))",
         "id-ms": r"^\W{0,3}(?:koreksi|ralat|pembetulan)\s*[:：]|^\W{0,3}(?:itu|yang\s+tadi)\s+salah\s*[.!,;:—–-]|"
         r"(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|"
-        r"blok)\b)",
+        r"blok)\b|\btarik\s+balik\b)",
         "ar-fa": r"^\W{0,3}(?:تصحيح|اصلاح)\s*[:：]|^\W{0,3}(?:هذا|ذلك)\s+(?:خطأ|غير\s+صحيح)|^\W{0,3}(?:این|"
         r"آن)\s+(?:اشتباه|غلط)\s+(?:بود|است)|(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|"
         r"نادیده\s+بگیر|اشتباه\s+(?:کردم|شد))",
@@ -4333,7 +4335,8 @@ AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで"
 AFTER_GATES["example"] += (*["していない", "何も", "見た目の例", "を見せた", "実際には", "gambaran", "tersimpan"],)
 AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", "beru zpět", "beru zpátky"],)
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
-AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง")
+AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง", "tarik balik")
+AFTER_GATES["proposed"] += ("niendelee", "nipe ruhusa")
 AFTER_GATES["example"] += ("tampilan", "belum melempar", "belum menyimpan", "belum menjalankan", "belum mengirim")
 AFTER_GATES["example"] += ("ada hasil yang", "לא עדכנתי", "רק המחשה")
 AFTER_GATES["proposed"] += ("не против", "vind je het goed", "đồng ý", "саме так", "именно так")

@@ -1849,3 +1849,23 @@ def test_a_recited_turn_labelled_in_brackets_with_its_time_and_a_which_question_
     )
     for r in _parse_both(text):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # a step offered for once the search has found something is a later step
+        ("Searching our chats:", "Want me to add it to your notes once I find the name?", True),
+        ("Here's the entry:", "Want me to add it to your notes?", False),
+        # leads and lines in their languages
+        ("Algo así, in English:", "", False),
+        ("คุณส่งโค้ดนี้มาให้ฉันดู:", "", False),
+        ("Ninaweza kuhifadhi hili:", "Je, niendelee na mabadiliko haya? Nipe ruhusa kwanza.", False),
+    ],
+)
+def test_rows_of_the_forty_second_set(lead: str, after: str, runs: bool) -> None:
+    _runs_around_save(lead, runs, after)
+
+
+def test_a_malay_retraction() -> None:
+    _only_the_fix_runs("Eh, maaf, tarik balik yang itu. Yang betul:", "Baik.")
