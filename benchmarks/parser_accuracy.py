@@ -144,6 +144,8 @@ HELDOUT40 = ROOT / "tests" / "data" / "heldout40"
 HELDOUT41 = ROOT / "tests" / "data" / "heldout41"
 # A forty-second, written blind once the forty-first was used to improve the rules, with the same weighting.
 HELDOUT42 = ROOT / "tests" / "data" / "heldout42"
+# A forty-third, written blind once the forty-second was used to improve the rules, with the same weighting.
+HELDOUT43 = ROOT / "tests" / "data" / "heldout43"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -61,6 +61,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT40,
     HELDOUT41,
     HELDOUT42,
+    HELDOUT43,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -117,6 +118,7 @@ HELDOUT39_CASES = load_cases(HELDOUT39)
 HELDOUT40_CASES = load_cases(HELDOUT40)
 HELDOUT41_CASES = load_cases(HELDOUT41)
 HELDOUT42_CASES = load_cases(HELDOUT42)
+HELDOUT43_CASES = load_cases(HELDOUT43)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -161,6 +163,7 @@ HELDOUT_SETS = [
     HELDOUT40_CASES,
     HELDOUT41_CASES,
     HELDOUT42_CASES,
+    HELDOUT43_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
