@@ -1618,7 +1618,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"зберіг|виконано|надіслано|виконував)|"
         r"не\s+(?:виконував|зберігав|запускав))",
         "fi-hu": r"\b(?:vain|pelkästään)\s+(?:havainnollistamaan|näyttääkseni)|\bvain\s+malli\b|"
-        r"\bmitään\s+ei\s+(?:ole\s+)?(?:vielä\s+)?(?:tallennettu|lähetetty|tallennettu)\b|"
+        r"\bmitään\s+ei\s+(?:ole\s+)?(?:vielä\s+)?(?:tallennettu|lähetetty|suoritettu)\b|"
         r"\bcsak\s+(?:hogy\s+)?(?:szemléltessem|megmutassam)|\bcsak\s+szemléltetés|(?:\b(?:vain|pelkkä|"
         r"pelkästään)\s+esimerkki|\ben\s+(?:tehnyt|tallentanut|suorittanut|lähettänyt)\b|"
         r"\bmitään\s+ei\s+(?:tallennettu|lähetetty|suoritettu)|\bcsak\s+(?:egy\s+)?példa|\bcsak\s+a\s+formátum|"
@@ -2201,7 +2201,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # A line that ends its own sentence introduces nothing, unless it says the writer has not
         # made the step yet ("I've prepared this change, but I haven't applied it yet."): the
         # block right under it is that step, held back.
-        if _NOT_DONE_YET.search(sentence) is not None and _my_step_after_not_yet(sentence) is False:
+        if _NOT_DONE_YET.search(sentence) is not None and not _my_step_after_not_yet(sentence):
             return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
         return None
     if _ON_READERS_WORD.search(sentence) is not None and not reports_done(sentence) and DONE.match(sentence) is None:
