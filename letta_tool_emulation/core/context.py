@@ -302,7 +302,10 @@ _SENTENCE_END = regex.compile(
 # and "!" ("... de ta mère ? D'abord, ..."), and Thai ends a sentence on its polite particle and a
 # space, with no stop ("...ด้วยนะครับ ขอผม...")
 _SPACED_STOP = regex.compile(r"(?<=\w)[ \u00a0\u202f][?!]+[ \t]+(?=\p{Lu})")
-_THAI_END = regex.compile(r"(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)[ \t]+(?=\p{Thai})")
+# (the polite particles that close a Thai sentence or question)
+_THAI_CLOSES = ("ครับ", "ค่ะ", "คะ", "จ้ะ", "จ้า")
+_THAI_PARTICLE = "(?:" + "|".join(_THAI_CLOSES) + ")"
+_THAI_END = regex.compile(_THAI_PARTICLE + r"[ \t]+(?=\p{Thai})")
 # An emoji where a capital follows stands where the stop would ("... de ver jogo 😂 Vou lembrar
 # disso:"); looked for only in a line that is not all ASCII, which costs an ASCII line nothing
 _EMOJI_END = regex.compile(r"\p{Extended_Pictographic}\ufe0f?[ \t]+(?=\p{Lu})")
@@ -2013,11 +2016,11 @@ def _heading_presents(line: str) -> bool:
     )
 
 
-# A sample's or a pattern's noun in a title ("## Llamada de muestra", "## Vorlage", "### Шаблон")
+# A sample's or a pattern's noun in a title ("## Llamada de muestra", "## Vorlage", "### Шаблон"),
+# beside the example's nouns of :data:`_EXAMPLE_NOUN` and :data:`HEADING_EXAMPLE`
 _SAMPLE_WORDS = regex.compile(
     r"(?<!\w)(?:muestra|amostra|modelo|modèle|modello|vorlage|plantilla|шаблон|образец|зразок|mẫu|ukázk\w*|"
-    r"voorbeeld\w*|exempel|eksempel|esimerkki|örnek\w*|contoh|przykład\w*|příklad\w*|példa\w*|παράδειγμα|"
-    r"דוגמ\w*|مثال|نمونه|उदाहरण|উদাহরণ|ตัวอย่าง|mfano)(?!\w)|見本|范例|範例|样例|예시|예제",
+    r"דוגמ\w*|مثال|نمونه|उदाहरण|উদাহরণ|ตัวอย่าง|mfano)(?!\w)|見本|范例|範例|样例|예제",
     regex.IGNORECASE,
 )
 # The words of a how-to title ("How to save a note", "Cómo se guarda", "So rufst du ... auf")
@@ -2173,7 +2176,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if sentence.endswith(_QUOTED_COLON):
         # a quoted lead that closes right after its colon ("... prefix. For instance:\"") leads
         # into the block as it would unquoted
-        sentence = sentence.rstrip("\"”»」』'’ \t")
+        sentence = sentence.rstrip(_CLOSING_QUOTES + " \t")
     if _may_hold_back(sentence) and HELD_BACK.search(_after_last(_CONSEQUENCE, sentence[:LINE_CHARS])):
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     if _EXAMPLE_COMMA.match(sentence):
@@ -2201,7 +2204,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         # A line that ends its own sentence introduces nothing, unless it says the writer has not
         # made the step yet ("I've prepared this change, but I haven't applied it yet."): the
         # block right under it is that step, held back.
-        if _NOT_DONE_YET.search(sentence) is not None and not _my_step_after_not_yet(sentence):
+        if _held_not_yet(sentence):
             return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
         return None
     if _ON_READERS_WORD.search(sentence) is not None and not reports_done(sentence) and DONE.match(sentence) is None:
@@ -2322,18 +2325,21 @@ _NOT_DONE_YET = regex.compile(
 )
 
 
-def _my_step_after_not_yet(sentence: str) -> bool:
-    """Whether a clause after the "not yet" takes the step now ("I haven't saved it yet, so I'm
-    saving it now."): then the block is made."""
+def _held_not_yet(sentence: str) -> bool:
+    """Whether ``sentence`` tells the writer's step not taken yet (see :data:`_NOT_DONE_YET`) and
+    no clause after that takes it now ("I haven't saved it yet, so I'm saving it now." makes it)."""
     found = _NOT_DONE_YET.search(sentence)
-    rest = sentence[found.end() :] if found is not None else ""
-    return _MY_STEP_NOW.search(rest) is not None or _DONE_NOW_WORDS.search(rest) is not None
+    if found is None:
+        return False
+    rest = sentence[found.end() :]
+    return _MY_STEP_NOW.search(rest) is None and _NOW_WORDS.search(rest) is None
 
 
-_DONE_NOW_WORDS = regex.compile(r"(?<!\w)(?:now|ahora|agora|maintenant|ora|jetzt)(?!\w)", regex.IGNORECASE)
+_NOW_WORDS = regex.compile(r"(?<!\w)(?:now|ahora|agora|maintenant|ora|jetzt)(?!\w)", regex.IGNORECASE)
 
 
-_QUOTED_COLON = tuple(c + q for c in ":：" for q in "\"”»」』'’")
+_CLOSING_QUOTES = "\"”»」』'’"
+_QUOTED_COLON = tuple(c + q for c in ":：" for q in _CLOSING_QUOTES)
 
 
 def _step_so(sentence: str) -> bool:
@@ -3007,7 +3013,7 @@ def last_sentence(line: str) -> str:
         sentence = _after_last(_SPACED_STOP, sentence)
     if sentence.isascii():
         return sentence
-    if "ค" in sentence or "จ" in sentence:
+    if any(particle in sentence for particle in _THAI_CLOSES):
         sentence = _after_last(_THAI_END, sentence)
     return _after_last(_EMOJI_END, sentence)
 
@@ -5173,8 +5179,7 @@ def asks_which(after: str) -> bool:
 
 
 _MARKS = regex.compile(r"\p{M}+")
-_THAI_CLOSES = ("ครับ", "ค่ะ", "คะ", "จ้ะ", "จ้า")
-_POLITE = regex.compile(r"(?:นะ)?(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)(?=[ \t]*[?？]?[ \t]*$)")
+_POLITE = regex.compile(r"(?:นะ)?" + _THAI_PARTICLE + r"(?=[ \t]*[?？]?[ \t]*$)")
 
 
 _CHOOSE_CHARS = 40
@@ -5581,6 +5586,9 @@ _KEEPS_IT = regex.compile(
 # or with no object at all, the verb closing a clause of a word or three ("सेव कर दूँ?",
 # "ذخیره کنم؟"). The words are closed classes (first-person forms and endings, modals, object
 # pronouns), the same few per language whatever the step.
+# The reader's wish for the writer's step, where its words carry the first person: Finnish "that I"
+# with its ending ("Haluatko / Sopiiko, että tallennan sen?"), Turkish "-memi ister misin"
+_WISH_MY_STEP = r"että\s+\p{L}{3,}n|\p{L}+(?:memi|mamı)\s+ister\s+mi(?:sin|siniz)?"
 _MY_STEP_ASKED = regex.compile(
     r"(?<!\w)(?:"
     r"(?:shall|should|can|may)\s+I|(?:want|like)\s+me\s+to|"
@@ -5595,7 +5603,7 @@ _MY_STEP_ASKED = regex.compile(
     r"posso|devo|(?:que\s+)?eu\s+\p{L}{3,}|puc|^(?:ho|l['’])\s*\p{L}{2,}[oi]|să\s+(?:îl|o|le|\p{L}{3,}(?:ez|esc))|(?:îl|o)\s+\p{L}{3,}ez|"
     r"czy\s+(?:mogę|mam)|mogę|mam|můžu|mohu|mám|smím|мне|могу|можу|мені|"
     r"να\s+(?:το|τα|τον|την|τους|τις)|μπορώ\s+να|"
-    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\p{L}+(?:memi|mamı)\s+ister\s+mi(?:sin|siniz)?|\p{L}{3,}(?:nko|nkö)|että\s+\p{L}{3,}n|"
+    r"\p{L}{2,}(?:ayım|eyim|yayım|yeyim)\s+m[ıi]|\p{L}{3,}(?:nko|nkö)|" + _WISH_MY_STEP + r"|"
     # (Swahili "will you let me": "Je, unaniruhusu kuhifadhi?")
     r"\p{L}*niruhusu|"
     r"(?:saya|aku)|boleh(?:kah)?|perlu(?:kah)?|(?:tôi|mình)\s+\p{L}+|"
@@ -6060,8 +6068,8 @@ _WANT_ME = regex.compile(
     r"(?<!\w)(?:(?:want|like)\s+me\s+to|(?:quieres|quiere|queréis|quieren|quer|queres|querem|veux|voulez|vuoi|vuole|"
     r"volete|willst|möchtest|wollen\s+sie|möchten\s+sie|wil\s+je|wilt\s+u|vill\s+du|vil\s+du|chcesz|chcete|"
     r"chceš)(?:\s+(?:du|tu|vous|je|u))?,?\s+(?:que|che|dass|że|at|att|dat|abych)|(?:хочешь|хотите|хочеш|хочете),?\s+(?:чтобы|щоб)\s+я|"
-    # (Finnish "that I" with the first person's ending: "Haluatko / Sopiiko, että tallennan sen?")
-    r"että\s+\p{L}{3,}n|\p{L}+(?:memi|mamı)\s+ister\s+mi(?:sin|siniz)?|"
+    + _WISH_MY_STEP
+    + r"|"
     # ("do you mind if I": "Ça te dérange si je le note ?", "¿Te importa si lo guardo?", "Ti dispiace se
     # lo salvo?", "Stört es dich, wenn ich das speichere?")
     r"(?:ça|cela)\s+(?:te|vous)\s+(?:dérange|gêne|embête|va)\s+(?:si|que)\s+(?:je|j['’])|"
