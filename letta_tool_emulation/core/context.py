@@ -206,6 +206,19 @@ def recited_exchange(above: str, before: str) -> bool:
     )
 
 
+# A turn of a dialogue set with a dash, as many languages set one ("— Запомни, что у меня аллергия.",
+# "– Noted!"): the dash, a space, and a sentence that closes with its stop
+DIALOGUE_DASHES = "—–―"
+_DASH_TURN = regex.compile(r"[ \t]{0,3}[—–―][ \t]+\w[^\n]*[.!?…。！？][\"»”]?[ \t]*$")
+
+
+def dash_exchange(above: str, before: str) -> bool:
+    """Whether a block ends a dialogue recited with dashes: the line before it and the line above
+    that are each a turn (:data:`_DASH_TURN`). A reply sets no turns of a dialogue right before
+    what it does now, and the items of a list it makes seldom close on a stop."""
+    return _DASH_TURN.match(before) is not None and _DASH_TURN.match(above) is not None
+
+
 # A time before this turn, named on the line before a block ("last week", "in our chat on Tuesday",
 # "上次"), and the reader's answer then, told on the line after it ("You then said", "Y tú me
 # dijiste", "Danach hast du gesagt", "后来你说"): the block is recited from that earlier exchange.
@@ -572,7 +585,9 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"så\s+här\s+ser|så\s+här\s+(?:kan|skulle)\s+det\s+se\s+ut|här\s+är\s+ett\s+exempel)\b" + _ENDS,
         "da-nb": _adverb(r"for\s+eksempel|f\.\s?eks\.|eksempelvis|(?:et\s+)?eksempel")
         + r"|\b(?:formatet\s+er|ser\s+(?:\w+\s+)?(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|"
-        r"slik\s+ser|her\s+er\s+et\s+eksempel|(?:ville|vil|kunne)\s+(?:det|den)\s+(?:se\s+(?:\w+\s+)?ud|sett\s+ut|se\s+ut))\b"
+        r"slik\s+ser|her\s+er\s+et\s+eksempel|(?:ville|vil|kunne)\s+(?:det|den)\s+(?:se\s+(?:\w+\s+)?ud|sett\s+ut|se\s+ut)|"
+        # (the thing named between: "Sådan ville et kald se ud", "Slik ville et kall sett ut")
+        r"(?:sådan|slik|sånn)\s+(?:ville|vil|kunne|skulle)\s+(?:\w+\s+){1,3}?(?:se\s+ud|sett\s+ut|se\s+ut))\b"
         + _ENDS
         # ("like this:" closing the lead, "Jeg kunne notert det slik:")
         + r"|(?<!\w)(?:slik|sånn|sådan|således)"
@@ -631,7 +646,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:หน้าตาแบบนี้|หน้าตาประมาณนี้|มีลักษณะดังนี้|รูปแบบคือ|นี่คือตัวอย่าง|^\W{0,3}ให้ใช้รูปแบบ|ตามรูปแบบนี้)"
         + _ENDS,
         "ko": _adverb(r"예를\s+들어|예를\s+들면|예시")
-        + r"|(?:예:|이런\s+식|이렇게요|이런\s+호출|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
+        + r"|(?:예:|이런\s+식|이렇게요|이런\s+호출|이런\s+형태|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
         + _ENDS,
         "sw": _adverb(r"kwa\s+mfano|mfano")
         + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano|"
@@ -1606,7 +1621,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"körts)|"
         r"\bjag\s+har\s+inte\s+(?:sparat|kört|skickat)|\bhar\s+inte\s+(?:sparats|körts|skickats))",
         "da-nb": r"\b(?:kun|bare)\s+for\s+(?:at|å)\s+vise|\bjeg\s+har\s+ikke\s+(?:søgt|søkt|gjort\s+noget|"
-        r"gjort\s+noe)|(?:\b(?:kun|bare)\s+et\s+eksempel|\b(?:intet|ingenting)\s+er\s+(?:gemt|sendt|kørt|"
+        r"gjort\s+noe)|(?:\b(?:kun|bare)\s+et\s+eksempel|\b(?:kun|bare)\s+en\s+visning|"
+        r"\b(?:intet|ingenting)\s+er\s+(?:blevet\s+|blitt\s+)?(?:gemt|sendt|kørt|"
         r"lagret|kjørt)|"
         r"\bjeg\s+har\s+ikke\s+(?:gemt|kørt|sendt|lagret|kjørt))",
         "cs-pl": r"\bjen\s+abych\s+ukázal\w*|\bnic\s+jsem\s+(?:neuložil|neodeslal|nehledal)\w*|"
@@ -1669,7 +1685,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"শুধু(?:মাত্র)?\s+(?:একটি\s+|একটা\s+)?উদাহরণ|সংরক্ষণ\s+করিনি|(?:কিছু|কিছুই)\s+খুঁজিনি)",
         "th-ko": r"แค่แสดงให้ดู|보여\s?(?:드리기|주기)\s+위한|(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|"
         r"예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
-        r"아무것도\s+(?:저장|실행)|보여\s*드리려고|저장된\s*(?:건|것은|것도)\s*아무것도\s*없)",
+        r"아무것도\s+(?:저장|실행)|보여\s*드리려고|보여\s*드린\s*(?:것일|거일)\s*뿐|저장된\s*(?:건|것은|것도|내용은)\s*아무것도\s*없)",
         "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
         # "Nothing" and the participle of the step in one clause, in either order and with at
@@ -1768,7 +1784,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bjeg\s+(?:tager|tar)\s+det\s+tilbake?)",
         "cs-pl": r"^\W{0,3}(?:oprava|korekta|poprawka)\s*[:：]|^\W{0,3}(?:chwila|moment|ups),?\s+to\s+(?:jest\s+)?błąd|"
         r"\bpowyższego\s+wywołania\s+nie\s+(?:uruchamiam|wykonuję)\b|^\W{0,3}to\s+(?:bylo|je|było|jest)\s+(?:špatně|źle|"
-        r"błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis)\s+neplatí\b|"
+        r"błędnie)\s*[.!,;:—–-]|(?:\b(?:předchozí|ten|tamten|první)\s+(?:blok|příkaz|zápis|hod|volání)(?:\s+(?:výše|nahoře))?\s+"
+        r"(?:neplatí|ruším|zahazuji|zahazuju)\b|"
         r"\bignoruj\w*|\bzapomeň(?:te)?\s+na\b|\bberu\s+(?:zpět|zpátky)\b|\bsplet\w*\s+jsem|\bto\s+je\s+špatně|\bzignoruj\w*|"
         r"\bzapomnij\s+o\b|\bpomyli\w*|\bto\s+był\s+błąd|\b(?:tamten|ten|poprzedni|pierwszy)\s+odrzucam\b|"
         r"\bpoprawn\w*\s+jest\s+(?:ten|ta|to)\s*[:：]|\bzahoď\b|\b(?:tady|tohle|toto)\s+je\s+(?:ten\s+)?správn\w*\s*[:：]|"
@@ -1964,6 +1981,14 @@ _SUBORDINATE = regex.compile(
 )
 
 
+# A condition that closes a lead, from its "if" to the colon, in no further clause of its own
+_TRAILING_IF = regex.compile(
+    r"(?:[,，][ \t]*|[ \t]+)(?:if|hvis|om|wenn|falls|si|se|als|jeśli|jeżeli|если|якщо|dacă|jos|pokud|eğer)[ \t]+"
+    r"[^,，.!?:：;\n]{2,80}[:：][ \t*_]*$",
+    regex.IGNORECASE,
+)
+
+
 def _would_look(sentence: str) -> bool:
     """Whether ``sentence``, the line before a block, closes on how the block would look were the
     writer to make it (:data:`_WOULD_LOOK`)."""
@@ -2016,6 +2041,10 @@ def _heading_presents(line: str) -> bool:
     )
 
 
+# A title alone on its line, wholly in bold or in lenticular brackets
+_TITLE_LINE = regex.compile(
+    r"[ \t]{0,3}(?:【(?P<title>[^】\n]{1,40})】|(?:\*\*|__)(?P<title>[^*_\n]{1,60})(?:\*\*|__))[ \t]*[:：]?[ \t]*$"
+)
 # A sample's or a pattern's noun in a title ("## Llamada de muestra", "## Vorlage", "### Шаблон"),
 # beside the example's nouns of :data:`_EXAMPLE_NOUN` and :data:`HEADING_EXAMPLE`
 _SAMPLE_WORDS = regex.compile(
@@ -2148,6 +2177,12 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
         return Shown("example", "a heading stands directly above it")
     if ctx.section_example:
         return Shown("example", "it is under an example heading")
+    if (title := _TITLE_LINE.match(ctx.before)) is not None:
+        # a title set apart by bold or by lenticular brackets, alone on its line ("**Example
+        # call**", "【工具调用格式】"), is a heading as one with marks is, and judged as one
+        heading = "# " + title.group("title")
+        if not _done_heading(heading) and _heading_presents(heading):
+            return Shown("example", "a title stands directly above it", quote_words(ctx.before))
     before = ctx.before
     if not before:
         return None
@@ -2210,6 +2245,13 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if _ON_READERS_WORD.search(sentence) is not None and not reports_done(sentence) and DONE.match(sentence) is None:
         return Shown("proposed", _WHY_BEFORE["proposed"], quote_words(sentence))
     kind = _BEFORE_TABLE.first(sentence if sentence.isascii() else sentence.translate(_HARAKAT))
+    if kind is None and (condition := _TRAILING_IF.search(sentence[-LINE_CHARS:])) is not None:
+        # A condition closing the lead after what would show ("This is what a call would look like
+        # if I were to save it:", "Sådan ville et kald se ud, hvis jeg skulle gemme den:"): the
+        # clause before it presents the block, as it would if it ended there
+        main = sentence[-LINE_CHARS:][: condition.start()]
+        if _BEFORE_TABLE.first(main + ":") == "example":
+            kind = "example"
     if kind is None and (named := _QUOTED_END.search(sentence)) is not None and _OFFERED.search(sentence) is not None:
         # a quotation that closes a lead in the conditional names the format or the words the
         # writer would use, and the lead is read as if it named them plainly ("Podría guardarlo
@@ -2275,7 +2317,7 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if (
         (kind == "example" or (kind == "quoted" and _SENT_ON_NOUN.search(sentence) is not None))
         and (turn := _after_last(_CONSEQUENCE, sentence)) != sentence
-        and _my_step_at(turn, turn) is not None
+        and _my_step_at(own := _after_consequence(turn), own) is not None
     ):
         # The same for a clause of consequence that names the writer's own step ("... whatever
         # example made it click for you then, so let me find that conversation:", "You tagged
@@ -2666,6 +2708,9 @@ _HELD_ROWS = (
     r"\bsenza\s+(?:inviarl[oa]|mandarl[oa])\b|\bsem\s+(?:o\s+|a\s+)?(?:enviar|mandar)\b(?!\s+(?:nada|a\s+ninguém))|"
     r"\bohne\s+(?:es|sie|ihn)\s+(?:zu\s+senden|abzuschicken|zu\s+verschicken)\b|"
     r"hasta\s+que\s+(?:me\s+)?(?:digas|des|confirmes|lo\s+revises|lo\s+veas)\b|"
+    # (ca: "Encara no l'envio, l'aguanto fins que em diguis que està bé")
+    r"no\s+(?:l['’]|el\s+|la\s+|t['’]el\s+)?(?:envio|he\s+enviat|envi[eï])\b|"
+    r"fins\s+que\s+(?:no\s+)?(?:em\s+)?(?:diguis|donis|confirmis|ho\s+revisis|ho\s+vegis|el\s+revisis)\b|"
     r"(?:noch\s+)?nicht\s+(?:gesendet|verschickt|abgeschickt|versendet)\b|"
     r"\b(?:schicke|sende|verschicke)\b[^.!?\n]{0,20}?\berst\b[^.!?\n]{0,10}?\bwenn\s+du\b|"
     r"(?:ich\s+)?warte\s+auf\s+dein(?:e|en)?\s+(?:okay|ok|go|freigabe|bestätigung|zustimmung)\b|"
@@ -2722,6 +2767,7 @@ _HELD_GATES = (
         "enví",
         "mand",
         "hasta",
+        "fins que",
         "schick",
         "gesendet",
         "versendet",
@@ -2835,6 +2881,16 @@ def _on_result(sentence: str) -> bool:
 
 
 _CONSEQUENCE = regex.compile(r"[,，][ \t]*(?=" + _THEREFORE + ")", regex.IGNORECASE)
+_THEREFORE_WORD = regex.compile(_THEREFORE + r"[ \t,]*", regex.IGNORECASE)
+
+
+def _after_consequence(clause: str) -> str:
+    """``clause`` without the word of consequence that opens it, so that a word of two ("așa că",
+    "du coup", "por lo tanto") leaves the step's verb as near the start as one does ("deci")."""
+    found = _THEREFORE_WORD.match(clause)
+    return clause if found is None else clause[found.end() :]
+
+
 # A lead whose last clause is only a word of consequence, at most with a word for the manner
 # after it ("..., a good example of something worth remembering, so:", "Also so:", "Quindi così:"):
 # the block is what the writer does because of what was said, not an illustration of it. An
@@ -2934,12 +2990,15 @@ _TOOLS_WORD = regex.compile(
     # (or what the writer can do, "Here's what I can do right now, with the call each one uses:")
     r"(?<!\w)(?:what\s+I\s+can\s+do|hulpmiddel\w*|"
     r"tools?|herramientas?|outils?|werkzeuge?|strumenti|ferramentas?|инструмент\w*|narzędzi\w*|"
-    r"nástroj\w*|araçlar\w*|alat|công\s+cụ)(?!\w)|ツール|工具|도구",
+    r"nástroj\w*|araçlar\w*|alat|công\s+cụ|unelt\w*|instrumente\w*|verktyg\w*|værktøj\w*|verktøy\w*|"
+    r"työkalu\w*|eszköz\w*|εργαλεί\w*|eines|zana|أدوات|כלים|ابزار\w*|टूल|টুল)(?!\w)|ツール|工具|도구|เครื่องมือ",
     regex.IGNORECASE,
 )
 _SHAPE_WORD = regex.compile(
     r"(?<!\w)(?:shapes?|formats?|syntax|schemas?|forma|formato|formatos|forme|syntaxe|schéma|form|aufruf\w*|"
-    r"sintassi|formata|формат\w*|синтаксис|вид|vorm|aanroep\w*|the\s+call\s+each)(?!\w)|形式|格式|書式|呼び出し方|调用方式|형식|호출\s*방법",
+    r"sintassi|formata|формат\w*|синтаксис|вид|vorm|aanroep\w*|the\s+call\s+each|formatul|formatet|muoto\w*|"
+    r"formátum\w*|μορφή|how\s+(?:each|a|the)\s+call\s+looks|cum\s+arată|hur\s+(?:varje|ett)\s+anrop|"
+    r"hvordan\s+(?:hvert|et)\s+(?:kald|kall))(?!\w)|形式|格式|書式|呼び出し方|调用方式|형식|호출\s*방법",
     regex.IGNORECASE,
 )
 
@@ -4341,6 +4400,8 @@ AFTER_GATES["proposed"] += (*["書き換え", "変更", "反映", "あくまで"
 AFTER_GATES["example"] += (*["していない", "何も", "見た目の例", "を見せた", "実際には", "gambaran", "tersimpan"],)
 AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", "beru zpět", "beru zpátky"],)
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
+AFTER_GATES["retracted"] += ("ruším", "zahazuj")
+AFTER_GATES["example"] += ("visning",)
 AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง", "tarik balik")
 AFTER_GATES["proposed"] += ("niendelee", "nipe ruhusa")
 AFTER_GATES["example"] += ("tampilan", "belum melempar", "belum menyimpan", "belum menjalankan", "belum mengirim")

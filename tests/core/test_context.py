@@ -1869,3 +1869,59 @@ def test_rows_of_the_forty_second_set(lead: str, after: str, runs: bool) -> None
 
 def test_a_malay_retraction() -> None:
     _only_the_fix_runs("Eh, maaf, tarik balik yang itu. Yang betul:", "Baik.")
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # a consequence of two words leaves the step as near as one word does
+        ('De exemplu, formatul era „Preferă cafeaua.", așa că îl actualizez acum:', "", True),
+        ('De exemplu, formatul era „Preferă cafeaua.", deci îl actualizez acum:', "", True),
+        ("Par exemple, le format était « X », du coup je la mets à jour :", "", True),
+        ("De exemplu, formatul era acesta:", "", False),
+        # a condition closing the lead after what would show
+        ("This is what a call would look like if I were to save your route:", "", False),
+        ("Sådan ville et kald se ud, hvis jeg skulle gemme din cykelrute:", "", False),
+        ("Así se vería la llamada si la guardara:", "", False),
+        ("Here's what I'm saving, if I understood you right:", "", True),
+        # a title in bold or in lenticular brackets is judged as a heading is
+        ("**Example call**", "", False),
+        ("【工具调用格式】", "", False),
+        ("**Saving it**", "", True),
+        ("【保存】", "", True),
+        # leads and lines in their languages
+        ("Encara no l'envio, l'aguanto fins que em diguis que està bé:", "", False),
+        ("T'ho guardo ara mateix:", "", True),
+        ("말씀하신 기능은 내부적으로 이런 형태의 호출로 이루어져요:", "", False),
+        (
+            "기억해 둘게요:",
+            "참고로 이건 호출이 어떻게 생겼는지 보여드린 것일 뿐이고, 실제로 저장된 내용은 아무것도 없어요.",
+            False,
+        ),
+        ("Jeg gemmer det:", "Det er kun en visning af formatet. Intet er blevet gemt.", False),
+    ],
+)
+def test_rows_of_the_forty_third_set(lead: str, after: str, runs: bool) -> None:
+    _runs_around_save(lead, runs, after)
+
+
+def test_a_czech_retraction_of_a_roll() -> None:
+    _only_the_fix_runs("Moment, oprava — ten hod výše ruším, neplatí. Správně je to takhle:", "Házím za tebe.")
+
+
+def test_a_dialogue_recited_with_dashes_and_a_listing_under_bold_titles() -> None:
+    text = (
+        f"Привожу фрагмент нашего диалога от 3 мая:\n\n— Запомни, что у меня аллергия.\n— Записал!\n{_SAVE}\n\nВот так."
+    )
+    for r in _parse_both(text):
+        assert r.tool_calls == []
+    # a list the writer makes, its items closing on no stop, still leads into its step
+    text = f"Запишу два факта:\n— аллергия на кошек\n— день рождения 5 мая\n{_SAVE}"
+    for r in _parse_both(text):
+        assert len(r.tool_calls) == 1
+    text = (
+        "Iată uneltele pe care le am la dispoziție și cum arată fiecare apel:\n\n**Memorie**\n"
+        f"{_PERSONA}\n\n**Altele**\n{_HUMAN.replace('core_memory_append', 'archival_memory_insert')}\n\nCare te interesează?"
+    )
+    for r in _parse_both(text):
+        assert r.tool_calls == []

@@ -432,6 +432,10 @@ class Settle:
                 above = _line_above_that(prose, group.after_at)
                 if above and C.recited_exchange(above, before):
                     shown = C.Shown("quoted", "it ends a recited exchange, under the writer's turn")
+            if shown is None and before is not None and before.lstrip(" \t")[:1] in C.DIALOGUE_DASHES:
+                above = _line_above_that(prose, group.after_at)
+                if above and C.dash_exchange(above, before):
+                    shown = C.Shown("quoted", "it ends a dialogue recited with dashes")
             if shown is None and after.strip():
                 # (the next block directly after: a line that leads into it speaks of it)
                 leads_on = not last and cut == upto and "\n" not in after.strip()
