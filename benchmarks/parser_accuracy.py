@@ -146,6 +146,8 @@ HELDOUT41 = ROOT / "tests" / "data" / "heldout41"
 HELDOUT42 = ROOT / "tests" / "data" / "heldout42"
 # A forty-third, written blind once the forty-second was used to improve the rules, with the same weighting.
 HELDOUT43 = ROOT / "tests" / "data" / "heldout43"
+# A forty-fourth, written blind once the forty-third was used to improve the rules, with the same weighting.
+HELDOUT44 = ROOT / "tests" / "data" / "heldout44"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -62,6 +62,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT41,
     HELDOUT42,
     HELDOUT43,
+    HELDOUT44,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -119,6 +120,7 @@ HELDOUT40_CASES = load_cases(HELDOUT40)
 HELDOUT41_CASES = load_cases(HELDOUT41)
 HELDOUT42_CASES = load_cases(HELDOUT42)
 HELDOUT43_CASES = load_cases(HELDOUT43)
+HELDOUT44_CASES = load_cases(HELDOUT44)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -164,6 +166,7 @@ HELDOUT_SETS = [
     HELDOUT41_CASES,
     HELDOUT42_CASES,
     HELDOUT43_CASES,
+    HELDOUT44_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
