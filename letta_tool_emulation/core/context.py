@@ -308,7 +308,11 @@ _SENTENCE_END = regex.compile(
     r"(?:(?<=\w{3})|(?<=[)\]\"'”’“»›」』€$£¥%°]))[.!?]+[ \t]+|(?<=(?<!\w)\p{Ll}{2})[.!?]+[ \t]+(?=\p{Lu})|[。！？]|[।॥][ \t]*|"
     r"(?<=\w)[.!?]+[\"”’»›」』]+[ \t]+(?=\p{Lu})|"
     r"(?<=(?<!\w)\p{Lu}\p{Ll})(?<!(?<!\w)(?:Mr|Dr|Ms|St|Jr|Sr|Mt|Hr|Fr|Nr|No|Co|Pr|Vs|Ph|Bd|Ca|Cf|Ex|Gr|Rd|Av))"
-    r"[.!?]+[ \t]+(?=\p{Lu})"
+    r"[.!?]+[ \t]+(?=\p{Lu})|"
+    # and after a capital letter alone that a lower-case word names, where a capital follows
+    # ("... en formato talla M. Me lo apunto:", "size M. Noting it:"); a name's initial follows one
+    # with a capital ("John F. Kennedy")
+    r"(?<=\p{Lu})(?<=(?<!\w)\p{Ll}{2,}[ \t]\p{Lu})[.!?]+[ \t]+(?=\p{Lu})"
 )
 # Stops that only some lines hold, looked for in those alone (a branch of the pattern above tried
 # at every position of every line cost a tenth of a whole parse): French sets a space before "?"
@@ -560,7 +564,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _adverb(r"(?:par|per|por)\s+(?:exemple|ejemplo|esempio|exemplo)|zum\s+beispiel|for\s+example")
         # (nor, in Chinese and Japanese, the format that a quotation spelled out just before it:
         # "「日付・金額・店」の形式を使っている", nor one the writer's own step follows: "我按这个格式记一下")
-        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|(?<![」』”\"](?:の|的)?)(?:(?<!我(?:就|先|会|来)?(?:按|按照|照|用|以)(?:这个|这种|同样的|一样的|原来的|之前的|平时的)?)格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式)|例)"
+        + r"|(?<!你(?:说|要|定|给)的[^\n]{0,12})(?:示例|例子|(?<![」』”\"](?:の|的)?)(?:(?<!我(?:就|先|会|来)?(?:按|按照|照|用|以)(?:这个|这种|同样的|一样的|原来的|之前的|平时的)?)格式(?!(?:就|还是|仍然|依然|都)?(?:按|照|用|依))|形式"
+        # (nor, in Japanese, the format the writer's own step keeps it in: "この形式で保存します：",
+        # "形式はいただいたとおり「店名（エリア）」で保存しておくべきですね：")
+        r"(?![^\n:：]{0,30}?(?:で|のまま|のとおり(?:に)?|どおり(?:に)?)(?:保存|記録|登録|メモ|追加|追記|更新)(?:しておきます|します|しました|しておきました|"
+        r"しておくべき|しておく|しておこう|しとき|しています)))|例)"
         # (nor one the writer reports noted between it and the colon: "…的短视频格式，我记住了，…：")
         r"(?![^\n:：]{0,30}?我(?:已经|都|也)?(?:记住|记下|记好|存好|保存)了)"
         r"[^\n]{0,30}[:：][ \t]*$",
@@ -577,7 +585,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # inside a list the sentence gives ("saving the dishes you like, for example pierogi:");
         # "it looks like this" and "here is an example" anywhere in it.
         "nl": _adverb(r"bijvoorbeeld|bv\.|b\.v\.|(?:een\s+)?voorbeeld(?:en)?")
-        + r"|\b(?:het\s+formaat\s+is|ziet\s+er\s+(?:\w+\s+)?(?:zo|als\s+volgt|ongeveer\s+zo)\s+uit|zo\s+ziet|"
+        + r"|\b(?:het\s+formaat\s+is|ziet\s+er\s+(?:\w+\s+){0,3}?(?:zo|als\s+volgt|ongeveer\s+zo)\s+uit|zo\s+ziet|"
         r"ziet\s+(?:[\w'’]+\s+){1,4}?er\s+(?:\w+\s+)?zo\s+uit|"
         r"hier\s+is\s+een\s+voorbeeld)\b" + _ENDS,
         "sv": _adverb(r"till\s+exempel|t\.\s?ex\.|exempelvis|(?:ett\s+)?exempel")
@@ -611,7 +619,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (the writer's step in the conditional, then "like this": "Voisin tallentaa tämän näin:")
         r"\w+isi(?:n|mme|vat)?\s+(?:\S+\s+){0,6}?näin)" + _ENDS,
         "ro-ca": _adverb(r"de\s+exemplu|de\s+ex\.|(?:un\s+)?exemplu|per\s+exemple|p\.\s?ex\.|(?:un\s+)?exemple")
-        + r"|\b(?:arată\s+(?:\w+\s+)?(?:așa|astfel)|(?:aș|ar)\s+(?:\S+\s+){0,6}?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
+        + r"|\b(?:arată\s+(?:\w+\s+){0,3}?(?:așa|astfel)|(?:aș|ar)\s+(?:\S+\s+){0,6}?(?:așa|astfel)|formatul\s+este|iată\s+un\s+exemplu|el\s+format\s+és|"
         r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
         r"(?:perquè|per\s+tal\s+que)\s+(?:et\s+facis|us\s+feu)\s+una\s+idea)" + _ENDS,
         "tr": _adverb(r"örneğin|mesela|örnek\w*")
@@ -890,7 +898,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (not the reader's drafts: "I'll keep this in mind for every draft you send me:")
         r"(?<!\b(?:every|each|any)\s)\bdraft(?:ed)?\b(?!s?\s+you\s+(?:send|write|share|paste|give))|"
         r"\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
-        r"run)\b|\bshall\s+I\b|\bwant\s+me\s+to\b|\bnext\s+step\s+would\b|"
+        r"run)\b|\bshall\s+I\b|\bwant\s+me\s+to\b|\bnext\s+step\s+would\b|\bI\s+(?:propose|suggest)\b|"
         r"^\W{0,4}(?:if|once|depending\s+on|in\s+case|should\s+(?:it|that|the))\b"
         + _ENDS
         # (not places taken in turn, the first named next: "Let me look in two places — first our chats, ...")
@@ -914,7 +922,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "fr": r"\b(?:jusqu['’]à\s+ce\s+que\s+tu\s+confirmes|si\s+tu\s+(?:es\s+d['’]accord|confirmes)|brouillon|"
         r"voici\s+(?:une|ma|mon)\s+(?:proposition|suggestion|ébauche)|"
-        r"pas\s+encore\s+(?:envoyé|enregistré)|je\s+(?:vous|te)\s+propose)\b|^\W{0,4}(?:si|s['’]il|s['’]ils|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
+        r"pas\s+encore\s+(?:envoyé|enregistré)|je\s+(?:vous\s+|te\s+)?propose)\b|^\W{0,4}(?:si|s['’]il|s['’]ils|une\s+fois|selon|ou|ou\s+bien|ou\s+alors|sinon|soit(?!\s*,))\b"
         + _ENDS
         + r"|\b(?:deux|trois|plusieurs)\s+(?:façons|options|manières)\b"
         + _ENDS,
@@ -984,7 +992,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "uk": r"(?:чернетк\w*|ще\s+не\s+(?:надіслав|зберіг|відправив|застосував)|поки\s+(?:ви\s+не\s+підтвердите|"
         r"ти\s+не\s+підтвердиш)|після\s+вашого\s+підтвердження|я\s+б\s+)|"
         r"^\W{0,4}(?:якщо|коли|у\s+разі|залежно)" + _ENDS + r"|(?:два|три|кілька)\s+(?:способи|варіанти)" + _ENDS,
-        "fi-hu": r"\b(?:luonnos|en\s+tallenna\s+(?:sitä\s+)?vielä|odotan\s+vahvistustasi|en\s+ole\s+(?:vielä\s+)?(?:lähettänyt|tallentanut)(?:\s+sitä)?(?:\s+vielä)?\b|kunnes\s+vahvistat|jos\s+hyväksyt|"
+        "fi-hu": r"\b(?:luonnos|ehdotan|ehdottaisin|javaslom|javasolnám|en\s+tallenna\s+(?:sitä\s+)?vielä|odotan\s+vahvistustasi|en\s+ole\s+(?:vielä\s+)?(?:lähettänyt|tallentanut)(?:\s+sitä)?(?:\s+vielä)?\b|kunnes\s+vahvistat|jos\s+hyväksyt|"
         r"piszkozat|vázlat|még\s+nem\s+(?:küldtem|mentettem)|amíg\s+(?:nem\s+)?(?:jóváhagyod|erősíted)|"
         r"ha\s+egyetértesz)\b|^\W{0,4}(?:jos|mikäli|riippuen|ha|amennyiben|muuten|muussa\s+tapauksessa|különben|egyébként)\b"
         + _ENDS
@@ -1027,7 +1035,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"এখনও\s+পাঠাইনি|নিশ্চিত\s+না\s+করা\s+পর্যন্ত)|^\W{0,4}(?:अगर|यदि|যদি)" + _ENDS,
         "th-ko": r"(?:ฉบับร่าง|ยังไม่ได้(?:ส่ง|บันทึก)|จนกว่าคุณจะยืนยัน|รอ(?:คุณ|ให้คุณ)?(?:การ)?ยืนยัน|초안|아직\s+(?:보내지|저장하지|전송하지|적용하지)|"
         r"확인해\s?주시면|승인해\s?주시면|동의하시면)|^\W{0,4}(?:ถ้า|หาก|만약)" + _ENDS,
-        "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|matokeo\s+yaki\w+|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
+        "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|sija\w{0,3}(?:tuma|hifadhi)\w*\s+bado|nasubiri\s+(?:u|m)thibitish\w*|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|matokeo\s+yaki\w+|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
         + _ENDS,
         # A step that depends on an earlier result, opened by "and if", "in case", a verb-first
         # condition (Dutch "levert dat niets op, dan") or a conditional ending (Japanese 場合は).
@@ -1401,7 +1409,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"застосувати)\s+(?:це|його|її)"
         r"\s*\?|^\W{0,3}(?:зберегти|надіслати|застосувати)\s*\?|все\s+правильно\s*\?|підтвердіть|чи\s+можна\s+"
         r"(?:зберегти|надіслати)|(?<!(?:пиши|напиши|скажи|повідом|повідомте|скажіть|напишіть|дай\s+знати)\w*,?\s+)(?:тільки|лише)\s+якщо|ви\s+впевнені|хочете,?\s+щоб\s+я\s+(?:це|його|її))",
-        "fi-hu": r"\b(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|korvaanko|kirjaanko|tallennanko|"
+        "fi-hu": r"\bsaanko\s+(?:ajaa|suorittaa|tallentaa|lähettää|lisätä|päivittää|tehdä|kirjata)\s+(?:sen|tämän|tuon|nämä|ne)\b|"
+        r"\b(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|korvaanko|kirjaanko|tallennanko|"
         r"lähetänkö|päivitänkö|teenkö)\s+(?:sen|tämän|tuon|nämä|ne|näin|tällä|tätä|noin|näillä)\b|"
         r"^\W{0,3}(?:haenko|etsinkö|ajanko|suoritanko|lisäänkö|muutanko|kirjaanko)\s*\?|\b(?:mentsem|"
         r"küldjem|keressek|futtassam|módosítsam|rögzítsem)\s+(?:el\s+|le\s+|rá\s+)?(?:így|ezt|azt|"
@@ -1448,7 +1457,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"هل\s+أ(?:حفظ|رسل|نفذ|طبق)(?:ها|ه)|(?:أخبرني|قل\s+نعم)\s+وسأ(?:نفذ|حفظ|رسل|طبق)|حتى\s+تؤكد|"
         r"بعد\s+تأكيدك|هل\s+هذا\s+صحيح|^\W{0,3}(?:\S+\s+)?ذخیره(?:\u200c?اش)?\s+کنم\s*[؟?]|"
         r"ذخیره\u200c?اش\s+کنم\s*[؟?]|^\W{0,3}(?:\S+\s+)?بفرستم\s*[؟?]|بفرستمش\s*[؟?]|تأیید\s+کن|"
-        r"تایید\s+کن)",
+        r"تایید\s+کن|اجازه\s+می[\u200c ]?دهی(?:د)?\s+[^\n؟?]{0,30}[؟?])",
         "he": r"(?:רק|זו\s+רק)\s+טיוטה|מחכה\s+לאישור|(?:לשמור|לשלוח)\s+(?:ככה|כך)\s*\?|(?:נראה\s+נכון\s*\?|"
         r"תגיד(?:י)?\s+כן|אם\s+תאשר|עד\s+שתאשר|(?:לשמור|לשלוח|לעדכן)\s+את\s+זה\s*\?|"
         r"האם\s+(?:לשמור|לשלוח|לעדכן))",
@@ -1613,6 +1622,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:実行|保存|送信|変更)(?:は|も)して(?:い)?ません|見せるため(?:だけ)?です|(?:実行|保存|送信)(?:は|も)?していない|"
         r"何も(?:記録|保存|送信)されていません|見た目の例",
         "nl": r"\b(?:alleen|slechts|gewoon)\s+om\s+(?:te\s+)?(?:laten\s+zien|tonen|illustreren)|"
+        r"\b(?:alleen|slechts|puur|enkel)\s+ter\s+(?:illustratie|verduidelijking)|"
         r"\bik\s+heb\s+(?:nog\s+)?niets\s+(?:opgeslagen|verstuurd|uitgevoerd|gezocht)|(?:(?:slechts|"
         r"alleen|maar|gewoon)\s+een\s+voorbeeld|\bniets\s+(?:is\s+)?(?:opgeslagen|verstuurd|uitgevoerd)|"
         r"\bik\s+heb\s+(?:niets|het\s+niet)\s+(?:opgeslagen|uitgevoerd|verstuurd)|\bniet\s+uitgevoerd)",
@@ -1817,7 +1827,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"bỏ\s+(?:lệnh|khối|cái)\s+(?:ở\s+)?(?:trên|đó|vừa\s+rồi)|không\s+dùng\s+(?:cái|lệnh|khối)\s+(?:đó|trên|này))",
         "id-ms": r"^\W{0,3}(?:koreksi|ralat|pembetulan)\s*[:：]|^\W{0,3}(?:itu|yang\s+tadi)\s+salah\s*[.!,;:—–-]|"
         r"(?:\babaikan\b|\blupakan\s+(?:yang|blok|itu)\b|\b(?:aku|saya)\s+keliru\b|\bsalah\s+(?:ketik|"
-        r"blok)\b|\btarik\s+balik\b)",
+        r"blok)\b|\btarik\s+balik\b|\bbatalkan\s+(?:panggilan|arahan|blok|yang)\b|^\W{0,3}eh,?\s+silap\b)",
         "ar-fa": r"^\W{0,3}(?:تصحيح|اصلاح)\s*[:：]|^\W{0,3}(?:هذا|ذلك)\s+(?:خطأ|غير\s+صحيح)|^\W{0,3}(?:این|"
         r"آن)\s+(?:اشتباه|غلط)\s+(?:بود|است)|(?:تجاهل|انسَ\s+|انس\s+(?:ذلك|هذا)|خطأ\s+مني|أخطأت|"
         r"نادیده\s+بگیر|اشتباه\s+(?:کردم|شد))",
@@ -2444,13 +2454,16 @@ _REAL_ONE = regex.compile(
 # A format as the manner of a step: the word after a preposition, a few words between ("in a
 # short list format", "en formato de lista", "au format titre + auteur", "im Format", "в формате")
 _IN_FORMAT = regex.compile(
-    r"(?<!\w)(?:in|into|im|en|au|em|no|num|numa|nesse|neste|nessa|nesta|naquele|nel|nello|col|con|w|we|ve|v|в|у|op|på|i|în|într-un|într-o)"
+    r"(?<!\w)(?:in|into|im|en|au|sous|em|no|num|numa|nesse|neste|nessa|nesta|naquele|nel|nello|col|con|w|we|ve|v|в|у|op|på|i|în|într-un|într-o)"
     r"\s+(?:[^\s:：]+\s+){0,5}?"
     r"(?:format|formats|formato|formatos|formaat|formátu|formacie|формат\w*)(?!\w)"
-    # (not one a comparison opens onto: "in un formato tipo:", "in a format like:"; one made with
-    # what is already kept, "in the same format as the rest of your profile", is the step's)
+    # (not one a comparison opens onto, a few words before the colon: "in un formato tipo:", "in
+    # a format like this one:"; one that the comparison names and a clause goes on from, "num
+    # formato tipo resumo de viagem, assim fica fácil ...:", or made with what is already kept,
+    # "in the same format as the rest of your profile", is the step's)
     r"(?![ \t]+(?:like|such|as|tipo|come|comme|como|wie|как|als)(?!\w)"
-    r"(?![ \t]+(?:the\s+(?:rest|others?|ones?)|before|usual|always|your\s+other)(?!\w)))"
+    r"(?![ \t]+(?:the\s+(?:rest|others?|ones?)|before|usual|always|your\s+other)(?!\w))"
+    r"(?![^,，;:：\n]*[,，;][^\n]*\w))"
     # (or a format the thing noted names, in a clause of its own: "salvo che vuoi questo formato
     # per le foto", "I'm noting that you prefer the ISO format")
     r"|(?<!\w)(?:that|che|que|qu['’]|dass|что|że|že)\s+(?:[^\s:：]+\s+){1,6}?"
@@ -4401,7 +4414,9 @@ AFTER_GATES["example"] += (*["していない", "何も", "見た目の例", "�
 AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", "beru zpět", "beru zpátky"],)
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
 AFTER_GATES["retracted"] += ("ruším", "zahazuj")
-AFTER_GATES["example"] += ("visning",)
+AFTER_GATES["example"] += ("visning", "ter illustratie", "ter verduidelijking")
+AFTER_GATES["retracted"] += ("batalkan", "silap")
+AFTER_GATES["proposed"] += ("saanko", "اجازه")
 AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง", "tarik balik")
 AFTER_GATES["proposed"] += ("niendelee", "nipe ruhusa")
 AFTER_GATES["example"] += ("tampilan", "belum melempar", "belum menyimpan", "belum menjalankan", "belum mengirim")
@@ -4443,6 +4458,25 @@ _CONDITION = regex.compile(
     r"|(?:如果|要是|假如|もし)[^.,;:!?—–。，；：！？\n]*",
     regex.IGNORECASE,
 )
+
+
+# The clause after a condition's comma, which says what follows then
+_THEN_CLAUSE = regex.compile(r"[,，][^.;:!?—–،؛。；：！？\n]*")
+
+
+def _without_supposed(line: str) -> str:
+    """``line`` without its conditions, each with the clause after its comma where it names what
+    it supposes in words of its own ("se a CA do seu paladino segurar, a gente simplesmente
+    ignora"): a retraction there is only supposed. A condition of a word ("Если честно, я
+    ошибся", "If so,") is a turn of speech, and what follows it is said."""
+    out, end = [], 0
+    for found in _CONDITION.finditer(line):
+        cut = found.end()
+        if len(found.group().split()) > 2 and (then := _THEN_CLAUSE.match(line, cut)) is not None:
+            cut = then.end()
+        out.append(line[end : found.start()] + " ")
+        end = cut
+    return "".join(out) + line[end:] if out else line
 
 
 # A line that only asks whether what was done is right ("Klopt dat zo?", "Is that correct?").
@@ -4875,7 +4909,7 @@ def _checks_then_asks(line: str) -> bool:
 # change it?", "저장해도 괜찮을까요, 아니면 내용을 조금 고칠까요?")
 # "Or" in the languages of the tables, offering the other answer to a question
 _OR_WORDS = (
-    r"(?:(?:or|oder|ou|o|oppure|of|eller|или|або|czy|albo|nebo|alebo|vagy|sau|yoksa|veya|atau|hay|hoặc|ή|أو|یا|או|या|"
+    r"(?:(?:or|oder|ou|o|oppure|of|eller|или|або|czy|albo|nebo|alebo|vagy|sau|yoksa|veya|atau|hay|hoặc|vai|tai|ή|أو|یا|או|या|"
     r"নাকি|หรือ|아니면)(?!\w)|还是|還是|或者|それとも)"  # (no spaces part words where the last are written)
 )
 _OR_CLAUSE = regex.compile(r"[,，、][ \t]*" + _OR_WORDS, regex.IGNORECASE)
@@ -5577,7 +5611,7 @@ def shown_after(
         if kind == "retracted":
             # (a retraction's verb with an object of its own takes back that, not the block:
             # "Disregard the typo in your message", "Scratch that worry")
-            bare = _OTHER_OBJECT.sub(" ", _CONDITION.sub(" ", line))
+            bare = _OTHER_OBJECT.sub(" ", _without_supposed(line))
             if bare != line:
                 kind = _after_kind(bare)
         elif kind == "example" and _CONDITION.match(line.lstrip(_LEAD)):

@@ -1925,3 +1925,47 @@ def test_a_dialogue_recited_with_dashes_and_a_listing_under_bold_titles() -> Non
     )
     for r in _parse_both(text):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # the writer proposing it, with or without the reader named
+        ("Here's what I propose to save:", "", False),
+        ("voici ce que je propose d'enregistrer :", "", False),
+        ("Ehdotan seuraavaa merkintää:", "", False),
+        ("As you suggested, I'm saving it:", "", True),
+        # a look with a few words between its verb and "like this"
+        ("Căutarea în conversații arată în general așa:", "", False),
+        ("Een aantekening ziet er in het algemeen zo uit:", "", False),
+        # a capital letter alone that a lower-case word names ends its sentence
+        ("Hay chollos en bicis de carretera en formato talla M. Me lo apunto para avisarte:", "", True),
+        ("Busco una bici en formato talla M. Por ejemplo:", "", False),
+        # the format the step keeps it in, under "sous", and named by a comparison a clause goes on from
+        ("Je garde tes critères sous un format simple pour qu'on puisse les ajuster :", "", True),
+        ("Vou guardar os detalhes num formato tipo resumo de viagem, assim fica fácil consultar:", "", True),
+        ("Vou guardar num formato tipo:", "", False),
+        ("この形式で保存します：", "", True),
+        ("この形式で保存できます：", "", False),
+        # leads and lines in their languages
+        ("Nimeandaa rasimu. Sijautuma bado — nasubiri uthibitishe kwanza:", "", False),
+        ("Klaar:", "Dat was alleen ter illustratie.", False),
+        ("Tässä:", "Saanko tallentaa tämän? Vai haluatko ensin tarkistaa sen?", False),
+        ("این فراخوانی را آماده کرده‌ام:", "اجازه می‌دهی اجرایش کنم؟", False),
+    ],
+)
+def test_rows_of_the_forty_fourth_set(lead: str, after: str, runs: bool) -> None:
+    _runs_around_save(lead, runs, after)
+
+
+def test_a_malay_retraction_and_a_retraction_only_supposed() -> None:
+    _only_the_fix_runs("Eh, silap — batalkan panggilan di atas, ini yang betul:", "Baik.")
+    # "ignore" in what follows a condition of its own words is supposed, not said
+    text = (
+        f"Primeiro, o ataque:\n\n{_PERSONA}\n\nJá rolo o dano também — se a CA do seu paladino segurar, "
+        f"a gente simplesmente ignora:\n\n{_HUMAN}"
+    )
+    for r in _parse_both(text):
+        assert [c.arguments["label"] for c in r.tool_calls] == ["persona", "human"]
+    # a condition of a word is a turn of speech: what follows it is said
+    _only_the_fix_runs("Если честно, я ошибся. Правильно:", "Готово.")
