@@ -148,6 +148,8 @@ HELDOUT42 = ROOT / "tests" / "data" / "heldout42"
 HELDOUT43 = ROOT / "tests" / "data" / "heldout43"
 # A forty-fourth, written blind once the forty-third was used to improve the rules, with the same weighting.
 HELDOUT44 = ROOT / "tests" / "data" / "heldout44"
+# A forty-fifth, written blind once the forty-fourth was used to improve the rules, with the same weighting.
+HELDOUT45 = ROOT / "tests" / "data" / "heldout45"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -63,6 +63,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT42,
     HELDOUT43,
     HELDOUT44,
+    HELDOUT45,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -121,6 +122,7 @@ HELDOUT41_CASES = load_cases(HELDOUT41)
 HELDOUT42_CASES = load_cases(HELDOUT42)
 HELDOUT43_CASES = load_cases(HELDOUT43)
 HELDOUT44_CASES = load_cases(HELDOUT44)
+HELDOUT45_CASES = load_cases(HELDOUT45)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -167,6 +169,7 @@ HELDOUT_SETS = [
     HELDOUT42_CASES,
     HELDOUT43_CASES,
     HELDOUT44_CASES,
+    HELDOUT45_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
