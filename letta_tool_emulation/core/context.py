@@ -127,7 +127,7 @@ HEADING_EXAMPLE = regex.compile(
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|ja|já|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
-    r"asisten|trợ\s+lý|asistan|βοηθός|помічник|أنا|المساعد|אני|העוזר|עוזר|עוזרת|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
+    r"asisten|trợ\s+lý|asistan|én|βοηθός|помічник|أنا|المساعد|אני|העוזר|עוזר|עוזרת|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
     r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)"
     # and when the turn was, in brackets after the name ("Assistant (yesterday):"), full-width
     # ones too ("助手（上次）：")
@@ -144,7 +144,7 @@ _READERS = (
     r"user|human|you|nutzer|benutzer|du|usuario|usuaria|tú|utilisateur|utilisatrice|toi|utente|usuário|usuária|"
     r"você|пользователь|gebruiker|użytkownik|kullanıcı|用户|ユーザー|사용자|उपयोगकर्ता|ব্যবহারকারী|người\s+dùng|"
     r"pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|користувач|uživatel|"
-    r"bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ|ty"
+    r"bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ|ty|te"
 )
 # Another speaker's label that opens a line of a transcript ("Tool:", "User:", "[tool]")
 # (a dash may open each turn, as a dialogue is set in many languages: "— Você: ...")
@@ -513,7 +513,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"sieht\s+(?:so|folgendermaßen)\s+aus|etwa\s+so|(?<=\b(?:sieht|sehen|sähe|sähen|sah)\b[^\n]{0,60})aus|beispielsweise|exemplarisch|zur\s+veranschaulichung|"
         r"veranschaulicht|ungefähr\s+so|etwa|aussehen|so\s+wie)" + _COLON + r"|\bso\s+sieht\b",
         "pt": r"\b(?:seria\s+(?:esta|este|isto|essa|esse|a\s+seguinte|o\s+seguinte)|por\s+exemplo|exemplos?|o\s+formato\s+é|formato|fica\s+assim(?:,?\s+(?:ó|olha|veja))?|ficaria\s+assim|assim|"
-        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|(?:algo|coisa)\s+tipo|(?:tem|fica\s+com)\s+(?:essa|esta)\s+cara(?:\s+aqui)?|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
+        r"desta\s+forma|seria\s+assim|veja\s+como\s+ficaria|mostrando\s+como\s+(?:seria|ficaria|fica|funciona)\b[^\n:：]{0,60}|"
+        r"(?:tipo|como)\s+(?:esta|este|essa|esse)(?:\s+aqui)?|(?:algo|coisa)\s+tipo|(?:tem|fica\s+com)\s+(?:essa|esta)\s+cara(?:\s+aqui)?|a\s+título\s+de\s+exemplo|algo\s+(?:assim|como)|um\s+pouco\s+como|mais\s+ou\s+menos\s+assim)"
         + _COLON
         + r"|[,，][ \t]*tipo(?:[ \t]+(?:assim|isso|isto))?"
         + _COLON
@@ -523,7 +524,10 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"in\s+questo\s+modo|si\s+scrive\s+così|ecco\s+come\s+(?:si\s+presenterebbe|sarebbe|apparirebbe|verrebbe|"
         r"si\s+presenta|appare)|(?:si\s+presenterebbe|apparirebbe|sarebbe)\s+così|ecco\s+un\s+esempio|"
         r"per\s+farti\s+un\s+esempio|qualcosa\s+(?:del\s+genere|come)|una\s+cosa\s+(?:del\s+genere|così)|un\s+po['’]\s+come|"
-        r"più\s+o\s+meno\s+così)" + _COLON + r"|[,，][ \t]*tipo(?:[ \t]+così)?" + _COLON,
+        r"più\s+o\s+meno\s+così|(?:tipo|come)\s+(?:questa|questo|questi|queste|quella|quello)(?:\s+qui)?)"
+        + _COLON
+        + r"|[,，][ \t]*tipo(?:[ \t]+così)?"
+        + _COLON,
         "ru": r"(?:например|пример\w*|(?<!\b(?:одном|едином|одинаковом|том\s+же)\s)формат\w*(?:\s+такой)?|выглядит\s+так|(?<!правильно\s)(?<!верно\s)так|вот\s+так|"
         r"выглядело\s+бы\s+(?:это\s+)?так|к\s+примеру|скажем|допустим|что-то\s+вроде|(?<=\w\s)вида)"
         + _COLON
@@ -551,7 +555,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # формате «дата — настроение»"): the quotation is the format, and the block is no example
         # (nor one named by its file type, "in PDF format", "у форматі PDF": a property of the thing;
         # nor the verb, "da próxima vez que você formatar o PC", "die Platte formatieren")
-        r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa)\s)(?<!\b(?-i:\p{Lu}{2,5})\s)format(?!(?:ar|ear|er|ieren|iert|tare|ting)\b)\w*"
+        r"пример\w*|(?<!\b(?:same|mismo|misma|même|gleichen|mesmo|mesma|stesso|stessa|aynı|samme|samma|zelfde|același)\s)(?<!\b(?-i:\p{Lu}{2,5})\s)format(?!(?:ar|ear|er|ieren|iert|tare|ting)\b)\w*"
         r"(?!\s+(?-i:\p{Lu}{2,5})\b)"
         r"(?!\s+(?:de\s+siempre|habitual|usual|yang\s+(?:sama|biasa)|de\s+toujours|habituel|di\s+sempre|"
         r"de\s+sempre|wie\s+immer|as\s+(?:usual|always|before))\b)(?!" + _QUALIFIED + _SPELLED + ")|"
@@ -592,7 +596,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|\b(?:formatet\s+är|ser\s+(?:\w+\s+)?(?:ut\s+så\s+här|ut\s+ungefär\s+så\s+här|ut\s+som\s+följer)|"
         r"så\s+här\s+ser|så\s+här\s+(?:kan|skulle)\s+det\s+se\s+ut|här\s+är\s+ett\s+exempel)\b" + _ENDS,
         "da-nb": _adverb(r"for\s+eksempel|f\.\s?eks\.|eksempelvis|(?:et\s+)?eksempel")
-        + r"|\b(?:formatet\s+er|ser\s+(?:\w+\s+)?(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|"
+        + r"|\b(?:formatet\s+er|ser\s+(?:\w+\s+){0,3}?(?:sådan\s+ud|således\s+ud|slik\s+ut|sånn\s+ut)|sådan\s+ser|"
         r"slik\s+ser|her\s+er\s+et\s+eksempel|(?:ville|vil|kunne)\s+(?:det|den)\s+(?:se\s+(?:\w+\s+)?ud|sett\s+ut|se\s+ut)|"
         # (the thing named between: "Sådan ville et kald se ud", "Slik ville et kall sett ut")
         r"(?:sådan|slik|sånn)\s+(?:ville|vil|kunne|skulle)\s+(?:\w+\s+){1,3}?(?:se\s+ud|sett\s+ut|se\s+ut))\b"
@@ -623,11 +627,11 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
         r"(?:perquè|per\s+tal\s+que)\s+(?:et\s+facis|us\s+feu)\s+una\s+idea)" + _ENDS,
         "tr": _adverb(r"örneğin|mesela|örnek\w*")
-        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek|(?:şuna|buna)\s+benz\w*|"
+        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|(?:şöyle|şu\s+(?:biçimde|şekilde))\s+yazıl\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek|(?:şuna|buna)\s+benz\w*|"
         # (the step in the potential, then or after "like this": "bunu şöyle kaydedebilirim:")
         r"şöyle\s+\w+(?:ebilir|abilir)im|\w+(?:ebilir|abilir)im\s+şöyle)" + _ENDS,
         "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
-        + r"|γράφεται\s+[^\n]{0,60}?ως\s+εξής"
+        + r"|γράφεται\s+[^\n]{0,60}?ως\s+εξής|γράφεται\s+(?:\S+\s+){0,2}?έτσι"
         + r"|(?:(?:θα\s+)?(?:μοιάζει|έμοιαζε|φαίνεται|φαινόταν),?\s+(?:[^\s,]+,?\s+){0,3}?(?:κάπως\s+)?έτσι|η\s+μορφή\s+είναι|ορίστε\s+ένα\s+παράδειγμα)"
         + _ENDS,
         "vi": _adverb(r"ví\s+dụ|chẳng\s+hạn|minh\s+họa|minh\s+hoạ")
@@ -657,7 +661,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:예:|이런\s+식|이렇게요|이런\s+호출|이런\s+형태|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
         + _ENDS,
         "sw": _adverb(r"kwa\s+mfano|mfano")
-        + r"|\b(?:inaonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano|"
+        + r"|\b(?:\w{0,3}naonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano|"
         # (the same: "Ningeweza kuhifadhi hivi:")
         r"ninge\w+\s+(?:\S+\s+){0,6}?(?:hivi|namna\s+hii|kwa\s+njia\s+hii))\b" + _ENDS,
         # Introductions that run on after the marker word before their colon ("比如说，掷骰子是这样的：",
@@ -998,7 +1002,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:kaksi|kolme|useita|két|három|több)\s+(?:tapaa|vaihtoehtoa|módon|lehetőség)\w*"
         + _ENDS,
-        "ro-ca": r"\b(?:ciorn[ăa]|schiț[ăa]|deocamdată\s+nu\s+(?:o\s+|îl\s+|le\s+)?(?:salvez|trimit|aplic)|nu\s+(?:l-|o\s+|le-)?am\s+(?:trimis|salvat)\s+încă|încă\s+nu\s+am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|aștept\s+confirmarea\s+ta|"
+        "ro-ca": r"\b(?:ciorn[ăa]|schiț[ăa]|deocamdată\s+nu\s+(?:o\s+|îl\s+|le\s+)?(?:salvez|trimit|aplic)|nu\s+(?:l-|o\s+|le-)?am\s+(?:trimis|salvat)\s+încă|încă\s+nu\s+(?:l-|o\s+|le-|i-)?am\s+(?:trimis|salvat)|până\s+(?:nu\s+)?confirmi|aștept\s+confirmarea\s+ta|"
+        r"aștept\s+să-mi\s+(?:spui|confirmi)|"
         r"dacă\s+ești\s+de\s+acord|"
         r"esborrany|encara\s+no\s+(?:l['’]he\s+)?(?:enviat|desat)|fins\s+que\s+(?:no\s+)?confirmis)\b|"
         r"^\W{0,4}(?:dacă|în\s+cazul|si|quan|un\s+cop)\b" + _ENDS,
@@ -1021,7 +1026,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS,
         "id-ms": r"\b(?:draf|belum\s+(?:aku\s+|saya\s+)?(?:dikirim|disimpan|kirim|simpan|kukirim|kusimpan|dihantar|hantar|kuhantar|"
         r"jalankan|dijalankan)|yang\s+(?:saya|aku)\s+cadangkan|"
-        r"sampai\s+(?:kamu|anda|kau)\s+(?:konfirmasi|setuju|mengonfirmasi)|(?:kalau|jika)\s+(?:kamu|anda)\s+setuju)\b|"
+        r"sampai\s+(?:kamu|anda|kau|awak)\s+(?:konfirmasi|setuju|mengonfirmasi)|tak\s+(?:hantar|kirim|simpan)\s+lagi|(?:kalau|jika)\s+(?:kamu|anda)\s+setuju)\b|"
         r"^\W{0,4}(?:kalau(?!\s+begitu)|jika(?!\s+demikian)|apabila|bila|seandainya)\b"
         + _ENDS
         + r"|\b(?:dua|tiga|beberapa)\s+(?:cara|pilihan|opsi)\b"
@@ -1299,9 +1304,11 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"remember|note|add|log)\b[^\n]*\?|"
         # (not where the sentence offers help with anything else, or a later step: "if you need anything
         # else, just say the word", "If you'd like help with a card message later this week, just say the word",
-        # "Just say the word if you want help prepping")
-        r"(?<!\b(?:anything\s+else|something\s+else|help|later)\b[^.!?\n]{0,160})\bsay\s+(?:yes|the\s+word|so)\b"
-        r"(?![^.!?\n]{0,40}\b(?:anything\s+else|something\s+else|help|later)\b)|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
+        # "Just say the word if you want help prepping"; something new the reader may want, "If you want a
+        # run through of likely questions tonight, just say the word")
+        r"(?<!\b(?:anything\s+else|something\s+else|help|later|tonight|tomorrow|(?:want|like|need)\s+(?:a|an|some|another|more))"
+        r"\b[^.!?\n]{0,160})\bsay\s+(?:yes|the\s+word|so)\b"
+        r"(?![^.!?\n]{0,40}\b(?:anything\s+else|something\s+else|help|later|tonight|tomorrow|(?:want|like|need)\s+(?:a|an|some|another|more))\b)|\bis\s+(?:that|this|it)\s+(?:ok|okay|alright|fine|all\s+right)\b[^\n]*\?|"
         r"\bare\s+you\s+sure\b|\bwithout\s+your\s+(?:ok|okay|approval|permission|go-ahead)\b|"
         r"\bbefore\s+it\s+goes\s+out\b|\b(?:then|and)\s+tell\s+me\s+to\s+(?:send|save|apply|run)\s+(?:it|this|that|them)\b|\buntil\s+you\s+(?:confirm|say|give|approve)\b|"
         r"(?<!\b(?:know|tell\s+me|ping\s+me)\s+)\bonly\s+(?:if|after|once|when)\b|^\W{0,3}\^|\b(?:shall|should|can|may)\s+I\s+(?:go\s+ahead|proceed)\s*\?|"
@@ -1579,6 +1586,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:juste\s+un\s+exemple|seulement\s+un\s+exemple|rien\s+n['’]a\s+été|je\s+n['’]ai\s+(?:rien|"
         r"pas)\s+"
         r"(?:enregistré|exécuté|lancé|envoyé)|n['’]a\s+pas\s+été\s+(?:exécuté|enregistré))|"
+        # (only a demonstration: "Fue solo una demostración.", "Era solo una dimostrazione.")
+        r"\b(?:solo|sólo|só|apenas|juste|seulement|uniquement|soltanto|solamente|nur)\s+(?:(?:una|uma|un|une|eine)\s+)?"
+        r"(?:demostración|demonstração|démonstration|dimostrazione|demonstration|demo)\b|"
         # none of what the block would change was changed ("aucune donnée n'a été modifiée"; not
         # "aucune autre", which tells the block's change apart from the rest)
         r"\baucune?\s+(?!autres?\b)(?:\w+\s+){0,2}?n['’](?:a|ont)\s+été\s+(?:modifié|enregistré|changé|"
@@ -1596,7 +1606,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"(?:apenas\s+um\s+exemplo|só\s+um\s+exemplo|nada\s+foi|não\s+foi\s+(?:salvo|executado|enviado)|"
         r"não\s+"
         r"(?:salvei|executei))|\bnenhuma?\s+(?!outr)(?:\w+\s+){0,2}?foi\s+(?:alterad|salv|modificad|gravad|"
-        r"enviad)\w*|\bnão\s+(?:pesquisei|procurei|anotei|registrei|rodei|chamei|gravei)\s+nada\b(?!\s+(?:além|mais))|"
+        r"enviad|consultad|buscad|pesquisad)\w*|\bnão\s+fiz\s+(?:a|nenhuma)\s+(?:busca|pesquisa|alteração)\b|\bnão\s+(?:pesquisei|procurei|anotei|registrei|rodei|chamei|gravei)\s+nada\b(?!\s+(?:além|mais))|"
         r"\b(?:só|apenas)\s+o\s+(?:aspeto|aspecto|formato)\s+de\b",
         "it": r"\bsolo\s+per\s+(?:mostrare|illustrare|farti\s+vedere)|\bnon\s+(?:ho\s+)?(?:salvato|eseguito|"
         r"inviato|cercato)\s+nulla|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:salvato|eseguito|inviato|"
@@ -1838,7 +1848,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"ধরো)|ভুল\s+(?:হয়েছে|ছিল)|(?:नज़रअंदाज़|नजरअंदाज|अनदेखा|गलती\s+हो\s+गई|ग़लती\s+हो\s+गई|উপেক্ষা|"
         r"ভুল\s+হয়েছে)",
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
-        r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ไม่ต้องใช้คำสั่ง(?:ข้างบน|ด้านบน)|ละเว้น|무시해|무시하세요|무시하시고|(?:방금|위에서?)\s*쓴\s*(?:건|것은?)\s*취소|잘못\s+(?:입력|보냈|썼))",
+        r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ไม่ต้องใช้คำสั่ง(?:ข้างบน|ด้านบน)|ละเว้น|무시해|무시하세요|무시하시고|(?:방금|위에서?)\s*쓴\s*(?:건|것은?)\s*취소|잘못\s+(?:입력|보냈|썼)|"
+        r"ยกเลิก(?:อัน|คำสั่ง|บล็อก)?(?:บน|ข้างบน|ด้านบน|ที่แล้ว|เมื่อกี้))",
         "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b|"
         r"\busijali\s+(?:ile|hiyo|hii)(?:\s+ya\s+juu)?\b|\busizingatie\s+(?:amri|ombi|ile|hiyo)\b)",
         # A slip owned (misread, misheard, got it wrong) or the right one brought in its place
@@ -2327,7 +2338,10 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if (
         (kind == "example" or (kind == "quoted" and _SENT_ON_NOUN.search(sentence) is not None))
         and (turn := _after_last(_CONSEQUENCE, sentence)) != sentence
-        and _my_step_at(own := _after_consequence(turn), own) is not None
+        and (
+            _my_step_at(own := _after_consequence(turn), own) is not None
+            or _MY_VERB_LAST.search(own[-LINE_CHARS:]) is not None
+        )
     ):
         # The same for a clause of consequence that names the writer's own step ("... whatever
         # example made it click for you then, so let me find that conversation:", "You tagged
@@ -2511,7 +2525,17 @@ def _my_step_at(head: str, sentence: str) -> int | None:
     for m in itertools.islice(_WORD_START.finditer(head), 3):
         if _MY_STEP_INTL.match(sentence, m.start()) is not None:
             return m.start()
+    # (or after a short phrase of time or manner that opens the sentence with its comma:
+    # "Enquanto isso, já guardo ...", "Intanto, aggiungo ...")
+    comma = head.find(",", 0, _OPENING_CHARS)
+    if comma > 0:
+        for m in itertools.islice(_WORD_START.finditer(head, comma), 2):
+            if _MY_STEP_INTL.match(sentence, m.start()) is not None:
+                return m.start()
     return None
+
+
+_OPENING_CHARS = 24
 
 
 _WORD_START = regex.compile(r"(?<!\w)\w")
@@ -2873,7 +2897,8 @@ _THEREFORE = (
     r"(?:so|therefore|hence|thus|also|daher|deshalb|darum|deswegen|donc|alors|du\s+coup|así\s+que|"
     r"por\s+eso|por\s+lo\s+tanto|então|por\s+isso|quindi|dunque|perciò|perció|поэтому|так\s+что|тому|więc|"
     r"dlatego|dus|daarom|derhalve|så|derfor|joten|siksi|ezért|így|deci|așa\s+că|bu\s+yüzden|o\s+yüzden|jadi|"
-    r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|因此|所以|だから|그래서)(?!\w)"
+    r"makanya|nên|vì\s+vậy|do\s+đó|οπότε|άρα|lo\s+que|per\s+això|així\s+que|इसलिए|इसीलिए|তাই|সেজন্য|لذلك|لذا|"
+    r"بنابراین|לכן|kwa\s+hiyo|bu\s+nedenle|因此|所以|だから|그래서)(?!\w)"
 )
 # A sentence that opens with a condition on what a step finds, up to its first comma: nothing
 # found, or a finding verb negated ("Se não encontrar,", "If nothing comes up,", "Si je ne trouve
@@ -4415,7 +4440,8 @@ AFTER_GATES["retracted"] += (*["visszavonom", "figyelembe", "retrag", "anulez", 
 AFTER_GATES["retracted"] += (*["non va eseguit", "कॉल", "ब्लॉक"],)
 AFTER_GATES["retracted"] += ("ruším", "zahazuj")
 AFTER_GATES["example"] += ("visning", "ter illustratie", "ter verduidelijking")
-AFTER_GATES["retracted"] += ("batalkan", "silap")
+AFTER_GATES["example"] += ("demostraci", "démonstrat", "dimostrazion", "demonstraç", " demo", "não fiz")
+AFTER_GATES["retracted"] += ("batalkan", "silap", "ยกเลิก")
 AFTER_GATES["proposed"] += ("saanko", "اجازه")
 AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง", "tarik balik")
 AFTER_GATES["proposed"] += ("niendelee", "nipe ruhusa")
@@ -6456,7 +6482,7 @@ _MY_STEP_INTL = regex.compile(
     r"س?أ(?!قترح)\w+|(?:حفظت|سجلت|أضفت|دونت|خزنت)(?!\w)|\w{2,}ته|تم|دعني|אני|א\w{3,}|\w+תי|נשמר|תן\s+לי|"
     r"\w+(?:an|än|in|en)\s+(?:sen|tämän|ne)|annas\s+kun|\w+ttu\s*:|"
     r"\w+e\s+ich\s+(?:es|das|dir|mir|sie|ihn)|(?:lo|la)\s+\w+o|"
-    r"(?:guardo|salvo|deso)\s+(?:el|il|o|l['’]|nei|nel|nella|nelle|negli|sul|sulla|no|na|nos|nas|la|las|los|"
+    r"(?:guardo|salvo|deso)\s+(?:el|il|o|os|a|as|um|uma|l['’]|nei|nel|nella|nelle|negli|sul|sulla|no|na|nos|nas|la|las|los|"
     r"tu|tus|su|sus|tua|teu|tuo|esta|este|esto|essa|esse|isso|questo|questa)|\w+ando\s+o|je\s+garde)(?!\w)|"
     r"(?:我(?:正在|在|会|要|已经|已|来|先)|让我|已(?:经)?|กำลัง|จะ|ขอ))",
     regex.IGNORECASE,

@@ -1969,3 +1969,43 @@ def test_a_malay_retraction_and_a_retraction_only_supposed() -> None:
         assert [c.arguments["label"] for c in r.tool_calls] == ["persona", "human"]
     # a condition of a word is a turn of speech: what follows it is said
     _only_the_fix_runs("Если честно, я ошибся. Правильно:", "Готово.")
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # the same format in Turkish; "therefore" in Hindi, its step's verb last
+        ("Örneğin bir liste yapmıştık; aynı formatta yazmam gerekirse önce eski notlara bakmalıyım:", "", True),
+        ("उदाहरण के लिए मैं यही ध्यान रखूँगा, इसलिए इसे एक छोटे फ़ॉर्मेट में सेव कर रहा हूँ:", "", True),
+        ("उदाहरण के लिए, फ़ॉर्मेट ऐसा है:", "", False),
+        # a step after a short opening phrase and its comma; "os" as the object's article
+        ("Enquanto isso, já guardo os horários novos que você me passou agora, que são os que valem:", "", True),
+        ("Você me passou isto:", "", False),
+        # something new the reader may want, before "say the word"
+        ("Sent:", "If you want a run through of likely questions tonight, just say the word.", True),
+        ("Here's the note:", "If you want it saved, just say the word.", False),
+        # looks and forms in their languages
+        ("Tá, mostrando como seria buscar entre duas datas:", "", False),
+        ("Per la prossima volta puoi chiedermi una ricerca tipo questa:", "", False),
+        ("Η αναζήτηση στο αρχείο γράφεται έτσι:", "", False),
+        ("Çağrı şu biçimde yazılıyor:", "", False),
+        ("Vil du lagre noe, ser kallet omtrent slik ut:", "", False),
+        ("Ukitaka nikumbuke jambo, mwito unaonekana hivi:", "", False),
+        # only a demonstration, in the main languages
+        ("Feito:", "Repara que isso foi só demonstração: não fiz a busca de verdade.", False),
+        ("Listo:", "Fue solo una demostración.", False),
+        ("Fatto:", "Era solo una dimostrazione.", False),
+        # drafts in Romanian and Malay
+        ("Am pregătit mesajul, dar încă nu l-am trimis — aștept să-mi spui dacă e ok:", "", False),
+        ("Saya simpan dulu, tak hantar lagi sampai awak setuju:", "", False),
+    ],
+)
+def test_rows_of_the_forty_fifth_set(lead: str, after: str, runs: bool) -> None:
+    _runs_around_save(lead, runs, after)
+
+
+def test_a_thai_retraction_and_a_hungarian_transcript() -> None:
+    _only_the_fix_runs("ขอโทษครับ พิมพ์ผิด ยกเลิกอันบนนะครับ อันนี้ที่ถูก:", "ผมปรับอารมณ์ตามนี้ครับ")
+    text = f"Ez történt a múlt héten:\n\nTe: Dobj egy kockát!\nÉn:\n{_SAVE}\nRendszer: 17\n\nSzóval 17 volt."
+    for r in _parse_both(text):
+        assert r.tool_calls == []
