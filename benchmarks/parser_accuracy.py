@@ -150,6 +150,8 @@ HELDOUT43 = ROOT / "tests" / "data" / "heldout43"
 HELDOUT44 = ROOT / "tests" / "data" / "heldout44"
 # A forty-fifth, written blind once the forty-fourth was used to improve the rules, with the same weighting.
 HELDOUT45 = ROOT / "tests" / "data" / "heldout45"
+# A forty-sixth, written blind once the forty-fifth was used to improve the rules, with the same weighting.
+HELDOUT46 = ROOT / "tests" / "data" / "heldout46"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

@@ -64,6 +64,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT43,
     HELDOUT44,
     HELDOUT45,
+    HELDOUT46,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -123,6 +124,7 @@ HELDOUT42_CASES = load_cases(HELDOUT42)
 HELDOUT43_CASES = load_cases(HELDOUT43)
 HELDOUT44_CASES = load_cases(HELDOUT44)
 HELDOUT45_CASES = load_cases(HELDOUT45)
+HELDOUT46_CASES = load_cases(HELDOUT46)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -170,6 +172,7 @@ HELDOUT_SETS = [
     HELDOUT43_CASES,
     HELDOUT44_CASES,
     HELDOUT45_CASES,
+    HELDOUT46_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
