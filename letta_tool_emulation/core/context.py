@@ -84,7 +84,7 @@ _OPTION = (
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
     r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือกที่|ตัวเลือก|ทางเลือกที่|ทางเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
-    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano|version|versión|versão|versione|fassung|wersja|verze|versio|versiune|versie)\p{M}*[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
+    r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano|version|versión|versão|versione|fassung|wersja|verze|versio|versiune|versie)(?:\p{M}|\u200c?ی(?!\w))*[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
     # ordinals written after the noun ("Pilihan pertama:", "Varianta întâi:")
     r"first|second|third|primera|segunda|tercera|primero|segundo|première|deuxième|seconde|erste|zweite|dritte|"
@@ -105,7 +105,7 @@ ITEM_OR_OPTION = regex.compile(f"(?:{_ITEM})|(?i:{_OPTION})")
 # is that alternative, whatever the line goes on to say.
 # Korean and Japanese write the number first ("1안:", "A案:")
 _OPTION_AFTER = r"[ \t]{0,3}[*_]{0,2}(?:\d{1,2}|[A-Za-z]|[一二三])[ \t]?(?:안|案)"
-# (Persian writes the noun with its ezafe mark, "گزینهٔ ۱", and may point with an arrow, "گزینهٔ ۱ ←")
+# (Persian writes the noun with its ezafe mark, "گزینهٔ ۱" or "گزینه‌ی ۱", and may point with an arrow, "گزینهٔ ۱ ←")
 OPTION_LABEL = regex.compile(f"(?i:{_OPTION}|{_OPTION_AFTER})[ \t*_]*[:：)–—\\-→←]")
 BLOCKQUOTE = regex.compile(r"[ \t]{0,3}>")
 TABLE_ROW = regex.compile(r"[ \t]{0,3}\|")
@@ -144,12 +144,13 @@ _READERS = (
     r"user|human|you|nutzer|benutzer|du|usuario|usuaria|tú|utilisateur|utilisatrice|toi|utente|usuário|usuária|"
     r"você|пользователь|gebruiker|użytkownik|kullanıcı|用户|ユーザー|사용자|उपयोगकर्ता|ব্যবহারকারী|người\s+dùng|"
     r"pengguna|المستخدم|کاربر|משתמש|käyttäjä|felhasználó|utilizator(?:ul)?|χρήστης|користувач|uživatel|"
-    r"bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ|ty|te"
+    r"bruger(?:en)?|bruker(?:en)?|användare(?:n)?|usuari|mtumiaji|ผู้ใช้|คุณ|ty|te|आप|तुम|আপনি|তুমি"
 )
 # Another speaker's label that opens a line of a transcript ("Tool:", "User:", "[tool]")
-# (a dash may open each turn, as a dialogue is set in many languages: "— Você: ...")
+# (a dash may open each turn, as a dialogue is set in many languages: "— Você: ...", and a quote
+# mark, as a transcript recited in a blockquote: "> **आप:** ...")
 _TURN = regex.compile(
-    r"[ \t]{0,3}(?:[-–—][ \t]+)?[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:"
+    r"[ \t]{0,3}(?:>[ \t]?)?(?:[-–—][ \t]+)?[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:"
     + _READERS
     + r"|tool|system|function|observation|result|"
     r"werkzeug|herramienta|vous|outil|tu|strumento|ferramenta|ты|вы|инструмент|jij|gereedschap|narzędzie|araç|你|"
@@ -661,7 +662,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:예:|이런\s+식|이렇게요|이런\s+호출|이런\s+형태|다음과\s+같은\s+형식|다음\s+형식|형식은|모양입니다|모습입니다|예시는)"
         + _ENDS,
         "sw": _adverb(r"kwa\s+mfano|mfano")
-        + r"|\b(?:\w{0,3}naonekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano|"
+        + r"|\b(?:\w{0,4}onekana\s+(?:kama\s+)?hivi|kunaonekana\s+hivi|muundo\s+ni|huu\s+ni\s+mfano|"
         # (the same: "Ningeweza kuhifadhi hivi:")
         r"ninge\w+\s+(?:\S+\s+){0,6}?(?:hivi|namna\s+hii|kwa\s+njia\s+hii))\b" + _ENDS,
         # Introductions that run on after the marker word before their colon ("比如说，掷骰子是这样的：",
@@ -802,7 +803,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (Thai: the reader as subject, a verb of sending or pasting, the block as its object, then
         # "มา(ให้)" toward the writer, the writer's pronoun and a polite particle left out or not,
         # closing the line: "คุณส่งบล็อกนี้มาให้ค่ะ:")
-        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)(?:ดู)?[ \t]*:|"
+        "th-ko": r"(?:คุณส่งมา|คุณส่ง[^\n]{1,20}มาให้(?:ฉัน|ผม)(?:ดู)?(?:ครับ|ค่ะ|นะ)?[ \t]*:|"
         r"คุณ(?:ได้|เพิ่ง)?(?:ส่ง|แปะ|วาง|แชร์|คัดลอก)[^\n \t]{0,30}?มา(?:ให้)?(?:ฉัน|ผม|ดิฉัน|หนู|เรา)?(?:นะ)?"
         r"(?:ครับ|ค่ะ|คะ|จ้ะ|จ้า)?[ \t*_]*[:：][ \t*_]*$|ที่คุณส่ง|ก่อนหน้านี้(?:ผม|ฉัน)(?![^\n]{0,200}[ก-๛][ \t]+[ก-๛])|보내\s?주신|보내신|이전에[^\n]{0,60}(?:실행|호출)했|"
         r"제가\s+(?:앞서|이전에|아까)\s+(?:실행|호출)|(?:앞서|이전에|아까|전에)\s+제가\s+(?:실행|호출|했))",
@@ -902,7 +903,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         # (not the reader's drafts: "I'll keep this in mind for every draft you send me:")
         r"(?<!\b(?:every|each|any)\s)\bdraft(?:ed)?\b(?!s?\s+you\s+(?:send|write|share|paste|give))|"
         r"\bnot\s+(?:sent|saved|applied|run|executed)(?:\s+yet)?\b|\bwon['’]t\s+(?:apply|send|save|"
-        r"run)\b|\bshall\s+I\b|\bwant\s+me\s+to\b|\bnext\s+step\s+would\b|\bI\s+(?:propose|suggest)\b|"
+        r"run)\b|\bshall\s+I\b|\bwant\s+me\s+to\b|\bnext\s+step\s+would\b|(?<!\b(?:before|after|until|when|once|if|unless|then|and|or|so)\s)\bI\s+(?:propose|suggest)\b|"
         r"^\W{0,4}(?:if|once|depending\s+on|in\s+case|should\s+(?:it|that|the))\b"
         + _ENDS
         # (not places taken in turn, the first named next: "Let me look in two places — first our chats, ...")
@@ -996,7 +997,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         "uk": r"(?:чернетк\w*|ще\s+не\s+(?:надіслав|зберіг|відправив|застосував)|поки\s+(?:ви\s+не\s+підтвердите|"
         r"ти\s+не\s+підтвердиш)|після\s+вашого\s+підтвердження|я\s+б\s+)|"
         r"^\W{0,4}(?:якщо|коли|у\s+разі|залежно)" + _ENDS + r"|(?:два|три|кілька)\s+(?:способи|варіанти)" + _ENDS,
-        "fi-hu": r"\b(?:luonnos|ehdotan|ehdottaisin|javaslom|javasolnám|en\s+tallenna\s+(?:sitä\s+)?vielä|odotan\s+vahvistustasi|en\s+ole\s+(?:vielä\s+)?(?:lähettänyt|tallentanut)(?:\s+sitä)?(?:\s+vielä)?\b|kunnes\s+vahvistat|jos\s+hyväksyt|"
+        "fi-hu": r"\b(?:luonnos|ehdotan|ehdottaisin|javaslom|javasolnám|en\s+(?:tallenna|lähetä|aja|suorita)\s+(?:sitä\s+|tätä\s+)?vielä|odotan\s+vahvistustasi|en\s+ole\s+(?:vielä\s+)?(?:lähettänyt|tallentanut)(?:\s+sitä)?(?:\s+vielä)?\b|kunnes\s+vahvistat|jos\s+hyväksyt|"
         r"piszkozat|vázlat|még\s+nem\s+(?:küldtem|mentettem)|amíg\s+(?:nem\s+)?(?:jóváhagyod|erősíted)|"
         r"ha\s+egyetértesz)\b|^\W{0,4}(?:jos|mikäli|riippuen|ha|amennyiben|muuten|muussa\s+tapauksessa|különben|egyébként)\b"
         + _ENDS
@@ -1035,12 +1036,14 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"هنوز\s+(?:ارسال|ذخیره)\s+نکرده|تا\s+(?:وقتی|زمانی)\s+که\s+تأیید|اگر\s+موافق)|"
         # "and if" is one word in Arabic ("وإن لم أجده"); "إن شاء الله" is no condition
         r"^\W{0,4}(?:و|ف)?(?:إذا|إن(?!\s+شاء)|لو|في\s+حال)" + _ENDS + r"|^\W{0,4}(?:اگر|در\s+صورتی)" + _ENDS,
-        "he": r"(?:טיוטה|עוד\s+לא\s+(?:שלחתי|שמרתי)|עד\s+שתאשר|אם\s+תאשר)|^\W{0,4}(?:אם|במקרה\s+ש)" + _ENDS,
+        "he": r"(?:טיוטה|עוד\s+לא\s+(?:שלחתי|שמרתי)|עד\s+שתאשר|אם\s+תאשר|השלב\s+הבא\s+יהיה|"
+        r"(?:לא|אינני|איני)\s+(?:מריץ|מריצה|אריץ|שולח|שולחת|אשלח|שומר|שומרת|אשמור)\s+(?:\S+\s+){0,2}?(?:לפני|עד)\s+ש)|^\W{0,4}(?:אם|במקרה\s+ש)"
+        + _ENDS,
         "hi-bn": r"(?:मसौदा|ड्राफ्ट|पुष्टि\s+तक|पुष्टि\s+के\s+बाद|नहीं\s+भेज(?:ूँगा|ूंगा|ा)|अगर\s+आप\s+सहमत|খসড়া|"
         r"এখনও\s+পাঠাইনি|নিশ্চিত\s+না\s+করা\s+পর্যন্ত)|^\W{0,4}(?:अगर|यदि|যদি)" + _ENDS,
         "th-ko": r"(?:ฉบับร่าง|ยังไม่ได้(?:ส่ง|บันทึก)|จนกว่าคุณจะยืนยัน|รอ(?:คุณ|ให้คุณ)?(?:การ)?ยืนยัน|초안|아직\s+(?:보내지|저장하지|전송하지|적용하지)|"
         r"확인해\s?주시면|승인해\s?주시면|동의하시면)|^\W{0,4}(?:ถ้า|หาก|만약)" + _ENDS,
-        "sw": r"\b(?:rasimu|bado\s+sija(?:tuma|hifadhi)|sija\w{0,3}(?:tuma|hifadhi)\w*\s+bado|nasubiri\s+(?:u|m)thibitish\w*|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|matokeo\s+yaki\w+|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
+        "sw": r"\b(?:rasimu|hatua\s+inayofuata\s+(?:itakuwa|ni)|sita\w{0,3}(?:tuma|hifadhi|endesha)\s+(?:\w+\s+)?(?:kabla|mpaka|hadi)|bado\s+sija(?:tuma|hifadhi)|sija\w{0,3}(?:tuma|hifadhi)\w*\s+bado|nasubiri\s+(?:u|m)thibitish\w*|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|matokeo\s+yaki\w+|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
         + _ENDS,
         # A step that depends on an earlier result, opened by "and if", "in case", a verb-first
         # condition (Dutch "levert dat niets op, dan") or a conditional ending (Japanese 場合は).
@@ -1706,7 +1709,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "th-ko": r"แค่แสดงให้ดู|보여\s?(?:드리기|주기)\s+위한|(?:แค่ตัวอย่าง|เพียงตัวอย่าง|ยังไม่ได้(?:บันทึก|ส่ง|รัน)|"
         r"예시일\s+뿐|예일\s+뿐|(?:저장|실행|전송)하지\s+않았|"
         r"아무것도\s+(?:저장|실행)|보여\s*드리려고|보여\s*드린\s*(?:것일|거일)\s*뿐|저장된\s*(?:건|것은|것도|내용은)\s*아무것도\s*없)",
-        "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
+        "sw": r"\bni\s+kwa\s+kuonyesha\s+tu\b|\bni\s+kuonyesha\s+tu\b|\bhakuna\s+\w+\s+(?:ulioendeshwa|iliyofanywa|kilichohifadhiwa|"
+        r"uliotumwa)\b|\bsijahifadhi\s+chochote\b|(?:\bni\s+mfano\s+tu\b|\bsijahifadhi\b|"
         r"\bsijaendesha\b|\bhakuna\s+kilichohifadhiwa\b)",
         # "Nothing" and the participle of the step in one clause, in either order and with at
         # most a few words between ("Nothing saved yet", "gespeichert habe ich noch nichts",
@@ -1821,7 +1825,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bohita\s+(?:tuo|se|edellinen)|\bjätä\s+(?:tuo|edellinen\s+)?"
         r"huomiotta|\bväärä\s+(?:lohko|kutsu)|\bfelejtsd\s+el|\bhagyd\s+figyelmen\s+kívül|\btévedtem\b|"
         # (the call above named, "Az előző hívást visszavonom"; not an offer, "Ha kell, visszavonom.")
-        r"\b(?:az\s+előző|a\s+fenti)\s+\w+\s+visszavonom\b|\bne\s+vegy(?:ük|ed)\s+figyelembe\b)",
+        r"\b(?:az\s+előző|a\s+fenti)\s+\w+\s+visszavonom\b|\bne\s+(?:vegy(?:ük|ed)|vedd|vegye)\s+figyelembe\b|\brossz\s+\w+\s+írtam\b)",
         "ro-ca": r"^\W{0,3}(?:corectură|corecție|correcció)\s*[:：]|^\W{0,3}(?:asta|aceasta)\s+(?:e|"
         r"a\s+fost)\s+greșit|^\W{0,3}això\s+(?:està|era)\s+malament|(?:\bignoră\b|\buită\s+de\b|"
         r"\bam\s+greșit\b|\bgreșeala\s+mea\b|\boblida\b|\bignora\b|"
@@ -4442,6 +4446,8 @@ AFTER_GATES["retracted"] += ("ruším", "zahazuj")
 AFTER_GATES["example"] += ("visning", "ter illustratie", "ter verduidelijking")
 AFTER_GATES["example"] += ("demostraci", "démonstrat", "dimostrazion", "demonstraç", " demo", "não fiz")
 AFTER_GATES["retracted"] += ("batalkan", "silap", "ยกเลิก")
+AFTER_GATES["retracted"] += ("írtam",)
+AFTER_GATES["example"] += ("hakuna",)
 AFTER_GATES["proposed"] += ("saanko", "اجازه")
 AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง", "tarik balik")
 AFTER_GATES["proposed"] += ("niendelee", "nipe ruhusa")
@@ -6626,7 +6632,15 @@ def _closing_question(after: str) -> str | None:
     for line in between:
         if _ASK_MARK(line) is not None or DONE.match(line[:LINE_CHARS] + " ") is not None or reports_done(line):
             return None
+        if line.endswith((":", "：")) or line.startswith(_SHOWN_STARTS):
+            # (a line that leads into something, or a block shown as it stands, comes between:
+            # the question is about that)
+            return None
     return "\n\n" + lines[-1]
+
+
+# How a block shown in the prose, or its fence, opens its line
+_SHOWN_STARTS = ("```", "~~~", "{", "[", "<")
 
 
 OFFERED_WITH_NEXT = "the line after it offers the next block as another choice"

@@ -2009,3 +2009,38 @@ def test_a_thai_retraction_and_a_hungarian_transcript() -> None:
     text = f"Ez történt a múlt héten:\n\nTe: Dobj egy kockát!\nÉn:\n{_SAVE}\nRendszer: 17\n\nSzóval 17 volt."
     for r in _parse_both(text):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # "I suggest" in a clause of time or condition proposes nothing
+        ("Before I suggest numbers, let me pull up what you told me about your costs last time:", "", True),
+        ("Here's what I suggest adding:", "", False),
+        # drafts and next steps in their languages
+        ("Tässä luonnos. En lähetä sitä vielä, katso ensin sopiiko sävy:", "", False),
+        ("השלב הבא יהיה לסכם את ההוצאות. אני לא מריץ אותו לפני שאראה את רשימת הקבצים:", "", False),
+        ("Nikiipata, hatua inayofuata itakuwa kukutumia ujumbe huu. Sitautuma kabla matokeo hayajarudi:", "", False),
+        ("Hatua zangu huonekana hivi:", "", False),
+        ("Imehifadhiwa:", "Hii ni kuonyesha tu muundo wa ombi; hakuna msimbo ulioendeshwa.", False),
+        ("คุณส่งบล็อกนี้มาให้ผมดูครับ:", "", False),
+        ("گزینه‌ی ۱: فقط یک خط کوتاه", "", False),
+    ],
+)
+def test_rows_of_the_forty_sixth_set(lead: str, after: str, runs: bool) -> None:
+    _runs_around_save(lead, runs, after)
+
+
+def test_a_hungarian_retraction_a_closing_question_past_a_shown_block_and_a_quoted_transcript() -> None:
+    _only_the_fix_runs("Bocsánat, rossz évet írtam, ezt ne vedd figyelembe. Helyesen:", "Megnézem.")
+    # the reply's closing question is about the block shown between, not the search above it
+    text = (
+        f"Primero busco lo que hablamos:\n\n{_HUMAN}\n\nY si quieres, después podría dejar apuntado el total, "
+        f'algo así:\n\n```json\n{{"name": "archival_memory_insert", "arguments": {{"content": "Total: 18.000 €"}}}}\n```'
+        "\n\n¿Lo guardo también o de momento solo miramos la búsqueda?"
+    )
+    for r in _parse_both(text):
+        assert [c.arguments.get("label") for c in r.tool_calls] == ["human"]
+    text = f"पिछली बातचीत:\n\n> **आप:** मेरी बेटी का जन्मदिन 12 मार्च को है।\n> **मैं:** ज़रूर!\n{_SAVE}\n\nबस इतना।"
+    for r in _parse_both(text):
+        assert r.tool_calls == []
