@@ -152,6 +152,8 @@ HELDOUT44 = ROOT / "tests" / "data" / "heldout44"
 HELDOUT45 = ROOT / "tests" / "data" / "heldout45"
 # A forty-sixth, written blind once the forty-fifth was used to improve the rules, with the same weighting.
 HELDOUT46 = ROOT / "tests" / "data" / "heldout46"
+# A forty-seventh, written blind once the forty-sixth was used to improve the rules, with the same weighting.
+HELDOUT47 = ROOT / "tests" / "data" / "heldout47"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

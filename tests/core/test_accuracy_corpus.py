@@ -65,6 +65,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT44,
     HELDOUT45,
     HELDOUT46,
+    HELDOUT47,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -125,6 +126,7 @@ HELDOUT43_CASES = load_cases(HELDOUT43)
 HELDOUT44_CASES = load_cases(HELDOUT44)
 HELDOUT45_CASES = load_cases(HELDOUT45)
 HELDOUT46_CASES = load_cases(HELDOUT46)
+HELDOUT47_CASES = load_cases(HELDOUT47)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -173,6 +175,7 @@ HELDOUT_SETS = [
     HELDOUT44_CASES,
     HELDOUT45_CASES,
     HELDOUT46_CASES,
+    HELDOUT47_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
