@@ -75,14 +75,15 @@ _ITEM = (
 )
 _OPTION = (
     # an ordinal before the noun ("Première option :", "Zweite Möglichkeit:", "Второй вариант:")
-    r"[ \t]{0,3}[*_]{0,2}(?:(?:first|second|third|premi[eè]re?|deuxième|seconde?|troisième|primera|segunda|tercera|"
+    # (after an arrow, as right-to-left writing points at each: "← الطريقة الأولى:")
+    r"[ \t]{0,3}(?:[←→][ \t]*)?[*_]{0,2}(?:(?:first|second|third|premi[eè]re?|deuxième|seconde?|troisième|primera|segunda|tercera|"
     r"primeira|terceira|prima|seconda|terza|erste|zweite|dritte|первый|второй|третий|перший|другий|третій|eerste|"
     r"tweede|derde|första|andra|tredje|første|anden|andre|tredje)[ \t]+(?:option|choice|alternative|variant|"
     r"opci[oó]n|opção|opzione|variante|вариант|варіант|optie|möglichkeit|possibilité|possibilidade|"
     r"possibilità|posibilidad|mogelijkheid|möjlighet|mulighed|mulighet|plan)\b|"
     r"(?:option|choice|alternativ[ea]?|variant|opci[oó]n|opção|opzione|variante|вариант|"
     r"选项|方案|オプション|案|optie|opcja|opció|opțiunea|možnost|varianta|vaihtoehto|lehetőség|seçenek|"
-    r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|گزینه|אפשרות|विकल्प|"
+    r"lựa[ \t]+chọn|phương[ \t]+án|pilihan|opsi|chaguo|επιλογή|варіант|الخيار|خيار|الطريقة|طريقة|گزینه|אפשרות|विकल्प|"
     r"বিকল্প|ตัวเลือกที่|ตัวเลือก|ทางเลือกที่|ทางเลือก|옵션|방법|cách|mulighed|mulighet|möjlighet|mogelijkheid|möglichkeit|possibilité|possibilidade|"
     r"possibilità|posibilidad|alternatief|vaihtoehto|plan|plano|piano|version|versión|versão|versione|fassung|wersja|verze|versio|versiune|versie)(?:\p{M}|\u200c?ی(?!\w))*[ \t]*(?:[a-zA-Z]{1,2}|\d{1,2}|[一二三四ABC]|[АБВабв]|[ΑΒΓαβγ]|[أبج]|الف|[پ]|[אבג]|"
     r"one|two|three|uno|dos|tres|un|deux|trois|eins|zwei|drei|um|dois|três|due|один|два|три|первый|второй|"
@@ -91,7 +92,7 @@ _OPTION = (
     r"primeira|terceira|prima|seconda|terza|перший|другий|pertama|kedua|ketiga|birinci|ikinci|pierwsza|druga|"
     r"první|druhá|eerste|tweede|första|andra|første|anden|andre|ensimmäinen|toinen|első|második|întâi|doua|"
     # and in Persian, Arabic and Hebrew ("گزینه یک:", "الخيار الثاني:", "אפשרות שנייה:")
-    r"یک|دو|سه|اول|دوم|سوم|الأول|الثاني|الثالث|אחת|שתיים|שנייה|ראשונה|שלישית))\b"
+    r"یک|دو|سه|اول|دوم|سوم|الأول|الثاني|الثالث|الأولى|الثانية|الثالثة|אחת|שתיים|שנייה|ראשונה|שלישית))\b"
 )
 LIST_ITEM = regex.compile(_ITEM)
 # An item labelled with a letter of any script ("a)", "(b)", "б)", "ক)", "가)"): letters label
@@ -619,7 +620,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + r"|(?:виглядає\s+(?:\w+\s+)?(?:так|ось\s+так)|формат\s+такий|ось\s+приклад)"
         + _ENDS,
         "fi-hu": _adverb(r"esimerkiksi|esim\.|esimerk\w*|például|pl\.|(?:egy\s+)?példa\w*|példá\w*")
-        + r"|\b(?:näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|muoto\s+on|tässä\s+esimerkki|így\s+néz\s+ki|"
+        + r"|\b(?:näyttää\s+(?:\w+\s+)?(?:tältä|seuraavalta)|on\s+(?:\w+\s+)?(?:tällainen|seuraavanlainen)|muoto\s+on|tässä\s+esimerkki|így\s+néz\s+ki|"
         r"a\s+formátum|ilyen\s+formátum\w*|íme\s+egy\s+példa|így\s+\w+(?:ném|nám)|\w+(?:ném|nám)\s+így|"
         # (the writer's step in the conditional, then "like this": "Voisin tallentaa tämän näin:")
         r"\w+isi(?:n|mme|vat)?\s+(?:\S+\s+){0,6}?näin)" + _ENDS,
@@ -628,7 +629,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"es\s+veuria\s+així|seria\s+així|aquí\s+tens\s+un\s+exemple|(?:tindria|té)\s+aquesta\s+pinta|"
         r"(?:perquè|per\s+tal\s+que)\s+(?:et\s+facis|us\s+feu)\s+una\s+idea)" + _ENDS,
         "tr": _adverb(r"örneğin|mesela|örnek\w*")
-        + r"|\b(?:şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|(?:şöyle|şu\s+(?:biçimde|şekilde))\s+yazıl\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek|(?:şuna|buna)\s+benz\w*|"
+        + r"|\b(?:(?:yapısı|biçimi|formatı|şekli|görünümü)\s+(?:şöyle|şu\s+şekilde|böyle|bu\s+şekilde)|şöyle\s+görün\w*|şu\s+şekilde\s+görün\w*|(?:şöyle|şu\s+(?:biçimde|şekilde))\s+yazıl\w*|biçimi\s+şöyle|formatı\s+şöyle|işte\s+bir\s+örnek|(?:şuna|buna)\s+benz\w*|"
         # (the step in the potential, then or after "like this": "bunu şöyle kaydedebilirim:")
         r"şöyle\s+\w+(?:ebilir|abilir)im|\w+(?:ebilir|abilir)im\s+şöyle)" + _ENDS,
         "el": _adverb(r"για\s+παράδειγμα|π\.\s?χ\.|(?:ένα\s+)?παράδειγμα|παραδείγματα")
@@ -700,6 +701,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"^" + _SPEAKER + "$",
         # the writer's own instructions, recited ("আমার নির্দেশনায় লেখা আছে এভাবে টুল কল করতে:")
         "prompt": r"\b(?:mis\s+instrucciones|mes\s+instructions|meine\s+anweisungen|le\s+mie\s+istruzioni|"
+        r"las\s+instrucciones\s+que\s+(?:tengo|me\s+(?:dieron|han\s+dado))|the\s+instructions\s+I\s+(?:have|was\s+given)|"
         r"minhas\s+instruções)\b|(?:мои\s+инструкции|моих\s+инструкциях)(?!\w)|আমার\s+নির্দেশনা|मेरे\s+निर्देश",
         "es": r"\b(?:mis\s+herramientas|la\s+forma\s+de\s+cada|me\s+(?:enviaste|mandaste|pasaste|pegaste|compartiste|"
         r"reenviaste|escribiste)|lo\s+que\s+(?:me\s+)?(?:pegaste|copiaste|enviaste|mandaste|compartiste)|"
@@ -723,7 +725,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _COLON
         + r"|\b(?:deine\s+vorherige|deine[rn]?\s+(?:letzten\s+)?)nachricht\w*"
         + _COLON,
-        "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou|passou|encaminhou)|você\s+(?:colou|"
+        "pt": r"\b(?:minhas\s+ferramentas|(?:você\s+)?me\s+(?:enviou|mandou|passou|encaminhou)|"
+        r"(?:você|vc|tu)\s+(?:mandou|enviou|passou|mandaste|enviaste)\s+(?:isso|isto|este|esse|essa|esta)(?:\s+aqui)?\s*[:：]|você\s+(?:colou|"
         r"compartilhou|encaminhou)|o\s+que\s+(?:você\s+)?(?:me\s+)?(?:colou|enviou|mandou)|"
         r"sua\s+mensagem\s+anterior|(?:antes|ontem)\b[^\n]{0,60}\b(?:executei|chamei)|"
         r"sua\s+(?:última\s+)?mensagem)\b",
@@ -1294,7 +1297,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"on)\s+your\s+(?:ok|okay|confirmation|approval|go-ahead)\b|\b(?:shall|should|may|can)\s+I\s*\?|"
         r"\b(?:shall|should|may|can)\s+I\s+(?:\w+\s+){0,2}?"
         + _DEICTIC
-        + r"\b[^\n]*\?|\b(?:want|like)\s+me\s+to\s+(?:go\s+ahead\s+and\s+)?(?:\w+\s+){0,2}?"
+        # (nor one put after the block's result: "Once we have it, do you want me to compare it ...?")
+        + r"\b[^\n]*\?|(?<!\b(?:once|when|after)\s+(?:we|I|you)\s+(?:have|get|see|know)\b[^.!?\n]{0,40})"
+        r"\b(?:want|like)\s+me\s+to\s+(?:go\s+ahead\s+and\s+)?(?:\w+\s+){0,2}?"
         + _DEICTIC
         # (not a further step, later or besides: "Want me to send it to you after?", "... to your
         # reading list once I find the title?")
@@ -1399,7 +1404,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"dette|dem)\b[^\n]*\?|\bser\s+det\s+(?:rigtigt|riktig)\s+ud?t?\b|"
         r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\ber\s+det\s+(?:ok|okay|i\s+orden|greit|fint)\s+(?:at|om)\s+jeg\b[^\n?]*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
-        "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic)\b|"
+        "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic|wersja\s+robocza)\b|"
+        r"\bdopiero\s+po\s+(?:twoim|twojej|pana|pani)\s+(?:potwierdzeniu|akceptacji|zgodzie)\b|"
         r"\bse\s+(?:nejdřív|nejprve|napřed)\s+ptám\b|\b(?:nejdřív|nejprve|napřed)\s+se\s+ptám\b|"
         r"\b(?:wyślę|zapiszę|dodam|odešlu|uložím|pošlu)\b[^\n]{0,30}\b(?:jak\s+tylko|gdy|kiedy|po\s+tym,?\s+jak|"
         r"jakmile|až)\s+(?:to\s+)?(?:potwierdzisz|zatwierdzisz|zaakceptujesz|potvrdíš|schválíš)\b|"
@@ -1575,7 +1581,8 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"won['’]t|will\s+not)\s+(?:actually\s+)?(?:be\s+)?(?:run|ran|execute[ds]?|store[ds]?|save[ds]?|sen[dt]|"
         r"call(?:ed)?|appl(?:y|ied))\b|\bonly\s+(?:what|how)\b[^\n]{0,60}\blooks?\s+like\b|\bthe\s+shape\s+of\b|"
         r"\bnot\s+(?:sent|saved|applied|executed|run)\s+yet\b|\bholding\s+it\b|\bnothing\s+goes\s+out\b",
-        "es": r"\b(?:solo|sólo)\s+(?:es\s+)?para\s+(?:mostrar|ilustrar|enseñar)|\bno\s+(?:he\s+)?(?:guardado|"
+        "es": r"\b(?:solo|sólo)\s+(?:es\s+)?para\s+(?:mostrar|ilustrar|enseñar)|\bno\s+estoy\s+llamando\s+a\s+nada\b|"
+        r"\bcitad[ao]s?\s+tal\s+cual\b|\bno\s+(?:he\s+)?(?:guardado|"
         r"ejecutado|enviado|buscado)\s+nada|\bno\s+(?:guardé|ejecuté|envié|busqué)\s+nada|\bno\s+(?:lo|"
         r"la)\s+(?:voy\s+a|pienso)\s+(?:ejecutar|guardar|enviar)|"
         r"\btodavía\s+no\s+(?:lo\s+)?(?:he\s+)?(?:guardado|enviado|ejecutado)|"
@@ -1610,6 +1617,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"não\s+"
         r"(?:salvei|executei))|\bnenhuma?\s+(?!outr)(?:\w+\s+){0,2}?foi\s+(?:alterad|salv|modificad|gravad|"
         r"enviad|consultad|buscad|pesquisad)\w*|\bnão\s+fiz\s+(?:a|nenhuma)\s+(?:busca|pesquisa|alteração)\b|\bnão\s+(?:pesquisei|procurei|anotei|registrei|rodei|chamei|gravei)\s+nada\b(?!\s+(?:além|mais))|"
+        r"^\W{0,3}não\s+(?:o\s+)?(?:rodei|executei)\b|"
         r"\b(?:só|apenas)\s+o\s+(?:aspeto|aspecto|formato)\s+de\b",
         "it": r"\bsolo\s+per\s+(?:mostrare|illustrare|farti\s+vedere)|\bnon\s+(?:ho\s+)?(?:salvato|eseguito|"
         r"inviato|cercato)\s+nulla|\bnon\s+l['’]ho\s+(?:ancora\s+)?(?:salvato|eseguito|inviato|"
@@ -1801,7 +1809,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         "sv": r"^\W{0,3}(?:rättelse|korrigering)\s*[:：]|^\W{0,3}det\s+(?:var|är)\s+fel\s*[.!,;:—–-]|"
         r"(?:\bglöm\s+(?:det|blocket|anropet|den)\b(?!\s+inte)|\bignorera\b|\bstrunta\s+i\b|\bfel\s+(?:block|"
         r"anrop)\b|"
-        r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka)",
+        r"\bdet\s+blev\s+fel\b|\bjag\s+tar\s+tillbaka|\bstryk\s+(?:anropet|blocket|det)\b)",
         "da-nb": r"^\W{0,3}(?:rettelse|korrektion|korreksjon)\s*[:：]|^\W{0,3}det\s+var\s+(?:forkert|"
         r"feil)\s*[.!,;:—–-]|(?:\bglem\s+(?:det|blokken|kaldet|kallet)\b(?!\s+ikke)|\bignorer\b|\b(?:forkert|"
         r"feil)\s+(?:blok|blokk|kald|kall)\b|\bse\s+bort\s+fra\s+(?:det|blokken|kaldet|kallet)\b|"
@@ -2613,8 +2621,11 @@ _SENT_ON_NOUN = regex.compile(
     r"enviaste|mandaste|pasaste|geschickt|gegeben)(?!\w)|"
     r"(?<=\p{L}[ \t,]{1,3})(?:"
     r"(?:that\s+|which\s+)?you\s+(?:just\s+|already\s+)?(?:sent|pasted|shared|gave|forwarded|wrote|uploaded|attached)|"
-    r"que\s+(?:você\s+|vc\s+)?me\s+(?:enviaste|mandaste|pasaste|compartiste|diste|enviou|mandou|passou|deu|"
-    r"compartilhou)|que\s+me\s+(?:has|habéis|ha)\s+(?:enviado|mandado|pasado|compartido|dado)|"
+    r"que\s+(?:você\s+|vc\s+)?(?:já\s+|ya\s+)?me\s+(?:enviaste|mandaste|pasaste|compartiste|diste|enviou|mandou|passou|deu|"
+    r"compartilhou)|que\s+(?:ya\s+)?me\s+(?:has|habéis|ha)\s+(?:enviado|mandado|pasado|compartido|dado)|"
+    # (or asked which: "deixa eu ver quais arquivos você já me mandou", "déjame ver qué archivos me has mandado")
+    r"(?:quais|qual|qué|cuál|cuáles)\s+(?:\p{L}+\s+)?(?:você\s+|vc\s+)?(?:já\s+|ya\s+)?me\s+(?:enviou|mandou|passou|"
+    r"deu|compartilhou|enviaste|mandaste|pasaste|(?:has|ha)\s+(?:enviado|mandado|pasado|dado))|"
     r"(?:tu\s+m['’]as|vous\s+m['’]avez)\s+(?:envoyé|donné|partagé|collé|passé|transmis)e?s?|"
     # (the Nordic and Dutch "(that) you pasted": "utdraget du klistrade in", "het bestand dat je stuurde")
     r"(?:som\s+)?du\s+(?:just\s+|nettopp\s+|lige\s+)?(?:skickade|klistrade\s+in|delade|gav\s+mig|laddade\s+upp|bifogade|"
@@ -2696,9 +2707,27 @@ _SENT_AS_REASON = regex.compile(
 
 def _sent_as_reason(sentence: str) -> bool:
     """Whether the lead's "you sent" stands in a clause of reason after the writer's own clause
-    (see :data:`_SENT_AS_REASON`), and that clause recites nothing itself."""
+    (see :data:`_SENT_AS_REASON`), and that clause recites nothing itself; or in one that opens
+    the sentence, before the writer's own step (see :data:`_REASON_FIRST`)."""
     found = _SENT_AS_REASON.search(sentence)
-    return found is not None and _BEFORE_TABLE.first(sentence[: found.start()].rstrip(" \t,;—–-") + ":") != "quoted"
+    if found is not None:
+        return _BEFORE_TABLE.first(sentence[: found.start()].rstrip(" \t,;—–-") + ":") != "quoted"
+    first = _REASON_FIRST.match(sentence)
+    if first is None:
+        return False
+    step = first.group("step")
+    return _my_step_at(step, step) is not None and _BEFORE_TABLE.first(step) != "quoted"
+
+
+# A clause of reason that opens the sentence, maybe after "but" or "and", up to its comma, and the
+# clause after it ("Pero como me has pasado las notas aquí mismo, lo calculo directamente:", "Since
+# you sent the list, I'm adding it:"): what was sent is the reason, the step after it the block
+_REASON_FIRST = regex.compile(
+    r"[\W_]{0,3}(?:(?:but|and|pero|y|mas|e|mais|et|aber|und|ma)\s+)?(?:since|as|because|now\s+that|como|ya\s+que|"
+    r"puesto\s+que|dado\s+que|comme|puisque|vu\s+que|da|weil|nachdem|já\s+que|visto\s+que|poiché|siccome|dato\s+che)\s+"
+    r"[^,，\n]{3,80}[,，][ \t]*(?P<step>[^\n]{2,})",
+    regex.IGNORECASE,
+)
 
 
 # The word for a block made, opening the clause that leads into it and followed only by how it
@@ -2757,6 +2786,10 @@ _HELD_ROWS = (
     r"(?:ich\s+)?warte\s+auf\s+dein(?:e|en)?\s+(?:okay|ok|go|freigabe|bestätigung|zustimmung)\b|"
     r"\bbis\s+du\s+(?:es\s+|das\s+|ihn\s+|sie\s+)?(?:gesehen|gelesen|bestätigt|freigegeben|abgesegnet|okay|ok|ja)\b|"
     r"\bich\s+warte\s+mit\s+dem\s+(?:speichern|senden|abschicken|eintragen)\b|"
+    # (nothing sent yet, told with the participle first: "Abgeschickt ist noch nichts", and sent only
+    # then: "erst dann schicke ich es raus")
+    r"\b(?:abgeschickt|gesendet|verschickt|versendet)\s+(?:ist|wurde|habe\s+ich)\s+noch\s+nichts\b|"
+    r"\berst\s+dann\s+(?:schicke|sende|verschicke)\s+ich\b|"
     r"\b(?:je\s+ne\s+l['’]ai\s+pas|pas\s+encore)\s+(?:encore\s+)?envoyé\b|\bje\s+ne\s+l['’]envoie\s+pas\b|"
     r"tant\s+que\s+tu\s+n['’]as\s+pas\b|jusqu['’]à\s+ce\s+que\s+tu\s+(?:confirmes|valides|me\s+dises|l['’]aies|(?:la\s+|le\s+)?relises)\b|"
     r"non\s+l['’]ho\s+(?:ancora\s+)?(?:inviato|mandato)\b|finché\s+non\s+(?:mi\s+)?(?:dici|confermi|dai|l['’]hai)\b|"
@@ -2809,6 +2842,8 @@ _HELD_GATES = (
         "mand",
         "hasta",
         "fins que",
+        "erst dann",
+        "noch nichts",
         "schick",
         "gesendet",
         "versendet",
@@ -4446,8 +4481,9 @@ AFTER_GATES["retracted"] += ("ruším", "zahazuj")
 AFTER_GATES["example"] += ("visning", "ter illustratie", "ter verduidelijking")
 AFTER_GATES["example"] += ("demostraci", "démonstrat", "dimostrazion", "demonstraç", " demo", "não fiz")
 AFTER_GATES["retracted"] += ("batalkan", "silap", "ยกเลิก")
-AFTER_GATES["retracted"] += ("írtam",)
-AFTER_GATES["example"] += ("hakuna",)
+AFTER_GATES["retracted"] += ("írtam", "stryk")
+AFTER_GATES["example"] += ("hakuna", "no estoy llamando", "tal cual", "não rodei", "não o rodei", "não executei")
+AFTER_GATES["proposed"] += ("dopiero po", "wersja robocza")
 AFTER_GATES["proposed"] += ("saanko", "اجازه")
 AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง", "tarik balik")
 AFTER_GATES["proposed"] += ("niendelee", "nipe ruhusa")

@@ -2044,3 +2044,34 @@ def test_a_hungarian_retraction_a_closing_question_past_a_shown_block_and_a_quot
     text = f"पिछली बातचीत:\n\n> **आप:** मेरी बेटी का जन्मदिन 12 मार्च को है।\n> **मैं:** ज़रूर!\n{_SAVE}\n\nबस इतना।"
     for r in _parse_both(text):
         assert r.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # another step offered for once the block's result is in
+        ("Let's crunch it:", "Once we have it, do you want me to compare it against the 48-month option?", True),
+        ("Here it is:", "Once you're happy, do you want me to save it?", False),
+        # what was sent as the reason, in a clause that opens the sentence, before the writer's step
+        ("Pero como me has pasado las notas aquí mismo, lo calculo directamente:", "", True),
+        ("Como me has pasado este bloque, aquí está:", "", False),
+        # which of the things sent, asked by the writer's own step
+        ("Primeiro, deixa eu ver quais arquivos você já me mandou:", "", True),
+        ("Déjame ver qué archivos me has mandado:", "", True),
+        ("vc mandou isso aqui:", "não rodei, é meio exagero.", False),
+        # prompts, drafts, disclaimers, looks and retractions in their languages
+        ("Las instrucciones que tengo dicen que, cuando use una herramienta, escriba:", "", False),
+        ("Hier ein Entwurf. Abgeschickt ist noch nichts:", "", False),
+        ("Hier:", "Wenn du zufrieden bist, gib mir Bescheid – erst dann schicke ich es raus.", False),
+        ("Przygotowałam poprawkę:", "To na razie tylko wersja robocza. Zapiszę dopiero po Twoim potwierdzeniu.", False),
+        ("Arşive bir not kaydetmenin genel yapısı şu şekilde:", "", False),
+        ("Arkistohaun rakenne on suunnilleen tällainen:", "", False),
+        ("← الطريقة الأولى: نردان عاديان", "", False),
+    ],
+)
+def test_rows_of_the_forty_seventh_set(lead: str, after: str, runs: bool) -> None:
+    _runs_around_save(lead, runs, after)
+
+
+def test_a_swedish_retraction_of_the_call_above() -> None:
+    _only_the_fix_runs("Förlåt, fel av mig. Stryk anropet ovan. Rätt blir:", "Sparar.")
