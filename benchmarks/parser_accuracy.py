@@ -154,6 +154,8 @@ HELDOUT45 = ROOT / "tests" / "data" / "heldout45"
 HELDOUT46 = ROOT / "tests" / "data" / "heldout46"
 # A forty-seventh, written blind once the forty-sixth was used to improve the rules, with the same weighting.
 HELDOUT47 = ROOT / "tests" / "data" / "heldout47"
+# A forty-eighth, written blind once the forty-seventh was used to improve the rules, with the same weighting.
+HELDOUT48 = ROOT / "tests" / "data" / "heldout48"
 TOOLS_FILE = ROOT / "tests" / "data" / "tools.json"
 CHUNKS = (1, 3, 16)
 

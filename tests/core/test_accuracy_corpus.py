@@ -66,6 +66,7 @@ from benchmarks.parser_accuracy import (
     HELDOUT45,
     HELDOUT46,
     HELDOUT47,
+    HELDOUT48,
     LANGUAGES,
     PERFORMED,
     SHOWN,
@@ -127,6 +128,7 @@ HELDOUT44_CASES = load_cases(HELDOUT44)
 HELDOUT45_CASES = load_cases(HELDOUT45)
 HELDOUT46_CASES = load_cases(HELDOUT46)
 HELDOUT47_CASES = load_cases(HELDOUT47)
+HELDOUT48_CASES = load_cases(HELDOUT48)
 # Every held-out set, in the order written: the first is "heldout", the n-th "heldout<n>".
 HELDOUT_SETS = [
     HELDOUT_CASES,
@@ -176,6 +178,7 @@ HELDOUT_SETS = [
     HELDOUT45_CASES,
     HELDOUT46_CASES,
     HELDOUT47_CASES,
+    HELDOUT48_CASES,
 ]
 HELDOUT_NAMES = ["heldout"] + [f"heldout{n}" for n in range(2, len(HELDOUT_SETS) + 1)]
 TOOLS = {t["name"]: t for t in load_tools()}
