@@ -128,7 +128,7 @@ HEADING_EXAMPLE = regex.compile(
 _SPEAKER = (
     r"(?:[\[(][^\])\n]{1,24}[\])][ \t]*)?\W{0,4}(?:me|assistant|agent|bot|io|moi|ich|yo|eu|ja|já|я|我|私|アシスタント|助手|ai|model|"
     r"assistente|asistente|assistant\w*|assistent\w*|ассистент|асистент|jag|ik|tôi|aku|saya|minä|ben|εγώ|asistent|asystent|avustaja|"
-    r"asisten|trợ\s+lý|asistan|én|βοηθός|помічник|أنا|المساعد|אני|העוזר|עוזר|עוזרת|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
+    r"asisten|pembantu|trợ\s+lý|asistan|én|βοηθός|помічник|أنا|المساعد|אני|העוזר|עוזר|עוזרת|मैं|सहायक|असिस्टेंट|나|어시스턴트|دستیار|সহকারী|"
     r"অ্যাসিস্ট্যান্ট|ผู้ช่วย|asszisztens|msaidizi)"
     # and when the turn was, in brackets after the name ("Assistant (yesterday):"), full-width
     # ones too ("助手（上次）：")
@@ -154,7 +154,7 @@ _TURN = regex.compile(
     r"[ \t]{0,3}(?:>[ \t]?)?(?:[-–—][ \t]+)?[*_]{0,2}(?:[\[(][^\])\n]{1,24}[\])]|(?:"
     + _READERS
     + r"|tool|system|function|observation|result|"
-    r"werkzeug|herramienta|vous|outil|tu|strumento|ferramenta|ты|вы|инструмент|jij|gereedschap|narzędzie|araç|你|"
+    r"werkzeug|herramienta|vous|outil|tu|strumento|ferramenta|ты|вы|инструмент|jij|gereedschap|narzędzie|araç|alat|你|"
     r"工具|あなた|ツール|도구|यूज़र|टूल)[*_]{0,2}[ \t]*[:：])",
     regex.IGNORECASE,
 )
@@ -208,10 +208,11 @@ def recited_exchange(above: str, before: str) -> bool:
     )
 
 
-# A turn of a dialogue set with a dash, as many languages set one ("— Запомни, что у меня аллергия.",
-# "– Noted!"): the dash, a space, and a sentence that closes with its stop
+# The dashes that open the turns of a dialogue, as many languages set one
 DIALOGUE_DASHES = "—–―"
-_DASH_TURN = regex.compile(r"[ \t]{0,3}[—–―][ \t]+\w[^\n]*[.!?…。！？][\"»”]?[ \t]*$")
+# A turn of such a dialogue ("— Запомни, что у меня аллергия.", "– Noted!"): the dash, a space,
+# and a sentence that closes with its stop
+_DASH_TURN = regex.compile(r"[ \t]{0,3}[" + DIALOGUE_DASHES + r"][ \t]+\w[^\n]*[.!?…。！？][\"»”]?[ \t]*$")
 
 
 def dash_exchange(above: str, before: str) -> bool:
@@ -1018,7 +1019,8 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         + _ENDS
         + r"|\b(?:iki|üç|birkaç)\s+(?:yol|seçenek)"
         + _ENDS,
-        "el": r"(?:προσχέδιο|δεν\s+(?:το\s+)?(?:έχω\s+)?(?:στείλει|στείλω|αποθηκεύσει)\s+ακόμ|μέχρι\s+να\s+"
+        "el": r"(?:προσχέδιο|δεν\s+(?:το\s+)?(?:έχω\s+)?(?:στείλει|στείλω|αποθηκεύσει|αποθηκεύω|στέλνω)\s+ακόμ|"
+        r"περιμένω\s+να\s+(?:το\s+)?επιβεβαιώσεις|μέχρι\s+να\s+"
         r"επιβεβαιώσ\w*|αν\s+συμφωνείς|αν\s+συμφωνείτε)|^\W{0,4}(?:αν|εάν|σε\s+περίπτωση)\b"
         + _ENDS
         + r"|(?:δύο|τρεις|μερικοί)\s+(?:τρόποι|επιλογές)"
@@ -1046,7 +1048,7 @@ BEFORE: dict[ProblemKind, dict[str, str]] = {
         r"এখনও\s+পাঠাইনি|নিশ্চিত\s+না\s+করা\s+পর্যন্ত)|^\W{0,4}(?:अगर|यदि|যদি)" + _ENDS,
         "th-ko": r"(?:ฉบับร่าง|ยังไม่ได้(?:ส่ง|บันทึก)|จนกว่าคุณจะยืนยัน|รอ(?:คุณ|ให้คุณ)?(?:การ)?ยืนยัน|초안|아직\s+(?:보내지|저장하지|전송하지|적용하지)|"
         r"확인해\s?주시면|승인해\s?주시면|동의하시면)|^\W{0,4}(?:ถ้า|หาก|만약)" + _ENDS,
-        "sw": r"\b(?:rasimu|hatua\s+inayofuata\s+(?:itakuwa|ni)|sita\w{0,3}(?:tuma|hifadhi|endesha)\s+(?:\w+\s+)?(?:kabla|mpaka|hadi)|bado\s+sija(?:tuma|hifadhi)|sija\w{0,3}(?:tuma|hifadhi)\w*\s+bado|nasubiri\s+(?:u|m)thibitish\w*|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|matokeo\s+yaki\w+|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
+        "sw": r"\b(?:rasimu|hatua\s+inayofuata\s+(?:itakuwa|ni)|sita\w{0,3}(?:tuma|hifadhi|endesha)\s+(?:\w+\s+)?(?:kabla|mpaka|hadi)|bado\s+sija\w{0,3}(?:tuma|hifadhi)|sija\w{0,3}(?:tuma|hifadhi)\w*\s+bado|nasubiri\s+(?:u|m)thibitish\w*|mpaka\s+uthibitishe|ukikubali)\b|^\W{0,4}(?:kama|ikiwa|matokeo\s+yaki\w+|(?:ni|u|a|tu|m|wa|i|zi|li|ya|ki|vi)sipo(?!kose)\w+)\b"
         + _ENDS,
         # A step that depends on an earlier result, opened by "and if", "in case", a verb-first
         # condition (Dutch "levert dat niets op, dan") or a conditional ending (Japanese 場合は).
@@ -1130,7 +1132,7 @@ BARE_QUESTIONS = (
         # consent asked for the writer's own step on the block, the other answer perhaps offered
         # ("D'accord pour que je garde ça ?", "Va bene se lo salvo, o preferisci di no?")
         r"(?:d['’]accord|ok|okay|ça\s+(?:te|vous)\s+va)\s+(?:pour\s+que\s+je|si\s+je)\s+(?:le\s+|la\s+|les\s+|l['’]\s*)?"
-        r"\w+(?:\s+(?:ça|cela|ceci))?(?:,?\s+ou\s+(?:pas|non))?|"
+        r"\w+(?:\s+(?:ça|cela|ceci))?(?:\s+(?:à|dans)\s+(?:ta|ton|tes|votre|vos)\s+\w+)?(?:,?\s+ou\s+(?:pas|non))?|"
         r"(?:va\s+bene|ti\s+va|vi\s+va|ok)\s+se\s+(?:lo|la|li|le|l['’])\s*\w+(?:,?\s+o\s+(?:preferisci\s+di\s+)?no)?|"
         # de
         r"(?:soll|darf|kann)\s+ich(?:['’]s|\s+(?:das|es))?(?:\s+(?:so|jetzt|gleich))?(?:\s+(?:machen|speichern|senden|"
@@ -1270,6 +1272,9 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\b(?:via\s+libera|luz\s+verde|sinal\s+verde|feu\s+vert|green\s+light|grünes\s+licht)\b|"
         r"「はい」と|\bsag\s+(?:einfach\s+)?ja\b|\bdimmi\s+di\s+sì\b|\bdiga\s+sim\b|\bdiz\s+que\s+sim\b|"
         r"\bdis(?:-moi)?\s+oui\b|\bскажи(?:те)?\s+[«\"]?да\b|"
+        # (or told to answer yes or no: "Dis-moi juste oui ou non.", "Just tell me yes or no.")
+        r"\b(?:(?:dis|dites)-moi|tell\s+me|say|dime|sag\s+mir|dimmi|me\s+diz|diga(?:-me)?)\s+(?:juste\s+|simplement\s+|just\s+|"
+        r"solo\s+|einfach\s+|só\s+)?(?:oui\s+ou\s+non|yes\s+or\s+no|sí\s+o\s+no|ja\s+oder\s+nein|sì\s+o\s+no|sim\s+ou\s+não)\b|"
         # leave to do it asked in a question that puts the writer's making it after the answer
         # ("¿Confirmas las fechas antes de que lo guarde?", "Prima di salvarlo: l'orario è giusto?")
         r"\bantes\s+de\s+(?:que\s+)?(?:lo|la|los|las)\s+(?:guarde|envíe|aplique|anote|cambie|registre|actualice|"
@@ -1405,6 +1410,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\ber\s+det\s+(?:ok|okay|i\s+orden|greit|korrekt|riktig)\s*\?|\ber\s+det\s+(?:ok|okay|i\s+orden|greit|fint)\s+(?:at|om)\s+jeg\b[^\n?]*\?|\bsig\s+ja\b|\bsi\s+ja\b|"
         r"\b(?:indtil|til)\s+du\s+(?:bekræfter|bekrefter))",
         "cs-pl": r"\b(?:jen|zatím\s+jen|tylko|na\s+razie\s+tylko)\s+(?:návrh|koncept|szkic|wersja\s+robocza)\b|"
+        r"\b(?:tohle|toto|to)\s+bych\s+(?:provedl|udělal|uložil|spustil|odeslal)\w*|\bdokud\s+neodpovíš\b|\bnic\s+neměním\b|"
         r"\bdopiero\s+po\s+(?:twoim|twojej|pana|pani)\s+(?:potwierdzeniu|akceptacji|zgodzie)\b|"
         r"\bse\s+(?:nejdřív|nejprve|napřed)\s+ptám\b|\b(?:nejdřív|nejprve|napřed)\s+se\s+ptám\b|"
         r"\b(?:wyślę|zapiszę|dodam|odešlu|uložím|pošlu)\b[^\n]{0,30}\b(?:jak\s+tylko|gdy|kiedy|po\s+tym,?\s+jak|"
@@ -1419,6 +1425,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"\bczy\s+mam\s+(?:to|je|go|ją)\b[^\n]*\?|\bczy\s+(?:to|tak)\s+(?:jest\s+)?(?:ok|dobrze|w\s+porządku)\b"
         r"[^\n]*\?|^\W{0,3}czy\s+mogę\s*\?|\bnapisz\s+[\"„“]?tak\b|\bdopóki\s+nie\s+potwierdzi|(?<!(?:znać|napisz|powiedz|pisz|odezwij\s+się)\s+)\btylko\s+jeśli\b)",
         "uk": r"поки\s+(?:що\s+)?не\s+(?:зберігаю|надсилаю|відправляю|виконую|застосовую)\s*(?:[—–,.;!]|$)|"
+        r"можна\s+(?:так\s+)?(?:записати|зберегти|додати|оновити)\b[^\n]*\?|без\s+(?:твоєї|вашої)\s+згоди|"
         r"(?:зберегти|записати|сохранить|записать)\s+(?:саме|именно)\s+так\s*\?|"
         r"чекаю\s+на\s+(?:твоє|ваше)\s+(?:підтвердження|схвалення)|(?:лише|тільки|поки\s+що)\s+чернетка|"
         r"(?:(?:це|його|її)\s+(?:зберегти|надіслати|застосувати)\s*\?|(?:зберегти|надіслати|"
@@ -1861,7 +1868,7 @@ AFTER: dict[ProblemKind, dict[str, str]] = {
         r"ভুল\s+হয়েছে)",
         "th-ko": r"^\W{0,3}(?:แก้ไข|ขอแก้)\s*[:：]|อันนั้นผิด|^\W{0,3}(?:정정|수정)\s*[:：]|(?:방금|위의?)\s+(?:것|블록|"
         r"호출)은\s+잘못|(?:ไม่ต้องสนใจ|ไม่ต้องใช้คำสั่ง(?:ข้างบน|ด้านบน)|ละเว้น|무시해|무시하세요|무시하시고|(?:방금|위에서?)\s*쓴\s*(?:건|것은?)\s*취소|잘못\s+(?:입력|보냈|썼)|"
-        r"ยกเลิก(?:อัน|คำสั่ง|บล็อก)?(?:บน|ข้างบน|ด้านบน|ที่แล้ว|เมื่อกี้))",
+        r"ยกเลิก(?:อัน|คำสั่ง|บล็อก)?(?:บน|ข้างบน|ด้านบน|ที่แล้ว|เมื่อกี้|นั้น)|ไม่ต้องรัน)",
         "sw": r"^\W{0,3}marekebisho\s*[:：]|^\W{0,3}hiyo\s+(?:si\s+sahihi|ni\s+makosa)|(?:\bpuuza\b|\bnimekosea\b|"
         r"\busijali\s+(?:ile|hiyo|hii)(?:\s+ya\s+juu)?\b|\busizingatie\s+(?:amri|ombi|ile|hiyo)\b)",
         # A slip owned (misread, misheard, got it wrong) or the right one brought in its place
@@ -2309,6 +2316,18 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
             # an offer made for the rest, in a clause of its own after what the block does ("Only
             # the plot needs saving, the rest can go in the archive later if you want:")
             clause = sentence[: rest.start()] + ":"
+        if kind == "proposed" and clause == sentence and (why := _REASON_CLAUSE.search(sentence)) is not None:
+            # the writer's wish or conditional in a clause of reason after its own step ("And I'll
+            # keep a note about the move, since it's a big change and I'd like to remember it:"):
+            # the step presents the block, the reason hedges nothing
+            head = sentence[: why.start()]
+            if (
+                _my_step_at(head, head) is not None
+                and _HEDGED.search(head) is None
+                # (not a condition after it, which still holds the step: "..., since you asked, if you agree:")
+                and _CONDITION.search(sentence, why.end()) is None
+            ):
+                clause = head + ":"
         if kind == "proposed" and clause == sentence and (later := _LATER_CLAUSE.search(sentence)) is not None:
             # the same for an offer of a later step in a clause of its own ("Saving the new number
             # now, and we can tidy the old notes later if you like:")
@@ -2986,6 +3005,11 @@ _CONTRAST = regex.compile(
     r"[,，;][ \t]*(?=(?:but|yet|though|however|pero|aunque|sin\s+embargo|mais|cependant|pourtant|aber|doch|jedoch|"
     r"però|tuttavia|mas|porém|contudo|но|однако|maar|men|ale|jednak|ama|fakat|ancak|tapi|namun|nhưng|mutta|"
     r"totuși|αλλά|لكن|اما|אבל|लेकिन|কিন্তু|แต่|lakini)(?!\w))|[,，]?[ \t]*(?=不过|但是|可是|でも|しかし|하지만)",
+    regex.IGNORECASE,
+)
+# A clause of reason after a comma ("..., since it's a big change", "..., porque me lo pediste")
+_REASON_CLAUSE = regex.compile(
+    r"[,，][ \t]*(?:since|because|porque|ya\s+que|puisque|car|weil|da|perché|poiché|так\s+как|потому\s+что)(?!\w)",
     regex.IGNORECASE,
 )
 # A clause, after a comma, about the rest of what was said rather than what the block holds
@@ -4483,7 +4507,9 @@ AFTER_GATES["example"] += ("demostraci", "démonstrat", "dimostrazion", "demonst
 AFTER_GATES["retracted"] += ("batalkan", "silap", "ยกเลิก")
 AFTER_GATES["retracted"] += ("írtam", "stryk")
 AFTER_GATES["example"] += ("hakuna", "no estoy llamando", "tal cual", "não rodei", "não o rodei", "não executei")
-AFTER_GATES["proposed"] += ("dopiero po", "wersja robocza")
+AFTER_GATES["proposed"] += ("dopiero po", "wersja robocza", "bych", "dokud", "neměním", "можна", "згоди", "oui ou non")
+AFTER_GATES["proposed"] += ("yes or no", "sí o no", "ja oder nein", "sì o no", "sim ou não")
+AFTER_GATES["retracted"] += ("ไม่ต้องรัน",)
 AFTER_GATES["proposed"] += ("saanko", "اجازه")
 AFTER_GATES["retracted"] += ("usizingatie", "ไม่ต้องใช้คำสั่ง", "tarik balik")
 AFTER_GATES["proposed"] += ("niendelee", "nipe ruhusa")
@@ -6208,7 +6234,7 @@ def _asks_leave(line: str) -> bool:
     if UNSPACED.search(text):
         bare = _SO_BACK.sub("", _MY_LEAVE_ASKED.sub("", text))
         return len(text) <= _LEAVE_CHARS and _NOT_MY_STEP_CJK.search(bare) is None
-    if len(text.split()) > _LEAVE_WORDS:
+    if len(text.rstrip(" \t?？!").split()) > _LEAVE_WORDS:  # (French sets its "?" apart: no word)
         return False
     rest = _YOUR_PLACE.sub(" ", text)
     # (a word for the block or its manner that spells "you" elsewhere points back at it: Finnish
@@ -6221,8 +6247,13 @@ def _asks_leave(line: str) -> bool:
         _POINTS_BACK.search(rest) is not None
         or _SO_BACK.search(rest) is not None
         or _OBJECT_BACK.search(rest) is not None
+        or _CLITIC_BACK.search(rest) is not None
         or len(rest.split()) <= _BARE_LEAVE_WORDS
     )
+
+
+# The French first person with an object pronoun for the block ("que je l'ajoute", "si je le note")
+_CLITIC_BACK = regex.compile(r"(?<!\w)(?:je|j['’])\s*(?:l['’]|le\s+|la\s+|les\s+)\p{L}", regex.IGNORECASE)
 
 
 # A question whether the reader wants the writer to do something ("Want me to save it?", "Tu veux
@@ -6236,6 +6267,7 @@ _WANT_ME = regex.compile(
     # ("do you mind if I": "Ça te dérange si je le note ?", "¿Te importa si lo guardo?", "Ti dispiace se
     # lo salvo?", "Stört es dich, wenn ich das speichere?")
     r"(?:ça|cela)\s+(?:te|vous)\s+(?:dérange|gêne|embête|va)\s+(?:si|que)\s+(?:je|j['’])|"
+    r"(?:tu\s+es|vous\s+êtes|t['’]es|es-tu|êtes-vous)\s+d['’]accord\s+(?:pour\s+que|si)\s+(?:je|j['’])|"
     r"(?:te|le|os|les)\s+importa\s+(?:si|que)|(?:ti|le|vi)\s+(?:dispiace|va(?:\s+bene)?)\s+(?:se|che)|"
     r"(?:se\s+)?importa\s+se\s+eu|(?:stört|macht)\s+es\s+(?:dich|dir|Sie|Ihnen)(?:\s+\w+)?,?\s+wenn\s+ich)(?!\w)|要我|"
     r"してほしい",
@@ -6510,7 +6542,7 @@ _MY_STEP_INTL = regex.compile(
     r"(?!(?:παρα)?κάτω|(?:από|επά)?νω|πάνω|έξω|μέσω)\w{3,}[ωώ]|"
     # (fi, hu, ro, ms: the first person's present or past of the common verbs)
     r"lisään|kirjaan|merkitsen|tallennan|päivitän|\w+nsin|lisäsin|kirjasin|merkitsin|päivitin|"
-    r"\w{3,}(?:ettem|ottam|öttem)|adaug|rețin|dah\s+\w+|"
+    r"\w{3,}(?:ettem|ottam|öttem)|adaug|rețin|caut|verific|(?:o|îl|le)\s+caut|dah\s+\w+|"
     # (it, es, pt, ca: the first person's present of noting, adding, searching and running)
     r"aggiungo|annoto|segno|memorizzo|inserisco|aggiorno|añado|anoto|apunto|actualizo|agrego|adiciono|atualizo|"
     r"acrescento|afegeixo|actualitzo|cerco|busco|procuro|eseguo|ejecuto|executo|"

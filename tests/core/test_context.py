@@ -2075,3 +2075,34 @@ def test_rows_of_the_forty_seventh_set(lead: str, after: str, runs: bool) -> Non
 
 def test_a_swedish_retraction_of_the_call_above() -> None:
     _only_the_fix_runs("Förlåt, fel av mig. Stryk anropet ovan. Rätt blir:", "Sparar.")
+
+
+@pytest.mark.parametrize(
+    ("lead", "after", "runs"),
+    [
+        # the writer's wish in a clause of reason after its own step hedges nothing
+        ("And I'll keep a note about the move, since it's a big change and I'd like to remember it:", "", True),
+        ("I'd keep a note about the move, since it's a big change:", "", False),
+        ("I'll save it, since you asked, if you agree:", "", False),
+        # the writer's step after "so" in Romanian, the example's words before it
+        ("Nu mai știu în ce format am scris-o, dar ar trebui să fie în arhivă, așa că o caut chiar acum:", "", True),
+        # told to answer yes or no; consent asked with the block's pronoun and its place
+        ("Voilà :", "Just tell me yes or no.", False),
+        ("Voilà :", "Dis-moi juste oui ou non.", False),
+        ("Voilà ce que j'enregistrerais :", "Tu es d'accord pour que je l'ajoute à ta fiche ?", False),
+        # drafts, leave and transcripts in their languages
+        ("Δεν το αποθηκεύω ακόμα, περιμένω να το επιβεβαιώσεις:", "", False),
+        ("Ось запис:", "\nМожна так записати? Чи ти волієш на «ви»? Без твоєї згоди нічого не змінюю.", False),
+        ("Nimeandaa rasimu. Bado sijautuma:", "", False),
+        ("Tady:", "Tohle bych provedl, ale nejdřív se chci zeptat. Dokud neodpovíš, nic neměním.", False),
+    ],
+)
+def test_rows_of_the_forty_eighth_set(lead: str, after: str, runs: bool) -> None:
+    _runs_around_save(lead, runs, after)
+
+
+def test_a_thai_retraction_of_that_one_and_a_malay_transcript() -> None:
+    _only_the_fix_runs("ขอโทษค่ะ อันบนพิมพ์ผิด ยกเลิกอันนั้นนะคะ ไม่ต้องรัน อันที่ถูกต้องคือ:", "รับทราบค่ะ")
+    text = f"Ini petikan perbualan kita:\n\n**Pengguna:** tolong ingat saya vegetarian\n**Pembantu:**\n{_SAVE}\n**Alat:** OK"
+    for r in _parse_both(text):
+        assert r.tool_calls == []
