@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import regex
@@ -2068,9 +2069,13 @@ def _heading_presents(line: str) -> bool:
     "## Your budget") titles the section the writer's own step stands in. A setext underline,
     whose title stands a line further up, is read as presenting."""
     text = line[:LINE_CHARS].strip()
-    if not text.startswith("#"):
-        return True
-    text = text.strip(_HEADING_TRIM)
+    return not text.startswith("#") or _title_presents(text)
+
+
+def _title_presents(title: str) -> bool:
+    """Whether a title presents the block below it (see :func:`_heading_presents`), read without
+    its marks and emphasis."""
+    text = title[:LINE_CHARS].strip(_HEADING_TRIM)
     return (
         HEADING_EXAMPLE.search(text) is not None
         or _EXAMPLE_NOUN.search(text) is not None
@@ -2220,8 +2225,8 @@ def shown_before(ctx: Context, *, json_only: bool = False) -> Shown | None:
     if (title := _TITLE_LINE.match(ctx.before)) is not None:
         # a title set apart by bold or by lenticular brackets, alone on its line ("**Example
         # call**", "【工具调用格式】"), is a heading as one with marks is, and judged as one
-        heading = "# " + title.group("title")
-        if not _done_heading(heading) and _heading_presents(heading):
+        text = title.group("title")
+        if not _done_heading(text) and _title_presents(text):
             return Shown("example", "a title stands directly above it", quote_words(ctx.before))
     before = ctx.before
     if not before:
@@ -2553,16 +2558,15 @@ def _my_step_at(head: str, sentence: str) -> int | None:
     found = _MY_STEP_NOW.search(head)
     if found is not None:
         return found.start()
-    for m in itertools.islice(_WORD_START.finditer(head), 3):
-        if _MY_STEP_INTL.match(sentence, m.start()) is not None:
-            return m.start()
+    starts: Iterable[regex.Match[str]] = itertools.islice(_WORD_START.finditer(head), 3)
     # (or after a short phrase of time or manner that opens the sentence with its comma:
     # "Enquanto isso, já guardo ...", "Intanto, aggiungo ...")
     comma = head.find(",", 0, _OPENING_CHARS)
     if comma > 0:
-        for m in itertools.islice(_WORD_START.finditer(head, comma), 2):
-            if _MY_STEP_INTL.match(sentence, m.start()) is not None:
-                return m.start()
+        starts = itertools.chain(starts, itertools.islice(_WORD_START.finditer(head, comma), 2))
+    for m in starts:
+        if _MY_STEP_INTL.match(sentence, m.start()) is not None:
+            return m.start()
     return None
 
 
